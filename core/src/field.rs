@@ -1,0 +1,318 @@
+//! Typed panel parameters and how each one is read from text.
+//!
+//! A panel's parameters are a plain struct declared with [`panel_params!`],
+//! which also writes down one [`Field`] per member: its short URL key, its
+//! label and unit, and its allowed range or choices. Reading a value from a
+//! URL and from a control goes through the same [`PanelParams::set`]: a value
+//! out of range is clamped, an unreadable one is refused and the member keeps
+//! its value, and either way a [`Notice`] names the field and says why.
+
+use std::fmt;
+
+/// One parameter of a panel, as the URL and the controls see it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Field {
+    /// The short, stable query-string key.
+    pub key: &'static str,
+    pub label: &'static str,
+    /// The unit shown beside the value; empty when the value has none.
+    pub unit: &'static str,
+    pub kind: Kind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Kind {
+    /// A number in `[min, max]`; controls move in multiples of `step`, and a
+    /// `log` slider spreads a range over several orders of magnitude evenly.
+    Number {
+        min: f64,
+        max: f64,
+        step: f64,
+        log: bool,
+    },
+    /// One of a fixed list of options, written in the URL by slug.
+    Choice(&'static [Choice]),
+}
+
+/// An option of a [`Kind::Choice`] field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub slug: &'static str,
+    pub label: &'static str,
+}
+
+impl Field {
+    pub const fn number(
+        key: &'static str,
+        label: &'static str,
+        unit: &'static str,
+        (min, max): (f64, f64),
+        step: f64,
+    ) -> Self {
+        Self {
+            key,
+            label,
+            unit,
+            kind: Kind::Number {
+                min,
+                max,
+                step,
+                log: false,
+            },
+        }
+    }
+
+    /// The same number field with a logarithmic slider.
+    pub const fn log(self) -> Self {
+        match self.kind {
+            Kind::Number { min, max, step, .. } => Self {
+                kind: Kind::Number {
+                    min,
+                    max,
+                    step,
+                    log: true,
+                },
+                ..self
+            },
+            Kind::Choice(_) => self,
+        }
+    }
+
+    /// A notice about this field.
+    pub fn notice(&self, message: impl Into<String>) -> Notice {
+        Notice {
+            key: self.key,
+            label: self.label,
+            message: message.into(),
+        }
+    }
+
+    pub const fn choice(
+        key: &'static str,
+        label: &'static str,
+        options: &'static [Choice],
+    ) -> Self {
+        Self {
+            key,
+            label,
+            unit: "",
+            kind: Kind::Choice(options),
+        }
+    }
+}
+
+/// A parameter that was not taken as written, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    /// The query-string key of the parameter.
+    pub key: &'static str,
+    pub label: &'static str,
+    pub message: String,
+}
+
+impl fmt::Display for Notice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({}): {}", self.label, self.key, self.message)
+    }
+}
+
+/// A value type a [`Field`] can hold.
+pub trait FieldValue: Copy + PartialEq + fmt::Debug + Sized {
+    /// Reads `raw` for `field`. `Ok((value, None))` takes it as written,
+    /// `Ok((value, Some(why)))` takes an adjusted value, `Err(why)` refuses it.
+    fn parse(raw: &str, field: &Field) -> Result<(Self, Option<String>), String>;
+    /// The value as written in a URL; `parse` reads it back unchanged.
+    fn encode(&self) -> String;
+}
+
+/// Reads a finite number and clamps it into the field's range.
+fn parse_number(raw: &str, field: &Field) -> Result<(f64, Option<String>), String> {
+    let Kind::Number { min, max, .. } = field.kind else {
+        return Err("is not a number field".into());
+    };
+    let text = raw.trim();
+    let value: f64 = match text.parse() {
+        Ok(value) if f64::is_finite(value) => value,
+        _ => return Err(format!("\"{}\" is not a number", shorten(text))),
+    };
+    if value < min {
+        Ok((min, Some(format!("{text} is below the minimum {min}"))))
+    } else if value > max {
+        Ok((max, Some(format!("{text} is above the maximum {max}"))))
+    } else {
+        Ok((value, None))
+    }
+}
+
+/// At most 24 characters of a rejected input, so a notice stays readable.
+fn shorten(text: &str) -> String {
+    match text.char_indices().nth(24) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
+impl FieldValue for f64 {
+    fn parse(raw: &str, field: &Field) -> Result<(Self, Option<String>), String> {
+        parse_number(raw, field)
+    }
+
+    fn encode(&self) -> String {
+        // Rust prints the shortest text that parses back to the same f64.
+        self.to_string()
+    }
+}
+
+impl FieldValue for u32 {
+    fn parse(raw: &str, field: &Field) -> Result<(Self, Option<String>), String> {
+        let (value, note) = parse_number(raw, field)?;
+        let whole = value.round();
+        let note = match note {
+            None if whole != value => Some(format!("{value} is not a whole number")),
+            note => note,
+        };
+        // In range by now, and every range of a u32 field lies within u32.
+        Ok((whole as u32, note))
+    }
+
+    fn encode(&self) -> String {
+        self.to_string()
+    }
+}
+
+/// Declares a fieldless enum whose variants are the options of a choice field.
+#[macro_export]
+macro_rules! choice_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident = ($slug:literal, $label:literal), )+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $( $(#[$vmeta])* $variant, )+
+        }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+            pub const OPTIONS: &'static [$crate::field::Choice] =
+                &[$($crate::field::Choice { slug: $slug, label: $label }),+];
+
+            pub fn slug(&self) -> &'static str {
+                match self { $($name::$variant => $slug,)+ }
+            }
+        }
+
+        impl $crate::field::FieldValue for $name {
+            fn parse(
+                raw: &str,
+                _field: &$crate::field::Field,
+            ) -> Result<(Self, Option<String>), String> {
+                let text = raw.trim();
+                $name::ALL
+                    .iter()
+                    .find(|option| option.slug() == text)
+                    .map(|option| (*option, None))
+                    .ok_or_else(|| {
+                        let slugs: Vec<&str> = $name::ALL.iter().map(|o| o.slug()).collect();
+                        format!("\"{}\" is not one of {}", text, slugs.join(", "))
+                    })
+            }
+
+            fn encode(&self) -> String {
+                self.slug().to_string()
+            }
+        }
+    };
+}
+
+/// What the URL codec and the controls need of a panel's parameters.
+pub trait PanelParams {
+    fn fields(&self) -> &'static [Field];
+    /// The value of the field with `key`, as written in a URL.
+    fn value(&self, key: &str) -> Option<String>;
+    /// Sets the field with `key` from text. Returns a notice when the text was
+    /// adjusted or refused (the field then keeps its value); `None` when it
+    /// was taken as written or no field has that key.
+    fn set(&mut self, key: &str, raw: &str) -> Option<Notice>;
+    /// Repairs combinations of values that are each valid but not together.
+    fn settle(&mut self) -> Vec<Notice> {
+        Vec::new()
+    }
+}
+
+/// Declares a panel's parameter struct with its defaults and [`Field`]s, and
+/// implements [`PanelParams`] for it. Settling rules, where a panel has any,
+/// go in `settle_rules`, a function `fn(&mut Self) -> Vec<Notice>`.
+#[macro_export]
+macro_rules! panel_params {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $( $(#[$fmeta:meta])* pub $member:ident : $ty:ty = $default:expr, $field:expr; )+
+        }
+        $(settle_rules = $settle:path;)?
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct $name {
+            $( $(#[$fmeta])* pub $member: $ty, )+
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self { $($member: $default,)+ }
+            }
+        }
+
+        impl $name {
+            pub const FIELDS: &'static [$crate::field::Field; <[&str]>::len(&[$(stringify!($member)),+])] =
+                &[$($field),+];
+        }
+
+        impl $crate::field::PanelParams for $name {
+            fn fields(&self) -> &'static [$crate::field::Field] {
+                Self::FIELDS
+            }
+
+            fn value(&self, key: &str) -> Option<String> {
+                $(
+                    if key == $field.key {
+                        return Some($crate::field::FieldValue::encode(&self.$member));
+                    }
+                )+
+                None
+            }
+
+            fn set(&mut self, key: &str, raw: &str) -> Option<$crate::field::Notice> {
+                $(
+                    if key == $field.key {
+                        let field: $crate::field::Field = $field;
+                        return match <$ty as $crate::field::FieldValue>::parse(raw, &field) {
+                            Ok((value, adjusted)) => {
+                                self.$member = value;
+                                adjusted.map(|why| field.notice(format!(
+                                    "{why}; using {}",
+                                    $crate::field::FieldValue::encode(&value)
+                                )))
+                            }
+                            Err(why) => Some(field.notice(format!(
+                                "{why}; using {}",
+                                $crate::field::FieldValue::encode(&self.$member)
+                            ))),
+                        };
+                    }
+                )+
+                None
+            }
+
+            $(
+                fn settle(&mut self) -> Vec<$crate::field::Notice> {
+                    $settle(self)
+                }
+            )?
+        }
+    };
+}

@@ -1,0 +1,18 @@
+//! The scheduling core of Stampede.
+//!
+//! Everything the playground computes lives here, in pure Rust with no web
+//! crates, so it builds for native and wasm32 alike and is tested natively:
+//! seeded randomness ([`rng`]), the parameters of each panel and their
+//! derived figures, and the URL codec ([`state`]) that turns a query string
+//! into validated parameters and back. The web app only draws and wires.
+
+pub mod backoff;
+pub mod field;
+pub mod jitter;
+pub mod poisson;
+pub mod queue;
+pub mod rng;
+pub mod slots;
+pub mod spread;
+pub mod state;
+pub mod units;

@@ -1,0 +1,295 @@
+//! The shareable state of the app and its query-string codec.
+//!
+//! A URL holds the format version (`v=1`), the open panel (`p`), the seed
+//! (`s`) and every parameter of that panel under its short key, plus the
+//! view flags `embed` and `controls`. Decoding never fails: unknown keys are
+//! ignored, out-of-range values clamped, unreadable ones replaced by their
+//! defaults, and each adjustment is returned as a [`Notice`] naming the key.
+
+use crate::backoff::BackoffParams;
+use crate::field::{Field, Kind, Notice, PanelParams};
+use crate::jitter::JitterParams;
+use crate::poisson::PoissonParams;
+use crate::queue::QueueParams;
+use crate::slots::SlotParams;
+use crate::spread::SpreadParams;
+
+/// The query format this code writes and reads.
+pub const VERSION: &str = "1";
+/// The seed a fresh page starts from.
+pub const DEFAULT_SEED: u64 = 1;
+
+const VERSION_KEY: &str = "v";
+const PANEL_KEY: &str = "p";
+const SEED_KEY: &str = "s";
+const EMBED_KEY: &str = "embed";
+const CONTROLS_KEY: &str = "controls";
+/// Keys owned by the state itself; no panel field may use them.
+pub const RESERVED_KEYS: [&str; 5] = [VERSION_KEY, PANEL_KEY, SEED_KEY, EMBED_KEY, CONTROLS_KEY];
+
+/// The seed, as a field, for notices and labels.
+pub const SEED_FIELD: Field = Field::number(SEED_KEY, "Seed", "", (0.0, u64::MAX as f64), 1.0);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Panel {
+    #[default]
+    Poisson,
+    Jitter,
+    Backoff,
+    Hash,
+    Slots,
+    Queue,
+}
+
+impl Panel {
+    pub const ALL: [Panel; 6] = [
+        Panel::Poisson,
+        Panel::Jitter,
+        Panel::Backoff,
+        Panel::Hash,
+        Panel::Slots,
+        Panel::Queue,
+    ];
+
+    /// The panel's name in URLs.
+    pub fn slug(self) -> &'static str {
+        match self {
+            Panel::Poisson => "poisson",
+            Panel::Jitter => "jitter",
+            Panel::Backoff => "backoff",
+            Panel::Hash => "hash",
+            Panel::Slots => "slots",
+            Panel::Queue => "queue",
+        }
+    }
+
+    /// The panel's name as a reader sees it.
+    pub fn title(self) -> &'static str {
+        match self {
+            Panel::Poisson => "Poisson",
+            Panel::Jitter => "Jitter",
+            Panel::Backoff => "Backoff",
+            Panel::Hash => "Hash spread",
+            Panel::Slots => "Slots",
+            Panel::Queue => "Queue",
+        }
+    }
+
+    pub fn from_slug(slug: &str) -> Option<Panel> {
+        Panel::ALL.into_iter().find(|panel| panel.slug() == slug)
+    }
+}
+
+/// How the page is shown: the whole app, or one panel inside an iframe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct View {
+    /// Only the panel's figures and key numbers, no header or navigation.
+    pub embed: bool,
+    /// In an embed, show the panel's controls too.
+    pub controls: bool,
+}
+
+/// Everything a shared URL restores.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct State {
+    pub panel: Panel,
+    pub seed: u64,
+    pub view: View,
+    pub poisson: PoissonParams,
+    pub jitter: JitterParams,
+    pub backoff: BackoffParams,
+    pub hash: SpreadParams,
+    pub slots: SlotParams,
+    pub queue: QueueParams,
+}
+
+impl State {
+    /// The default state, showing `panel`.
+    pub fn new(panel: Panel) -> Self {
+        State {
+            panel,
+            seed: DEFAULT_SEED,
+            ..State::default()
+        }
+    }
+
+    /// The parameters of `panel`.
+    pub fn params(&self, panel: Panel) -> &dyn PanelParams {
+        match panel {
+            Panel::Poisson => &self.poisson,
+            Panel::Jitter => &self.jitter,
+            Panel::Backoff => &self.backoff,
+            Panel::Hash => &self.hash,
+            Panel::Slots => &self.slots,
+            Panel::Queue => &self.queue,
+        }
+    }
+
+    pub fn params_mut(&mut self, panel: Panel) -> &mut dyn PanelParams {
+        match panel {
+            Panel::Poisson => &mut self.poisson,
+            Panel::Jitter => &mut self.jitter,
+            Panel::Backoff => &mut self.backoff,
+            Panel::Hash => &mut self.hash,
+            Panel::Slots => &mut self.slots,
+            Panel::Queue => &mut self.queue,
+        }
+    }
+
+    /// Sets one parameter of the open panel (or the seed) from text, as a
+    /// control or a URL gives it, and repairs combinations it breaks.
+    pub fn set(&mut self, key: &str, raw: &str) -> Vec<Notice> {
+        if key == SEED_KEY {
+            return self.set_seed(raw).into_iter().collect();
+        }
+        let params = self.params_mut(self.panel);
+        let mut notices: Vec<Notice> = params.set(key, raw).into_iter().collect();
+        notices.extend(params.settle());
+        notices
+    }
+
+    fn set_seed(&mut self, raw: &str) -> Option<Notice> {
+        let text = raw.trim();
+        let (seed, why) = match text.parse::<u64>() {
+            Ok(seed) => (seed, None),
+            Err(_) if is_integer(text) && text.starts_with('-') => {
+                (0, Some(format!("{text} is below the minimum 0; using 0")))
+            }
+            Err(_) if is_integer(text) => (
+                u64::MAX,
+                Some(format!(
+                    "{text} is above the maximum {0}; using {0}",
+                    u64::MAX
+                )),
+            ),
+            Err(_) => (
+                self.seed,
+                Some(format!(
+                    "\"{text}\" is not a whole number; using {}",
+                    self.seed
+                )),
+            ),
+        };
+        self.seed = seed;
+        why.map(|why| SEED_FIELD.notice(why))
+    }
+
+    /// Reads a query string (with or without its leading `?`). Never fails:
+    /// what it cannot take as written it adjusts, and says so.
+    pub fn from_query(query: &str) -> (State, Vec<Notice>) {
+        let pairs: Vec<(String, String)> =
+            form_urlencoded::parse(query.trim_start_matches('?').as_bytes())
+                .into_owned()
+                .collect();
+        // Later duplicates win, as they would in most servers.
+        let last = |key: &str| {
+            pairs
+                .iter()
+                .rev()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.as_str())
+        };
+        let mut notices = Vec::new();
+
+        if let Some(version) = last(VERSION_KEY).filter(|v| *v != VERSION) {
+            notices.push(Notice {
+                key: VERSION_KEY,
+                label: "Version",
+                message: format!("version \"{version}\" is not known; read as version {VERSION}"),
+            });
+        }
+        let panel = match last(PANEL_KEY) {
+            None => Panel::default(),
+            Some(slug) => Panel::from_slug(slug).unwrap_or_else(|| {
+                notices.push(Notice {
+                    key: PANEL_KEY,
+                    label: "Panel",
+                    message: format!(
+                        "\"{slug}\" is not a panel; showing {}",
+                        Panel::default().slug()
+                    ),
+                });
+                Panel::default()
+            }),
+        };
+        let mut state = State::new(panel);
+        state.view = View {
+            embed: flag(last(EMBED_KEY), EMBED_KEY, "Embed", &mut notices),
+            controls: flag(last(CONTROLS_KEY), CONTROLS_KEY, "Controls", &mut notices),
+        };
+        if let Some(raw) = last(SEED_KEY) {
+            notices.extend(state.set_seed(raw));
+        }
+        let params = state.params_mut(panel);
+        for field in params.fields() {
+            if let Some(raw) = last(field.key) {
+                notices.extend(params.set(field.key, raw));
+            }
+        }
+        notices.extend(params.settle());
+        (state, notices)
+    }
+
+    /// The query string (without `?`) that restores this state.
+    pub fn to_query(&self) -> String {
+        let mut query = form_urlencoded::Serializer::new(String::new());
+        query.append_pair(VERSION_KEY, VERSION);
+        query.append_pair(PANEL_KEY, self.panel.slug());
+        query.append_pair(SEED_KEY, &self.seed.to_string());
+        let params = self.params(self.panel);
+        for field in params.fields() {
+            if let Some(value) = params.value(field.key) {
+                query.append_pair(field.key, &value);
+            }
+        }
+        if self.view.embed {
+            query.append_pair(EMBED_KEY, "1");
+        }
+        if self.view.controls {
+            query.append_pair(CONTROLS_KEY, "1");
+        }
+        query.finish()
+    }
+
+    /// Whether every value lies in its field's range or choices.
+    pub fn is_valid(&self) -> bool {
+        Panel::ALL.into_iter().all(|panel| {
+            let params = self.params(panel);
+            params.fields().iter().all(|field| {
+                let value = params.value(field.key).unwrap_or_default();
+                match field.kind {
+                    Kind::Number { min, max, .. } => value
+                        .parse::<f64>()
+                        .is_ok_and(|x| x.is_finite() && (min..=max).contains(&x)),
+                    Kind::Choice(options) => options.iter().any(|o| o.slug == value),
+                }
+            })
+        })
+    }
+}
+
+fn is_integer(text: &str) -> bool {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Reads a view flag: "1" or "true" is on, absent, "0" or "false" is off.
+fn flag(
+    raw: Option<&str>,
+    key: &'static str,
+    label: &'static str,
+    notices: &mut Vec<Notice>,
+) -> bool {
+    match raw {
+        None | Some("0" | "false" | "") => false,
+        Some("1" | "true") => true,
+        Some(other) => {
+            notices.push(Notice {
+                key,
+                label,
+                message: format!("\"{other}\" is not 1 or 0; using 0"),
+            });
+            false
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! Numbers and durations written the way a reader says them.
+//!
+//! Durations pick the largest unit that keeps them readable (0.25 s, 48 s,
+//! 4 min 48 s, 8 h, 1.5 days); counts get thousands separators. The app and
+//! the command line print figures through these, so both read the same.
+
+/// A duration in seconds, e.g. "288 s", "4 min 48 s", "2 h 30 min".
+pub fn duration(seconds: f64) -> String {
+    if !seconds.is_finite() {
+        return "∞".into();
+    }
+    let s = seconds.abs();
+    let sign = if seconds < 0.0 { "−" } else { "" };
+    let text = if s < 60.0 {
+        format!("{} s", significant(s, 3))
+    } else if s < 3600.0 {
+        let whole = s.round() as u64;
+        two_units(whole / 60, "min", whole % 60, "s")
+    } else if s < 86_400.0 {
+        let minutes = (s / 60.0).round() as u64;
+        two_units(minutes / 60, "h", minutes % 60, "min")
+    } else {
+        format!("{} days", significant(s / 86_400.0, 3))
+    };
+    format!("{sign}{text}")
+}
+
+fn two_units(major: u64, major_unit: &str, minor: u64, minor_unit: &str) -> String {
+    if minor == 0 {
+        format!("{major} {major_unit}")
+    } else {
+        format!("{major} {major_unit} {minor} {minor_unit}")
+    }
+}
+
+/// A whole number with comma separators: 10,000.
+pub fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+/// `x` to `digits` significant digits, without trailing zeros; whole
+/// numbers of 1,000 or more are written in full with separators.
+pub fn significant(x: f64, digits: u32) -> String {
+    if !x.is_finite() {
+        return "∞".into();
+    }
+    if x.abs() >= 10f64.powi(digits as i32 - 1) && x.abs() >= 1000.0 {
+        let rounded = count(x.abs().round() as u64);
+        return if x < 0.0 {
+            format!("−{rounded}")
+        } else {
+            rounded
+        };
+    }
+    if x == 0.0 {
+        return "0".into();
+    }
+    let magnitude = x.abs().log10().floor() as i32;
+    let decimals = (digits as i32 - 1 - magnitude).max(0) as usize;
+    let text = format!("{:.*}", decimals, x);
+    let text = if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    };
+    text.replace('-', "−")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_pick_a_readable_unit() {
+        assert_eq!(duration(0.25), "0.25 s");
+        assert_eq!(duration(48.0), "48 s");
+        assert_eq!(duration(199.63), "3 min 20 s");
+        assert_eq!(duration(288.0), "4 min 48 s");
+        assert_eq!(duration(1920.0), "32 min");
+        assert_eq!(duration(28_800.0), "8 h");
+        assert_eq!(duration(9_000.0), "2 h 30 min");
+        assert_eq!(duration(129_600.0), "1.5 days");
+        assert_eq!(duration(f64::INFINITY), "∞");
+    }
+
+    #[test]
+    fn counts_and_significant_digits() {
+        assert_eq!(count(0), "0");
+        assert_eq!(count(999), "999");
+        assert_eq!(count(10_000), "10,000");
+        assert_eq!(count(1_234_567), "1,234,567");
+        assert_eq!(significant(333.333, 3), "333");
+        assert_eq!(significant(0.0034722, 3), "0.00347");
+        assert_eq!(significant(5.5556, 3), "5.56");
+        assert_eq!(significant(2.0, 3), "2");
+        assert_eq!(significant(65_535.0, 3), "65,535");
+        assert_eq!(significant(-0.5, 2), "−0.5");
+    }
+}
