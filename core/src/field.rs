@@ -101,6 +101,63 @@ impl Field {
     }
 }
 
+/// Positions of a logarithmic slider; linear sliders move in the field's step.
+pub const LOG_SLIDER_STEPS: f64 = 1000.0;
+
+impl Field {
+    /// The range and step of the slider for this number field.
+    pub fn slider_range(&self) -> Option<(f64, f64, f64)> {
+        match self.kind {
+            Kind::Number { log: true, .. } => Some((0.0, LOG_SLIDER_STEPS, 1.0)),
+            Kind::Number { min, max, step, .. } => Some((min, max, step)),
+            Kind::Choice(_) => None,
+        }
+    }
+
+    /// Where `value` sits on the slider.
+    pub fn slider_position(&self, value: f64) -> f64 {
+        match self.kind {
+            Kind::Number {
+                min,
+                max,
+                log: true,
+                ..
+            } => LOG_SLIDER_STEPS * (value / min).ln() / (max / min).ln(),
+            _ => value,
+        }
+    }
+
+    /// The value at a slider position, snapped to the field's step and range.
+    pub fn slider_value(&self, position: f64) -> f64 {
+        let Kind::Number {
+            min,
+            max,
+            step,
+            log,
+        } = self.kind
+        else {
+            return position;
+        };
+        let value = if log {
+            min * (max / min).powf(position / LOG_SLIDER_STEPS)
+        } else {
+            position
+        };
+        snap(value, step).clamp(min, max)
+    }
+}
+
+/// `value` rounded to a multiple of `step`. Fractional steps divide by their
+/// inverse, so 0.07 stays 0.07 instead of becoming 7 × 0.01 = 0.07000000000000001.
+fn snap(value: f64, step: f64) -> f64 {
+    if step >= 1.0 {
+        (value / step).round() * step
+    } else {
+        let per_unit = (1.0 / step).round();
+        (value * per_unit).round() / per_unit
+    }
+}
+
 /// A parameter that was not taken as written, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Notice {
@@ -315,4 +372,29 @@ macro_rules! panel_params {
             )?
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EVENTS: Field = Field::number("n", "Events", "", (1.0, 1_000_000.0), 1.0).log();
+    const BASE: Field = Field::number("b", "Base", "s", (0.01, 60.0), 0.01);
+
+    #[test]
+    fn a_log_slider_spans_the_orders_of_magnitude_evenly() {
+        assert_eq!(EVENTS.slider_range(), Some((0.0, 1000.0, 1.0)));
+        assert_eq!(EVENTS.slider_value(0.0), 1.0);
+        assert_eq!(EVENTS.slider_value(500.0), 1000.0);
+        assert_eq!(EVENTS.slider_value(1000.0), 1_000_000.0);
+        assert!((EVENTS.slider_position(300.0) - 412.9).abs() < 0.1);
+    }
+
+    #[test]
+    fn linear_sliders_snap_to_clean_steps() {
+        assert_eq!(BASE.slider_range(), Some((0.01, 60.0, 0.01)));
+        assert_eq!(BASE.slider_value(0.07000000000000001), 0.07);
+        assert_eq!(BASE.slider_value(0.3 + 0.6), 0.9);
+        assert_eq!(BASE.slider_value(99.0), 60.0);
+    }
 }

@@ -1,0 +1,119 @@
+//! The shell: header, navigation, notices, the open panel and sharing; or,
+//! in embed mode, the panel alone.
+
+use leptos::prelude::*;
+use stampede_core::state::{Panel, State};
+
+use crate::browser;
+use crate::panels::PanelView;
+use crate::share::ShareBar;
+use crate::store::Store;
+
+#[component]
+pub fn App() -> impl IntoView {
+    let (state, notices) = State::from_query(&browser::query());
+    let embed = state.view.embed;
+    let store = Store::new(state, notices);
+    provide_context(store);
+
+    // The address bar follows the state, so the URL always restores it.
+    Effect::new(move |_| browser::replace_query_debounced(store.state.with(State::to_query)));
+
+    let panel = Memo::new(move |_| store.state.with(|state| state.panel));
+    let panel_view = move || view! { <PanelView panel=panel.get() /> };
+
+    if embed {
+        browser::post_height_to_parent();
+        let full_app = move || {
+            let mut state = store.state.get();
+            state.view = Default::default();
+            format!("?{}", state.to_query())
+        };
+        return view! {
+            <main class="embed">
+                <Notices />
+                {panel_view}
+                <p class="open-full">
+                    <a href=full_app target="_blank" rel="noopener">"Open in Stampede ↗"</a>
+                </p>
+            </main>
+        }
+        .into_any();
+    }
+
+    view! {
+        <header>
+            <h1>"Stampede"</h1>
+            <p class="purpose">"See how scheduled jobs spread out, or pile up, under each scheduling strategy."</p>
+            <nav aria-label="Panels">
+                {Panel::ALL.into_iter().map(|p| view! { <NavLink panel=p current=panel /> }).collect_view()}
+            </nav>
+        </header>
+        <main>
+            <Notices />
+            {panel_view}
+            <ShareBar />
+        </main>
+    }
+    .into_any()
+}
+
+/// A link to a panel that keeps the seed: a plain link for a new tab, an
+/// in-place switch for a plain click.
+#[component]
+fn NavLink(panel: Panel, current: Memo<Panel>) -> impl IntoView {
+    let store = Store::get();
+    let href = move || {
+        let mut state = store.state.get();
+        state.panel = panel;
+        format!("?{}", state.to_query())
+    };
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let new_tab = ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.button() != 0;
+        if !new_tab {
+            ev.prevent_default();
+            store.show_panel(panel);
+        }
+    };
+    view! {
+        <a
+            href=href
+            data-panel=panel.slug()
+            aria-current=move || (current.get() == panel).then_some("page")
+            on:click=on_click
+        >
+            {panel.title()}
+        </a>
+    }
+}
+
+/// Parameters that were not taken as written, each with a dismiss button.
+#[component]
+fn Notices() -> impl IntoView {
+    let store = Store::get();
+    view! {
+        <div id="notices" role="status" aria-live="polite">
+            <Show when=move || store.notices.with(|n| !n.is_empty())>
+                <ul>
+                    <For
+                        each=move || store.notices.get()
+                        key=|notice| (notice.key, notice.message.clone())
+                        let(notice)
+                    >
+                        <li class="notice">
+                            <span>{notice.to_string()}</span>
+                            <button
+                                type="button"
+                                class="dismiss"
+                                aria-label=format!("Dismiss the notice about {}", notice.label)
+                                on:click=move |_| store.dismiss(notice.key)
+                            >
+                                "×"
+                            </button>
+                        </li>
+                    </For>
+                </ul>
+            </Show>
+        </div>
+    }
+}

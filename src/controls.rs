@@ -1,0 +1,122 @@
+//! Controls generated from a panel's fields: a slider with a number input
+//! for numbers, a select for choices, and the seed. Every control writes
+//! through the store, so a typed value and a URL value meet the same rules.
+
+use leptos::prelude::*;
+use stampede_core::field::{Field, Kind};
+use stampede_core::state::{Panel, SEED_FIELD};
+
+use crate::store::Store;
+
+/// The controls of `panel`, one row per field, then the seed.
+#[component]
+pub fn Controls(panel: Panel) -> impl IntoView {
+    let store = Store::get();
+    let fields = store
+        .state
+        .with_untracked(|state| state.params(panel).fields());
+    view! {
+        <form class="controls" on:submit=|ev| ev.prevent_default()>
+            {fields.iter().map(|field| view! { <FieldControl panel field=*field /> }).collect_view()}
+            <SeedControl />
+        </form>
+    }
+}
+
+#[component]
+fn FieldControl(panel: Panel, field: Field) -> impl IntoView {
+    let store = Store::get();
+    let id = format!("f-{}", field.key);
+    let value = move || {
+        store
+            .state
+            .with(|state| state.params(panel).value(field.key))
+            .unwrap_or_default()
+    };
+    let label = view! { <label for=id.clone()>{field.label}</label> };
+    let input = match field.kind {
+        Kind::Number { min, max, step, .. } => {
+            let (slider_min, slider_max, slider_step) = field.slider_range().unwrap_or((min, max, step));
+            let position = move || {
+                let current = value().parse().unwrap_or(min);
+                field.slider_position(current).to_string()
+            };
+            view! {
+                <input
+                    type="range"
+                    id=format!("{id}-range")
+                    aria-label=format!("{} slider", field.label)
+                    min=slider_min
+                    max=slider_max
+                    step=slider_step
+                    prop:value=position
+                    on:input=move |ev| {
+                        let Ok(position) = event_target_value(&ev).parse::<f64>() else { return };
+                        store.set(field.key, &field.slider_value(position).to_string());
+                    }
+                />
+                // Committed on change, not on every keystroke, so a half-typed
+                // "0." is not rewritten under the cursor.
+                <input
+                    type="number"
+                    id=id
+                    min=min
+                    max=max
+                    step=step
+                    inputmode="decimal"
+                    prop:value=value
+                    on:change=move |ev| store.set(field.key, &event_target_value(&ev))
+                />
+                <span class="unit">{field.unit}</span>
+            }
+            .into_any()
+        }
+        Kind::Choice(options) => view! {
+            <select id=id on:change=move |ev| store.set(field.key, &event_target_value(&ev))>
+                // `selected` per option, because a select's value set before
+                // its options exist is lost.
+                {options
+                    .iter()
+                    .map(|option| {
+                        let selected = move || value() == option.slug;
+                        view! { <option value=option.slug selected=selected>{option.label}</option> }
+                    })
+                    .collect_view()}
+            </select>
+        }
+        .into_any(),
+    };
+    view! { <div class="control">{label}<div class="inputs">{input}</div></div> }
+}
+
+/// The seed every random draw of the panel starts from, and a fresh one.
+#[component]
+fn SeedControl() -> impl IntoView {
+    let store = Store::get();
+    let new_seed = move |_| {
+        // Only the seed button asks the browser for randomness; every
+        // drawing after it follows from the seed.
+        if let Ok(seed) = getrandom::u64() {
+            store.set(SEED_FIELD.key, &seed.to_string());
+        }
+    };
+    view! {
+        <div class="control">
+            <label for="f-s">{SEED_FIELD.label}</label>
+            <div class="inputs">
+                <input
+                    type="text"
+                    id="f-s"
+                    inputmode="numeric"
+                    autocomplete="off"
+                    spellcheck="false"
+                    prop:value=move || store.state.with(|state| state.seed.to_string())
+                    on:change=move |ev| store.set(SEED_FIELD.key, &event_target_value(&ev))
+                />
+                <button type="button" id="new-seed" on:click=new_seed>
+                    "New seed"
+                </button>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,22 @@
+//! The Stampede web app: a Leptos shell around `stampede-core`.
+//!
+//! Data flows one way: the URL is decoded by core into a validated
+//! [`State`](stampede_core::state::State), panels draw what core computes
+//! from it, and controls write back through the same core codec. This crate
+//! only wires and draws; every number comes from core.
+
+mod app;
+mod browser;
+mod controls;
+mod panels;
+mod share;
+mod store;
+
+pub use app::App;
+pub use browser::show_error_banner;
+
+/// Entry point of the bundle: report panics on the page, then mount the app.
+pub fn start() {
+    browser::report_panics_on_page();
+    leptos::mount::mount_to_body(App);
+}

@@ -1,0 +1,55 @@
+//! The app's reactive store: the core [`State`] and the notices about
+//! adjusted parameters, with the few ways the controls change them.
+
+use leptos::prelude::*;
+use stampede_core::field::Notice;
+use stampede_core::state::{Panel, State};
+
+#[derive(Clone, Copy)]
+pub struct Store {
+    pub state: RwSignal<State>,
+    pub notices: RwSignal<Vec<Notice>>,
+}
+
+impl Store {
+    pub fn new(state: State, notices: Vec<Notice>) -> Self {
+        Self {
+            state: RwSignal::new(state),
+            notices: RwSignal::new(notices),
+        }
+    }
+
+    /// The store the app provided to its components.
+    pub fn get() -> Self {
+        expect_context::<Store>()
+    }
+
+    /// Sets a parameter of the open panel (or the seed) from a control's text.
+    /// A notice about the same key, now stale, is dropped.
+    pub fn set(&self, key: &str, raw: &str) {
+        let mut fresh = Vec::new();
+        self.state.update(|state| fresh = state.set(key, raw));
+        self.dismiss(key);
+        self.notify(fresh);
+    }
+
+    pub fn show_panel(&self, panel: Panel) {
+        self.state.update(|state| state.panel = panel);
+    }
+
+    /// Adds notices, each replacing an older one about the same key.
+    fn notify(&self, fresh: Vec<Notice>) {
+        if fresh.is_empty() {
+            return;
+        }
+        self.notices.update(|notices| {
+            notices.retain(|old| fresh.iter().all(|new| new.key != old.key));
+            notices.extend(fresh);
+        });
+    }
+
+    pub fn dismiss(&self, key: &str) {
+        self.notices
+            .update(|notices| notices.retain(|n| n.key != key));
+    }
+}

@@ -1,0 +1,491 @@
+// End-to-end test of the release build (dist/) in headless Chromium.
+//
+// dist/ is served under /docs/stampede/, as on the docs site, so a build that
+// refers to its assets by absolute path fails here. Every check runs even when
+// an earlier one fails; each prints `ok - name` or `not ok - name: reason`, and
+// the exit code is 1 if any failed. Screenshots go to target/screenshots/.
+//
+// Usage: node tests/e2e/e2e.mjs   (after `trunk build --release`)
+
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+// E2E_DIST lets the test run against another build, e.g. a copy kept aside.
+const DIST = path.resolve(process.env.E2E_DIST ?? path.join(REPO, 'dist'));
+const SHOTS = path.join(REPO, 'target', 'screenshots');
+export const PREFIX = '/docs/stampede/';
+
+const SLUGS = ['poisson', 'jitter', 'backoff', 'hash', 'slots', 'queue'];
+
+// Chromium refuses to compile wasm served with any other type than application/wasm.
+const CONTENT_TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+// --- Static file server -------------------------------------------------------
+
+/** Serves `root` under `prefix` on 127.0.0.1 at an ephemeral port; 404 for anything else. */
+export function startServer(root, prefix = PREFIX) {
+  root = path.resolve(root);
+  const server = http.createServer((req, res) => {
+    const notFound = () => {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('not found\n');
+    };
+    if (req.method !== 'GET' && req.method !== 'HEAD') return notFound();
+
+    let pathname;
+    try {
+      pathname = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+    } catch {
+      return notFound(); // malformed %-escape
+    }
+    if (!pathname.startsWith(prefix)) return notFound();
+    let rel = pathname.slice(prefix.length);
+    if (rel === '' || rel.endsWith('/')) rel += 'index.html';
+
+    // Anything that resolves outside root (../, encoded or not) is refused.
+    const file = path.resolve(root, rel);
+    if (!file.startsWith(root + path.sep)) return notFound();
+
+    fs.stat(file, (err, stat) => {
+      if (err || !stat.isFile()) return notFound();
+      res.writeHead(200, {
+        'content-type': CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+        'content-length': stat.size,
+        // Every run must test this build, never a cached earlier one.
+        'cache-control': 'no-store',
+      });
+      if (req.method === 'HEAD') return res.end();
+      fs.createReadStream(file).pipe(res);
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
+
+// --- Small assertion helpers --------------------------------------------------
+
+function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+function equal(actual, expected, what) {
+  if (actual !== expected) {
+    throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+  }
+}
+
+/** Calls `fn` until it returns something truthy; throws `what` after `timeout` ms. */
+async function poll(fn, what, timeout = 5000) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const value = await fn();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function expectNumber(page, selector, expected, when = '') {
+  const raw = await page.inputValue(selector);
+  if (Number(raw) !== expected) {
+    throw new Error(`${selector}${when ? ` ${when}` : ''} is ${JSON.stringify(raw)}, expected ${expected}`);
+  }
+}
+
+const queryParam = (page, key) => new URL(page.url()).searchParams.get(key);
+
+/** The key numbers as one string, to notice when any of them changes. */
+const keyNumbers = (page) =>
+  page.$$eval('dd[data-key]', (dds) =>
+    dds.map((dd) => `${dd.dataset.key}=${dd.textContent.trim()}`).join('; '),
+  );
+
+// --- Main ---------------------------------------------------------------------
+
+async function main() {
+  if (!fs.existsSync(path.join(DIST, 'index.html'))) {
+    console.error(`e2e: ${DIST}/index.html is missing; run \`trunk build --release\` first`);
+    process.exit(1);
+  }
+  // A hung browser must not hang CI.
+  setTimeout(() => {
+    console.error('e2e: gave up after 10 minutes');
+    process.exit(1);
+  }, 10 * 60 * 1000).unref();
+
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const server = await startServer(DIST);
+  const ORIGIN = `http://127.0.0.1:${server.address().port}`;
+  const BASE = ORIGIN + PREFIX;
+  console.log(`# serving ${path.relative(REPO, DIST) || DIST} at ${BASE}`);
+
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    // Without the networking flags Chromium keeps dialing Google on a closed network.
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+
+  const errors = []; // uncaught page errors and console.error, from every check
+  const failed = [];
+  let passed = 0;
+
+  /** Per-check helpers; every context it opens is closed when the check ends. */
+  function checkContext(name) {
+    const contexts = [];
+    let lastPage = null;
+    return {
+      async newPage({ viewport = { width: 1280, height: 900 }, ...options } = {}) {
+        const context = await browser.newContext({ viewport, ...options });
+        contexts.push(context);
+        const page = await context.newPage();
+        page.setDefaultTimeout(10_000);
+        page.on('pageerror', (e) => errors.push(`${name}: page error: ${e.message}`));
+        page.on('console', (msg) => {
+          // Chromium asks for /favicon.ico at the origin root, outside the app.
+          const where = msg.location().url ?? '';
+          if (msg.type() === 'error' && !where.endsWith('/favicon.ico')) {
+            errors.push(`${name}: console.error: ${msg.text()}${where ? ` (${where})` : ''}`);
+          }
+        });
+        lastPage = page;
+        return page;
+      },
+      async shot(page, file, { fullPage = true } = {}) {
+        await page.screenshot({ path: path.join(SHOTS, `${file}.png`), fullPage });
+      },
+      async failureShot() {
+        if (!lastPage || lastPage.isClosed()) return;
+        const file = `failed-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`;
+        await this.shot(lastPage, file).catch(() => {});
+      },
+      async close() {
+        for (const context of contexts) await context.close().catch(() => {});
+      },
+    };
+  }
+
+  async function check(name, fn) {
+    const t = checkContext(name);
+    try {
+      await fn(t);
+      passed++;
+      console.log(`ok - ${name}`);
+      return true;
+    } catch (e) {
+      failed.push(name);
+      console.log(`not ok - ${name}: ${String(e?.message ?? e).split('\n')[0]}`);
+      await t.failureShot();
+      return false;
+    } finally {
+      await t.close();
+    }
+  }
+
+  /** Opens the app with `query` and waits until the wasm has rendered `ready`. */
+  async function openApp(page, query, ready = '#panel') {
+    await page.goto(BASE + query);
+    await waitReady(page, ready);
+  }
+  async function waitReady(page, ready = '#panel') {
+    // Generous: the first load compiles the whole wasm module.
+    await page.waitForSelector(ready, { timeout: 30_000 });
+    // Let charts draw and the debounced address-bar update land before looking.
+    await page.waitForLoadState('networkidle').catch(() => {});
+    await page.waitForTimeout(400);
+  }
+
+  // If the app does not load at all, every check below would wait 30 s for
+  // nothing; one clear failure is more useful.
+  const loads = await check('the app loads under /docs/stampede/', async (t) => {
+    const page = await t.newPage();
+    await openApp(page, '');
+    equal((await page.textContent('header h1'))?.trim(), 'Stampede', 'header h1');
+  });
+
+  if (!loads) {
+    console.log('# skipped the other checks: the app did not render #panel');
+  } else {
+    // 1 -------------------------------------------------------------------------
+    await check('shared URL restores state', async (t) => {
+      const page = await t.newPage();
+      await openApp(page, '?v=1&p=jitter&s=12345&n=5000&lo=5&hi=20');
+      const expectState = async (when) => {
+        equal(await page.getAttribute('section#panel', 'data-panel'), 'jitter', `active panel ${when}`);
+        await expectNumber(page, '#f-n', 5000, when);
+        await expectNumber(page, '#f-lo', 5, when);
+        await expectNumber(page, '#f-hi', 20, when);
+        equal(await page.inputValue('#f-s'), '12345', `#f-s ${when}`);
+        equal(
+          await page.getAttribute('nav a[data-panel="jitter"]', 'aria-current'),
+          'page',
+          `aria-current of the jitter link ${when}`,
+        );
+        equal(await page.locator('#notices li.notice').count(), 0, `notices ${when}`);
+      };
+      await expectState('after opening');
+      await page.reload();
+      await waitReady(page);
+      await expectState('after reload');
+      await t.shot(page, 'shared-url');
+    });
+
+    // 2 -------------------------------------------------------------------------
+    await check('editing a control updates the URL and the numbers', async (t) => {
+      const page = await t.newPage();
+      await openApp(page, '?v=1&p=jitter&s=12345&n=5000&lo=5&hi=20');
+      const before = await keyNumbers(page);
+      assert(before !== '', 'no dd[data-key] key numbers on the page');
+      await page.fill('#f-n', '7000'); // fires input
+      await page.dispatchEvent('#f-n', 'input');
+      await page.dispatchEvent('#f-n', 'change');
+      await page.waitForTimeout(800); // the address bar is updated ~300 ms after the last change
+      await poll(() => queryParam(page, 'n') === '7000', `n=7000 in the URL (URL is ${page.url()})`, 2000);
+      await expectNumber(page, '#f-n', 7000);
+      await poll(async () => (await keyNumbers(page)) !== before, `key numbers to change from "${before}"`);
+    });
+
+    // 3 -------------------------------------------------------------------------
+    for (const [i, slug] of SLUGS.entries()) {
+      await check(`panel ${slug}: nav link opens it`, async (t) => {
+        const page = await t.newPage({ viewport: { width: 1280, height: 900 } });
+        // Start on another panel so the click is a real switch.
+        await openApp(page, `?v=1&p=${SLUGS[(i + SLUGS.length - 1) % SLUGS.length]}`);
+        await page.click(`nav a[data-panel="${slug}"]`);
+        await waitReady(page, `section#panel[data-panel="${slug}"]`);
+        const explain = (await page.textContent('section#panel p.explain'))?.trim() ?? '';
+        assert(explain !== '', 'p.explain is empty');
+        await poll(() => queryParam(page, 'p') === slug, `p=${slug} in the URL (URL is ${page.url()})`, 3000);
+        equal(
+          await page.getAttribute(`nav a[data-panel="${slug}"]`, 'aria-current'),
+          'page',
+          `aria-current of the ${slug} link`,
+        );
+        await t.shot(page, `panel-${slug}`);
+      });
+    }
+    for (const slug of SLUGS) {
+      await check(`panel ${slug} on a 360 px phone: no horizontal overflow`, async (t) => {
+        // isMobile honours <meta name="viewport">, as a phone does; DPR 2 exercises canvas scaling.
+        const page = await t.newPage({
+          viewport: { width: 360, height: 740 },
+          isMobile: true,
+          hasTouch: true,
+          deviceScaleFactor: 2,
+        });
+        await openApp(page, `?v=1&p=${slug}`);
+        await t.shot(page, `mobile-${slug}`);
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        assert(width <= 360, `page is ${width} px wide, more than the 360 px screen`);
+      });
+    }
+
+    // 4 -------------------------------------------------------------------------
+    await check('bad input is adjusted with notices, never breaks the page', async (t) => {
+      const page = await t.newPage();
+      await openApp(page, '?v=1&p=poisson&n=abc&ws=99&wp=sideways&zzz=1&s=-5');
+      const notices = await page.$$eval('#notices li.notice', (lis) => lis.map((li) => li.textContent.trim()));
+      assert(notices.length > 0, 'no #notices li.notice');
+      for (const key of ['n', 'ws', 'wp']) {
+        assert(
+          notices.some((text) => new RegExp(`\\b${key}\\b`).test(text)),
+          `no notice names "${key}"; notices: ${JSON.stringify(notices)}`,
+        );
+      }
+      await expectNumber(page, '#f-n', 300, '(default for n=abc)');
+      await expectNumber(page, '#f-ws', 24, '(clamped from ws=99)');
+      await t.shot(page, 'bad-input');
+      await page.locator('#notices li.notice button.dismiss').first().click();
+      await poll(
+        async () => (await page.locator('#notices li.notice').count()) === notices.length - 1,
+        `${notices.length - 1} notices after dismissing one`,
+      );
+      equal(await page.locator('#panel').count(), 1, '#panel count after dismissing');
+    });
+
+    // 5 -------------------------------------------------------------------------
+    const embedQuery = '?embed=1&v=1&p=slots&cyc=3600&bk=256';
+    await check('embed mode shows only the figure and key numbers', async (t) => {
+      const page = await t.newPage({ viewport: { width: 640, height: 480 } });
+      await openApp(page, embedQuery, 'dl.key-numbers');
+      equal(await page.locator('header').count(), 0, 'header elements');
+      equal(await page.locator('nav').count(), 0, 'nav elements');
+      assert(await page.locator('dl.key-numbers').isVisible(), 'dl.key-numbers is not visible');
+      equal(await page.locator('form.controls').count(), 0, 'form.controls elements');
+      await t.shot(page, 'embed-slots', { fullPage: false });
+    });
+    await check('embed mode with controls=1 shows the controls', async (t) => {
+      const page = await t.newPage({ viewport: { width: 640, height: 480 } });
+      await openApp(page, `${embedQuery}&controls=1`, 'dl.key-numbers');
+      equal(await page.locator('header').count(), 0, 'header elements');
+      equal(await page.locator('nav').count(), 0, 'nav elements');
+      assert(await page.locator('form.controls').first().isVisible(), 'form.controls is not visible');
+      await t.shot(page, 'embed-slots-controls', { fullPage: false });
+    });
+
+    // 6 -------------------------------------------------------------------------
+    await check('docs embed example sizes its iframes from the height messages', async (t) => {
+      const page = await t.newPage();
+      // Records which iframe sent each stampede:height, to prove heights come from messages.
+      await page.addInitScript(() => {
+        if (window !== window.top) return;
+        window.__stampedeHeights = [];
+        window.addEventListener('message', (e) => {
+          if (e.data?.type !== 'stampede:height') return;
+          const frames = [...document.querySelectorAll('iframe.stampede')];
+          window.__stampedeHeights.push({
+            frame: frames.findIndex((f) => f.contentWindow === e.source),
+            height: e.data.height,
+          });
+        });
+      });
+      await page.goto(`${BASE}www/embed-example.html`);
+      const srcs = await page.$$eval('iframe.stampede', (fs) => fs.map((f) => f.getAttribute('src') ?? ''));
+      assert(srcs.length >= 2, `expected two iframe.stampede, found ${srcs.length}`);
+      for (const src of srcs) {
+        assert(!/^(\/|[a-z]+:)/i.test(src), `iframe src ${JSON.stringify(src)} is not relative`);
+      }
+      // The example's frames are loading="lazy": visit each, as a reader scrolling would.
+      for (let i = 0; i < srcs.length; i++) {
+        await page.locator('iframe.stampede').nth(i).scrollIntoViewIfNeeded();
+      }
+      const state = () =>
+        page.evaluate(() => {
+          const frames = [...document.querySelectorAll('iframe.stampede')];
+          const heard = new Set((window.__stampedeHeights ?? []).map((m) => m.frame));
+          const heights = frames.map((f) => parseFloat(f.style.height || f.getAttribute('height') || '0'));
+          return { heights, heard: [...heard], ok: frames.every((_, i) => heard.has(i) && heights[i] > 100) };
+        });
+      try {
+        await poll(async () => (await state()).ok, 'both iframes to get a height over 100 px', 20_000);
+      } catch (e) {
+        const s = await state();
+        throw new Error(`${e.message}; heights ${JSON.stringify(s.heights)}, messages from iframes ${JSON.stringify(s.heard)}`);
+      }
+      await page.waitForLoadState('networkidle').catch(() => {});
+      await page.waitForTimeout(400);
+      await t.shot(page, 'embed-example');
+    });
+
+    // 7 -------------------------------------------------------------------------
+    await check('dark colour scheme gives a dark page', async (t) => {
+      const page = await t.newPage({ colorScheme: 'dark' });
+      await openApp(page, '?v=1&p=poisson');
+      const bg = await page.evaluate(() => {
+        // Painting the colour on a canvas turns any CSS colour syntax (oklch, color-mix...) into sRGB.
+        const ctx = Object.assign(document.createElement('canvas'), { width: 1, height: 1 }).getContext('2d');
+        for (const el of [document.body, document.documentElement]) {
+          const css = getComputedStyle(el).backgroundColor;
+          ctx.clearRect(0, 0, 1, 1);
+          ctx.fillStyle = css;
+          ctx.fillRect(0, 0, 1, 1);
+          const [r, g, b, a] = ctx.getImageData(0, 0, 1, 1).data;
+          if (a > 0) return { element: el.tagName.toLowerCase(), css, rgb: [r, g, b] };
+        }
+        return null;
+      });
+      assert(bg, 'neither body nor html has a background colour');
+      const sum = bg.rgb.reduce((a, b) => a + b, 0);
+      assert(sum < 200, `${bg.element} background ${bg.css} is not dark (r+g+b = ${sum})`);
+      await t.shot(page, 'dark-poisson');
+    });
+
+    // 8 -------------------------------------------------------------------------
+    await check('keyboard: Tab reaches the n field and the copy-link button', async (t) => {
+      const page = await t.newPage();
+      await openApp(page, '?v=1&p=poisson');
+      const visited = [];
+      const want = ['f-n', 'copy-link'];
+      for (let i = 0; i < 40 && !want.every((id) => visited.includes(id)); i++) {
+        await page.keyboard.press('Tab');
+        visited.push(
+          await page.evaluate(() => {
+            const el = document.activeElement;
+            return el?.id || el?.tagName.toLowerCase() || 'none';
+          }),
+        );
+      }
+      for (const id of want) {
+        assert(visited.includes(id), `#${id} never got focus; focus went ${visited.join(' > ')}`);
+      }
+    });
+
+    // 9 -------------------------------------------------------------------------
+    await check('copy link puts the page URL on the clipboard', async (t) => {
+      const page = await t.newPage();
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ORIGIN });
+      await openApp(page, '?v=1&p=poisson&s=42');
+      await page.waitForTimeout(800); // let the debounced address-bar update settle first
+      await page.click('#copy-link');
+      const readClipboard = () =>
+        page.evaluate(async () => {
+          try {
+            return { text: await navigator.clipboard.readText() };
+          } catch (e) {
+            return { error: String(e) };
+          }
+        });
+      const first = await readClipboard();
+      if ('text' in first) {
+        let last = first.text;
+        try {
+          await poll(async () => {
+            last = (await readClipboard()).text;
+            return last === page.url();
+          }, 'the clipboard to hold the page URL', 3000);
+        } catch {
+          throw new Error(`clipboard holds ${JSON.stringify(last)}, page URL is ${JSON.stringify(page.url())}`);
+        }
+      } else {
+        // Some headless setups cannot read the clipboard; the button's feedback is the next best proof.
+        console.log(`# clipboard not readable (${first.error}); checking the button text instead`);
+        await poll(
+          async () => /copied/i.test((await page.textContent('#copy-link')) ?? ''),
+          '#copy-link to say "Copied"',
+          3000,
+        );
+      }
+    });
+  }
+
+  // ---------------------------------------------------------------------------
+  await check('no page errors or console errors', async () => {
+    assert(errors.length === 0, `${errors.length} error(s):\n${errors.join('\n')}`);
+  });
+  if (errors.length) for (const e of errors) console.log(`#   ${e}`);
+
+  await browser.close();
+  server.close();
+  console.log(`# ${passed} passed, ${failed.length} failed`);
+  if (failed.length) console.log(`# failed: ${failed.join('; ')}`);
+  process.exitCode = failed.length ? 1 : 0;
+}
+
+// Importable without side effects, e.g. to try the server on its own.
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await main();
+}
