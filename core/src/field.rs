@@ -393,7 +393,7 @@ mod tests {
     #[test]
     fn linear_sliders_snap_to_clean_steps() {
         assert_eq!(BASE.slider_range(), Some((0.01, 60.0, 0.01)));
-        assert_eq!(BASE.slider_value(0.07000000000000001), 0.07);
+        assert_eq!(BASE.slider_value(0.01 * 7.0), 0.07);
         assert_eq!(BASE.slider_value(0.3 + 0.6), 0.9);
         assert_eq!(BASE.slider_value(99.0), 60.0);
     }

@@ -20,9 +20,27 @@ pub fn duration(seconds: f64) -> String {
         let minutes = (s / 60.0).round() as u64;
         two_units(minutes / 60, "h", minutes % 60, "min")
     } else {
-        format!("{} days", significant(s / 86_400.0, 3))
+        let days = significant(s / 86_400.0, 3);
+        let unit = if days == "1" { "day" } else { "days" };
+        format!("{days} {unit}")
     };
     format!("{sign}{text}")
+}
+
+/// A rate given per second, in the first of /s, /min, /h, /day that makes
+/// it at least 1: 0.00347 /s reads "12.5 /h".
+pub fn rate(per_second: f64) -> String {
+    let units = [
+        (1.0, "/s"),
+        (60.0, "/min"),
+        (3600.0, "/h"),
+        (86_400.0, "/day"),
+    ];
+    let (scale, unit) = units
+        .into_iter()
+        .find(|(scale, _)| per_second * scale >= 1.0)
+        .unwrap_or(units[3]);
+    format!("{} {unit}", significant(per_second * scale, 3))
 }
 
 fn two_units(major: u64, major_unit: &str, minor: u64, minor_unit: &str) -> String {
@@ -87,8 +105,18 @@ mod tests {
         assert_eq!(duration(1920.0), "32 min");
         assert_eq!(duration(28_800.0), "8 h");
         assert_eq!(duration(9_000.0), "2 h 30 min");
+        assert_eq!(duration(86_400.0), "1 day");
         assert_eq!(duration(129_600.0), "1.5 days");
         assert_eq!(duration(f64::INFINITY), "∞");
+    }
+
+    #[test]
+    fn rates_pick_a_unit_that_makes_them_at_least_one() {
+        assert_eq!(rate(300.0 / 86_400.0), "12.5 /h");
+        assert_eq!(rate(10_000.0 / 1800.0), "5.56 /s");
+        assert_eq!(rate(0.5), "30 /min");
+        assert_eq!(rate(1.0 / 86_400.0), "1 /day");
+        assert_eq!(rate(1e-7), "0.00864 /day");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Poisson: N events a day at random, memoryless times.
 
 use leptos::prelude::*;
-use stampede_core::units::{duration, significant};
+use stampede_core::units::{duration, rate};
 
 use super::{coming, key_number};
 use crate::store::Store;
@@ -31,7 +31,7 @@ pub fn figure() -> impl IntoView {
             {key_number(
                 "rate",
                 "Rate in the window",
-                move || format!("{} /s", significant(params().rate_per_second(), 3)),
+                move || rate(params().rate_per_second()),
                 "λ = N / window (scale) or N / 86,400 s (defer)",
             )}
             {key_number(

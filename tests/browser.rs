@@ -1,0 +1,107 @@
+//! Tests that run in headless Chromium (`cargo test --target wasm32-unknown-unknown`):
+//! the seeded generator draws its golden values in wasm32 too, and the
+//! mounted app writes a changed control to the URL and the key numbers.
+#![cfg(target_arch = "wasm32")]
+
+use rand::{Rng, RngExt};
+use stampede::{App, show_error_banner};
+use stampede_core::rng::{Purpose, seeded};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+include!("../core/tests/golden/rng.rs");
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen_test]
+fn pcg32_matches_the_reference_in_wasm() {
+    let mut rng = rand_pcg::Pcg32::new(42, 54);
+    let words: Vec<u32> = (0..6).map(|_| rng.next_u32()).collect();
+    assert_eq!(words, PCG32_REFERENCE);
+}
+
+#[wasm_bindgen_test]
+fn seeded_streams_draw_the_golden_values_in_wasm() {
+    for case in &GOLDEN_DRAWS {
+        let mut rng = seeded(case.seed, Purpose::new(case.purpose));
+        assert_eq!(
+            [(); 4].map(|_| rng.next_u32()),
+            case.words,
+            "{}",
+            case.purpose
+        );
+        assert_eq!(
+            [(); 2].map(|_| rng.random::<f64>()),
+            case.unit,
+            "{}",
+            case.purpose
+        );
+        assert_eq!(rng.random_range(0..1000u32), case.below_1000);
+    }
+}
+
+fn document() -> web_sys::Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
+fn text_of(selector: &str) -> String {
+    document()
+        .query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no element matches {selector}"))
+        .text_content()
+        .unwrap_or_default()
+}
+
+async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .unwrap();
+    });
+    JsFuture::from(promise).await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn a_changed_control_reaches_the_url_and_the_key_numbers() {
+    let host = document().create_element("div").unwrap();
+    document().body().unwrap().append_child(&host).unwrap();
+    leptos::mount::mount_to(host.unchecked_into(), App).forget();
+
+    let mean_gap_before = text_of("dd[data-key='mean-gap']");
+    let input: web_sys::HtmlInputElement = document()
+        .get_element_by_id("f-n")
+        .expect("the events-a-day input")
+        .unchecked_into();
+    input.set_value("1200");
+    input
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    sleep(600).await;
+
+    let search = web_sys::window().unwrap().location().search().unwrap();
+    assert!(search.contains("n=1200"), "address bar: {search}");
+    assert!(search.contains("p=poisson"), "address bar: {search}");
+    assert_eq!(input.value(), "1200");
+    let mean_gap_after = text_of("dd[data-key='mean-gap']");
+    assert_ne!(mean_gap_after, mean_gap_before);
+    assert_eq!(mean_gap_after, "1 min 12 s", "86,400 s / 1,200");
+}
+
+#[wasm_bindgen_test]
+fn the_error_banner_offers_a_reset() {
+    show_error_banner("a test failure");
+    let banner = document()
+        .get_element_by_id("error-banner")
+        .expect("the banner");
+    assert_eq!(banner.get_attribute("role").as_deref(), Some("alert"));
+    assert!(text_of("#error-banner").contains("a test failure"));
+    let reset = document()
+        .get_element_by_id("reset-link")
+        .expect("the reset link");
+    let path = web_sys::window().unwrap().location().pathname().unwrap();
+    assert_eq!(reset.get_attribute("href"), Some(path));
+    banner.remove();
+}
