@@ -33,7 +33,8 @@ fn FieldControl(panel: Panel, field: Field) -> impl IntoView {
             .with(|state| state.params(panel).value(field.key))
             .unwrap_or_default()
     };
-    let label = view! { <label for=id.clone()>{field.label}</label> };
+    let label_id = format!("{id}-label");
+    let label = view! { <label id=label_id.clone() for=id.clone()>{field.label}</label> };
     let input = match field.kind {
         Kind::Number { min, max, step, .. } => {
             let (slider_min, slider_max, slider_step) = field.slider_range().unwrap_or((min, max, step));
@@ -45,7 +46,7 @@ fn FieldControl(panel: Panel, field: Field) -> impl IntoView {
                 <input
                     type="range"
                     id=format!("{id}-range")
-                    aria-label=format!("{} slider", field.label)
+                    aria-labelledby=label_id
                     min=slider_min
                     max=slider_max
                     step=slider_step

@@ -1,6 +1,8 @@
 //! Sharing: copy the address of the exact state, or an iframe snippet that
 //! embeds the open panel in another page.
 
+use std::time::Duration;
+
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use stampede_core::state::{State, View};
@@ -38,18 +40,24 @@ addEventListener("message", (e) => {{
 #[component]
 pub fn ShareBar() -> impl IntoView {
     let store = Store::get();
-    let copied = RwSignal::new(false);
+    // None until a copy is tried; then whether it worked, for a moment.
+    let copied = RwSignal::new(None::<bool>);
     let show_embed = RwSignal::new(false);
     let copy_link = move |_| {
         let url = store.state.with(url_of);
         spawn_local(async move {
-            copied.set(browser::copy_to_clipboard(&url).await);
+            copied.set(Some(browser::copy_to_clipboard(&url).await));
+            set_timeout(move || copied.set(None), Duration::from_secs(2));
         });
     };
     view! {
         <div class="share">
             <button type="button" id="copy-link" on:click=copy_link>
-                {move || if copied.get() { "Copied ✓" } else { "Copy link" }}
+                {move || match copied.get() {
+                    None => "Copy link",
+                    Some(true) => "Copied ✓",
+                    Some(false) => "Copy failed: use the address bar",
+                }}
             </button>
             <button
                 type="button"

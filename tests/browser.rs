@@ -3,9 +3,7 @@
 //! mounted app writes a changed control to the URL and the key numbers.
 #![cfg(target_arch = "wasm32")]
 
-use rand::{Rng, RngExt};
 use stampede::{App, show_error_banner};
-use stampede_core::rng::{Purpose, seeded};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
@@ -16,29 +14,12 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 fn pcg32_matches_the_reference_in_wasm() {
-    let mut rng = rand_pcg::Pcg32::new(42, 54);
-    let words: Vec<u32> = (0..6).map(|_| rng.next_u32()).collect();
-    assert_eq!(words, PCG32_REFERENCE);
+    assert_pcg32_matches_reference();
 }
 
 #[wasm_bindgen_test]
 fn seeded_streams_draw_the_golden_values_in_wasm() {
-    for case in &GOLDEN_DRAWS {
-        let mut rng = seeded(case.seed, Purpose::new(case.purpose));
-        assert_eq!(
-            [(); 4].map(|_| rng.next_u32()),
-            case.words,
-            "{}",
-            case.purpose
-        );
-        assert_eq!(
-            [(); 2].map(|_| rng.random::<f64>()),
-            case.unit,
-            "{}",
-            case.purpose
-        );
-        assert_eq!(rng.random_range(0..1000u32), case.below_1000);
-    }
+    assert_golden_draws();
 }
 
 fn document() -> web_sys::Document {

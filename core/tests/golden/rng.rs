@@ -1,6 +1,7 @@
-// Golden values of the seeded generator, shared by the native test
-// (core/tests/core/rng.rs) and the browser test (tests/browser.rs), so a
-// change of generator, stream derivation or conversion fails on both targets.
+// Golden values of the seeded generator and the checks against them, shared
+// by the native test (core/tests/core/rng.rs) and the browser test
+// (tests/browser.rs): a change of generator, stream derivation or conversion
+// fails on both targets.
 
 /// The PCG32 reference output for state 42, stream 54, from the pcg32 demo
 /// program of the PCG paper's C implementation.
@@ -46,3 +47,27 @@ pub const GOLDEN_DRAWS: [GoldenDraws; 3] = [
         below_1000: 537,
     },
 ];
+
+/// Checks PCG32 against its reference output.
+pub fn assert_pcg32_matches_reference() {
+    use rand::Rng;
+    let mut rng = rand_pcg::Pcg32::new(42, 54);
+    assert_eq!([(); 6].map(|_| rng.next_u32()), PCG32_REFERENCE);
+}
+
+/// Checks every golden case: stream id, raw words, unit floats and a range draw.
+pub fn assert_golden_draws() {
+    use rand::{Rng, RngExt};
+    use stampede_core::rng::{Purpose, seeded};
+    for case in &GOLDEN_DRAWS {
+        let purpose = Purpose::new(case.purpose);
+        assert_eq!(purpose.stream(), case.stream, "stream of {}", case.purpose);
+        let mut rng = seeded(case.seed, purpose);
+        let words = [(); 4].map(|_| rng.next_u32());
+        assert_eq!(words, case.words, "words of {}", case.purpose);
+        let unit = [(); 2].map(|_| rng.random::<f64>());
+        assert_eq!(unit, case.unit, "unit draws of {}", case.purpose);
+        let below_1000 = rng.random_range(0..1000u32);
+        assert_eq!(below_1000, case.below_1000, "range draw of {}", case.purpose);
+    }
+}
