@@ -72,6 +72,19 @@ fn FieldControl(panel: Panel, field: Field) -> impl IntoView {
             }
             .into_any()
         }
+        Kind::Text { max_len, example } => view! {
+            <input
+                type="text"
+                id=id
+                maxlength=max_len
+                placeholder=format!("e.g. {example}")
+                autocomplete="off"
+                spellcheck="false"
+                prop:value=value
+                on:change=move |ev| store.set(field.key, &event_target_value(&ev))
+            />
+        }
+        .into_any(),
         Kind::Choice(options) => view! {
             <select id=id on:change=move |ev| store.set(field.key, &event_target_value(&ev))>
                 // `selected` per option, because a select's value set before

@@ -32,6 +32,12 @@ pub enum Kind {
     },
     /// One of a fixed list of options, written in the URL by slug.
     Choice(&'static [Choice]),
+    /// Free text in a small format of the value's own, at most `max_len`
+    /// characters; `example` shows the format.
+    Text {
+        max_len: usize,
+        example: &'static str,
+    },
 }
 
 /// An option of a [`Kind::Choice`] field.
@@ -74,7 +80,7 @@ impl Field {
                 },
                 ..self
             },
-            Kind::Choice(_) => self,
+            Kind::Choice(_) | Kind::Text { .. } => self,
         }
     }
 
@@ -99,6 +105,20 @@ impl Field {
             kind: Kind::Choice(options),
         }
     }
+
+    pub const fn text(
+        key: &'static str,
+        label: &'static str,
+        max_len: usize,
+        example: &'static str,
+    ) -> Self {
+        Self {
+            key,
+            label,
+            unit: "",
+            kind: Kind::Text { max_len, example },
+        }
+    }
 }
 
 /// Positions of a logarithmic slider; linear sliders move in the field's step.
@@ -110,7 +130,7 @@ impl Field {
         match self.kind {
             Kind::Number { log: true, .. } => Some((0.0, LOG_SLIDER_STEPS, 1.0)),
             Kind::Number { min, max, step, .. } => Some((min, max, step)),
-            Kind::Choice(_) => None,
+            Kind::Choice(_) | Kind::Text { .. } => None,
         }
     }
 
@@ -174,7 +194,7 @@ impl fmt::Display for Notice {
 }
 
 /// A value type a [`Field`] can hold.
-pub trait FieldValue: Copy + PartialEq + fmt::Debug + Sized {
+pub trait FieldValue: Clone + PartialEq + fmt::Debug + Sized {
     /// Reads `raw` for `field`. `Ok((value, None))` takes it as written,
     /// `Ok((value, Some(why)))` takes an adjusted value, `Err(why)` refuses it.
     fn parse(raw: &str, field: &Field) -> Result<(Self, Option<String>), String>;
@@ -349,11 +369,12 @@ macro_rules! panel_params {
                         let field: $crate::field::Field = $field;
                         return match <$ty as $crate::field::FieldValue>::parse(raw, &field) {
                             Ok((value, adjusted)) => {
-                                self.$member = value;
-                                adjusted.map(|why| field.notice(format!(
+                                let notice = adjusted.map(|why| field.notice(format!(
                                     "{why}; using {}",
                                     $crate::field::FieldValue::encode(&value)
-                                )))
+                                )));
+                                self.$member = value;
+                                notice
                             }
                             Err(why) => Some(field.notice(format!(
                                 "{why}; using {}",

@@ -7,12 +7,16 @@
 //! into validated parameters and back. The web app only draws and wires.
 
 pub mod backoff;
+pub mod dist;
+pub mod error;
 pub mod field;
 pub mod jitter;
 pub mod poisson;
 pub mod queue;
 pub mod rng;
+pub mod scheduler;
 pub mod slots;
 pub mod spread;
 pub mod state;
+pub mod stats;
 pub mod units;

@@ -3,18 +3,37 @@
 //! Events that arrive independently at a steady average rate λ form a
 //! Poisson process; the gap to the next event is exponential with mean 1/λ.
 //! "N a day" means λ = N / 86,400 s. Half of all gaps are shorter than
-//! ln 2 / λ, 95 % shorter than ln 20 / λ.
+//! ln 2 / λ, 95 % shorter than ln 20 / λ, 99 % shorter than ln 100 / λ.
 //!
-//! A daily window [start, end) limits when events may run (end before start
-//! wraps past midnight; equal ends mean all day). Policy `scale` raises λ to
-//! N / window length so all N fall inside it; `defer` keeps the daily λ and
-//! moves events outside the window to its next opening.
+//! A daily window [start, end) in local time (UTC + offset) limits when
+//! events may run; end before start wraps past midnight, and equal ends mean
+//! all day. Policy `scale` raises λ to N / window length, so all N fall
+//! inside the window; `defer` keeps the daily λ and moves every event drawn
+//! outside the window to the window's next opening, which then bursts.
+//!
+//! Several tenants, each with its own N and window, merge into one stream.
+//! A token bucket in front (capacity C, refilled at r tokens a second) lets
+//! an event through when it holds a token; otherwise the event is dropped,
+//! or waits for the next token, in arrival order.
+
+use std::fmt;
 
 use crate::choice_enum;
-use crate::field::Field;
+use crate::dist::Dist;
+use crate::error::{InvalidInput, count_at_most, positive, within};
+use crate::field::{Field, FieldValue, Notice};
 use crate::panel_params;
+use crate::rng::{Purpose, seeded};
+use crate::stats;
 
 pub const SECONDS_PER_DAY: u32 = 86_400;
+/// The most events a run may expect (N summed over tenants × days), so a
+/// run stays within a frame's budget and no input can freeze the tab.
+pub const MAX_EXPECTED_EVENTS: u64 = 2_000_000;
+/// The most tenants besides the first.
+pub const MAX_EXTRA_TENANTS: usize = 8;
+
+const GAPS: Purpose = Purpose::new("poisson.gaps");
 
 choice_enum! {
     /// What happens to the rate when events may only run inside a window.
@@ -26,38 +45,186 @@ choice_enum! {
     }
 }
 
+choice_enum! {
+    /// What a token bucket does with an event that finds it empty.
+    pub enum BucketPolicy {
+        Drop = ("drop", "Drop the event"),
+        Wait = ("wait", "Wait for a token"),
+    }
+}
+
+/// One source of events: N a day inside its daily window.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tenant {
+    pub per_day: u32,
+    /// Local hour in [0, 24] at which the window opens.
+    pub window_start: f64,
+    /// Local hour in [0, 24] at which the window closes.
+    pub window_end: f64,
+}
+
+impl Tenant {
+    /// The window as (opening second of the local day, length in seconds);
+    /// a window whose ends coincide spans the whole day.
+    pub fn window(&self) -> (u32, u32) {
+        let start = hour_to_seconds(self.window_start);
+        let end = hour_to_seconds(self.window_end);
+        let length = match (end + SECONDS_PER_DAY - start) % SECONDS_PER_DAY {
+            0 => SECONDS_PER_DAY,
+            length => length,
+        };
+        (start, length)
+    }
+
+    /// λ in events per second while the window is open.
+    pub fn rate_per_second(&self, policy: WindowPolicy) -> f64 {
+        let span = match policy {
+            WindowPolicy::Scale => self.window().1,
+            WindowPolicy::Defer => SECONDS_PER_DAY,
+        };
+        f64::from(self.per_day) / f64::from(span)
+    }
+}
+
+/// Seconds since midnight of a local hour in [0, 24].
+fn hour_to_seconds(hour: f64) -> u32 {
+    (hour * 3600.0).round() as u32 % SECONDS_PER_DAY
+}
+
+/// The tenants after the first, written `N@start-end` (or `N` for all day)
+/// and separated by commas: `1000@22-6, 50`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ExtraTenants(pub Vec<Tenant>);
+
+impl FieldValue for ExtraTenants {
+    fn parse(raw: &str, _field: &Field) -> Result<(Self, Option<String>), String> {
+        let items = raw
+            .split(',')
+            .map(str::trim)
+            .filter(|item| !item.is_empty());
+        let tenants = items.map(parse_tenant).collect::<Result<Vec<_>, _>>()?;
+        if tenants.len() > MAX_EXTRA_TENANTS {
+            return Err(format!("more than {MAX_EXTRA_TENANTS} tenants"));
+        }
+        Ok((ExtraTenants(tenants), None))
+    }
+
+    fn encode(&self) -> String {
+        let items: Vec<String> = self.0.iter().map(Tenant::to_string).collect();
+        items.join(",")
+    }
+}
+
+impl fmt::Display for Tenant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.window().1 == SECONDS_PER_DAY {
+            write!(f, "{}", self.per_day)
+        } else {
+            write!(
+                f,
+                "{}@{}-{}",
+                self.per_day, self.window_start, self.window_end
+            )
+        }
+    }
+}
+
+fn parse_tenant(item: &str) -> Result<Tenant, String> {
+    let bad = || format!("\"{item}\" is not N or N@start-end");
+    let (count, window) = match item.split_once('@') {
+        Some((count, window)) => (count, Some(window)),
+        None => (item, None),
+    };
+    let per_day: u32 = count.trim().parse().map_err(|_| bad())?;
+    if !(1..=1_000_000).contains(&per_day) {
+        return Err(format!("{per_day} a day is outside 1 to 1,000,000"));
+    }
+    let (window_start, window_end) = match window {
+        None => (0.0, 24.0),
+        Some(window) => {
+            let (start, end) = window.split_once('-').ok_or_else(bad)?;
+            let hour = |text: &str| {
+                text.trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|h| (0.0..=24.0).contains(h))
+                    .ok_or_else(|| format!("\"{text}\" is not an hour from 0 to 24"))
+            };
+            (hour(start)?, hour(end)?)
+        }
+    };
+    Ok(Tenant {
+        per_day,
+        window_start,
+        window_end,
+    })
+}
+
 panel_params! {
     /// Parameters of the Poisson panel.
     pub struct PoissonParams {
-        /// N, the average number of events a day.
+        /// N, the average number of events a day of the first tenant.
         pub per_day: u32 = 300, Field::number("n", "Events a day", "/day", (1.0, 1_000_000.0), 1.0).log();
         /// Local hour at which the daily window opens.
         pub window_start: f64 = 0.0, Field::number("ws", "Window start", "h", (0.0, 24.0), 0.25);
         /// Local hour at which the daily window closes.
         pub window_end: f64 = 24.0, Field::number("we", "Window end", "h", (0.0, 24.0), 0.25);
         pub policy: WindowPolicy = WindowPolicy::Scale, Field::choice("wp", "Window policy", WindowPolicy::OPTIONS);
+        /// Local time = UTC + this many hours.
+        pub utc_offset: f64 = 0.0, Field::number("tz", "UTC offset", "h", (-12.0, 14.0), 0.25);
+        pub days: u32 = 1, Field::number("d", "Horizon", "days", (1.0, 30.0), 1.0);
+        pub extra_tenants: ExtraTenants = ExtraTenants::default(),
+            Field::text("t", "More tenants", 160, "1000@22-6, 50");
+        /// Token bucket capacity; 0 means no bucket.
+        pub bucket_capacity: u32 = 0, Field::number("bc", "Bucket capacity", "tokens", (0.0, 10_000.0), 1.0);
+        pub bucket_refill: f64 = 1.0, Field::number("br", "Bucket refill", "/s", (0.001, 10_000.0), 0.001).log();
+        pub bucket_policy: BucketPolicy = BucketPolicy::Drop, Field::choice("bp", "When the bucket is empty", BucketPolicy::OPTIONS);
     }
+    settle_rules = limit_expected_events;
+}
+
+/// Shortens the horizon until the run expects at most [`MAX_EXPECTED_EVENTS`].
+fn limit_expected_events(params: &mut PoissonParams) -> Vec<Notice> {
+    let per_day = params.total_per_day();
+    if per_day * u64::from(params.days) <= MAX_EXPECTED_EVENTS {
+        return Vec::new();
+    }
+    params.days = (MAX_EXPECTED_EVENTS / per_day).max(1) as u32;
+    let days = PoissonParams::FIELDS[5]; // "d"
+    vec![days.notice(format!(
+        "at most {MAX_EXPECTED_EVENTS} events fit in a run; using {} days",
+        params.days
+    ))]
 }
 
 impl PoissonParams {
-    /// Length of the daily window in whole seconds; a window whose ends
-    /// coincide (such as 0 to 24) spans the whole day.
-    pub fn window_seconds(&self) -> u32 {
-        let start = hour_to_seconds(self.window_start);
-        let end = hour_to_seconds(self.window_end);
-        match (end + SECONDS_PER_DAY - start) % SECONDS_PER_DAY {
-            0 => SECONDS_PER_DAY,
-            length => length,
-        }
+    /// The first tenant, from N and the window, then the extra tenants.
+    pub fn tenants(&self) -> Vec<Tenant> {
+        let first = Tenant {
+            per_day: self.per_day,
+            window_start: self.window_start,
+            window_end: self.window_end,
+        };
+        std::iter::once(first)
+            .chain(self.extra_tenants.0.iter().copied())
+            .collect()
     }
 
-    /// λ in events per second while the window is open.
+    fn total_per_day(&self) -> u64 {
+        self.tenants().iter().map(|t| u64::from(t.per_day)).sum()
+    }
+
+    /// Length of the first tenant's daily window in seconds.
+    pub fn window_seconds(&self) -> u32 {
+        self.tenants()[0].window().1
+    }
+
+    /// λ of the merged stream while every window is open, in events per second.
     pub fn rate_per_second(&self) -> f64 {
-        let span = match self.policy {
-            WindowPolicy::Scale => self.window_seconds(),
-            WindowPolicy::Defer => SECONDS_PER_DAY,
-        };
-        f64::from(self.per_day) / f64::from(span)
+        self.tenants()
+            .iter()
+            .map(|t| t.rate_per_second(self.policy))
+            .sum()
     }
 
     /// The gap that a share `p` of all gaps stays below: −ln(1 − p) / λ.
@@ -66,9 +233,256 @@ impl PoissonParams {
     }
 }
 
-/// Seconds since midnight of a local hour in [0, 24].
-fn hour_to_seconds(hour: f64) -> u32 {
-    (hour * 3600.0).round() as u32 % SECONDS_PER_DAY
+/// A token bucket's effect on a run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BucketOutcome {
+    /// Ran at once, finding a token.
+    pub accepted: u32,
+    /// Found no token and were dropped.
+    pub rejected: u32,
+    /// Found no token and ran when one came.
+    pub delayed: u32,
+    /// Seconds added by waiting, summed over all delayed events.
+    pub added_delay: f64,
+    pub max_delay: f64,
+}
+
+/// A gap quantile as measured beside its theory value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GapQuantile {
+    pub p: f64,
+    pub measured: f64,
+    /// −ln(1 − p) / λ.
+    pub theory: f64,
+}
+
+/// Everything a Poisson run produced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PoissonRun {
+    /// Seconds since UTC midnight of the first day at which each event ran,
+    /// in order; dropped events are not here.
+    pub run_times: Vec<f64>,
+    /// Gaps between consecutive run times.
+    pub gaps: Vec<f64>,
+    /// p50, p95 and p99 of the gaps beside −ln(1 − p) / λ.
+    pub gap_quantiles: [GapQuantile; 3],
+    /// λ of the merged stream while every window is open.
+    pub rate_per_second: f64,
+    /// Events that ran, per tenant, per local hour of the day (summed over days).
+    pub per_hour: Vec<[u32; 24]>,
+    /// The minute (its start, in seconds since the start) with the most events, and how many.
+    pub busiest_minute: Option<(f64, u32)>,
+    /// Events drawn outside their window and moved to its opening.
+    pub deferred: u32,
+    /// Seconds those events waited for their window, summed.
+    pub deferred_wait: f64,
+    /// What the token bucket did, if there is one.
+    pub bucket: Option<BucketOutcome>,
+}
+
+/// One drawn event before the bucket: when it asks to run, and whose it is.
+#[derive(Clone, Copy)]
+struct Arrival {
+    time: f64,
+    tenant: u8,
+}
+
+/// Runs the schedule `params` describes with `seed`.
+pub fn run(params: &PoissonParams, seed: u64) -> Result<PoissonRun, InvalidInput> {
+    within("utc_offset", params.utc_offset, -24.0, 24.0)?;
+    count_at_most("days", u64::from(params.days), 366)?;
+    count_at_most(
+        "events a day × days",
+        params.total_per_day() * u64::from(params.days),
+        MAX_EXPECTED_EVENTS,
+    )?;
+    let tenants = params.tenants();
+    count_at_most(
+        "tenants",
+        tenants.len() as u64,
+        MAX_EXTRA_TENANTS as u64 + 1,
+    )?;
+    let horizon = f64::from(params.days) * f64::from(SECONDS_PER_DAY);
+    let offset = params.utc_offset * 3600.0;
+
+    let mut arrivals = Vec::new();
+    let mut deferred = 0;
+    let mut deferred_wait = 0.0;
+    for (index, tenant) in tenants.iter().enumerate() {
+        let rate = positive("events a day", tenant.rate_per_second(params.policy))?;
+        let mut draw = Drawer {
+            gap: Dist::exponential(rate)?,
+            rng: seeded(seed, GAPS.indexed(index as u64)),
+        };
+        let (open, length) = tenant.window();
+        let (open, length) = (f64::from(open), f64::from(length));
+        let day = f64::from(SECONDS_PER_DAY);
+        let tenant_index = index as u8;
+        // Local time runs from the offset; the day's window sits at `open`.
+        let (first, last) = (offset, offset + horizon);
+        let mut push = |local: f64| {
+            arrivals.push(Arrival {
+                time: local - offset,
+                tenant: tenant_index,
+            })
+        };
+        if length == day {
+            draw.events_between(first, last, &mut push);
+        } else if params.policy == WindowPolicy::Scale {
+            // Each window's stretch inside the horizon gets its own Poisson
+            // events; the process is memoryless, so restarting at each opening
+            // changes nothing about the gaps inside a window.
+            let mut window_open = ((first - open) / day).floor() * day + open;
+            while window_open < last {
+                let from = window_open.max(first);
+                let to = (window_open + length).min(last);
+                if from < to {
+                    draw.events_between(from, to, &mut push);
+                }
+                window_open += day;
+            }
+        } else {
+            draw.events_between(first, last, &mut |local| {
+                let days_since_opening = ((local - open) / day).floor();
+                if local - open - days_since_opening * day < length {
+                    push(local);
+                } else {
+                    // Built from whole days, so the burst lands exactly on the opening.
+                    let next_opening = (days_since_opening + 1.0) * day + open;
+                    deferred += 1;
+                    deferred_wait += next_opening - local;
+                    push(next_opening);
+                }
+            });
+        }
+    }
+    if tenants.len() > 1 {
+        // A stable sort keeps equal times in tenant order.
+        arrivals.sort_by(|a, b| a.time.total_cmp(&b.time));
+    }
+
+    let bucket = (params.bucket_capacity > 0)
+        .then(|| {
+            let refill = positive("bucket refill", params.bucket_refill)?;
+            Ok(apply_bucket(
+                &mut arrivals,
+                f64::from(params.bucket_capacity),
+                refill,
+                params.bucket_policy,
+            ))
+        })
+        .transpose()?;
+
+    let rate_per_second = params.rate_per_second();
+    let run_times: Vec<f64> = arrivals.iter().map(|a| a.time).collect();
+    let gaps: Vec<f64> = run_times.windows(2).map(|w| w[1] - w[0]).collect();
+    let mut scratch = gaps.clone();
+    let gap_quantiles = [0.5, 0.95, 0.99].map(|p| GapQuantile {
+        p,
+        measured: stats::quantile_unsorted(&mut scratch, p).unwrap_or(f64::NAN),
+        theory: -(1.0 - p).ln() / rate_per_second,
+    });
+
+    let mut per_hour = vec![[0u32; 24]; tenants.len()];
+    for arrival in &arrivals {
+        let local_hour =
+            ((arrival.time + offset).rem_euclid(f64::from(SECONDS_PER_DAY)) / 3600.0) as usize;
+        per_hour[usize::from(arrival.tenant)][local_hour.min(23)] += 1;
+    }
+
+    Ok(PoissonRun {
+        busiest_minute: busiest_minute(&run_times),
+        run_times,
+        gaps,
+        gap_quantiles,
+        rate_per_second,
+        per_hour,
+        deferred,
+        deferred_wait,
+        bucket,
+    })
+}
+
+/// Draws one tenant's exponential gaps.
+struct Drawer {
+    gap: Dist,
+    rng: crate::rng::SeededRng,
+}
+
+impl Drawer {
+    /// Calls `event` at each time of a Poisson process on [from, to).
+    fn events_between(&mut self, from: f64, to: f64, event: &mut impl FnMut(f64)) {
+        let mut time = from + self.gap.sample(&mut self.rng);
+        while time < to {
+            event(time);
+            time += self.gap.sample(&mut self.rng);
+        }
+    }
+}
+
+/// Passes `arrivals` (in time order) through a token bucket that starts
+/// full. Dropped events leave the list; waiting ones move to when their
+/// token comes, behind the ones before them.
+fn apply_bucket(
+    arrivals: &mut Vec<Arrival>,
+    capacity: f64,
+    refill: f64,
+    policy: BucketPolicy,
+) -> BucketOutcome {
+    let mut outcome = BucketOutcome::default();
+    let mut tokens = capacity;
+    let mut clock = f64::NEG_INFINITY;
+    arrivals.retain_mut(|arrival| {
+        let at = arrival.time.max(clock);
+        if clock.is_finite() {
+            tokens = (tokens + (at - clock) * refill).min(capacity);
+        }
+        clock = at;
+        if tokens >= 1.0 {
+            tokens -= 1.0;
+            if at > arrival.time {
+                record_delay(&mut outcome, at - arrival.time);
+                arrival.time = at;
+            } else {
+                outcome.accepted += 1;
+            }
+            return true;
+        }
+        match policy {
+            BucketPolicy::Drop => {
+                outcome.rejected += 1;
+                false
+            }
+            BucketPolicy::Wait => {
+                let ready = at + (1.0 - tokens) / refill;
+                tokens = 0.0;
+                clock = ready;
+                record_delay(&mut outcome, ready - arrival.time);
+                arrival.time = ready;
+                true
+            }
+        }
+    });
+    outcome
+}
+
+fn record_delay(outcome: &mut BucketOutcome, delay: f64) {
+    outcome.delayed += 1;
+    outcome.added_delay += delay;
+    outcome.max_delay = outcome.max_delay.max(delay);
+}
+
+/// The minute with the most events (the earliest of equals), by the start
+/// of the minute counted from the start of the run.
+fn busiest_minute(run_times: &[f64]) -> Option<(f64, u32)> {
+    let last = *run_times.last()?;
+    let minutes = (last / 60.0).floor() as usize + 1;
+    let counts = stats::histogram(run_times.iter().copied(), 0.0, 60.0, minutes);
+    let (minute, count) = counts
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(&a.0)))?;
+    Some((minute as f64 * 60.0, *count))
 }
 
 #[cfg(test)]
@@ -80,6 +494,19 @@ mod tests {
         let params = PoissonParams::default();
         assert_eq!(1.0 / params.rate_per_second(), 288.0);
         assert!((params.gap_quantile(0.5) - 288.0 * 2f64.ln()).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_horizon_too_long_for_the_rate_is_shortened() {
+        use crate::field::PanelParams;
+        let mut params = PoissonParams {
+            per_day: 1_000_000,
+            days: 30,
+            ..Default::default()
+        };
+        let notices = params.settle();
+        assert_eq!((params.days, notices[0].key), (2, "d"));
+        assert!(run(&PoissonParams { days: 3, ..params }, 1).is_err());
     }
 
     #[test]

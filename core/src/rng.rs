@@ -36,6 +36,17 @@ impl Purpose {
         Self { name, stream: hash }
     }
 
+    /// The `index`-th of a family of streams for this purpose, one per
+    /// tenant or client, so each member's draws stay the same however many
+    /// members there are. Index 0 is the purpose's own stream.
+    pub const fn indexed(self, index: u64) -> Self {
+        Self {
+            name: self.name,
+            // An odd multiplier spreads neighbouring indices over all 64 bits.
+            stream: self.stream ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+        }
+    }
+
     pub const fn name(&self) -> &'static str {
         self.name
     }

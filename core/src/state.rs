@@ -232,23 +232,26 @@ impl State {
 
     /// The query string (without `?`) that restores this state.
     pub fn to_query(&self) -> String {
-        let mut query = form_urlencoded::Serializer::new(String::new());
-        query.append_pair(VERSION_KEY, VERSION);
-        query.append_pair(PANEL_KEY, self.panel.slug());
-        query.append_pair(SEED_KEY, &self.seed.to_string());
+        let mut pairs: Vec<(&str, String)> = vec![
+            (VERSION_KEY, VERSION.to_string()),
+            (PANEL_KEY, self.panel.slug().to_string()),
+            (SEED_KEY, self.seed.to_string()),
+        ];
         let params = self.params(self.panel);
         for field in params.fields() {
-            if let Some(value) = params.value(field.key) {
-                query.append_pair(field.key, &value);
-            }
+            pairs.extend(params.value(field.key).map(|value| (field.key, value)));
         }
         if self.view.embed {
-            query.append_pair(EMBED_KEY, "1");
+            pairs.push((EMBED_KEY, "1".into()));
         }
         if self.view.controls {
-            query.append_pair(CONTROLS_KEY, "1");
+            pairs.push((CONTROLS_KEY, "1".into()));
         }
-        query.finish()
+        let pairs: Vec<String> = pairs
+            .iter()
+            .map(|(key, value)| format!("{key}={}", escape(value)))
+            .collect();
+        pairs.join("&")
     }
 
     /// Whether every value lies in its field's range or choices.
@@ -262,10 +265,26 @@ impl State {
                         .parse::<f64>()
                         .is_ok_and(|x| x.is_finite() && (min..=max).contains(&x)),
                     Kind::Choice(options) => options.iter().any(|o| o.slug == value),
+                    Kind::Text { max_len, .. } => value.chars().count() <= max_len,
                 }
             })
         })
     }
+}
+
+/// Percent-encodes what a query value may not hold as it is. Characters a
+/// query allows (RFC 3986), such as `@`, `,` and `:`, stay readable.
+fn escape(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for byte in value.bytes() {
+        match byte {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => out.push(byte as char),
+            b'-' | b'.' | b'_' | b'~' | b'!' | b'$' | b'\'' | b'(' | b')' | b'*' | b',' | b';'
+            | b':' | b'@' | b'/' | b'?' => out.push(byte as char),
+            _ => out.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    out
 }
 
 fn is_integer(text: &str) -> bool {

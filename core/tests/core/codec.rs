@@ -3,7 +3,7 @@ use stampede_core::field::{Field, Kind};
 use stampede_core::state::{Panel, RESERVED_KEYS, State, View};
 
 /// A raw value for `field` from a uniform `u` in [0, 1): a number snapped to
-/// the field's step, or one of its choices.
+/// the field's step, one of its choices, or its example text or nothing.
 fn raw_value(field: &Field, u: f64) -> String {
     match field.kind {
         Kind::Number { min, max, step, .. } => {
@@ -13,6 +13,9 @@ fn raw_value(field: &Field, u: f64) -> String {
         Kind::Choice(options) => options[(u * options.len() as f64) as usize]
             .slug
             .to_string(),
+        // A text field's example is valid by construction.
+        Kind::Text { example, .. } if u < 0.5 => example.to_string(),
+        Kind::Text { .. } => String::new(),
     }
 }
 
@@ -104,7 +107,7 @@ proptest! {
 fn the_default_state_is_written_out_in_full() {
     assert_eq!(
         State::new(Panel::Poisson).to_query(),
-        "v=1&p=poisson&s=1&n=300&ws=0&we=24&wp=scale"
+        "v=1&p=poisson&s=1&n=300&ws=0&we=24&wp=scale&tz=0&d=1&t=&bc=0&br=1&bp=drop"
     );
     for panel in Panel::ALL {
         let (decoded, notices) = State::from_query(&State::new(panel).to_query());
@@ -214,4 +217,18 @@ fn crossed_settings_are_repaired_with_a_notice() {
     let (state, notices) = State::from_query("p=backoff&b=30&c=5");
     assert_eq!(state.backoff.cap, 30.0);
     assert_eq!(notices[0].key, "c");
+}
+
+#[test]
+fn lists_stay_readable_in_the_url_and_awkward_characters_are_escaped() {
+    let (state, notices) = State::from_query("p=poisson&t=1000@22-6,%2050");
+    assert!(notices.is_empty(), "{notices:?}");
+    assert!(
+        state.to_query().contains("&t=1000@22-6,50&"),
+        "{}",
+        state.to_query()
+    );
+    let (state, notices) = State::from_query("p=poisson&t=1%26x%3D2");
+    assert_eq!(notices[0].key, "t");
+    assert!(state.to_query().contains("&t=&"));
 }

@@ -1,0 +1,8 @@
+//! Benchmarks of the core, one module per topic, in one binary:
+//! `cargo bench -p stampede-core`.
+
+mod backoff;
+mod poisson;
+mod scheduler;
+
+criterion::criterion_main!(poisson::benches, backoff::benches, scheduler::benches);

@@ -1,0 +1,148 @@
+//! Small statistics shared by the simulations and their tests.
+//!
+//! - Quantile of sorted values, "type 7": for p in [0, 1] and n values,
+//!   h = (n − 1)·p and the result interpolates linearly between the values
+//!   at positions ⌊h⌋ and ⌈h⌉ (0-based).
+//! - Histogram: bin k counts values in [origin + k·w, origin + (k + 1)·w).
+//! - One-sample Kolmogorov–Smirnov: D is the largest distance between the
+//!   sample's step cdf and the claimed cdf F; for n values sorted
+//!   x₁ ≤ … ≤ xₙ, D = maxᵢ max(i/n − F(xᵢ), F(xᵢ) − (i − 1)/n). Its p-value
+//!   uses the asymptotic Kolmogorov distribution
+//!   Q(λ) = 2 Σ_{k≥1} (−1)^(k−1) e^(−2k²λ²) at Stephens' small-sample
+//!   λ = (√n + 0.12 + 0.11/√n)·D.
+//! - Chi-square: the upper-tail probability of a statistic.
+
+use std::f64::consts::PI;
+
+use statrs::distribution::{ChiSquared, ContinuousCDF};
+
+/// The type-7 quantile of values sorted ascending; `None` for an empty
+/// slice or p outside [0, 1]. Unsorted input gives a meaningless number.
+pub fn quantile_sorted(sorted: &[f64], p: f64) -> Option<f64> {
+    if sorted.is_empty() || !(0.0..=1.0).contains(&p) {
+        return None;
+    }
+    let h = (sorted.len() - 1) as f64 * p;
+    let below = h.floor();
+    let (low, high) = (sorted[below as usize], sorted[h.ceil() as usize]);
+    Some(low + (h - below) * (high - low))
+}
+
+/// The type-7 quantile of `values` in any order, found by selection in
+/// O(n) instead of an O(n log n) sort; `values` is reordered. Same result
+/// and `None` cases as [`quantile_sorted`].
+pub fn quantile_unsorted(values: &mut [f64], p: f64) -> Option<f64> {
+    if values.is_empty() || !(0.0..=1.0).contains(&p) {
+        return None;
+    }
+    let h = (values.len() - 1) as f64 * p;
+    let below = h.floor();
+    let (_, &mut low, above) = values.select_nth_unstable_by(below as usize, f64::total_cmp);
+    // The next order statistic is the smallest of what selection left above.
+    let high = above.iter().copied().min_by(f64::total_cmp).unwrap_or(low);
+    Some(low + (h - below) * (high - low))
+}
+
+/// The arithmetic mean; `None` for an empty slice.
+pub fn mean(values: &[f64]) -> Option<f64> {
+    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+}
+
+/// Counts of `values` in `bins` bins of width `bin_width` starting at
+/// `origin`: bin k holds [origin + k·w, origin + (k + 1)·w), each edge as
+/// that f64 expression evaluates. Values outside every bin, NaN and
+/// infinities are ignored; a width that is not positive and finite, or an
+/// origin that is not finite, counts nothing.
+pub fn histogram(
+    values: impl IntoIterator<Item = f64>,
+    origin: f64,
+    bin_width: f64,
+    bins: usize,
+) -> Vec<u32> {
+    let mut counts = vec![0u32; bins];
+    if !(origin.is_finite() && bin_width.is_finite() && bin_width > 0.0) {
+        return counts;
+    }
+    let edge = |k: f64| origin + k * bin_width;
+    for value in values {
+        let guess = ((value - origin) / bin_width).floor();
+        // The division can round a value on an edge into the neighbouring
+        // bin; the edges themselves decide.
+        let bin = if value < edge(guess) {
+            guess - 1.0
+        } else if value >= edge(guess + 1.0) {
+            guess + 1.0
+        } else {
+            guess
+        };
+        if bin >= 0.0 && bin < bins as f64 {
+            counts[bin as usize] = counts[bin as usize].saturating_add(1);
+        }
+    }
+    counts
+}
+
+/// The one-sample Kolmogorov–Smirnov statistic D of values sorted
+/// ascending against `cdf`; 0 for an empty sample.
+pub fn ks_statistic(sorted: &[f64], cdf: impl Fn(f64) -> f64) -> f64 {
+    let n = sorted.len() as f64;
+    sorted
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| {
+            let claimed = cdf(x);
+            (((i + 1) as f64 / n) - claimed).max(claimed - i as f64 / n)
+        })
+        .fold(0.0, f64::max)
+}
+
+/// The probability that a sample of `n` values drawn from the claimed
+/// distribution has a KS statistic of at least `d`; 1 for an empty sample,
+/// NaN for a NaN statistic.
+pub fn ks_p_value(d: f64, n: usize) -> f64 {
+    if n == 0 {
+        return 1.0;
+    }
+    let root_n = (n as f64).sqrt();
+    kolmogorov_survival((root_n + 0.12 + 0.11 / root_n) * d).clamp(0.0, 1.0)
+}
+
+/// Q(λ) = P(K > λ) for the Kolmogorov distribution.
+fn kolmogorov_survival(lambda: f64) -> f64 {
+    // Six terms of either series reach f64 precision: both converge slowest
+    // at λ = 1.18, where their first neglected terms, e^(−2·7²·λ²) and
+    // e^(−13²·π²/(8λ²)), are about 1e−59 and 1e−65.
+    let terms = 1..=6;
+    if lambda <= 0.0 {
+        1.0
+    } else if lambda < 1.18 {
+        // The alternating series converges slowly for small λ; the
+        // equivalent Jacobi theta form converges fast there:
+        // 1 − Q(λ) = (√(2π)/λ) Σ_{k≥1} e^(−(2k−1)²π²/(8λ²)).
+        let sum: f64 = terms
+            .map(|k| {
+                let odd = f64::from(2 * k - 1);
+                (-odd * odd * PI * PI / (8.0 * lambda * lambda)).exp()
+            })
+            .sum();
+        1.0 - (2.0 * PI).sqrt() / lambda * sum
+    } else {
+        let sum: f64 = terms
+            .map(|k| {
+                let sign = if k % 2 == 1 { 1.0 } else { -1.0 };
+                let k = f64::from(k);
+                sign * (-2.0 * k * k * lambda * lambda).exp()
+            })
+            .sum();
+        2.0 * sum
+    }
+}
+
+/// P(χ² with `degrees_of_freedom` ≥ `statistic`). With 0 degrees of
+/// freedom χ² is always 0: 1 for a statistic ≤ 0, else 0.
+pub fn chi_square_p_value(statistic: f64, degrees_of_freedom: u32) -> f64 {
+    match ChiSquared::new(f64::from(degrees_of_freedom)) {
+        Ok(chi_square) => chi_square.sf(statistic),
+        Err(_) => f64::from(u8::from(statistic <= 0.0)),
+    }
+}

@@ -1,0 +1,170 @@
+use stampede_core::stats::{
+    chi_square_p_value, histogram, ks_p_value, ks_statistic, mean, quantile_sorted,
+};
+
+#[test]
+fn quantile_interpolates_between_order_statistics() {
+    let values = [1.0, 2.0, 4.0, 8.0, 16.0];
+    assert_eq!(quantile_sorted(&values, 0.0), Some(1.0));
+    assert_eq!(quantile_sorted(&values, 1.0), Some(16.0));
+    assert_eq!(quantile_sorted(&values, 0.5), Some(4.0));
+    // h = 4·0.6 = 2.4: 40 % of the way from 4 to 8.
+    assert_eq!(quantile_sorted(&values, 0.6), Some(5.6));
+    // h = 4·0.125 = 0.5: midway between 1 and 2.
+    assert_eq!(quantile_sorted(&values, 0.125), Some(1.5));
+    assert_eq!(quantile_sorted(&[3.0, 5.0], 0.25), Some(3.5));
+    assert_eq!(quantile_sorted(&[7.0], 0.3), Some(7.0));
+}
+
+#[test]
+fn quantile_refuses_empty_input_and_p_outside_the_unit_interval() {
+    assert_eq!(quantile_sorted(&[], 0.5), None);
+    for p in [-0.1, 1.1, f64::NAN] {
+        assert_eq!(quantile_sorted(&[1.0, 2.0], p), None);
+    }
+}
+
+#[test]
+fn mean_of_values() {
+    assert_eq!(mean(&[1.0, 2.0, 6.0]), Some(3.0));
+    assert_eq!(mean(&[]), None);
+}
+
+#[test]
+fn histogram_bins_are_left_closed_and_right_open() {
+    let values = [0.0, 0.5, 1.0, 1.999, 2.0, 2.5, 3.0];
+    // Bins [0, 1), [1, 2), [2, 3): 3.0 is the right edge of the last bin.
+    assert_eq!(histogram(values, 0.0, 1.0, 3), vec![2, 2, 2]);
+    assert_eq!(histogram(values, 0.5, 0.5, 4), vec![1, 1, 1, 1]);
+}
+
+#[test]
+fn histogram_ignores_values_outside_its_bins() {
+    let values = [
+        -0.001,
+        -5.0,
+        10.0,
+        1e300,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        4.0,
+    ];
+    assert_eq!(histogram(values, 0.0, 2.0, 5), vec![0, 0, 1, 0, 0]);
+}
+
+#[test]
+fn histogram_edges_follow_the_float_edges() {
+    // 1.7 / 0.1 rounds to exactly 17, but the edge 17 × 0.1 evaluates to
+    // 1.7000000000000002, above 1.7: the value belongs to bin 16.
+    let mut expected = vec![0; 20];
+    expected[16] = 1;
+    assert_eq!(histogram([1.7], 0.0, 0.1, 20), expected);
+    // 1.8 / 0.1 and the edge 18 × 0.1 agree: 1.8 opens bin 18.
+    expected[16] = 0;
+    expected[18] = 1;
+    assert_eq!(histogram([1.8], 0.0, 0.1, 20), expected);
+}
+
+#[test]
+fn histogram_with_a_bad_width_counts_nothing() {
+    for width in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        assert_eq!(histogram([0.5, 1.5], 0.0, width, 2), vec![0, 0]);
+    }
+    assert_eq!(histogram([0.5], f64::NAN, 1.0, 1), vec![0]);
+}
+
+#[test]
+fn ks_statistic_of_a_small_sample() {
+    // Against the uniform cdf F(x) = x: the step cdf jumps to 1/3 at 0.1,
+    // 2/3 at 0.2 and 1 at 0.9; the widest gap is 2/3 − 0.2 just after 0.2.
+    let d = ks_statistic(&[0.1, 0.2, 0.9], |x| x.clamp(0.0, 1.0));
+    assert!((d - (2.0 / 3.0 - 0.2)).abs() < 1e-15, "D = {d}");
+    assert_eq!(ks_statistic(&[], |x| x), 0.0);
+}
+
+/// The D at which the p-value is Q(λ) for n values.
+fn d_for(lambda: f64, n: usize) -> f64 {
+    let root_n = (n as f64).sqrt();
+    lambda / (root_n + 0.12 + 0.11 / root_n)
+}
+
+#[test]
+fn ks_p_value_matches_the_kolmogorov_distribution() {
+    // Q(λ) to 17 digits from its series in 30-digit arithmetic; the classic
+    // tables round Q(1.36) to 0.049 and Q(1.63) to 0.0098.
+    let published = [
+        (0.5, 0.963_945_243_664_875_1),
+        (1.0, 0.269_999_671_677_354_5),
+        (1.18, 0.123_453_809_429_765_7),
+        (1.36, 0.049_485_876_755_377_91),
+        (1.63, 0.009_846_364_888_486_524),
+        (2.0, 0.000_670_925_255_779_695_3),
+    ];
+    for (lambda, q) in published {
+        let p = ks_p_value(d_for(lambda, 100), 100);
+        assert!(
+            (p - q).abs() <= 1e-14 * q.max(1e-3),
+            "Q({lambda}) = {p}, not {q}"
+        );
+    }
+}
+
+#[test]
+fn ks_p_value_is_continuous_where_its_two_series_meet() {
+    let below = ks_p_value(d_for(1.18 - 1e-12, 50), 50);
+    let above = ks_p_value(d_for(1.18, 50), 50);
+    assert!((below - above).abs() < 1e-12, "{below} vs {above}");
+}
+
+#[test]
+fn ks_p_value_at_the_ends() {
+    assert_eq!(ks_p_value(0.0, 10), 1.0);
+    assert_eq!(ks_p_value(1.0, 1000), 0.0);
+    assert_eq!(ks_p_value(0.3, 0), 1.0);
+    assert!(ks_p_value(f64::NAN, 10).is_nan());
+}
+
+#[test]
+fn ks_p_value_with_stephens_correction_fits_small_samples() {
+    // The exact 5 % critical value for n = 10 is D = 0.40925 (Miller's
+    // table); Stephens' correction lands within half a percentage point.
+    let p = ks_p_value(0.40925, 10);
+    assert!((p - 0.05).abs() < 0.005, "p = {p}");
+}
+
+#[test]
+fn chi_square_p_value_at_the_five_percent_points() {
+    // The 5 % critical values from the standard tables, given to 3 decimals,
+    // so the p-value matches to the change 0.0005 in the statistic makes.
+    assert!((chi_square_p_value(3.841, 1) - 0.05).abs() < 1e-4);
+    assert!((chi_square_p_value(18.307, 10) - 0.05).abs() < 1e-4);
+    // For 2 degrees of freedom the tail is e^(−x/2) exactly.
+    assert!((chi_square_p_value(5.0, 2) - (-2.5f64).exp()).abs() < 1e-14);
+}
+
+#[test]
+fn chi_square_p_value_at_the_ends() {
+    assert_eq!(chi_square_p_value(0.0, 3), 1.0);
+    assert_eq!(chi_square_p_value(-1.0, 3), 1.0);
+    assert_eq!(chi_square_p_value(2.0, 0), 0.0);
+    assert_eq!(chi_square_p_value(0.0, 0), 1.0);
+}
+
+#[test]
+fn selection_finds_the_same_quantiles_as_sorting() {
+    use stampede_core::stats::quantile_unsorted;
+    let values = [9.0, 1.0, 7.0, 3.0, 3.0, 10.0, -2.0, 5.5];
+    let mut sorted = values;
+    sorted.sort_unstable_by(f64::total_cmp);
+    for p in [0.0, 0.1, 0.5, 0.95, 0.99, 1.0] {
+        let mut scratch = values;
+        assert_eq!(
+            quantile_unsorted(&mut scratch, p),
+            quantile_sorted(&sorted, p),
+            "p = {p}"
+        );
+    }
+    assert_eq!(quantile_unsorted(&mut [], 0.5), None);
+    assert_eq!(quantile_unsorted(&mut [1.0], 1.5), None);
+}
