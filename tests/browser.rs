@@ -1,6 +1,7 @@
 //! Tests that run in headless Chromium (`cargo test --target wasm32-unknown-unknown`):
-//! the seeded generator draws its golden values in wasm32 too, and the
-//! mounted app writes a changed control to the URL and the key numbers.
+//! the seeded generator and the distributions draw their golden values in
+//! wasm32 too, and the mounted app writes a changed control to the URL and
+//! the key numbers.
 #![cfg(target_arch = "wasm32")]
 
 use stampede::{App, show_error_banner};
@@ -9,6 +10,7 @@ use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
 include!("../core/tests/golden/rng.rs");
+include!("../core/tests/golden/dist.rs");
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -20,6 +22,11 @@ fn pcg32_matches_the_reference_in_wasm() {
 #[wasm_bindgen_test]
 fn seeded_streams_draw_the_golden_values_in_wasm() {
     assert_golden_draws();
+}
+
+#[wasm_bindgen_test]
+fn distributions_draw_the_golden_values_in_wasm() {
+    assert_dist_golden();
 }
 
 fn document() -> web_sys::Document {
