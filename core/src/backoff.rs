@@ -357,7 +357,7 @@ pub fn client_rng(seed: u64, index: u32) -> SeededRng {
 }
 
 /// The spread of the wait before one retry over many draws.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Band {
     /// Counted from 1.
     pub retry: u32,
@@ -410,7 +410,7 @@ fn retries_at_most(retries: u32) -> Result<u32, InvalidInput> {
 
 /// Calls over time: bin k counts the calls made in
 /// [k·bin_seconds, (k + 1)·bin_seconds).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Timeline {
     /// 1 s while the whole run fits in 2,000 bins, else the smallest of
     /// 2, 5, 10, 20, 50, … seconds that makes it fit.
@@ -419,7 +419,7 @@ pub struct Timeline {
 }
 
 /// The busiest stretch of a timeline.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Burst {
     /// Calls in the bin over its width: with bins wider than a second, the
     /// bin's average.
@@ -450,7 +450,7 @@ impl Timeline {
 
 /// What a fleet of clients did after an outage. Times are seconds after the
 /// failure at t = 0.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Fleet {
     /// Every call, the M first calls at t = 0 included.
     pub timeline: Timeline,
@@ -573,7 +573,7 @@ fn timeline_bin(horizon: f64) -> f64 {
 }
 
 /// Everything the Backoff panel shows.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct BackoffRun {
     /// The spread of each retry's wait over [`BAND_DRAWS`] clients.
     pub bands: Vec<Band>,

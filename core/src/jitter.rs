@@ -87,7 +87,7 @@ impl JitterParams {
 }
 
 /// Everything a bulk enqueue with jitter produced. Times are seconds after t0.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct JitterRun {
     /// When each job runs, in enqueue order.
     pub run_at: Vec<f64>,

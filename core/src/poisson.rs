@@ -234,7 +234,7 @@ impl PoissonParams {
 }
 
 /// A token bucket's effect on a run.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct BucketOutcome {
     /// Ran at once, finding a token.
     pub accepted: u32,
@@ -248,7 +248,7 @@ pub struct BucketOutcome {
 }
 
 /// A gap quantile as measured beside its theory value.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct GapQuantile {
     pub p: f64,
     pub measured: f64,
@@ -257,7 +257,7 @@ pub struct GapQuantile {
 }
 
 /// Everything a Poisson run produced.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct PoissonRun {
     /// Seconds since UTC midnight of the first day at which each event ran,
     /// in order; dropped events are not here.
@@ -289,8 +289,8 @@ struct Arrival {
 
 /// Runs the schedule `params` describes with `seed`.
 pub fn run(params: &PoissonParams, seed: u64) -> Result<PoissonRun, InvalidInput> {
-    within("utc_offset", params.utc_offset, -24.0, 24.0)?;
-    count_at_most("days", u64::from(params.days), 366)?;
+    within("UTC offset", params.utc_offset, -24.0, 24.0)?;
+    count_at_most("horizon", u64::from(params.days), 366)?;
     count_at_most(
         "events a day × days",
         params.total_per_day() * u64::from(params.days),

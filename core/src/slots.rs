@@ -1,13 +1,120 @@
 //! Slots: a cycle cut into as many slots as both the cycle and the buckets allow.
 //!
-//! Ids fall into a fixed number of buckets (say, by their last bytes). To
-//! run every bucket once per cycle with each slot holding the same number of
-//! buckets and lasting a whole number of seconds, the slot count must divide
-//! both: n_slots = gcd(cycle seconds, buckets). For an 8-hour cycle and 65,535
-//! buckets that is gcd(28,800, 65,535) = 15 slots of 1,920 s.
+//! Ids fall into a fixed number of buckets B by their last byte or last two
+//! bytes (the "raw value", one of R = 256 or 65,536): bucket = raw mod B. To
+//! run every bucket once per cycle of C seconds, with each slot holding the
+//! same number of buckets and lasting a whole number of seconds, the slot
+//! count must divide both: n = gcd(C, B), found by Euclid's steps
+//! a = q·b + r until r = 0. For an 8-hour cycle and 65,535 buckets that is
+//! gcd(28,800, 65,535) = 15 slots of 1,920 s, 4,369 buckets each.
+//!
+//! Two ways to pick a slot's accounts:
+//! - even: slot = bucket · n / B (integer division), exactly B / n buckets
+//!   a slot;
+//! - the talk's SQL, `raw / (R / of) = slot` with of = n: integer division
+//!   by w = ⌊R / n⌋ gives ⌊(R − 1) / w⌋ + 1 slot indices, more than n
+//!   whenever n does not divide R. The R mod n raw values past n · w land at
+//!   index n or above, which no per-slot job asks for: those accounts are
+//!   never scheduled (with 15 slots and one byte, byte 255 lands in slot 15).
+//!
+//! The three-level plan: a bootstrap job enqueues one job per slot, slot s at
+//! s · D (D = C / n); at its start each per-slot job enqueues its accounts,
+//! each due after its own offset `Random.new(id).rand(D)` (Ruby-exact, see
+//! [`crate::ruby`]) or a PCG32 draw seeded by the id. Enqueueing every
+//! account at once instead uses `Random.new(id).rand(C)`. Jobs are taken to
+//! run the moment they are due; the queue's ingress is what enters it, its
+//! waiting jobs what was enqueued and is not yet past due. The slotted
+//! plan's queue is longest at a slot start: maxₛ (accountsₛ + n − s), slot
+//! s's accounts plus the per-slot jobs from s on; everything at once holds
+//! all N.
+//!
+//! K reciprocal job kinds that must not touch the same accounts at once sit
+//! equidistant on the ring of slots: kind j at offset ⌊j · n / K⌋, working on
+//! slot (t + offset) mod n at step t. Their minimum ring distance is
+//! ⌊n / K⌋ slots (0 when K > n: two kinds then share a slot).
+//!
+//! Jumbo accounts: costs drawn from a lognormal of mean 1 (μ = −σ²/2). The
+//! hashed placement sums costs per even slot; the balanced one places
+//! accounts heaviest first, each into the currently lightest slot (ties to
+//! the lower slot), which keeps the heaviest slot within 4/3 of the best
+//! possible and needs the placement stored per account.
 
-use crate::field::Field;
+use std::cmp::{Ordering, Reverse};
+use std::collections::BinaryHeap;
+
+use rand::{Rng, RngExt};
+use serde::Serialize;
+
+use crate::choice_enum;
+use crate::dist::Dist;
+use crate::error::{InvalidInput, count_at_most, non_negative, within};
+use crate::field::{Field, Notice};
 use crate::panel_params;
+use crate::rng::{Purpose, seeded};
+use crate::ruby::{LANES, RubyRandom};
+
+/// The most accounts a run may place.
+pub const MAX_ACCOUNTS: u32 = 1_000_000;
+/// The most accounts with Ruby-exact offsets: seeding Ruby's generator costs
+/// about 1 µs an id natively even with seeds side by side, so this keeps a
+/// run near a quarter of a second.
+pub const MAX_RUBY_ACCOUNTS: u32 = 250_000;
+/// The longest cycle: a week.
+pub const MAX_CYCLE: u32 = 604_800;
+/// The most slots a cycle can have: a slot count divides the bucket count,
+/// which is at most the 65,536 values of two bytes.
+pub const MAX_SLOTS: u32 = 65_536;
+/// The most reciprocal job kinds.
+pub const MAX_KINDS: u32 = 16;
+/// The largest lognormal σ of the account costs.
+pub const MAX_COST_SIGMA: f64 = 3.0;
+/// The most bins of the time histograms over one cycle.
+pub const MAX_BINS: u32 = 240;
+/// The most steps of the reciprocal kinds listed; later steps repeat the
+/// first ones shifted round the ring.
+pub const MAX_LISTED_STEPS: u32 = 64;
+/// How many accounts a run lists one by one.
+pub const LISTED_ACCOUNTS: usize = 12;
+
+const ACCOUNTS: Purpose = Purpose::new("slots.accounts");
+const COSTS: Purpose = Purpose::new("slots.costs");
+const DELAYS: Purpose = Purpose::new("slots.delays");
+
+choice_enum! {
+    /// Which bytes of an id make its raw value.
+    pub enum IdBytes {
+        Last = ("1", "Last byte"),
+        LastTwo = ("2", "Last two bytes"),
+    }
+}
+
+impl IdBytes {
+    /// R, how many raw values there are: 256 or 65,536.
+    pub fn raw_values(self) -> u32 {
+        match self {
+            Self::Last => 256,
+            Self::LastTwo => 65_536,
+        }
+    }
+
+    /// The raw value of an id: its last byte, or its last two big-endian.
+    pub fn raw(self, id: &[u8; 16]) -> u32 {
+        match self {
+            Self::Last => u32::from(id[15]),
+            Self::LastTwo => u32::from(u16::from_be_bytes([id[14], id[15]])),
+        }
+    }
+}
+
+choice_enum! {
+    /// Where each account's offset inside a window comes from.
+    pub enum DelaySource {
+        /// `Random.new(id).rand(window)`, as the talk writes it.
+        Ruby = ("ruby", "Ruby: Random.new(id).rand"),
+        /// A PCG32 stream seeded by the id's bytes: the same idea, far cheaper.
+        Pcg = ("pcg", "PCG32 seeded by the id"),
+    }
+}
 
 panel_params! {
     /// Parameters of the Slots panel.
@@ -16,7 +123,37 @@ panel_params! {
         pub cycle: u32 = 28_800, Field::number("cyc", "Cycle", "s", (60.0, 604_800.0), 60.0).log();
         /// How many buckets the ids fall into.
         pub buckets: u32 = 65_535, Field::number("bk", "Buckets", "buckets", (1.0, 65_536.0), 1.0).log();
+        /// How many accounts to place.
+        pub accounts: u32 = 10_000, Field::number("a", "Accounts", "accounts", (1.0, 1_000_000.0), 1.0).log();
+        pub id_bytes: IdBytes = IdBytes::LastTwo, Field::choice("lb", "Bucket from", IdBytes::OPTIONS);
+        /// K, reciprocal job kinds kept apart on the ring.
+        pub kinds: u32 = 3, Field::number("kj", "Job kinds", "kinds", (1.0, 16.0), 1.0);
+        /// σ of the lognormal account costs; 0 makes every account cost 1.
+        pub cost_sigma: f64 = 1.5, Field::number("ct", "Cost tail σ", "", (0.0, 3.0), 0.1);
+        pub delays: DelaySource = DelaySource::Ruby, Field::choice("dl", "Offsets", DelaySource::OPTIONS);
     }
+    settle_rules = settle;
+}
+
+/// One byte holds at most 256 buckets, and Ruby-exact offsets cost enough
+/// to cap the accounts sooner.
+fn settle(params: &mut SlotParams) -> Vec<Notice> {
+    let [_, buckets, accounts, ..] = SlotParams::FIELDS;
+    let mut notices = Vec::new();
+    let raw_values = params.id_bytes.raw_values();
+    if params.buckets > raw_values {
+        params.buckets = raw_values;
+        notices.push(buckets.notice(format!(
+            "one byte has only {raw_values} values; using {raw_values}"
+        )));
+    }
+    if params.delays == DelaySource::Ruby && params.accounts > MAX_RUBY_ACCOUNTS {
+        params.accounts = MAX_RUBY_ACCOUNTS;
+        notices.push(accounts.notice(format!(
+            "Ruby offsets are computed for at most {MAX_RUBY_ACCOUNTS} accounts; using {MAX_RUBY_ACCOUNTS}"
+        )));
+    }
+    notices
 }
 
 impl SlotParams {
@@ -39,6 +176,608 @@ pub fn gcd(mut a: u32, mut b: u32) -> u32 {
         (a, b) = (b, a % b);
     }
     a
+}
+
+/// One step of Euclid's algorithm: dividend = quotient · divisor + remainder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct EuclidStep {
+    pub dividend: u32,
+    pub divisor: u32,
+    pub quotient: u32,
+    pub remainder: u32,
+}
+
+/// The steps that find gcd(a, b), ending with remainder 0; the last step's
+/// divisor is the gcd. Empty when b is 0 (then the gcd is a).
+pub fn euclid_steps(mut a: u32, mut b: u32) -> Vec<EuclidStep> {
+    let mut steps = Vec::new();
+    while b != 0 {
+        steps.push(EuclidStep {
+            dividend: a,
+            divisor: b,
+            quotient: a / b,
+            remainder: a % b,
+        });
+        (a, b) = (b, a % b);
+    }
+    steps
+}
+
+/// `count` (at most [`MAX_ACCOUNTS`]) UUIDv4 ids: 16 bytes from the seed's
+/// `slots.accounts` stream, with the version nibble set to 4 and the variant
+/// bits to 10.
+pub fn account_ids(seed: u64, count: u32) -> Result<Vec<[u8; 16]>, InvalidInput> {
+    count_at_most("accounts", u64::from(count), u64::from(MAX_ACCOUNTS))?;
+    let mut rng = seeded(seed, ACCOUNTS);
+    Ok((0..count)
+        .map(|_| {
+            let mut random = [0u8; 16];
+            rng.fill_bytes(&mut random);
+            uuid::Builder::from_random_bytes(random)
+                .into_uuid()
+                .into_bytes()
+        })
+        .collect())
+}
+
+/// An id in the usual 8-4-4-4-12 hex form.
+pub fn uuid_text(id: &[u8; 16]) -> String {
+    uuid::Uuid::from_bytes(*id).hyphenated().to_string()
+}
+
+/// The validated shape of a cycle: its slots and how ids reach them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    cycle: u32,
+    buckets: u32,
+    id_bytes: IdBytes,
+    slots: u32,
+    slot_seconds: u32,
+}
+
+impl Layout {
+    /// A cycle of 1 to [`MAX_CYCLE`] seconds and 1 to R buckets.
+    pub fn new(cycle: u32, buckets: u32, id_bytes: IdBytes) -> Result<Self, InvalidInput> {
+        if cycle == 0 {
+            return Err(InvalidInput::new("cycle", "must be at least 1 s"));
+        }
+        count_at_most("cycle", u64::from(cycle), u64::from(MAX_CYCLE))?;
+        if buckets == 0 {
+            return Err(InvalidInput::new("buckets", "must be at least 1"));
+        }
+        count_at_most(
+            "buckets",
+            u64::from(buckets),
+            u64::from(id_bytes.raw_values()),
+        )?;
+        let slots = gcd(cycle, buckets);
+        Ok(Self {
+            cycle,
+            buckets,
+            id_bytes,
+            slots,
+            slot_seconds: cycle / slots,
+        })
+    }
+
+    /// n, the number of slots.
+    pub fn slots(&self) -> u32 {
+        self.slots
+    }
+
+    /// D = C / n, the length of a slot in seconds.
+    pub fn slot_seconds(&self) -> u32 {
+        self.slot_seconds
+    }
+
+    /// The bucket of a raw value: raw mod B.
+    pub fn bucket(&self, raw: u32) -> u32 {
+        raw % self.buckets
+    }
+
+    /// The even slot of a raw value: bucket · n / B.
+    pub fn even_slot(&self, raw: u32) -> u32 {
+        (u64::from(self.bucket(raw)) * u64::from(self.slots) / u64::from(self.buckets)) as u32
+    }
+
+    /// The talk's SQL slot of a raw value: raw / (R / n); at n or above for
+    /// the raw values no per-slot job selects.
+    pub fn sql_slot(&self, raw: u32) -> u32 {
+        raw / (self.id_bytes.raw_values() / self.slots)
+    }
+
+    /// The time-histogram bin of a second of the cycle. With fewer slots
+    /// than [`MAX_BINS`], each slot gets the same whole number of bins, so
+    /// slot starts fall on bin starts.
+    fn bin(&self, second: u32) -> usize {
+        (u64::from(second) * u64::from(self.bins()) / u64::from(self.cycle)) as usize
+    }
+
+    fn bins(&self) -> u32 {
+        if self.slots >= MAX_BINS {
+            MAX_BINS
+        } else {
+            self.slots * (MAX_BINS / self.slots)
+        }
+    }
+}
+
+/// How one rule maps raw values, and so accounts, to slot indices.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Mapping {
+    /// Raw values per slot index the rule yields; indices from n on are
+    /// slots no per-slot job runs.
+    pub raw_values_per_slot: Vec<u32>,
+    /// Accounts per slot index, as above.
+    pub accounts_per_slot: Vec<u32>,
+    /// Fewest and most raw values in a scheduled slot (0 to n − 1).
+    pub fewest_raw_values: u32,
+    pub most_raw_values: u32,
+    /// Fewest and most accounts in a scheduled slot.
+    pub fewest_accounts: u32,
+    pub most_accounts: u32,
+    /// Raw values whose slot index is n or above.
+    pub unscheduled_raw_values: Vec<u32>,
+    /// Accounts with such a raw value: never synced.
+    pub unscheduled_accounts: u32,
+    /// The first of those accounts' ids (at most [`LISTED_ACCOUNTS`]).
+    pub unscheduled_ids: Vec<String>,
+}
+
+impl Mapping {
+    fn new(layout: &Layout, ids: &[[u8; 16]], raws: &[u32], slot_of: impl Fn(u32) -> u32) -> Self {
+        let slot_of_raw: Vec<u32> = (0..layout.id_bytes.raw_values()).map(slot_of).collect();
+        let indices = slot_of_raw
+            .iter()
+            .map(|&slot| slot + 1)
+            .fold(layout.slots, u32::max) as usize;
+        let mut raw_values_per_slot = vec![0u32; indices];
+        let mut unscheduled_raw_values = Vec::new();
+        for (raw, &slot) in (0u32..).zip(&slot_of_raw) {
+            raw_values_per_slot[slot as usize] += 1;
+            if slot >= layout.slots {
+                unscheduled_raw_values.push(raw);
+            }
+        }
+        let mut accounts_per_slot = vec![0u32; indices];
+        for &raw in raws {
+            accounts_per_slot[slot_of_raw[raw as usize] as usize] += 1;
+        }
+        let scheduled = layout.slots as usize;
+        let range = |counts: &[u32]| {
+            let scheduled = &counts[..scheduled];
+            (
+                scheduled.iter().copied().min().unwrap_or(0),
+                scheduled.iter().copied().max().unwrap_or(0),
+            )
+        };
+        let (fewest_raw_values, most_raw_values) = range(&raw_values_per_slot);
+        let (fewest_accounts, most_accounts) = range(&accounts_per_slot);
+        let unscheduled_accounts = accounts_per_slot[scheduled..].iter().sum();
+        let unscheduled_ids = ids
+            .iter()
+            .zip(raws)
+            .filter(|&(_, &raw)| slot_of_raw[raw as usize] >= layout.slots)
+            .take(LISTED_ACCOUNTS)
+            .map(|(id, _)| uuid_text(id))
+            .collect();
+        Self {
+            raw_values_per_slot,
+            accounts_per_slot,
+            fewest_raw_values,
+            most_raw_values,
+            fewest_accounts,
+            most_accounts,
+            unscheduled_raw_values,
+            unscheduled_accounts,
+            unscheduled_ids,
+        }
+    }
+}
+
+/// Queue ingress and load over one cycle, slotted and all at once. Bin k
+/// covers the seconds t with ⌊t · bins / C⌋ = k.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SlotPlan {
+    /// The average bin width in seconds.
+    pub bin_seconds: f64,
+    /// Accounts per slot (the even mapping).
+    pub accounts_per_slot: Vec<u32>,
+    /// Jobs entering the queue: the per-slot jobs at 0, then each slot's
+    /// accounts at its start.
+    pub ingress_slotted: Vec<u32>,
+    /// Jobs falling due: each per-slot job at its slot's start, each
+    /// account at its slot's start + its offset.
+    pub due_slotted: Vec<u32>,
+    /// Jobs enqueued by the end of each bin and not due before its start;
+    /// with slot starts on bin starts, exactly the jobs in the queue at the
+    /// bin's start.
+    pub waiting_slotted: Vec<u32>,
+    /// The most jobs in the queue at any moment, counting a job until the
+    /// moment it is due.
+    pub peak_waiting_slotted: u32,
+    /// Every account enqueued at 0.
+    pub ingress_all_at_once: Vec<u32>,
+    /// Accounts falling due at `Random.new(id).rand(C)`.
+    pub due_all_at_once: Vec<u32>,
+    pub waiting_all_at_once: Vec<u32>,
+    pub peak_waiting_all_at_once: u32,
+}
+
+/// Each account's offsets: inside its slot, and inside the whole cycle.
+/// Each comes from a fresh generator, as two `Random.new(id)` calls would.
+fn offsets(
+    source: DelaySource,
+    ids: &[[u8; 16]],
+    slot_seconds: u32,
+    cycle: u32,
+) -> Vec<(u32, u32)> {
+    match source {
+        DelaySource::Ruby => ids
+            .chunks(LANES)
+            .flat_map(RubyRandom::new_many)
+            .map(|mut for_cycle| {
+                let mut for_slot = for_cycle.clone();
+                (
+                    for_slot.rand_below(slot_seconds),
+                    for_cycle.rand_below(cycle),
+                )
+            })
+            .collect(),
+        DelaySource::Pcg => ids
+            .iter()
+            .map(|id| {
+                let halves = [&id[..8], &id[8..]].map(|half| {
+                    half.iter()
+                        .fold(0u64, |word, &byte| word << 8 | u64::from(byte))
+                });
+                let mut for_cycle = seeded(halves[0] ^ halves[1], DELAYS);
+                let mut for_slot = for_cycle.clone();
+                (
+                    for_slot.random_range(0..slot_seconds),
+                    for_cycle.random_range(0..cycle),
+                )
+            })
+            .collect(),
+    }
+}
+
+/// The three-level plan and the all-at-once enqueue for at most
+/// [`MAX_ACCOUNTS`] `ids`.
+pub fn plan(
+    layout: &Layout,
+    ids: &[[u8; 16]],
+    source: DelaySource,
+) -> Result<SlotPlan, InvalidInput> {
+    count_at_most("accounts", ids.len() as u64, u64::from(MAX_ACCOUNTS))?;
+    let bins = layout.bins() as usize;
+    let slots = layout.slots as usize;
+    let mut accounts_per_slot = vec![0u32; slots];
+    let mut due_slotted = vec![0u32; bins];
+    let mut due_all_at_once = vec![0u32; bins];
+    let offsets = offsets(source, ids, layout.slot_seconds, layout.cycle);
+    for (id, &(in_slot, in_cycle)) in ids.iter().zip(&offsets) {
+        let slot = layout.even_slot(layout.id_bytes.raw(id));
+        accounts_per_slot[slot as usize] += 1;
+        due_slotted[layout.bin(slot * layout.slot_seconds + in_slot)] += 1;
+        due_all_at_once[layout.bin(in_cycle)] += 1;
+    }
+    let mut ingress_slotted = vec![0u32; bins];
+    ingress_slotted[0] = layout.slots;
+    for (slot, &accounts) in accounts_per_slot.iter().enumerate() {
+        let start = layout.bin(slot as u32 * layout.slot_seconds);
+        ingress_slotted[start] += accounts;
+        due_slotted[start] += 1;
+    }
+    let mut ingress_all_at_once = vec![0u32; bins];
+    ingress_all_at_once[0] = ids.len() as u32;
+    let peak_waiting_slotted = accounts_per_slot
+        .iter()
+        .enumerate()
+        .map(|(slot, &accounts)| accounts + (layout.slots - slot as u32))
+        .max()
+        .unwrap_or(0);
+    Ok(SlotPlan {
+        bin_seconds: f64::from(layout.cycle) / bins as f64,
+        accounts_per_slot,
+        waiting_slotted: waiting(&ingress_slotted, &due_slotted),
+        ingress_slotted,
+        due_slotted,
+        peak_waiting_slotted,
+        waiting_all_at_once: waiting(&ingress_all_at_once, &due_all_at_once),
+        ingress_all_at_once,
+        due_all_at_once,
+        peak_waiting_all_at_once: ids.len() as u32,
+    })
+}
+
+/// Per bin: enqueued up to its end minus due before its start.
+fn waiting(ingress: &[u32], due: &[u32]) -> Vec<u32> {
+    let mut enqueued = 0u32;
+    let mut gone = 0u32;
+    ingress
+        .iter()
+        .zip(due)
+        .map(|(&entered, &left)| {
+            enqueued += entered;
+            let now = enqueued - gone;
+            gone += left;
+            now
+        })
+        .collect()
+}
+
+/// K job kinds spread round the ring of slots.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Reciprocals {
+    /// Kind j's slot offset: ⌊j · n / K⌋.
+    pub offsets: Vec<u32>,
+    /// The slot each kind works on at steps 0, 1, … (at most
+    /// [`MAX_LISTED_STEPS`]; step t + n repeats step t).
+    pub steps: Vec<Vec<u32>>,
+    /// The fewest slots between two kinds round the ring; `None` for one kind.
+    pub min_ring_distance: Option<u32>,
+    /// n / K, the distance a perfect spacing would keep.
+    pub ideal_distance: f64,
+}
+
+/// `kinds` (1 to [`MAX_KINDS`]) job kinds on a ring of `slots` (1 to
+/// [`MAX_SLOTS`]) slots.
+pub fn reciprocals(slots: u32, kinds: u32) -> Result<Reciprocals, InvalidInput> {
+    if slots == 0 {
+        return Err(InvalidInput::new("slots", "a ring needs at least 1 slot"));
+    }
+    count_at_most("slots", u64::from(slots), u64::from(MAX_SLOTS))?;
+    if kinds == 0 {
+        return Err(InvalidInput::new("job kinds", "must be at least 1"));
+    }
+    count_at_most("job kinds", u64::from(kinds), u64::from(MAX_KINDS))?;
+    let offsets: Vec<u32> = (0..kinds)
+        .map(|j| (u64::from(j) * u64::from(slots) / u64::from(kinds)) as u32)
+        .collect();
+    let steps = (0..slots.min(MAX_LISTED_STEPS))
+        .map(|step| offsets.iter().map(|&o| (step + o) % slots).collect())
+        .collect();
+    let min_ring_distance = offsets
+        .iter()
+        .enumerate()
+        .flat_map(|(i, &a)| offsets[i + 1..].iter().map(move |&b| b - a))
+        .map(|apart| apart.min(slots - apart))
+        .min();
+    Ok(Reciprocals {
+        offsets,
+        steps,
+        min_ring_distance,
+        ideal_distance: f64::from(slots) / f64::from(kinds),
+    })
+}
+
+/// Total account cost in each slot under one placement.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SlotLoad {
+    pub per_slot: Vec<f64>,
+    pub max: f64,
+    pub min: f64,
+    pub mean: f64,
+}
+
+impl SlotLoad {
+    fn new(per_slot: Vec<f64>) -> Self {
+        let max = per_slot.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let min = per_slot.iter().copied().fold(f64::INFINITY, f64::min);
+        let mean = per_slot.iter().sum::<f64>() / per_slot.len() as f64;
+        Self {
+            per_slot,
+            max,
+            min,
+            mean,
+        }
+    }
+}
+
+/// Weighted accounts placed by their bucket and by cost.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CostBalance {
+    /// The most an account costs; the mean cost is 1.
+    pub heaviest_account: f64,
+    /// No placement's heaviest slot can be lighter than this: the larger of
+    /// the mean slot cost and the heaviest account.
+    pub lower_bound: f64,
+    /// Each account in its even slot.
+    pub hashed: SlotLoad,
+    /// Heaviest first, each into the lightest slot.
+    pub balanced: SlotLoad,
+}
+
+/// Lognormal costs of mean 1 with this σ (all 1 for σ = 0), one per account
+/// in order, from the seed's `slots.costs` stream.
+pub fn account_costs(seed: u64, count: u32, sigma: f64) -> Result<Vec<f64>, InvalidInput> {
+    count_at_most("accounts", u64::from(count), u64::from(MAX_ACCOUNTS))?;
+    let sigma = within("cost tail σ", sigma, 0.0, MAX_COST_SIGMA)?;
+    let dist = if sigma == 0.0 {
+        Dist::constant(1.0)?
+    } else {
+        Dist::lognormal(-sigma * sigma / 2.0, sigma)?
+    };
+    let mut rng = seeded(seed, COSTS);
+    Ok((0..count).map(|_| dist.sample(&mut rng)).collect())
+}
+
+/// A slot's running total, ordered lightest first and then by slot.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Total {
+    cost: f64,
+    slot: u32,
+}
+
+impl Eq for Total {}
+
+impl PartialOrd for Total {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Total {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.cost
+            .total_cmp(&other.cost)
+            .then(self.slot.cmp(&other.slot))
+    }
+}
+
+/// Costs summed per slot for the even placement (`slot_of_account`) and the
+/// greedy balanced one: at most [`MAX_ACCOUNTS`] finite, non-negative costs,
+/// each with its slot below `slots` (1 to [`MAX_SLOTS`]).
+pub fn balance(
+    costs: &[f64],
+    slot_of_account: &[u32],
+    slots: u32,
+) -> Result<CostBalance, InvalidInput> {
+    if slots == 0 {
+        return Err(InvalidInput::new("slots", "costs need at least 1 slot"));
+    }
+    count_at_most("slots", u64::from(slots), u64::from(MAX_SLOTS))?;
+    count_at_most("accounts", costs.len() as u64, u64::from(MAX_ACCOUNTS))?;
+    if slot_of_account.len() != costs.len() {
+        return Err(InvalidInput::new(
+            "slots",
+            format!("{} slots for {} costs", slot_of_account.len(), costs.len()),
+        ));
+    }
+    if let Some(&slot) = slot_of_account.iter().find(|&&slot| slot >= slots) {
+        return Err(InvalidInput::new(
+            "slots",
+            format!("slot {slot} is not below {slots}"),
+        ));
+    }
+    for &cost in costs {
+        non_negative("cost", cost)?;
+    }
+    let mut hashed = vec![0.0; slots as usize];
+    for (&cost, &slot) in costs.iter().zip(slot_of_account) {
+        hashed[slot as usize] += cost;
+    }
+    let mut heaviest_first: Vec<u32> = (0..costs.len() as u32).collect();
+    heaviest_first.sort_unstable_by(|&a, &b| {
+        costs[b as usize]
+            .total_cmp(&costs[a as usize])
+            .then(a.cmp(&b))
+    });
+    let mut lightest: BinaryHeap<Reverse<Total>> = (0..slots)
+        .map(|slot| Reverse(Total { cost: 0.0, slot }))
+        .collect();
+    for account in heaviest_first {
+        if let Some(Reverse(mut total)) = lightest.pop() {
+            total.cost += costs[account as usize];
+            lightest.push(Reverse(total));
+        }
+    }
+    let mut balanced = vec![0.0; slots as usize];
+    for Reverse(total) in lightest {
+        balanced[total.slot as usize] = total.cost;
+    }
+    let hashed = SlotLoad::new(hashed);
+    let heaviest_account = costs.iter().copied().fold(0.0, f64::max);
+    Ok(CostBalance {
+        heaviest_account,
+        lower_bound: hashed.mean.max(heaviest_account),
+        hashed,
+        balanced: SlotLoad::new(balanced),
+    })
+}
+
+/// One account as the plan sees it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AccountPlacement {
+    pub id: String,
+    /// The last byte or two, as a number.
+    pub raw: u32,
+    pub bucket: u32,
+    pub slot: u32,
+    /// The slot index the talk's SQL gives; n or above means never run.
+    pub sql_slot: u32,
+    /// Seconds after its slot starts at which the account is due.
+    pub delay: u32,
+    /// Seconds after the cycle starts at which it is due when every
+    /// account is enqueued at once.
+    pub all_at_once_delay: u32,
+    pub cost: f64,
+}
+
+/// Everything a Slots run produced.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SlotRun {
+    pub slots: u32,
+    pub slot_seconds: u32,
+    pub buckets_per_slot: u32,
+    /// R, the raw values an id's last byte or two can take.
+    pub raw_values: u32,
+    /// Euclid's steps from (cycle, buckets) to the slot count.
+    pub euclid: Vec<EuclidStep>,
+    pub even: Mapping,
+    pub sql: Mapping,
+    pub plan: SlotPlan,
+    pub kinds: Reciprocals,
+    pub costs: CostBalance,
+    /// The first accounts, one by one.
+    pub accounts: Vec<AccountPlacement>,
+}
+
+/// Runs the Slots panel for `params` with `seed`.
+pub fn run(params: &SlotParams, seed: u64) -> Result<SlotRun, InvalidInput> {
+    let layout = Layout::new(params.cycle, params.buckets, params.id_bytes)?;
+    let kinds = reciprocals(layout.slots, params.kinds)?;
+    if params.accounts == 0 {
+        return Err(InvalidInput::new("accounts", "must be at least 1"));
+    }
+    if params.delays == DelaySource::Ruby {
+        count_at_most(
+            "accounts",
+            u64::from(params.accounts),
+            u64::from(MAX_RUBY_ACCOUNTS),
+        )?;
+    }
+    let costs = account_costs(seed, params.accounts, params.cost_sigma)?;
+    let ids = account_ids(seed, params.accounts)?;
+    let raws: Vec<u32> = ids.iter().map(|id| params.id_bytes.raw(id)).collect();
+    let even_slots: Vec<u32> = raws.iter().map(|&raw| layout.even_slot(raw)).collect();
+    let listed = &ids[..ids.len().min(LISTED_ACCOUNTS)];
+    let accounts = listed
+        .iter()
+        .zip(offsets(
+            params.delays,
+            listed,
+            layout.slot_seconds,
+            layout.cycle,
+        ))
+        .zip(raws.iter().zip(&costs))
+        .map(
+            |((id, (delay, all_at_once_delay)), (&raw, &cost))| AccountPlacement {
+                id: uuid_text(id),
+                raw,
+                bucket: layout.bucket(raw),
+                slot: layout.even_slot(raw),
+                sql_slot: layout.sql_slot(raw),
+                delay,
+                all_at_once_delay,
+                cost,
+            },
+        )
+        .collect();
+    Ok(SlotRun {
+        slots: layout.slots,
+        slot_seconds: layout.slot_seconds,
+        buckets_per_slot: layout.buckets / layout.slots,
+        raw_values: layout.id_bytes.raw_values(),
+        euclid: euclid_steps(layout.cycle, layout.buckets),
+        even: Mapping::new(&layout, &ids, &raws, |raw| layout.even_slot(raw)),
+        sql: Mapping::new(&layout, &ids, &raws, |raw| layout.sql_slot(raw)),
+        plan: plan(&layout, &ids, params.delays)?,
+        kinds,
+        costs: balance(&costs, &even_slots, layout.slots)?,
+        accounts,
+    })
 }
 
 #[cfg(test)]

@@ -1,26 +1,663 @@
 //! Hash spread: an offset in the window derived from each task's id.
 //!
-//! offset = hash32(id) mod window gives every task a fixed place in a
-//! recurring window: stable across runs and machines, and spread evenly when
-//! the hash is good. With N keys in a window of W seconds, a key starts on
-//! average every W / N seconds.
+//! A task with id k runs at offset(k) seconds into a recurring window of W
+//! seconds. The offset depends on nothing but the id and W, so it is the
+//! same on every run and machine, and adding tasks never moves the ones
+//! already placed. With N ids a start falls on average every W / N seconds.
+//!
+//! Modes:
+//! - a 32-bit hash h of the id's UTF-8 bytes (FarmHash Fingerprint32,
+//!   MurmurHash3_x86_32, XXH32 or FNV-1a, see [`crate::hash`]), reduced to
+//!   the window either by `mod`, h mod W, or by `mulshift`, ⌊h·W / 2³²⌋
+//!   computed as (h·W) >> 32 in 64 bits. `mulshift` keeps a key's relative
+//!   place when W changes, where `mod` scatters it anew; but `mulshift` uses
+//!   only the high bits of h, and FNV-1a mixes a key's last bytes into those
+//!   weakly, so sequential ids clump under FNV with `mulshift`;
+//! - `ruby`: Ruby's `Random.new(seed).rand(W)` ([`crate::ruby::rand_below`]),
+//!   with the id turned into the seed Integer by [`ruby_seed`]: a decimal
+//!   id is that integer, a UUID is its 16 bytes read as one big-endian
+//!   integer, and any other id is its UTF-8 bytes read the same way (what
+//!   Ruby's `id.unpack1("H*").to_i(16)` gives; the empty id is 0). The
+//!   reduction does not apply.
+//!
+//! A rank-based even spread is shown beside: sort the ids bytewise and give
+//! the id of rank r (from 0) the offset ⌊r·W / N⌋. It is perfectly even,
+//! but adding ids shifts the ranks, so nearly every id moves.
+//!
+//! The ids are N generated keys ([`crate::keys`]) or the reader's own. Pasted
+//! ids travel in the URL comma-separated, up to [`MAX_URL_IDS_CHARS`]
+//! characters; a longer paste stays in the page and goes to
+//! [`run_with_ids`].
+//!
+//! What a run measures, for buckets of width b (the last one shorter when b
+//! does not divide W):
+//! - each id's offset and its time of day, offset mod 86,400 s;
+//! - counts per bucket and Pearson's χ² = Σ (observed − expected)² /
+//!   expected against uniform, where a bucket of width w expects N·w / W
+//!   keys, with (buckets − 1) degrees of freedom, and its p-value;
+//! - the ratio of the fullest bucket to the emptiest, each as keys per
+//!   second of bucket so a short last bucket compares fairly;
+//! - the largest gap between consecutive offsets on the circle of the
+//!   window (the last offset wraps to the first), beside the W·H_N / N
+//!   that N uniform points leave on average (H_N = 1 + 1/2 + … + 1/N);
+//! - the keys that share an offset with another key, beside the
+//!   N·(1 − (1 − 1/W)^(N−1)) that a uniform hash gives on average;
+//! - stability: the share of ids whose offset changes when ⌈N/10⌉ ids are
+//!   added (0 for every mode; nearly all for the rank spread), and when the
+//!   window changes to a second window (by default W plus one bucket). The
+//!   added ids are the ones the chosen generator makes after its first N,
+//!   less any already present (so pasted ids are never added twice).
+//!
+//! Offsets and hashes stay in u32 and u64 arithmetic throughout.
 
-use crate::field::Field;
+use std::collections::HashSet;
+
+use crate::choice_enum;
+use crate::error::{InvalidInput, count_at_most};
+use crate::field::{Field, FieldValue, Notice};
+use crate::hash;
+use crate::keys::{self, KeyKind, MAX_ID_CHARS};
 use crate::panel_params;
+use crate::poisson::SECONDS_PER_DAY;
+use crate::ruby;
+use crate::stats;
+
+/// The most ids a run places.
+pub const MAX_PLACED_KEYS: u32 = 1_000_000;
+/// The most buckets a run counts: a week in minutes.
+pub const MAX_BUCKETS: u32 = 10_080;
+/// How many keys FNV-1a hashes side by side (see [`hash::fnv1a_32_lanes`]).
+const FNV_LANES: usize = 4;
+/// The most characters of pasted ids a URL carries; a longer paste stays in
+/// the page and reaches [`run_with_ids`] directly.
+pub const MAX_URL_IDS_CHARS: usize = 2_000;
+
+choice_enum! {
+    /// How an id becomes an offset.
+    pub enum HashMode {
+        Farm = ("farm", "FarmHash Fingerprint32"),
+        Murmur = ("murmur", "MurmurHash3 x86_32"),
+        Xxh = ("xxh", "xxHash32"),
+        Fnv = ("fnv", "FNV-1a 32"),
+        /// `Random.new(id).rand(window)`, as in the slot-scheduling talk.
+        Ruby = ("ruby", "Ruby Random.new(id).rand(window)"),
+    }
+}
+
+choice_enum! {
+    /// How a 32-bit hash becomes an offset below the window.
+    pub enum Reduction {
+        /// h mod W.
+        Mod = ("mod", "hash mod window"),
+        /// (h·W) >> 32.
+        MulShift = ("mulshift", "(hash × window) >> 32"),
+    }
+}
+
+impl HashMode {
+    /// The 32-bit hash of `key`'s UTF-8 bytes; `None` for [`HashMode::Ruby`],
+    /// which draws the offset instead of hashing.
+    pub fn hash(self, key: &str) -> Option<u32> {
+        let bytes = key.as_bytes();
+        match self {
+            HashMode::Farm => Some(hash::farm_fingerprint32(bytes)),
+            HashMode::Murmur => Some(hash::murmur3_x86_32(bytes)),
+            HashMode::Xxh => Some(hash::xxh32(bytes)),
+            HashMode::Fnv => Some(hash::fnv1a_32(bytes)),
+            HashMode::Ruby => None,
+        }
+    }
+}
+
+impl Reduction {
+    /// `hash` brought below `window`; 0 for a window of 0, which has no
+    /// offset inside it but its start.
+    pub fn reduce(self, hash: u32, window: u32) -> u32 {
+        match self {
+            Reduction::Mod => hash.checked_rem(window).unwrap_or(0),
+            Reduction::MulShift => ((u64::from(hash) * u64::from(window)) >> 32) as u32,
+        }
+    }
+}
+
+/// The non-negative Integer, as big-endian magnitude bytes, that seeds
+/// Ruby's `Random` for `key` (see the module text). Refuses, naming `key`,
+/// a decimal id of more than [`MAX_ID_CHARS`] digits, whose conversion
+/// would cost time quadratic in its length.
+pub fn ruby_seed(key: &str) -> Result<Vec<u8>, InvalidInput> {
+    if !key.is_empty() && key.bytes().all(|byte| byte.is_ascii_digit()) {
+        if key.len() > MAX_ID_CHARS {
+            return Err(InvalidInput::new(
+                "key",
+                format!("a decimal id of more than {MAX_ID_CHARS} digits"),
+            ));
+        }
+        return Ok(decimal_to_big_endian(key.as_bytes()));
+    }
+    Ok(match keys::uuid_bytes(key) {
+        Some(bytes) => bytes.to_vec(),
+        None => key.as_bytes().to_vec(),
+    })
+}
+
+/// The big-endian bytes of a decimal number (empty for 0). Schoolbook
+/// multiplication by ten; ids are short, so no bignum crate is needed.
+fn decimal_to_big_endian(digits: &[u8]) -> Vec<u8> {
+    let mut little_endian: Vec<u8> = Vec::new();
+    for digit in digits {
+        let mut carry = u32::from(digit - b'0');
+        for byte in &mut little_endian {
+            let value = u32::from(*byte) * 10 + carry;
+            *byte = value as u8;
+            carry = value >> 8;
+        }
+        if carry > 0 {
+            little_endian.push(carry as u8);
+        }
+    }
+    little_endian.reverse();
+    little_endian
+}
+
+/// How ids are placed in a window: the mode, the reduction (unused by
+/// [`HashMode::Ruby`]) and the window W in seconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placement {
+    pub mode: HashMode,
+    pub reduction: Reduction,
+    pub window: u32,
+}
+
+impl Placement {
+    /// The offset of `key`, in [0, W) seconds (0 when W is 0). Fails only in
+    /// Ruby mode, for an id [`ruby_seed`] refuses.
+    pub fn offset(&self, key: &str) -> Result<u32, InvalidInput> {
+        match self.mode.hash(key) {
+            Some(hash) => Ok(self.reduction.reduce(hash, self.window)),
+            None => Ok(ruby::rand_below(&ruby_seed(key)?, self.window)),
+        }
+    }
+
+    /// The offset of each key, in order.
+    pub fn place<K: AsRef<str>>(&self, keys: &[K]) -> Result<Vec<u32>, InvalidInput> {
+        if self.mode != HashMode::Fnv {
+            return keys.iter().map(|key| self.offset(key.as_ref())).collect();
+        }
+        let mut offsets = Vec::with_capacity(keys.len());
+        let mut groups = keys.chunks_exact(FNV_LANES);
+        for group in &mut groups {
+            let inputs = std::array::from_fn(|lane| group[lane].as_ref().as_bytes());
+            let hashes = hash::fnv1a_32_lanes::<FNV_LANES>(inputs);
+            offsets.extend(hashes.map(|hash| self.reduction.reduce(hash, self.window)));
+        }
+        for key in groups.remainder() {
+            offsets.push(self.offset(key.as_ref())?);
+        }
+        Ok(offsets)
+    }
+}
+
+/// The rank-based even spread: the key of rank r among the keys sorted
+/// bytewise (ties by position) gets ⌊r·W / N⌋.
+pub fn place_by_rank<K: AsRef<str>>(keys: &[K], window: u32) -> Vec<u32> {
+    offsets_by_rank(&ranks(keys), window)
+}
+
+/// Each key's rank among the keys sorted bytewise, ties by position.
+fn ranks<K: AsRef<str>>(keys: &[K]) -> Vec<u64> {
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    order.sort_unstable_by(|&a, &b| keys[a].as_ref().cmp(keys[b].as_ref()).then(a.cmp(&b)));
+    let mut ranks = vec![0; keys.len()];
+    for (rank, &index) in (0u64..).zip(&order) {
+        ranks[index] = rank;
+    }
+    ranks
+}
+
+/// ⌊r·W / N⌋ for each rank r of N.
+fn offsets_by_rank(ranks: &[u64], window: u32) -> Vec<u32> {
+    let count = ranks.len() as u64;
+    ranks
+        .iter()
+        .map(|rank| (rank * u64::from(window) / count) as u32)
+        .collect()
+}
+
+/// The ids pasted into the URL, separated by commas there (see
+/// [`keys::parse_pasted`] for the rules).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PastedIds(pub Vec<String>);
+
+impl FieldValue for PastedIds {
+    fn parse(raw: &str, _field: &Field) -> Result<(Self, Option<String>), String> {
+        if raw.chars().nth(MAX_URL_IDS_CHARS).is_some() {
+            return Err(format!(
+                "more than {MAX_URL_IDS_CHARS} characters fit in a link; paste longer lists in the page"
+            ));
+        }
+        keys::parse_pasted(raw)
+            .map(|ids| (PastedIds(ids), None))
+            .map_err(|error| error.reason)
+    }
+
+    fn encode(&self) -> String {
+        self.0.join(",")
+    }
+}
 
 panel_params! {
     /// Parameters of the Hash spread panel.
     pub struct SpreadParams {
-        /// N, how many task ids to place.
+        /// N, how many ids to generate (pasted ids replace them).
         pub keys: u32 = 1_000, Field::number("n", "Keys", "ids", (1.0, 100_000.0), 1.0).log();
         /// W, the recurring window in seconds.
         pub window: u32 = 86_400, Field::number("w", "Window", "s", (60.0, 604_800.0), 60.0).log();
+        pub key_kind: KeyKind = KeyKind::UuidV4, Field::choice("kk", "Key kind", KeyKind::OPTIONS);
+        pub mode: HashMode = HashMode::Farm, Field::choice("fn", "Hash", HashMode::OPTIONS);
+        pub reduction: Reduction = Reduction::Mod, Field::choice("rd", "Reduction", Reduction::OPTIONS);
+        /// b, the width of a bucket in the counts and the uniformity test.
+        pub bucket_width: u32 = 3_600, Field::number("bw", "Bucket width", "s", (1.0, 604_800.0), 1.0).log();
+        /// The window the stability check changes to; 0 means W + b.
+        pub second_window: u32 = 0, Field::number("w2", "Second window", "s", (0.0, 604_800.0), 60.0);
+        /// The reader's own ids; when there are any, they are placed instead
+        /// of generated ones.
+        pub ids: PastedIds = PastedIds::default(),
+            Field::text("ids", "Your ids", MAX_URL_IDS_CHARS, "42, 1337, 9001");
     }
+    settle_rules = settle;
+}
+
+/// Keeps the bucket width within the window and the buckets countable.
+fn settle(params: &mut SpreadParams) -> Vec<Notice> {
+    let [_, _, _, _, _, bucket_width, _, _] = SpreadParams::FIELDS;
+    let mut notices = Vec::new();
+    if params.bucket_width > params.window {
+        params.bucket_width = params.window;
+        notices.push(bucket_width.notice(format!(
+            "must be at most the window; using {}",
+            params.bucket_width
+        )));
+    }
+    let fewest_seconds = params.window.div_ceil(MAX_BUCKETS);
+    if params.bucket_width < fewest_seconds {
+        params.bucket_width = fewest_seconds;
+        notices.push(bucket_width.notice(format!(
+            "at most {MAX_BUCKETS} buckets fit in a window; using {}",
+            params.bucket_width
+        )));
+    }
+    notices
 }
 
 impl SpreadParams {
+    /// How many ids a run places: the pasted ones if any, else N.
+    pub fn key_count(&self) -> u32 {
+        if self.ids.0.is_empty() {
+            self.keys
+        } else {
+            self.ids.0.len() as u32
+        }
+    }
+
     /// The average distance between neighbouring offsets: W / N seconds.
     pub fn mean_spacing_seconds(&self) -> f64 {
-        f64::from(self.window) / f64::from(self.keys)
+        f64::from(self.window) / f64::from(self.key_count())
+    }
+
+    /// The window the stability check changes to: the chosen one, or W + b.
+    pub fn second_window_seconds(&self) -> u64 {
+        match self.second_window {
+            0 => u64::from(self.window) + u64::from(self.bucket_width),
+            chosen => u64::from(chosen),
+        }
+    }
+
+    pub fn placement(&self) -> Placement {
+        Placement {
+            mode: self.mode,
+            reduction: self.reduction,
+            window: self.window,
+        }
+    }
+}
+
+/// Pearson's χ² of the bucket counts against uniform.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Uniformity {
+    pub chi_square: f64,
+    pub degrees_of_freedom: u32,
+    /// P(χ² ≥ the statistic) if the offsets were uniform.
+    pub p_value: f64,
+}
+
+/// The longest stretch of the window in which no key starts.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Gap {
+    /// The offset the gap starts at; the next offset is `length` seconds
+    /// later, around the end of the window if need be.
+    pub start: u32,
+    pub length: u32,
+    /// W·H_N / N, the average largest gap of N uniform points.
+    pub expected: f64,
+}
+
+/// Keys whose offset equals another key's.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Collisions {
+    pub distinct_offsets: u32,
+    /// Keys that share their offset with at least one other key.
+    pub keys_sharing: u32,
+    /// The most keys on one offset.
+    pub most_on_one_offset: u32,
+    /// N·(1 − (1 − 1/W)^(N−1)), what a uniform hash gives on average.
+    pub expected_keys_sharing: f64,
+}
+
+/// How many keys a change moves.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Movement {
+    /// Share of the keys whose offset changed.
+    pub moved: f64,
+    /// Share whose offset changed by more than one bucket width.
+    pub moved_beyond_bucket: f64,
+}
+
+/// What moves when the key set grows or the window changes, for the mode
+/// and for the rank-based even spread.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Stability {
+    /// Keys appended to the set.
+    pub added_keys: u32,
+    pub on_growth: Movement,
+    pub rank_on_growth: Movement,
+    pub second_window: u32,
+    pub on_window_change: Movement,
+    pub rank_on_window_change: Movement,
+}
+
+/// Everything a Hash spread run produced.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SpreadRun {
+    /// The ids placed, generated or pasted, in order.
+    pub keys: Vec<String>,
+    /// Each id's offset in seconds from the window's start.
+    pub offsets: Vec<u32>,
+    /// Each offset modulo a day: its time of day in seconds when the window
+    /// starts at midnight.
+    pub times_of_day: Vec<u32>,
+    pub window: u32,
+    pub bucket_width: u32,
+    /// Keys per bucket; bucket i holds offsets in [i·b, (i + 1)·b).
+    pub bucket_counts: Vec<u32>,
+    pub uniformity: Uniformity,
+    /// Keys per second in the fullest bucket over the emptiest; `None` when
+    /// a bucket is empty.
+    pub max_min_ratio: Option<f64>,
+    pub largest_gap: Gap,
+    pub collisions: Collisions,
+    pub stability: Stability,
+}
+
+/// Places the ids `params` asks for under `seed`: the pasted ones if there
+/// are any, else N generated ones of the chosen kind.
+pub fn run(params: &SpreadParams, seed: u64) -> Result<SpreadRun, InvalidInput> {
+    if !params.ids.0.is_empty() {
+        return run_with_ids(params, params.ids.0.clone(), seed);
+    }
+    count_at_most("keys", u64::from(params.keys), u64::from(MAX_PLACED_KEYS))?;
+    if params.keys == 0 {
+        return Err(InvalidInput::new("keys", "at least one id is needed"));
+    }
+    let count = params.keys as usize;
+    let mut keys = keys::generate(params.key_kind, params.keys + growth(params.keys), seed)?;
+    let added = keys.split_off(count);
+    analyse(params, keys, &added)
+}
+
+/// Places `ids` (a paste too long for the URL, say) with the rest of
+/// `params`; the stability check appends generated ids of the chosen kind
+/// that are not among them. Repeated ids are placed as given.
+pub fn run_with_ids(
+    params: &SpreadParams,
+    ids: Vec<String>,
+    seed: u64,
+) -> Result<SpreadRun, InvalidInput> {
+    let count = count_at_most("ids", ids.len() as u64, u64::from(MAX_PLACED_KEYS))? as u32;
+    if count == 0 {
+        return Err(InvalidInput::new("ids", "at least one id is needed"));
+    }
+    let candidates = keys::generate(params.key_kind, count + growth(count), seed)?;
+    let present: HashSet<&str> = ids.iter().map(String::as_str).collect();
+    let added: Vec<String> = candidates
+        .into_iter()
+        .skip(ids.len())
+        .filter(|candidate| !present.contains(candidate.as_str()))
+        .collect();
+    analyse(params, ids, &added)
+}
+
+/// ⌈n / 10⌉, how many ids the stability check adds to n.
+fn growth(n: u32) -> u32 {
+    n.div_ceil(10)
+}
+
+fn analyse(
+    params: &SpreadParams,
+    keys: Vec<String>,
+    added: &[String],
+) -> Result<SpreadRun, InvalidInput> {
+    let window = params.window;
+    let bucket_width = params.bucket_width;
+    if window == 0 {
+        return Err(InvalidInput::new("window", "must be at least 1 s"));
+    }
+    if bucket_width == 0 {
+        return Err(InvalidInput::new("bucket width", "must be at least 1 s"));
+    }
+    let buckets = count_at_most(
+        "bucket width",
+        u64::from(window.div_ceil(bucket_width)),
+        u64::from(MAX_BUCKETS),
+    )? as u32;
+    let second_window = u32::try_from(params.second_window_seconds())
+        .map_err(|_| InvalidInput::new("second window", "must be below 2³² s"))?;
+
+    let placement = params.placement();
+    let offsets = placement.place(&keys)?;
+    let bucket_counts = count_buckets(&offsets, bucket_width, buckets);
+    let mut sorted = offsets.clone();
+    sorted.sort_unstable();
+    let stability = stability_of(
+        placement,
+        &keys,
+        &offsets,
+        added,
+        second_window,
+        bucket_width,
+    )?;
+    Ok(SpreadRun {
+        times_of_day: offsets.iter().map(|o| o % SECONDS_PER_DAY).collect(),
+        uniformity: uniformity(&bucket_counts, window, bucket_width),
+        max_min_ratio: max_min_ratio(&bucket_counts, window, bucket_width),
+        largest_gap: largest_gap(&sorted, window),
+        collisions: collisions(&sorted, window),
+        keys,
+        offsets,
+        window,
+        bucket_width,
+        bucket_counts,
+        stability,
+    })
+}
+
+/// Keys per bucket of width `bucket_width`.
+fn count_buckets(offsets: &[u32], bucket_width: u32, buckets: u32) -> Vec<u32> {
+    let mut counts = vec![0u32; buckets as usize];
+    for &offset in offsets {
+        counts[(offset / bucket_width) as usize] += 1;
+    }
+    counts
+}
+
+/// The width of bucket `index`: b, or what is left of W for the last one.
+fn bucket_seconds(index: usize, window: u32, bucket_width: u32) -> f64 {
+    let start = index as u64 * u64::from(bucket_width);
+    (u64::from(window) - start).min(u64::from(bucket_width)) as f64
+}
+
+fn uniformity(counts: &[u32], window: u32, bucket_width: u32) -> Uniformity {
+    let total: f64 = counts.iter().map(|&c| f64::from(c)).sum();
+    let chi_square = counts
+        .iter()
+        .enumerate()
+        .map(|(index, &count)| {
+            let expected = total * bucket_seconds(index, window, bucket_width) / f64::from(window);
+            let difference = f64::from(count) - expected;
+            difference * difference / expected
+        })
+        .sum();
+    let degrees_of_freedom = counts.len().saturating_sub(1) as u32;
+    Uniformity {
+        chi_square,
+        degrees_of_freedom,
+        p_value: stats::chi_square_p_value(chi_square, degrees_of_freedom),
+    }
+}
+
+fn max_min_ratio(counts: &[u32], window: u32, bucket_width: u32) -> Option<f64> {
+    let densities = counts
+        .iter()
+        .enumerate()
+        .map(|(index, &count)| f64::from(count) / bucket_seconds(index, window, bucket_width));
+    let (min, max) = densities.fold((f64::INFINITY, 0.0f64), |(min, max), density| {
+        (min.min(density), max.max(density))
+    });
+    (min > 0.0).then(|| max / min)
+}
+
+/// The largest gap between consecutive sorted offsets, the last wrapping
+/// around to the first; the earliest of equal gaps.
+fn largest_gap(sorted: &[u32], window: u32) -> Gap {
+    let count = sorted.len() as u32;
+    let harmonic: f64 = (1..=count).map(|k| 1.0 / f64::from(k)).sum();
+    let expected = f64::from(window) * harmonic / f64::from(count.max(1));
+    let (Some(&first), Some(&last)) = (sorted.first(), sorted.last()) else {
+        return Gap {
+            start: 0,
+            length: window,
+            expected,
+        };
+    };
+    let wrap = Gap {
+        start: last,
+        length: window - last + first,
+        expected,
+    };
+    sorted
+        .windows(2)
+        .map(|pair| (pair[0], pair[1] - pair[0]))
+        .fold(wrap, |best, (start, length)| {
+            if length > best.length || (length == best.length && start < best.start) {
+                Gap {
+                    start,
+                    length,
+                    expected,
+                }
+            } else {
+                best
+            }
+        })
+}
+
+fn collisions(sorted: &[u32], window: u32) -> Collisions {
+    let (mut distinct_offsets, mut keys_sharing, mut most_on_one_offset) = (0u32, 0u32, 0u32);
+    for group in sorted.chunk_by(|a, b| a == b) {
+        let size = group.len() as u32;
+        distinct_offsets += 1;
+        most_on_one_offset = most_on_one_offset.max(size);
+        if size > 1 {
+            keys_sharing += size;
+        }
+    }
+    let n = sorted.len() as f64;
+    // (1 − 1/W)^(N−1) through log1p and expm1, which keep their precision
+    // when 1/W is tiny.
+    let alone = libm::expm1((n - 1.0).max(0.0) * libm::log1p(-1.0 / f64::from(window)));
+    Collisions {
+        distinct_offsets,
+        keys_sharing,
+        most_on_one_offset,
+        expected_keys_sharing: -n * alone,
+    }
+}
+
+/// What moves when `added` keys join `keys`, and when the window becomes
+/// `second_window`, under `placement` and under the rank spread.
+pub fn stability<K: AsRef<str>>(
+    placement: Placement,
+    keys: &[K],
+    added: &[K],
+    second_window: u32,
+    bucket_width: u32,
+) -> Result<Stability, InvalidInput> {
+    let offsets = placement.place(keys)?;
+    stability_of(
+        placement,
+        keys,
+        &offsets,
+        added,
+        second_window,
+        bucket_width,
+    )
+}
+
+/// [`stability`] given the keys' `offsets` under `placement`.
+fn stability_of<K: AsRef<str>>(
+    placement: Placement,
+    keys: &[K],
+    offsets: &[u32],
+    added: &[K],
+    second_window: u32,
+    bucket_width: u32,
+) -> Result<Stability, InvalidInput> {
+    let grown: Vec<&str> = keys.iter().chain(added).map(AsRef::as_ref).collect();
+    let window = placement.window;
+    let key_ranks = ranks(keys);
+    let by_rank = offsets_by_rank(&key_ranks, window);
+    let resized = Placement {
+        window: second_window,
+        ..placement
+    };
+    Ok(Stability {
+        added_keys: added.len() as u32,
+        on_growth: movement(offsets, &placement.place(&grown)?, bucket_width),
+        rank_on_growth: movement(&by_rank, &place_by_rank(&grown, window), bucket_width),
+        second_window,
+        on_window_change: movement(offsets, &resized.place(keys)?, bucket_width),
+        rank_on_window_change: movement(
+            &by_rank,
+            &offsets_by_rank(&key_ranks, second_window),
+            bucket_width,
+        ),
+    })
+}
+
+/// How many of the `before` offsets differ from the first offsets of `after`.
+fn movement(before: &[u32], after: &[u32], bucket_width: u32) -> Movement {
+    let (mut moved, mut beyond) = (0u32, 0u32);
+    for (&old, &new) in before.iter().zip(after) {
+        moved += u32::from(old != new);
+        beyond += u32::from(old.abs_diff(new) > bucket_width);
+    }
+    let share = |count: u32| {
+        if before.is_empty() {
+            0.0
+        } else {
+            f64::from(count) / before.len() as f64
+        }
+    };
+    Movement {
+        moved: share(moved),
+        moved_beyond_bucket: share(beyond),
     }
 }

@@ -38,7 +38,7 @@ pub fn figure() -> impl IntoView {
             {key_number(
                 "keys",
                 "Ids placed",
-                move || count(u64::from(params().keys)),
+                move || count(u64::from(params().key_count())),
                 "N",
             )}
         </dl>

@@ -5,6 +5,9 @@
 // an earlier one fails; each prints `ok - name` or `not ok - name: reason`, and
 // the exit code is 1 if any failed. Screenshots go to target/screenshots/.
 //
+// The docs module's test page (js-module.html) is served next to the module,
+// at js/js-module.html of the build, as a docs author would place it.
+//
 // Usage: node tests/e2e/e2e.mjs   (after `trunk build --release`)
 
 import fs from 'node:fs';
@@ -37,8 +40,11 @@ const CONTENT_TYPES = {
 
 // --- Static file server -------------------------------------------------------
 
-/** Serves `root` under `prefix` on 127.0.0.1 at an ephemeral port; 404 for anything else. */
-export function startServer(root, prefix = PREFIX) {
+/**
+ * Serves `root` under `prefix` on 127.0.0.1 at an ephemeral port; 404 for anything else.
+ * `extras` maps paths under `prefix` to files outside `root` that are served there too.
+ */
+export function startServer(root, prefix = PREFIX, extras = {}) {
   root = path.resolve(root);
   const server = http.createServer((req, res) => {
     const notFound = () => {
@@ -58,8 +64,8 @@ export function startServer(root, prefix = PREFIX) {
     if (rel === '' || rel.endsWith('/')) rel += 'index.html';
 
     // Anything that resolves outside root (../, encoded or not) is refused.
-    const file = path.resolve(root, rel);
-    if (!file.startsWith(root + path.sep)) return notFound();
+    const file = Object.hasOwn(extras, rel) ? extras[rel] : path.resolve(root, rel);
+    if (!Object.hasOwn(extras, rel) && !file.startsWith(root + path.sep)) return notFound();
 
     fs.stat(file, (err, stat) => {
       if (err || !stat.isFile()) return notFound();
@@ -131,7 +137,9 @@ async function main() {
   }, 10 * 60 * 1000).unref();
 
   fs.mkdirSync(SHOTS, { recursive: true });
-  const server = await startServer(DIST);
+  const server = await startServer(DIST, PREFIX, {
+    'js/js-module.html': path.join(REPO, 'tests', 'e2e', 'js-module.html'),
+  });
   const ORIGIN = `http://127.0.0.1:${server.address().port}`;
   const BASE = ORIGIN + PREFIX;
   console.log(`# serving ${path.relative(REPO, DIST) || DIST} at ${BASE}`);
@@ -474,6 +482,82 @@ async function main() {
       }
     });
   }
+
+  // 10 ------------------------------------------------------------------------
+  await check('docs module: a plain page imports it and gets the numbers', async (t) => {
+    assert(
+      fs.existsSync(path.join(DIST, 'js', 'stampede.js')),
+      `${path.relative(REPO, DIST)}/js/stampede.js is missing: trunk build runs scripts/build-js as a post_build hook`,
+    );
+    const page = await t.newPage();
+    await page.goto(`${BASE}js/js-module.html`);
+    const results = await poll(() => page.evaluate(() => window.__results), 'window.__results', 20_000);
+    const value = (name) => {
+      const entry = results[name] ?? results.init;
+      if (!entry) throw new Error(`no result for ${name}`);
+      if (entry.error) throw new Error(`${name} threw: ${entry.error.message}`);
+      return entry.value;
+    };
+    const thrown = (name) => {
+      const entry = results[name];
+      if (!entry?.error) throw new Error(`${name} did not throw; it returned ${JSON.stringify(entry?.value)}`);
+      assert(entry.error.isError, `${name} threw something that is not an Error: ${entry.error.message}`);
+      return entry.error.message;
+    };
+
+    const poisson = value('poisson');
+    equal(poisson.panel, 'poisson', 'poisson().panel');
+    // defer keeps the daily rate: 300 a day.
+    equal(poisson.rate, 300 / 86400, 'poisson({n: 300, wp: "defer"}).rate_per_second');
+    assert(poisson.events > 0 && poisson.deferred > 0, `poisson ran ${poisson.events} events, deferred ${poisson.deferred}`);
+
+    const jitter = value('jitter');
+    equal(jitter.panel, 'jitter', 'jitter().panel');
+    equal(jitter.flatRate.toFixed(2), '333.33', 'jitter({n: 10000, lo: 0, hi: 30}).flat_rate_per_minute');
+    equal(jitter.jobs, 10000, 'jobs counted in jitter().per_second');
+
+    const backoff = value('backoff');
+    equal(backoff.panel, 'backoff', 'backoff().panel');
+    equal(backoff.bands, 8, 'backoff().bands.length (8 retries by default)');
+    equal(backoff.timelineCalls, backoff.calls, 'calls in backoff().fleet.timeline');
+
+    // MurmurHash3 of "a", "" and "abc" (core/tests/data/hash_vectors.tsv), mod 3600.
+    equal(
+      JSON.stringify(value('spread')),
+      JSON.stringify([
+        { key: 'a', hash: 1009084850, offset: 1250 },
+        { key: '', hash: 0, offset: 0 },
+        { key: 'abc', hash: 3017643002, offset: 602 },
+      ]),
+      'spread({fn: "murmur", window: 3600})',
+    );
+    // Ruby's Random.new(1).rand(3600) (core/tests/data/spread_ruby.tsv); no hash.
+    equal(JSON.stringify(value('spreadRuby')), '[{"key":"1","hash":null,"offset":1061}]', 'spread({fn: "ruby"})');
+
+    const slots = value('slots');
+    equal(slots.panel, 'slots', 'slots().panel');
+    // gcd(28,800, 65,535) = 15 slots of 1,920 s; the plan enqueues the 15 per-slot jobs and every account.
+    equal(`${slots.slots} x ${slots.slotSeconds}`, '15 x 1920', 'slots() slots x slot_seconds');
+    equal(slots.ingress, 1015, 'jobs entering the queue in slots().plan.ingress_slotted');
+
+    // The URL's lenient rules: n=abc keeps the default 10,000 and says so.
+    const fromUrl = value('run');
+    equal(fromUrl.panel, 'jitter', 'run(url).result.panel');
+    equal(fromUrl.jobs, 10000, 'run(url).result.run_at.length');
+    equal(JSON.stringify(fromUrl.notices), '["n"]', 'keys of run(url).notices');
+    // The same seed and parameters draw the same jobs, by URL or by object.
+    equal(fromUrl.first, jitter.first, 'first job of run(url) and of jitter({...})');
+
+    equal(thrown('badValue'), 'n: 5000000 is above the maximum 1000000', 'poisson({n: 5000000}) error');
+    const unknown = thrown('unknownKey');
+    assert(unknown.startsWith('zzz: '), `jitter({zzz: 1}) error does not name zzz: ${unknown}`);
+    const badHash = thrown('badHash');
+    assert(badHash.startsWith('fn: "md5" is not one of'), `spread({fn: "md5"}) error: ${badHash}`);
+    const badWindow = thrown('badWindow');
+    assert(badWindow.startsWith('window: '), `spread({window: 0}) error does not name the window: ${badWindow}`);
+    const badQuery = thrown('badQuery');
+    assert(badQuery.startsWith('query: '), `run(42) error does not name the query: ${badQuery}`);
+  });
 
   // ---------------------------------------------------------------------------
   await check('no page errors or console errors', async () => {

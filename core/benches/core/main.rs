@@ -4,5 +4,13 @@
 mod backoff;
 mod poisson;
 mod scheduler;
+mod slots;
+mod spread;
 
-criterion::criterion_main!(poisson::benches, backoff::benches, scheduler::benches);
+criterion::criterion_main!(
+    poisson::benches,
+    backoff::benches,
+    scheduler::benches,
+    slots::benches,
+    spread::benches
+);

@@ -3,8 +3,13 @@
 mod backoff;
 mod codec;
 mod dist;
+mod hash;
 mod jitter;
+mod keys;
 mod poisson;
 mod rng;
+mod ruby;
 mod scheduler;
+mod slots;
+mod spread;
 mod stats;

@@ -213,7 +213,7 @@ fn a_token_bucket_drops_or_delays_what_exceeds_its_rate() {
 fn bad_input_is_refused_by_name_without_panicking() {
     let mut bad = all_day(300);
     bad.utc_offset = f64::NAN;
-    assert_eq!(run(&bad, 1).unwrap_err().field, "utc_offset");
+    assert_eq!(run(&bad, 1).unwrap_err().field, "UTC offset");
     let mut huge = all_day(1_000_000);
     huge.days = 30;
     assert!(run(&huge, 1).is_err());

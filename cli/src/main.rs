@@ -1,0 +1,280 @@
+//! `stampede`: the playground's computations on the command line.
+//!
+//! - `stampede spread --fn NAME --window SECONDS [--reduce mod|mulshift]`
+//!   reads keys from stdin, one a line, and prints `key<TAB>hash<TAB>offset`
+//!   for each: the key's 32-bit hash in decimal (`-` for `ruby`, which draws
+//!   the offset instead of hashing) and its offset in the window, exactly as
+//!   the Hash spread panel places it. All of stdin is read and checked
+//!   before the first line is printed.
+//! - `stampede run QUERY [--csv FILE]` reads an app URL (or its query
+//!   string) exactly as the app does, prints the open panel's results as one
+//!   JSON object on stdout, and with `--csv` writes the panel's time series.
+//!   Parameters the app would adjust are adjusted the same way, and each
+//!   adjustment is reported on stderr.
+//!
+//! Input problems (an unreadable argument or stdin, an unknown name, a value
+//! out of range) exit with code 2 and a message naming the argument, before
+//! anything is written: output goes out only once everything has succeeded,
+//! and the CSV reaches its path by a rename, whole or not at all.
+
+use std::ffi::{OsStr, OsString};
+use std::fs;
+use std::io::{self, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser, Subcommand};
+use stampede_core::field::Choice;
+use stampede_core::run::{self, KeyOffset, TimeSeries};
+use stampede_core::spread::{HashMode, Reduction};
+use stampede_core::state::{Panel, RESERVED_KEYS, State};
+
+#[derive(Parser)]
+#[command(
+    name = "stampede",
+    version,
+    about = "Scheduled work, computed: the Stampede playground on the command line."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Place keys read from stdin, one a line, in a recurring window.
+    ///
+    /// Prints key, hash and offset, separated by tabs: the hash in decimal
+    /// (`-` for ruby, which has none) and the offset in seconds.
+    Spread {
+        /// How a key becomes an offset.
+        #[arg(long = "fn", value_name = "NAME", value_parser = choices(HashMode::ALL, HashMode::OPTIONS))]
+        function: HashMode,
+        /// The window in seconds.
+        #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(1..))]
+        window: u32,
+        /// How a hash is brought below the window (not used by ruby).
+        #[arg(long, value_name = "HOW", default_value = "mod", value_parser = choices(Reduction::ALL, Reduction::OPTIONS))]
+        reduce: Reduction,
+    },
+    /// Run the panel an app URL shows and print its results as JSON.
+    ///
+    /// Notices about parameters the app would adjust go to stderr.
+    Run {
+        /// An app URL, or its query string, e.g. 'v=1&p=jitter&s=7&n=10000'.
+        // Read as an OsString so that text that is not UTF-8 gets a message
+        // naming QUERY rather than clap's general one.
+        query: OsString,
+        /// Also write the panel's time series to this CSV file.
+        #[arg(long, value_name = "FILE")]
+        csv: Option<PathBuf>,
+    },
+}
+
+/// A parser for one of a core choice's options, by slug, listing each with
+/// its label in `--help`.
+fn choices<T: Copy + Send + Sync + 'static>(
+    all: &'static [T],
+    options: &'static [Choice],
+) -> impl TypedValueParser<Value = T> {
+    let possible = options
+        .iter()
+        .map(|o| PossibleValue::new(o.slug).help(o.label));
+    PossibleValuesParser::new(possible).try_map(move |slug| {
+        let index = options.iter().position(|o| o.slug == slug);
+        index.map(|i| all[i]).ok_or("not an option")
+    })
+}
+
+/// Why the command stopped.
+enum Failure {
+    /// The arguments or stdin: the message names which, and the exit code is 2.
+    Input(clap::Error),
+    /// Writing `what` failed, which is not the input's fault: exit code 1.
+    Output { what: String, error: io::Error },
+}
+
+fn output(what: impl Into<String>) -> impl FnOnce(io::Error) -> Failure {
+    let what = what.into();
+    move |error| Failure::Output { what, error }
+}
+
+/// An input problem, reported the way clap reports a bad argument.
+fn input(message: impl std::fmt::Display) -> Failure {
+    let error = clap::Error::raw(ErrorKind::InvalidValue, format!("{message}\n"));
+    Failure::Input(error.with_cmd(&Cli::command()))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Spread {
+            function,
+            window,
+            reduce,
+        } => spread(function, reduce, window),
+        Command::Run { query, csv } => run_query(&query, csv.as_deref()),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Input(error)) => error.exit(),
+        // A reader that closes the pipe early (`| head`) has what it wanted.
+        Err(Failure::Output { error, .. }) if error.kind() == io::ErrorKind::BrokenPipe => {
+            ExitCode::SUCCESS
+        }
+        Err(Failure::Output { what, error }) => {
+            eprintln!("error: cannot write {what}: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn spread(mode: HashMode, reduction: Reduction, window: u32) -> Result<(), Failure> {
+    let placement = run::placement(mode, reduction, window).map_err(|e| input(format!("--{e}")))?;
+    let mut bytes = Vec::new();
+    io::stdin()
+        .lock()
+        .read_to_end(&mut bytes)
+        .map_err(|e| input(format!("stdin: cannot read: {e}")))?;
+    let placed = keys(&bytes)?
+        .into_iter()
+        .enumerate()
+        .map(|(index, key)| {
+            run::place_key(&placement, key)
+                .map_err(|e| input(format!("stdin line {}: {e}", index + 1)))
+        })
+        .collect::<Result<Vec<KeyOffset>, Failure>>()?;
+
+    let mut out = BufWriter::new(io::stdout().lock());
+    let written = placed.iter().try_for_each(|placed| {
+        let hash = placed
+            .hash
+            .map_or_else(|| "-".to_string(), |h| h.to_string());
+        writeln!(out, "{}\t{hash}\t{}", placed.key, placed.offset)
+    });
+    written
+        .and_then(|()| out.flush())
+        .map_err(output("the offsets"))
+}
+
+/// The keys in `bytes`, one a line. A final newline ends the last line
+/// rather than starting an empty one, and a carriage return before a
+/// newline is dropped, so files from any editor read alike.
+fn keys(bytes: &[u8]) -> Result<Vec<String>, Failure> {
+    if bytes.is_empty() {
+        return Ok(Vec::new());
+    }
+    let text = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    let lines = text.split(|&byte| byte == b'\n');
+    let mut keys = Vec::new();
+    for (index, line) in lines.enumerate() {
+        let number = index + 1;
+        if keys.len() as u64 >= run::MAX_KEYS {
+            return Err(input(format!("stdin: more than {} keys", run::MAX_KEYS)));
+        }
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let key = String::from_utf8(line.to_vec()).map_err(|e| {
+            let at = e.utf8_error().valid_up_to() + 1;
+            input(format!(
+                "stdin line {number}: not valid UTF-8 (byte {at} of the line)"
+            ))
+        })?;
+        keys.push(key);
+    }
+    Ok(keys)
+}
+
+fn run_query(link: &OsStr, csv: Option<&Path>) -> Result<(), Failure> {
+    let link = link
+        .to_str()
+        .ok_or_else(|| input("QUERY is not valid UTF-8"))?;
+    let query = run::query_of(link);
+    if !names_a_parameter(query) {
+        return Err(input(format!(
+            "QUERY '{link}' holds no parameter of the app; expected a URL or a query such as 'v=1&p=jitter&n=10000'"
+        )));
+    }
+    let (state, notices) = State::from_query(query);
+    for notice in &notices {
+        eprintln!("notice: {notice}");
+    }
+    let result = run::run(&state).map_err(|e| input(format!("QUERY: {e}")))?;
+    if let Some(path) = csv {
+        let series = result.time_series().ok_or_else(|| {
+            input(format!(
+                "--csv: the {} panel has no time series yet",
+                state.panel.slug()
+            ))
+        })?;
+        write_csv(path, &series)?;
+    }
+    let mut out = BufWriter::new(io::stdout().lock());
+    serde_json::to_writer(&mut out, &result)
+        .map_err(io::Error::from)
+        .and_then(|()| writeln!(out))
+        .and_then(|()| out.flush())
+        .map_err(output("the results"))
+}
+
+/// Whether `query` holds any key the app reads: `p`, `s`, `v`, the view
+/// flags or a field of any panel. Anything else is not an app URL at all.
+fn names_a_parameter(query: &str) -> bool {
+    let state = State::default();
+    form_urlencoded::parse(query.as_bytes()).any(|(key, _)| {
+        RESERVED_KEYS.contains(&key.as_ref())
+            || Panel::ALL
+                .into_iter()
+                .any(|panel| state.params(panel).fields().iter().any(|f| f.key == key))
+    })
+}
+
+/// Writes `series` as CSV to a temporary file in the destination's directory,
+/// then renames it over `path`.
+fn write_csv(path: &Path, series: &TimeSeries) -> Result<(), Failure> {
+    let shown = path.display();
+    let directory = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    match fs::metadata(directory) {
+        Ok(found) if found.is_dir() => {}
+        Ok(_) => {
+            return Err(input(format!(
+                "--csv {shown}: {} is not a directory",
+                directory.display()
+            )));
+        }
+        Err(e) => {
+            return Err(input(format!(
+                "--csv {shown}: {}: {e}",
+                directory.display()
+            )));
+        }
+    }
+    if fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+        return Err(input(format!("--csv {shown}: is a directory")));
+    }
+    let mut builder = tempfile::Builder::new();
+    // A CSV is an ordinary file: readable as the umask allows, not the
+    // owner-only mode a temporary file gets by default.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut file = builder
+        .tempfile_in(directory)
+        .map_err(|e| input(format!("--csv {shown}: cannot write there: {e}")))?;
+    write_rows(&mut BufWriter::new(&mut file), series).map_err(output(format!("--csv {shown}")))?;
+    file.persist(path)
+        .map_err(|e| input(format!("--csv {shown}: {}", e.error)))?;
+    Ok(())
+}
+
+fn write_rows(out: &mut impl Write, series: &TimeSeries) -> io::Result<()> {
+    writeln!(out, "{}", series.header.join(","))?;
+    for index in 0..series.len() {
+        let row: Vec<String> = series.row(index).map(|x| x.to_string()).collect();
+        writeln!(out, "{}", row.join(","))?;
+    }
+    out.flush()
+}

@@ -1,0 +1,217 @@
+//! The built `stampede` binary, run as a user runs it.
+//!
+//! Hash vectors come from `core/tests/data/hash_vectors.tsv` (the reference
+//! Python packages' values) and Ruby offsets from
+//! `core/tests/data/spread_ruby.tsv` (Ruby 3.1's own `Random`); the offsets
+//! beside them are the hash reduced by hand: h mod W, or (h·W) >> 32.
+
+use std::fs;
+use std::io::{ErrorKind, Write};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn stampede(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_stampede"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let written = child.stdin.take().unwrap().write_all(stdin);
+    // A binary that refuses its arguments exits before reading stdin.
+    if let Err(e) = written {
+        assert_eq!(e.kind(), ErrorKind::BrokenPipe, "writing stdin: {e}");
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> &str {
+    std::str::from_utf8(bytes).unwrap()
+}
+
+/// Asserts exit code 2, nothing on stdout, and a message naming `argument`.
+fn assert_refused(output: &Output, argument: &str) {
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "exit code; stderr: {stderr}");
+    assert!(output.stdout.is_empty(), "stdout: {}", text(&output.stdout));
+    assert!(
+        stderr.contains(argument),
+        "the message does not name {argument}: {stderr}"
+    );
+}
+
+fn entries(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn spread_prints_each_key_with_its_hash_and_offset() {
+    let murmur = stampede(
+        &["spread", "--fn", "murmur", "--window", "3600"],
+        b"a\n\nabc\n",
+    );
+    assert!(murmur.status.success(), "{}", text(&murmur.stderr));
+    // MurmurHash3 of "a", "" and "abc": 1009084850, 0 and 3017643002.
+    assert_eq!(
+        text(&murmur.stdout),
+        "a\t1009084850\t1250\n\t0\t0\nabc\t3017643002\t602\n"
+    );
+
+    let mulshift = [
+        "spread", "--fn", "murmur", "--window", "3600", "--reduce", "mulshift",
+    ];
+    assert_eq!(
+        text(&stampede(&mulshift, b"abc").stdout),
+        "abc\t3017643002\t2529\n"
+    );
+
+    let farm = stampede(&["spread", "--fn", "farm", "--window", "86400"], b"abc\r\n");
+    assert_eq!(text(&farm.stdout), "abc\t795041479\t75079\n");
+    let xxh = stampede(&["spread", "--fn", "xxh", "--window", "60"], b"a");
+    assert_eq!(text(&xxh.stdout), "a\t1426945110\t30\n");
+    let fnv = stampede(&["spread", "--fn", "fnv", "--window", "60"], b"a");
+    assert_eq!(text(&fnv.stdout), "a\t3826002220\t40\n");
+}
+
+#[test]
+fn ruby_mode_has_no_hash_and_draws_ruby_offsets() {
+    let ruby = stampede(&["spread", "--fn", "ruby", "--window", "3600"], b"0\n1\n");
+    assert!(ruby.status.success(), "{}", text(&ruby.stderr));
+    // Random.new(0).rand(3600) and Random.new(1).rand(3600).
+    assert_eq!(text(&ruby.stdout), "0\t-\t2732\n1\t-\t1061\n");
+}
+
+#[test]
+fn spread_refuses_bad_arguments_and_stdin_before_printing() {
+    let keys = b"a\nb\n";
+    assert_refused(
+        &stampede(&["spread", "--fn", "md5", "--window", "60"], keys),
+        "--fn",
+    );
+    assert_refused(
+        &stampede(&["spread", "--fn", "farm", "--window", "0"], keys),
+        "--window",
+    );
+    let too_wide = ["spread", "--fn", "farm", "--window", "4294967296"];
+    assert_refused(&stampede(&too_wide, keys), "--window");
+    let reduce = [
+        "spread", "--fn", "farm", "--window", "60", "--reduce", "div",
+    ];
+    assert_refused(&stampede(&reduce, keys), "--reduce");
+    assert_refused(&stampede(&["spread", "--window", "60"], keys), "--fn");
+    // The first line is fine, the second is not UTF-8: nothing is printed.
+    let binary = stampede(
+        &["spread", "--fn", "farm", "--window", "60"],
+        b"fine\nbad \xff\n",
+    );
+    assert_refused(&binary, "stdin line 2");
+    // Ruby refuses decimal ids too long to convert quickly.
+    let long_decimal = "9".repeat(100_000);
+    let ruby = stampede(
+        &["spread", "--fn", "ruby", "--window", "60"],
+        long_decimal.as_bytes(),
+    );
+    assert_refused(&ruby, "stdin line 1");
+}
+
+#[test]
+fn run_prints_the_panel_of_a_url_as_json() {
+    let url = "https://example.org/docs/stampede/?v=1&p=jitter&s=7&n=10000&lo=0&hi=30#top";
+    let output = stampede(&["run", url], b"");
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(
+        output.stderr.is_empty(),
+        "notices: {}",
+        text(&output.stderr)
+    );
+    let result: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(result["panel"], "jitter");
+    assert_eq!(result["run_at"].as_array().unwrap().len(), 10_000);
+    let rate = result["flat_rate_per_minute"].as_f64().unwrap();
+    assert!((rate - 10_000.0 / 30.0).abs() < 1e-9, "{rate}");
+
+    // A bare query works too, and adjusted parameters are reported on stderr.
+    let adjusted = stampede(&["run", "p=poisson&n=5000000"], b"");
+    assert!(adjusted.status.success(), "{}", text(&adjusted.stderr));
+    assert!(
+        text(&adjusted.stderr).contains("(n)"),
+        "{}",
+        text(&adjusted.stderr)
+    );
+    let result: Value = serde_json::from_slice(&adjusted.stdout).unwrap();
+    assert_eq!(result["panel"], "poisson");
+    assert_eq!(result["rate_per_second"], 1_000_000.0 / 86_400.0);
+}
+
+#[test]
+fn run_writes_the_time_series_as_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("jitter.csv");
+    let query = "v=1&p=jitter&s=7&n=1000&lo=0&hi=10";
+    let output = stampede(&["run", query, "--csv", csv.to_str().unwrap()], b"");
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let written = fs::read_to_string(&csv).unwrap();
+    let mut lines = written.lines();
+    assert_eq!(lines.next(), Some("second,jobs"));
+    let rows: Vec<(f64, f64)> = lines
+        .map(|line| {
+            let (second, jobs) = line.split_once(',').unwrap();
+            (second.parse().unwrap(), jobs.parse().unwrap())
+        })
+        .collect();
+    assert_eq!(rows[0].0, 0.0);
+    assert_eq!(rows.iter().map(|row| row.1).sum::<f64>(), 1000.0);
+    // Ten minutes of delays fill at most 600 one-second rows.
+    assert!(rows.len() <= 600, "{} rows", rows.len());
+    assert_eq!(entries(dir.path()), ["jitter.csv"]);
+}
+
+#[test]
+fn run_refuses_bad_input_and_leaves_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("out.csv");
+    let csv = csv.to_str().unwrap();
+    assert_refused(&stampede(&["run", "hello", "--csv", csv], b""), "QUERY");
+    assert_refused(&stampede(&["run", "", "--csv", csv], b""), "QUERY");
+    assert_refused(&stampede(&["run", "p=queue", "--csv", csv], b""), "--csv");
+    assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
+
+    let missing = dir.path().join("missing").join("out.csv");
+    let missing = missing.to_str().unwrap();
+    assert_refused(
+        &stampede(&["run", "p=jitter", "--csv", missing], b""),
+        "--csv",
+    );
+    let into_dir = dir.path().to_str().unwrap();
+    assert_refused(
+        &stampede(&["run", "p=jitter", "--csv", into_dir], b""),
+        "--csv",
+    );
+    assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
+
+    // A failed run leaves an earlier file as it was.
+    fs::write(csv, "kept\n").unwrap();
+    assert_refused(&stampede(&["run", "p=queue", "--csv", csv], b""), "--csv");
+    assert_eq!(fs::read_to_string(csv).unwrap(), "kept\n");
+    assert_eq!(entries(dir.path()), ["out.csv"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_query_that_is_not_utf8_is_refused() {
+    use std::os::unix::ffi::OsStrExt;
+    let output = Command::new(env!("CARGO_BIN_EXE_stampede"))
+        .arg("run")
+        .arg(std::ffi::OsStr::from_bytes(b"p=jitter&n=\xff"))
+        .output()
+        .unwrap();
+    assert_refused(&output, "QUERY is not valid UTF-8");
+}

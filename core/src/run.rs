@@ -1,0 +1,307 @@
+//! One entry point for every panel: a [`State`] in, the open panel's results out.
+//!
+//! The command line and the docs module both turn a URL or a parameter object
+//! into a [`State`] through the codec, then call [`run`]; neither knows how a
+//! panel computes. Each result serialises with its panel's slug under
+//! `"panel"` beside its own fields, so one JSON object says what it is.
+//!
+//! [`PanelRun::time_series`] picks the series a reader would chart against
+//! time, for a CSV file: a Poisson run's event times, jitter's jobs per
+//! second, the backoff fleet's calls per timeline bin, the hash spread's keys
+//! per bucket and the slots' queue ingress per bin of the cycle. The Queue
+//! panel has no simulation yet: its result is the load its parameters imply,
+//! λ · E[S] busy workers on average and the utilization ρ, and it has no
+//! series.
+//!
+//! [`place_key`] is the hash spread of a single key, as the command line's
+//! `spread` and the module's `spread()` give it for a reader's own keys.
+
+use serde::Serialize;
+
+use crate::backoff::{self, BackoffRun};
+use crate::error::{InvalidInput, positive};
+use crate::jitter::{self, JitterRun};
+use crate::poisson::{self, PoissonRun};
+use crate::queue::QueueParams;
+use crate::slots::{self, SlotRun};
+use crate::spread::{self, HashMode, Placement, Reduction, SpreadRun};
+use crate::state::{Panel, State};
+
+/// What one panel computed.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "panel", rename_all = "lowercase")]
+// One value a run, handed on whole: boxing the larger results saves nothing.
+#[allow(clippy::large_enum_variant)]
+pub enum PanelRun {
+    Poisson(PoissonRun),
+    Jitter(JitterRun),
+    Backoff(BackoffRun),
+    Hash(SpreadRun),
+    Slots(SlotRun),
+    Queue(QueueLoad),
+}
+
+/// The Queue panel's figures that follow from its parameters alone. There is
+/// no queue simulation yet, so no waits or queue lengths: only the load.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct QueueLoad {
+    /// λ, jobs arriving per second.
+    pub arrivals_per_second: f64,
+    /// λ · E[S]: how many workers are busy on average (in erlangs).
+    pub offered_load: f64,
+    /// ρ = λ · E[S] / c, the share of the workers' time spent on jobs.
+    pub utilization: f64,
+    /// Whether ρ < 1, the condition for the queue to drain between bursts.
+    pub keeps_up: bool,
+}
+
+impl QueueLoad {
+    pub fn new(params: &QueueParams) -> Result<Self, InvalidInput> {
+        if params.workers == 0 {
+            return Err(InvalidInput::new(
+                "workers",
+                "a queue needs at least 1 worker",
+            ));
+        }
+        let per_minute = positive("arrivals", params.arrivals_per_minute)?;
+        let duration = positive("mean job duration", params.mean_duration)?;
+        let arrivals_per_second = per_minute / 60.0;
+        let offered_load = arrivals_per_second * duration;
+        let utilization = params.utilization();
+        Ok(Self {
+            arrivals_per_second,
+            offered_load,
+            utilization,
+            keeps_up: utilization < 1.0,
+        })
+    }
+}
+
+/// Runs the open panel of `state` with its seed.
+pub fn run(state: &State) -> Result<PanelRun, InvalidInput> {
+    let seed = state.seed;
+    Ok(match state.panel {
+        Panel::Poisson => PanelRun::Poisson(poisson::run(&state.poisson, seed)?),
+        Panel::Jitter => PanelRun::Jitter(jitter::run(&state.jitter, seed)?),
+        Panel::Backoff => PanelRun::Backoff(backoff::run(&state.backoff, seed)?),
+        Panel::Hash => PanelRun::Hash(spread::run(&state.hash, seed)?),
+        Panel::Slots => PanelRun::Slots(slots::run(&state.slots, seed)?),
+        Panel::Queue => PanelRun::Queue(QueueLoad::new(&state.queue)?),
+    })
+}
+
+/// Named columns of equal length, one row per step in time. Kept by column
+/// because a long run has millions of rows and few columns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimeSeries {
+    pub header: Vec<&'static str>,
+    pub columns: Vec<Vec<f64>>,
+}
+
+impl TimeSeries {
+    /// The number of rows.
+    pub fn len(&self) -> usize {
+        self.columns.first().map_or(0, Vec::len)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The values of row `index`, one per column.
+    pub fn row(&self, index: usize) -> impl Iterator<Item = f64> + '_ {
+        self.columns.iter().map(move |column| column[index])
+    }
+}
+
+/// Counts of bins `step` wide as two columns: each bin's start, its count.
+fn counted(counts: &[u32], step: f64) -> [Vec<f64>; 2] {
+    let starts = (0..counts.len()).map(|i| i as f64 * step).collect();
+    let counts = counts.iter().map(|&c| f64::from(c)).collect();
+    [starts, counts]
+}
+
+impl PanelRun {
+    /// The series this panel charts against time; `None` for the queue,
+    /// which has no simulation yet.
+    pub fn time_series(&self) -> Option<TimeSeries> {
+        Some(match self {
+            PanelRun::Poisson(run) => TimeSeries {
+                header: vec!["time_s"],
+                columns: vec![run.run_times.clone()],
+            },
+            PanelRun::Jitter(run) => TimeSeries {
+                header: vec!["second", "jobs"],
+                columns: counted(&run.per_second, 1.0).into(),
+            },
+            PanelRun::Backoff(run) => {
+                let timeline = &run.fleet.timeline;
+                TimeSeries {
+                    header: vec!["time_s", "calls"],
+                    columns: counted(&timeline.calls, timeline.bin_seconds).into(),
+                }
+            }
+            PanelRun::Hash(run) => TimeSeries {
+                header: vec!["offset_s", "keys"],
+                columns: counted(&run.bucket_counts, f64::from(run.bucket_width)).into(),
+            },
+            PanelRun::Slots(run) => {
+                let plan = &run.plan;
+                let [starts, slotted] = counted(&plan.ingress_slotted, plan.bin_seconds);
+                let all_at_once = plan.ingress_all_at_once.iter().map(|&c| f64::from(c));
+                TimeSeries {
+                    header: vec!["time_s", "ingress_slotted", "ingress_all_at_once"],
+                    columns: vec![starts, slotted, all_at_once.collect()],
+                }
+            }
+            PanelRun::Queue(_) => return None,
+        })
+    }
+}
+
+/// The most keys [`place_key`]'s callers take at once.
+pub const MAX_KEYS: u64 = spread::MAX_PLACED_KEYS as u64;
+
+/// One key's place in a window.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct KeyOffset {
+    pub key: String,
+    /// The 32-bit hash of the key's UTF-8 bytes; `None` in Ruby mode, which
+    /// draws the offset from a generator seeded by the key instead.
+    pub hash: Option<u32>,
+    /// Seconds from the window's start, below the window.
+    pub offset: u32,
+}
+
+/// The placement of keys by `mode` and `reduction` in a window of `window`
+/// seconds, which must hold at least one second.
+pub fn placement(
+    mode: HashMode,
+    reduction: Reduction,
+    window: u32,
+) -> Result<Placement, InvalidInput> {
+    if window == 0 {
+        return Err(InvalidInput::new("window", "must be at least 1 second"));
+    }
+    Ok(Placement {
+        mode,
+        reduction,
+        window,
+    })
+}
+
+/// The hash and offset of `key` under `placement`.
+pub fn place_key(placement: &Placement, key: String) -> Result<KeyOffset, InvalidInput> {
+    Ok(KeyOffset {
+        hash: placement.mode.hash(&key),
+        offset: placement.offset(&key)?,
+        key,
+    })
+}
+
+/// The query string of an app URL (what follows `?`, up to any `#`), or
+/// `link` itself when it holds no `?` and no `://`, as a bare query does.
+pub fn query_of(link: &str) -> &str {
+    let link = link.trim();
+    let without_fragment = link.split_once('#').map_or(link, |(before, _)| before);
+    match without_fragment.split_once('?') {
+        Some((_, query)) => query,
+        None if without_fragment.contains("://") => "",
+        None => without_fragment,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_panel_runs_its_own_computation() {
+        let Ok(PanelRun::Jitter(run)) = run(&State::new(Panel::Jitter)) else {
+            panic!("the jitter panel did not give a jitter run");
+        };
+        let rate = run.flat_rate_per_minute.unwrap();
+        assert!((rate - 10_000.0 / 30.0).abs() < 1e-9, "{rate}");
+        assert!(matches!(
+            super::run(&State::new(Panel::Backoff)),
+            Ok(PanelRun::Backoff(_))
+        ));
+    }
+
+    #[test]
+    fn the_queue_reports_its_load() {
+        let Ok(PanelRun::Queue(load)) = run(&State::new(Panel::Queue)) else {
+            panic!("the queue panel did not give its load");
+        };
+        // 30 a minute × 6 s on 4 workers: 3 busy on average, ρ = 0.75.
+        assert_eq!(load.offered_load, 3.0);
+        assert_eq!(load.utilization, 0.75);
+        assert!(load.keeps_up);
+        let mut idle = State::new(Panel::Queue);
+        idle.queue.workers = 0;
+        assert_eq!(run(&idle).unwrap_err().field, "workers");
+    }
+
+    #[test]
+    fn time_series_count_every_job_and_call() {
+        let jitter = run(&State::new(Panel::Jitter)).unwrap();
+        let series = jitter.time_series().unwrap();
+        assert_eq!(series.header, ["second", "jobs"]);
+        assert_eq!(series.columns[1].iter().sum::<f64>(), 10_000.0);
+        assert_eq!(series.row(2).next(), Some(2.0));
+
+        let Ok(PanelRun::Backoff(backoff)) = run(&State::new(Panel::Backoff)) else {
+            panic!("no backoff run");
+        };
+        let series = PanelRun::Backoff(backoff.clone()).time_series().unwrap();
+        assert_eq!(
+            series.columns[1].iter().sum::<f64>(),
+            backoff.fleet.calls as f64
+        );
+
+        let poisson = run(&State::new(Panel::Poisson)).unwrap();
+        let PanelRun::Poisson(events) = &poisson else {
+            panic!("no poisson run");
+        };
+        assert_eq!(poisson.time_series().unwrap().len(), events.run_times.len());
+
+        let hash = run(&State::new(Panel::Hash)).unwrap();
+        let series = hash.time_series().unwrap();
+        assert_eq!(series.header, ["offset_s", "keys"]);
+        assert_eq!(series.row(1).next(), Some(3600.0));
+        assert_eq!(series.columns[1].iter().sum::<f64>(), 1000.0);
+
+        let slots = run(&State::new(Panel::Slots)).unwrap();
+        let series = slots.time_series().unwrap();
+        // Both plans enqueue every account and, slotted, one job per slot.
+        let enqueued = |column: usize| series.columns[column].iter().sum::<f64>();
+        assert_eq!((enqueued(1), enqueued(2)), (10_015.0, 10_000.0));
+
+        assert_eq!(run(&State::new(Panel::Queue)).unwrap().time_series(), None);
+    }
+
+    #[test]
+    fn a_key_is_placed_by_its_hash_or_by_ruby() {
+        // MurmurHash3 of "abc" is 0xb3dd93fa = 3,017,643,002 (core/tests/data/hash_vectors.tsv).
+        let murmur = |reduction| placement(HashMode::Murmur, reduction, 3600).unwrap();
+        let by_mod = place_key(&murmur(Reduction::Mod), "abc".into()).unwrap();
+        assert_eq!((by_mod.hash, by_mod.offset), (Some(3_017_643_002), 602));
+        let by_mulshift = place_key(&murmur(Reduction::MulShift), "abc".into()).unwrap();
+        assert_eq!(by_mulshift.offset, 2529);
+        // Random.new(1).rand(3600) is 1061 (core/tests/data/spread_ruby.tsv).
+        let ruby = placement(HashMode::Ruby, Reduction::Mod, 3600).unwrap();
+        let drawn = place_key(&ruby, "1".into()).unwrap();
+        assert_eq!((drawn.hash, drawn.offset), (None, 1061));
+        let empty = placement(HashMode::Farm, Reduction::Mod, 0);
+        assert_eq!(empty.unwrap_err().field, "window");
+    }
+
+    #[test]
+    fn the_query_is_found_in_a_url_or_taken_as_it_is() {
+        let url = "https://example.org/docs/stampede/?v=1&p=jitter&n=5#top";
+        assert_eq!(query_of(url), "v=1&p=jitter&n=5");
+        assert_eq!(query_of("?p=slots"), "p=slots");
+        assert_eq!(query_of(" p=slots&bk=256 "), "p=slots&bk=256");
+        assert_eq!(query_of("https://example.org/docs/stampede/"), "");
+    }
+}

@@ -1,0 +1,360 @@
+
+// ---- Parameters -------------------------------------------------------------
+// The app URL's short keys; each is optional and keeps its default when
+// missing. A value the app would clamp or replace throws an Error naming the
+// key. `s` is the seed: a whole number (a string or BigInt above 2^53).
+
+export type Seed = number | string | bigint;
+
+/** Parameters of `poisson()`. */
+export interface PoissonParams {
+  /** Events a day of the first tenant, 1 to 1,000,000 (300). */
+  n?: number;
+  /** Local hour the daily window opens, 0 to 24 (0). */
+  ws?: number;
+  /** Local hour the daily window closes, 0 to 24 (24); before `ws` wraps past midnight. */
+  we?: number;
+  /** Scale the rate to the window, or defer events to its opening ("scale"). */
+  wp?: "scale" | "defer";
+  /** Local time = UTC + this many hours, -12 to 14 (0). */
+  tz?: number;
+  /** Horizon in days, 1 to 30 (1). */
+  d?: number;
+  /** More tenants, `N@start-end` or `N`, comma-separated: "1000@22-6, 50". */
+  t?: string;
+  /** Token bucket capacity, 0 to 10,000; 0 means no bucket (0). */
+  bc?: number;
+  /** Token bucket refill per second, 0.001 to 10,000 (1). */
+  br?: number;
+  /** What an event finding the bucket empty does ("drop"). */
+  bp?: "drop" | "wait";
+  s?: Seed;
+}
+
+/** Parameters of `jitter()`. */
+export interface JitterParams {
+  /** Jobs enqueued at the same instant, 1 to 1,000,000 (10,000). */
+  n?: number;
+  /** How each job's delay is drawn ("uniform"). */
+  js?: "none" | "fixed" | "uniform" | "exponential" | "normal" | "twopeak";
+  /** Shortest delay in minutes, 0 to 1440 (0). */
+  lo?: number;
+  /** Longest delay in minutes, above `lo`, up to 1440 (30). */
+  hi?: number;
+  /** Fixed delay, or mean of the exponential and normal shapes, in minutes (10). */
+  m?: number;
+  /** Standard deviation of the normal shapes in minutes, 0.1 to 720 (5). */
+  sd?: number;
+  /** What the downstream accepts per minute, 1 to 1,000,000 (500). */
+  r?: number;
+  s?: Seed;
+}
+
+/** Parameters of `backoff()`. */
+export interface BackoffParams {
+  /** Retry strategy ("exponential"). */
+  st?:
+    | "constant" | "linear" | "exponential" | "full" | "equal" | "decorrelated"
+    | "sidekiq" | "celery" | "activejob" | "aws";
+  /** Base delay in seconds, 0.01 to 60 (1). */
+  b?: number;
+  /** Growth factor, 1 to 10 (2). */
+  f?: number;
+  /** Cap in seconds, 1 to 3600, at least `b` (60). */
+  c?: number;
+  /** Retries after the first call, 1 to 100 (8). */
+  k?: number;
+  /** Clients failing together, 1 to 1,000,000 (10,000). */
+  m?: number;
+  /** Outage in seconds, 1 to 86,400 (60). */
+  d?: number;
+  s?: Seed;
+}
+
+/** Parameters of `slots()`. */
+export interface SlotsParams {
+  /** The cycle in seconds, 60 to 604,800 (28,800). */
+  cyc?: number;
+  /** Buckets the ids fall into, 1 to 65,536; at most 256 with `lb: "1"` (65,535). */
+  bk?: number;
+  /** Accounts to place, 1 to 1,000,000; at most 250,000 with `dl: "ruby"` (10,000). */
+  a?: number;
+  /** Bucket from the id's last byte ("1") or last two bytes ("2"). */
+  lb?: "1" | "2" | 1 | 2;
+  /** Reciprocal job kinds kept apart on the ring of slots, 1 to 16 (3). */
+  kj?: number;
+  /** σ of the lognormal account costs, 0 to 3 (1.5). */
+  ct?: number;
+  /** Offsets from Ruby's `Random.new(id).rand` or a PCG32 seeded by the id ("ruby"). */
+  dl?: "ruby" | "pcg";
+  s?: Seed;
+}
+
+/** What `spread()` takes. */
+export interface SpreadOptions {
+  /** How a key becomes an offset: a 32-bit hash, or Ruby's `Random.new(key).rand(window)`. */
+  fn: "farm" | "murmur" | "xxh" | "fnv" | "ruby";
+  /** The window in whole seconds, 1 to 4,294,967,295. */
+  window: number;
+  /** At most 1,000,000 keys. */
+  keys: string[];
+  /** hash mod window, or (hash × window) >> 32 ("mod"); not used by "ruby". */
+  reduce?: "mod" | "mulshift";
+}
+
+/** One key's place, as `spread()` returns it. */
+export interface KeyOffset {
+  key: string;
+  /** The 32-bit hash of the key's UTF-8 bytes; null for "ruby". */
+  hash: number | null;
+  /** Seconds from the window's start. */
+  offset: number;
+}
+
+// ---- Results ----------------------------------------------------------------
+// Times are in seconds. Each result names its panel under `panel`.
+
+export interface GapQuantile {
+  p: number;
+  measured: number;
+  /** -ln(1 - p) / rate. */
+  theory: number;
+}
+
+export interface BucketOutcome {
+  accepted: number;
+  rejected: number;
+  delayed: number;
+  added_delay: number;
+  max_delay: number;
+}
+
+export interface PoissonRun {
+  panel: "poisson";
+  /** Seconds since UTC midnight of the first day, in order. */
+  run_times: number[];
+  gaps: number[];
+  /** p50, p95 and p99 of the gaps. */
+  gap_quantiles: [GapQuantile, GapQuantile, GapQuantile];
+  /** Events a second while every window is open. */
+  rate_per_second: number;
+  /** Per tenant, events in each local hour of the day. */
+  per_hour: number[][];
+  /** [start of the minute, events in it]. */
+  busiest_minute: [number, number] | null;
+  deferred: number;
+  deferred_wait: number;
+  bucket: BucketOutcome | null;
+}
+
+export interface JitterRun {
+  panel: "jitter";
+  /** When each job runs, in enqueue order. */
+  run_at: number[];
+  per_second: number[];
+  per_minute: number[];
+  /** [start of the minute, jobs in it]. */
+  peak_minute: [number, number];
+  over_limit: number;
+  last_run: number;
+  /** n / (hi - lo) per minute, for the uniform strategy. */
+  flat_rate_per_minute: number | null;
+}
+
+export interface Band {
+  retry: number;
+  min: number;
+  median: number;
+  p90: number;
+  max: number;
+}
+
+export interface Timeline {
+  bin_seconds: number;
+  /** Calls in each bin. */
+  calls: number[];
+}
+
+export interface Burst {
+  per_second: number;
+  at: number;
+}
+
+export interface Fleet {
+  timeline: Timeline;
+  peak_after_outage: Burst;
+  calls: number;
+  gave_up: number;
+  last_success: number | null;
+  success_99: number | null;
+  completion_p50: number;
+  completion_p99: number;
+}
+
+export interface BackoffRun {
+  panel: "backoff";
+  bands: Band[];
+  fleet: Fleet;
+}
+
+export interface Uniformity {
+  chi_square: number;
+  degrees_of_freedom: number;
+  p_value: number;
+}
+
+export interface Gap {
+  start: number;
+  length: number;
+  /** window × H_N / N, the average largest gap of N uniform points. */
+  expected: number;
+}
+
+export interface Collisions {
+  distinct_offsets: number;
+  keys_sharing: number;
+  most_on_one_offset: number;
+  expected_keys_sharing: number;
+}
+
+/** Shares of the keys that moved. */
+export interface Movement {
+  moved: number;
+  moved_beyond_bucket: number;
+}
+
+export interface Stability {
+  added_keys: number;
+  on_growth: Movement;
+  rank_on_growth: Movement;
+  second_window: number;
+  on_window_change: Movement;
+  rank_on_window_change: Movement;
+}
+
+/** The Hash spread panel's run (from `run()` with `p=hash`). */
+export interface SpreadRun {
+  panel: "hash";
+  keys: string[];
+  offsets: number[];
+  times_of_day: number[];
+  window: number;
+  bucket_width: number;
+  bucket_counts: number[];
+  uniformity: Uniformity;
+  /** Fullest over emptiest bucket, in keys a second; null when one is empty. */
+  max_min_ratio: number | null;
+  largest_gap: Gap;
+  collisions: Collisions;
+  stability: Stability;
+}
+
+export interface EuclidStep {
+  dividend: number;
+  divisor: number;
+  quotient: number;
+  remainder: number;
+}
+
+/** Raw values and accounts per slot index under one rule. */
+export interface Mapping {
+  raw_values_per_slot: number[];
+  accounts_per_slot: number[];
+  fewest_raw_values: number;
+  most_raw_values: number;
+  fewest_accounts: number;
+  most_accounts: number;
+  unscheduled_raw_values: number[];
+  unscheduled_accounts: number;
+  /** The first ids of the accounts no slot runs. */
+  unscheduled_ids: string[];
+}
+
+/** Queue ingress, jobs due and jobs waiting per bin of the cycle. */
+export interface SlotPlan {
+  bin_seconds: number;
+  accounts_per_slot: number[];
+  ingress_slotted: number[];
+  due_slotted: number[];
+  waiting_slotted: number[];
+  peak_waiting_slotted: number;
+  ingress_all_at_once: number[];
+  due_all_at_once: number[];
+  waiting_all_at_once: number[];
+  peak_waiting_all_at_once: number;
+}
+
+export interface Reciprocals {
+  offsets: number[];
+  /** The slot each kind works on, step by step. */
+  steps: number[][];
+  min_ring_distance: number | null;
+  ideal_distance: number;
+}
+
+export interface SlotLoad {
+  per_slot: number[];
+  max: number;
+  min: number;
+  mean: number;
+}
+
+export interface CostBalance {
+  heaviest_account: number;
+  lower_bound: number;
+  hashed: SlotLoad;
+  balanced: SlotLoad;
+}
+
+export interface AccountPlacement {
+  id: string;
+  raw: number;
+  bucket: number;
+  slot: number;
+  sql_slot: number;
+  delay: number;
+  all_at_once_delay: number;
+  cost: number;
+}
+
+export interface SlotRun {
+  panel: "slots";
+  /** gcd(cycle, buckets). */
+  slots: number;
+  slot_seconds: number;
+  buckets_per_slot: number;
+  raw_values: number;
+  euclid: EuclidStep[];
+  even: Mapping;
+  sql: Mapping;
+  plan: SlotPlan;
+  kinds: Reciprocals;
+  costs: CostBalance;
+  /** The first accounts, one by one. */
+  accounts: AccountPlacement[];
+}
+
+/** The Queue panel has no simulation yet: its load, from the parameters alone. */
+export interface QueueLoad {
+  panel: "queue";
+  arrivals_per_second: number;
+  /** Workers busy on average: arrivals a second × mean duration. */
+  offered_load: number;
+  /** offered_load / workers. */
+  utilization: number;
+  keeps_up: boolean;
+}
+
+export type PanelRun = PoissonRun | JitterRun | BackoffRun | SpreadRun | SlotRun | QueueLoad;
+
+/** A parameter `run()` adjusted, and why. */
+export interface Notice {
+  key: string;
+  label: string;
+  message: string;
+}
+
+export interface RunOutcome {
+  result: PanelRun;
+  notices: Notice[];
+}

@@ -1,0 +1,141 @@
+//! The hand-written TypeScript types against what the module really takes
+//! and returns: each parameter interface lists exactly its panel's URL keys
+//! and the seed, and each result interface exactly the keys its object has.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value;
+use stampede_core::spread::{HashMode, Reduction};
+use stampede_core::state::{Panel, SEED_FIELD, State};
+
+use stampede_core::run;
+
+use super::{NoticeOut, RunOutcome};
+
+const TYPES: &str = include_str!("types.d.ts");
+
+/// The member names of each `export interface` in the types, by interface.
+fn interfaces() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
+    let mut found = BTreeMap::new();
+    let mut current = None;
+    for line in TYPES.lines().map(str::trim) {
+        if let Some(name) = line.strip_prefix("export interface ") {
+            let name = name.trim_end_matches('{').trim();
+            found.insert(name, BTreeSet::new());
+            current = Some(name);
+        } else if line == "}" {
+            current = None;
+        } else if let Some(name) = current {
+            let comment_or_union = ["/", "*", "|"].iter().any(|p| line.starts_with(p));
+            if let (false, Some((member, _))) = (comment_or_union, line.split_once(':')) {
+                found
+                    .entry(name)
+                    .or_default()
+                    .insert(member.trim_end_matches('?'));
+            }
+        }
+    }
+    found
+}
+
+/// The interface a panel's parameters and result are declared as.
+fn declared(panel: Panel) -> (Option<&'static str>, &'static str) {
+    match panel {
+        Panel::Poisson => (Some("PoissonParams"), "PoissonRun"),
+        Panel::Jitter => (Some("JitterParams"), "JitterRun"),
+        Panel::Backoff => (Some("BackoffParams"), "BackoffRun"),
+        // `run()` takes this panel's parameters, in a URL.
+        Panel::Hash => (None, "SpreadRun"),
+        Panel::Slots => (Some("SlotsParams"), "SlotRun"),
+        Panel::Queue => (None, "QueueLoad"),
+    }
+}
+
+/// An interface nested in another: (outer, inner, where the inner object sits).
+type Nested = (&'static str, &'static str, fn(&Value) -> &Value);
+
+/// Compares the keys of `value` with interface `name`, then each nested
+/// object whose interface `nested` names.
+fn assert_shape(name: &str, value: &Value, nested: &[Nested]) {
+    let members = &interfaces()[name];
+    let keys: BTreeSet<&str> = value
+        .as_object()
+        .unwrap_or_else(|| panic!("{name} is not an object: {value}"))
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(&keys, members, "the keys of {name}");
+    for (owner, inner, pick) in nested {
+        if *owner == name {
+            assert_shape(inner, pick(value), nested);
+        }
+    }
+}
+
+#[test]
+fn parameter_types_list_every_url_key_and_the_seed() {
+    let interfaces = interfaces();
+    for panel in Panel::ALL {
+        let Some(params) = declared(panel).0 else {
+            continue;
+        };
+        let state = State::new(panel);
+        let mut keys: BTreeSet<&str> = state.params(panel).fields().iter().map(|f| f.key).collect();
+        keys.insert(SEED_FIELD.key);
+        assert_eq!(interfaces[params], keys, "the keys of {params}");
+    }
+}
+
+#[test]
+fn result_types_list_every_key_of_the_results() {
+    let nested: &[Nested] = &[
+        ("PoissonRun", "GapQuantile", |v| &v["gap_quantiles"][0]),
+        ("PoissonRun", "BucketOutcome", |v| &v["bucket"]),
+        ("BackoffRun", "Band", |v| &v["bands"][0]),
+        ("BackoffRun", "Fleet", |v| &v["fleet"]),
+        ("Fleet", "Timeline", |v| &v["timeline"]),
+        ("Fleet", "Burst", |v| &v["peak_after_outage"]),
+        ("SpreadRun", "Uniformity", |v| &v["uniformity"]),
+        ("SpreadRun", "Gap", |v| &v["largest_gap"]),
+        ("SpreadRun", "Collisions", |v| &v["collisions"]),
+        ("SpreadRun", "Stability", |v| &v["stability"]),
+        ("Stability", "Movement", |v| &v["on_growth"]),
+        ("SlotRun", "EuclidStep", |v| &v["euclid"][0]),
+        ("SlotRun", "Mapping", |v| &v["even"]),
+        ("SlotRun", "SlotPlan", |v| &v["plan"]),
+        ("SlotRun", "Reciprocals", |v| &v["kinds"]),
+        ("SlotRun", "CostBalance", |v| &v["costs"]),
+        ("CostBalance", "SlotLoad", |v| &v["hashed"]),
+        ("SlotRun", "AccountPlacement", |v| &v["accounts"][0]),
+    ];
+    for panel in Panel::ALL {
+        let mut state = State::new(panel);
+        // A bucket, so that the optional bucket outcome is an object to check.
+        state.poisson.bucket_capacity = 10;
+        let result = serde_json::to_value(run::run(&state).unwrap()).unwrap();
+        assert_eq!(result["panel"], panel.slug());
+        assert_shape(declared(panel).1, &result, nested);
+    }
+}
+
+#[test]
+fn the_outcome_of_run_has_its_declared_shape() {
+    let (state, notices) = State::from_query("p=jitter&n=abc");
+    let result = run::run(&state).unwrap();
+    let outcome = RunOutcome {
+        result: &result,
+        notices: notices.iter().map(NoticeOut::from).collect(),
+    };
+    let value = serde_json::to_value(&outcome).unwrap();
+    let notice: &[Nested] = &[("RunOutcome", "Notice", |v| &v["notices"][0])];
+    assert_shape("RunOutcome", &value, notice);
+}
+
+#[test]
+fn spread_takes_and_returns_its_declared_shape() {
+    let declared: BTreeSet<&str> = super::SPREAD_OPTIONS.into_iter().collect();
+    assert_eq!(interfaces()["SpreadOptions"], declared);
+    let placement = run::placement(HashMode::Ruby, Reduction::Mod, 60).unwrap();
+    let placed = run::place_key(&placement, "42".into()).unwrap();
+    assert_shape("KeyOffset", &serde_json::to_value(placed).unwrap(), &[]);
+}
