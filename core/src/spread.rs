@@ -507,15 +507,9 @@ fn bucket_seconds(index: usize, window: u32, bucket_width: u32) -> f64 {
 
 fn uniformity(counts: &[u32], window: u32, bucket_width: u32) -> Uniformity {
     let total: f64 = counts.iter().map(|&c| f64::from(c)).sum();
-    let chi_square = counts
-        .iter()
-        .enumerate()
-        .map(|(index, &count)| {
-            let expected = total * bucket_seconds(index, window, bucket_width) / f64::from(window);
-            let difference = f64::from(count) - expected;
-            difference * difference / expected
-        })
-        .sum();
+    let chi_square = stats::chi_square(counts, |index| {
+        total * bucket_seconds(index, window, bucket_width) / f64::from(window)
+    });
     let degrees_of_freedom = counts.len().saturating_sub(1) as u32;
     Uniformity {
         chi_square,

@@ -10,7 +10,8 @@
 //!   uses the asymptotic Kolmogorov distribution
 //!   Q(λ) = 2 Σ_{k≥1} (−1)^(k−1) e^(−2k²λ²) at Stephens' small-sample
 //!   λ = (√n + 0.12 + 0.11/√n)·D.
-//! - Chi-square: the upper-tail probability of a statistic.
+//! - Chi-square: Pearson's statistic Σ (observed − expected)² / expected
+//!   and its upper-tail probability.
 
 use std::f64::consts::PI;
 
@@ -136,6 +137,20 @@ fn kolmogorov_survival(lambda: f64) -> f64 {
             .sum();
         2.0 * sum
     }
+}
+
+/// Pearson's statistic Σ (observed − expected)² / expected, with
+/// `expected(k)` the count bin k should hold.
+pub fn chi_square(observed: &[u32], expected: impl Fn(usize) -> f64) -> f64 {
+    observed
+        .iter()
+        .enumerate()
+        .map(|(bin, &count)| {
+            let expected = expected(bin);
+            let difference = f64::from(count) - expected;
+            difference * difference / expected
+        })
+        .sum()
 }
 
 /// P(χ² with `degrees_of_freedom` ≥ `statistic`). With 0 degrees of

@@ -168,3 +168,12 @@ fn selection_finds_the_same_quantiles_as_sorting() {
     assert_eq!(quantile_unsorted(&mut [], 0.5), None);
     assert_eq!(quantile_unsorted(&mut [1.0], 1.5), None);
 }
+
+#[test]
+fn pearsons_statistic_sums_squared_misses_over_expectations() {
+    use stampede_core::stats::chi_square;
+    // (8 − 10)²/10 + (12 − 10)²/10 + (5 − 5)²/5 = 0.8
+    let statistic = chi_square(&[8, 12, 5], |bin| if bin < 2 { 10.0 } else { 5.0 });
+    assert!((statistic - 0.8).abs() < 1e-12, "{statistic}");
+    assert_eq!(chi_square(&[], |_| 1.0), 0.0);
+}
