@@ -135,3 +135,10 @@ pub fn report_panics_on_page() {
 fn window() -> web_sys::Window {
     web_sys::window().expect("the app runs in a browser window")
 }
+
+/// Milliseconds since the page started, from the high-resolution clock.
+pub fn now_ms() -> f64 {
+    window()
+        .performance()
+        .map_or(0.0, |performance| performance.now())
+}

@@ -1,9 +1,10 @@
 //! Controls generated from a panel's fields: a slider with a number input
-//! for numbers, a select for choices, and the seed. Every control writes
-//! through the store, so a typed value and a URL value meet the same rules.
+//! for numbers, a select for a choice, checkboxes for several choices, and
+//! the seed. Every control writes through the store, so a typed value and a
+//! URL value meet the same rules.
 
 use leptos::prelude::*;
-use stampede_core::field::{Field, Kind};
+use stampede_core::field::{Choice, Field, Kind};
 use stampede_core::state::{Panel, SEED_FIELD};
 
 use crate::store::Store;
@@ -85,6 +86,7 @@ fn FieldControl(panel: Panel, field: Field) -> impl IntoView {
             />
         }
         .into_any(),
+        Kind::Choices { options, max } => checkboxes(field, options, max, value).into_any(),
         Kind::Choice(options) => view! {
             <select id=id on:change=move |ev| store.set(field.key, &event_target_value(&ev))>
                 // `selected` per option, because a select's value set before
@@ -100,7 +102,67 @@ fn FieldControl(panel: Panel, field: Field) -> impl IntoView {
         }
         .into_any(),
     };
-    view! { <div class="control">{label}<div class="inputs">{input}</div></div> }
+    // A group of checkboxes is named by a legend, not by one label.
+    match field.kind {
+        Kind::Choices { .. } => view! {
+            <fieldset class="control choices">
+                <legend>{field.label}</legend>
+                <div class="inputs">{input}</div>
+            </fieldset>
+        }
+        .into_any(),
+        _ => {
+            view! { <div class="control">{label}<div class="inputs">{input}</div></div> }.into_any()
+        }
+    }
+}
+
+/// A checkbox for each option of a several-choice field whose value, as
+/// the URL writes it, `value` gives. Toggling one writes the whole list, in
+/// the options' order; once `max` are ticked, the others wait until one is
+/// cleared.
+fn checkboxes(
+    field: Field,
+    options: &'static [Choice],
+    max: usize,
+    value: impl Fn() -> String + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let store = Store::get();
+    let is_chosen = move |slug: &str| value().split(',').any(|s| s == slug);
+    let full = move || value().split(',').filter(|s| !s.is_empty()).count() >= max;
+    options
+        .iter()
+        .map(|option| {
+            let id = format!("f-{}-{}", field.key, option.slug);
+            let toggle = move |ev| {
+                let on = event_target_checked(&ev);
+                let slugs: Vec<&str> = options
+                    .iter()
+                    .map(|o| o.slug)
+                    .filter(|&slug| {
+                        if slug == option.slug {
+                            on
+                        } else {
+                            is_chosen(slug)
+                        }
+                    })
+                    .collect();
+                store.set(field.key, &slugs.join(","));
+            };
+            view! {
+                <label class="choice">
+                    <input
+                        type="checkbox"
+                        id=id
+                        prop:checked=move || is_chosen(option.slug)
+                        prop:disabled=move || full() && !is_chosen(option.slug)
+                        on:change=toggle
+                    />
+                    {option.label}
+                </label>
+            }
+        })
+        .collect_view()
 }
 
 /// The seed every random draw of the panel starts from, and a fresh one.

@@ -7,6 +7,7 @@
 
 mod app;
 mod browser;
+mod chart;
 mod controls;
 mod panels;
 mod share;

@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 use stampede_core::field::Notice;
+use stampede_core::presets::Preset;
 use stampede_core::state::{Panel, State};
 
 #[derive(Clone, Copy)]
@@ -28,9 +29,21 @@ impl Store {
     /// A notice about the same key, now stale, is dropped.
     pub fn set(&self, key: &str, raw: &str) {
         let mut fresh = Vec::new();
+        crate::chart::mark_change();
         self.state.update(|state| fresh = state.set(key, raw));
         self.dismiss(key);
         self.notify(fresh);
+    }
+
+    /// Shows `preset` on `panel`: its parameters over the defaults, the
+    /// same seed, and no stale notices.
+    pub fn apply_preset(&self, panel: Panel, preset: &Preset) {
+        crate::chart::mark_change();
+        let (seed, view) = self.state.with_untracked(|state| (state.seed, state.view));
+        let (mut state, notices) = preset.state(panel, seed);
+        state.view = view;
+        self.state.set(state);
+        self.notices.set(notices);
     }
 
     pub fn show_panel(&self, panel: Panel) {

@@ -12,6 +12,10 @@
 //!   Parameters the app would adjust are adjusted the same way, and each
 //!   adjustment is reported on stderr.
 //!
+//! - `stampede presets [--seed N]` prints every panel's "try this" presets
+//!   as a JSON array: each with its full query string and the key numbers
+//!   the page shows for it, word for word, so a browser test can compare.
+//!
 //! Input problems (an unreadable argument or stdin, an unknown name, a value
 //! out of range) exit with code 2 and a message naming the argument, before
 //! anything is written: output goes out only once everything has succeeded,
@@ -26,7 +30,10 @@ use std::process::ExitCode;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
+use serde::Serialize;
 use stampede_core::field::Choice;
+use stampede_core::key_numbers::KeyNumber;
+use stampede_core::presets;
 use stampede_core::run::{self, KeyOffset, TimeSeries};
 use stampede_core::spread::{HashMode, Reduction};
 use stampede_core::state::{Panel, RESERVED_KEYS, State};
@@ -70,6 +77,12 @@ enum Command {
         /// Also write the panel's time series to this CSV file.
         #[arg(long, value_name = "FILE")]
         csv: Option<PathBuf>,
+    },
+    /// Print every "try this" preset with its URL query and key numbers, as JSON.
+    Presets {
+        /// The seed the presets start from.
+        #[arg(long, default_value_t = stampede_core::state::DEFAULT_SEED)]
+        seed: u64,
     },
 }
 
@@ -116,6 +129,7 @@ fn main() -> ExitCode {
             reduce,
         } => spread(function, reduce, window),
         Command::Run { query, csv } => run_query(&query, csv.as_deref()),
+        Command::Presets { seed } => presets(seed),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -216,6 +230,43 @@ fn run_query(link: &OsStr, csv: Option<&Path>) -> Result<(), Failure> {
         .and_then(|()| writeln!(out))
         .and_then(|()| out.flush())
         .map_err(output("the results"))
+}
+
+/// One preset as `presets` prints it.
+#[derive(Serialize)]
+struct PresetFigures {
+    panel: &'static str,
+    slug: &'static str,
+    title: &'static str,
+    lesson: &'static str,
+    /// The whole query string of the page that shows the preset.
+    query: String,
+    key_numbers: Vec<KeyNumber>,
+}
+
+fn presets(seed: u64) -> Result<(), Failure> {
+    let mut listed = Vec::new();
+    for panel in Panel::ALL {
+        for preset in presets::presets(panel) {
+            let (state, _) = preset.state(panel, seed);
+            let result =
+                run::run(&state).map_err(|e| input(format!("preset {}: {e}", preset.slug)))?;
+            listed.push(PresetFigures {
+                panel: panel.slug(),
+                slug: preset.slug,
+                title: preset.title,
+                lesson: preset.lesson,
+                query: state.to_query(),
+                key_numbers: result.key_numbers(&state),
+            });
+        }
+    }
+    let mut out = BufWriter::new(io::stdout().lock());
+    serde_json::to_writer_pretty(&mut out, &listed)
+        .map_err(io::Error::from)
+        .and_then(|()| writeln!(out))
+        .and_then(|()| out.flush())
+        .map_err(output("the presets"))
 }
 
 /// Whether `query` holds any key the app reads: `p`, `s`, `v`, the view

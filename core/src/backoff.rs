@@ -33,23 +33,33 @@
 //! whatever order they are simulated. The delay bands, which show the
 //! spread of each retry's wait, read the same streams: they are the waits
 //! the first clients of the fleet would draw if the outage never ended.
+//!
+//! A run compares the main strategy with up to three others. Every fleet
+//! has the same clients with the same streams, and their calls are counted
+//! in the same bins, as wide as the longest of the runs needs, so their
+//! timelines lie on one time axis.
 
 use rand::RngExt;
 
 use crate::choice_enum;
 use crate::error::{InvalidInput, count_at_most, non_negative, positive, within};
-use crate::field::{Field, Notice};
+use crate::field::{ChoiceSet, Field, Notice};
+use crate::key_numbers::KeyNumber;
 use crate::panel_params;
+use crate::presets::Preset;
 use crate::rng::{Purpose, SeededRng, seeded};
-use crate::stats::{histogram, quantile_sorted};
+use crate::stats::{histogram, quantile_unsorted};
+use crate::units::{count, duration, significant};
 
 /// Most clients a fleet may have.
 pub const MAX_CLIENTS: u32 = 1_000_000;
 /// Most retries a client may make after its first call.
 pub const MAX_RETRIES: u32 = 100;
-/// Most calls a fleet may make, M·(A + 1): about a quarter of a second
-/// natively, so a browser tab stays responsive.
+/// Most calls a run may make, M·(A + 1) for each strategy: about a quarter
+/// of a second natively, so a browser tab stays responsive.
 pub const MAX_CALLS: u64 = 10_000_000;
+/// Most strategies compared with the main one.
+pub const MAX_COMPARED: usize = 3;
 /// Most draws per retry for the delay bands.
 pub const MAX_DRAWS: u32 = 100_000;
 /// Longest base delay, cap or outage accepted: a year. Anything longer is a
@@ -123,12 +133,16 @@ panel_params! {
         pub clients: u32 = 10_000, Field::number("m", "Clients", "", (1.0, 1_000_000.0), 1.0).log();
         /// D, how long the dependency is down, in seconds.
         pub outage: f64 = 60.0, Field::number("d", "Outage", "s", (1.0, 86_400.0), 1.0).log();
+        /// Strategies drawn beside the main one; the main one, if listed, is
+        /// drawn once, as the main one.
+        pub compared: ChoiceSet<Strategy> = ChoiceSet::new([Strategy::FullJitter, Strategy::Decorrelated]),
+            Field::choices("vs", "Compare with", Strategy::OPTIONS, MAX_COMPARED);
     }
     settle_rules = settle;
 }
 
 fn settle(params: &mut BackoffParams) -> Vec<Notice> {
-    let [_, _, _, cap, _, clients, _] = BackoffParams::FIELDS;
+    let [_, _, _, cap, _, clients, _, _] = BackoffParams::FIELDS;
     let mut notices = Vec::new();
     // A cap below the base would make every wait the cap: say so instead.
     if params.cap < params.base {
@@ -138,11 +152,17 @@ fn settle(params: &mut BackoffParams) -> Vec<Notice> {
             params.cap
         )));
     }
+    // Each strategy simulates the whole fleet again.
     let calls_per_client = u64::from(params.retries) + 1;
-    if u64::from(params.clients) * calls_per_client > MAX_CALLS {
-        params.clients = (MAX_CALLS / calls_per_client) as u32;
+    let strategies = params.strategies().len() as u64;
+    if u64::from(params.clients) * calls_per_client * strategies > MAX_CALLS {
+        params.clients = (MAX_CALLS / (calls_per_client * strategies)) as u32;
+        let each = match strategies {
+            1 => String::new(),
+            n => format!(" for each of {n} strategies"),
+        };
         notices.push(clients.notice(format!(
-            "at most {MAX_CALLS} calls fit in a run, {calls_per_client} a client; using {}",
+            "at most {MAX_CALLS} calls fit in a run, {calls_per_client} a client{each}; using {}",
             params.clients
         )));
     }
@@ -150,8 +170,24 @@ fn settle(params: &mut BackoffParams) -> Vec<Notice> {
 }
 
 impl BackoffParams {
-    pub fn backoff(&self) -> Result<Backoff, InvalidInput> {
-        Backoff::new(self.strategy, self.base, self.factor, self.cap)
+    /// The strategies a run draws: the main one first, then each compared
+    /// one that is not the main one.
+    pub fn strategies(&self) -> Vec<Strategy> {
+        let compared = self.compared.as_slice().iter();
+        std::iter::once(self.strategy)
+            .chain(
+                compared
+                    .filter(|&&strategy| strategy != self.strategy)
+                    .copied(),
+            )
+            .collect()
+    }
+}
+
+/// A strategy is written as its slug, as in a URL.
+impl serde::Serialize for Strategy {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.slug())
     }
 }
 
@@ -389,14 +425,18 @@ pub fn delay_bands(
         .map(|retry| {
             column.clear();
             column.extend(clients.iter_mut().flat_map(|waits| waits.next()));
-            column.sort_unstable_by(f64::total_cmp);
-            let at = |p| quantile_sorted(&column, p).unwrap_or(0.0);
+            // Selection rather than a sort: the panel redraws these on
+            // every change, and four order statistics need no full order.
+            let mut at = |p| quantile_unsorted(&mut column, p).unwrap_or(0.0);
+            let (median, p90) = (at(0.5), at(0.9));
+            let smallest = column.iter().copied().fold(f64::INFINITY, f64::min);
+            let largest = column.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             Band {
                 retry,
-                min: at(0.0),
-                median: at(0.5),
-                p90: at(0.9),
-                max: at(1.0),
+                min: smallest,
+                median,
+                p90,
+                max: largest,
             }
         })
         .collect();
@@ -502,6 +542,27 @@ pub fn simulate_fleet(
     retries: u32,
     seed: u64,
 ) -> Result<Fleet, InvalidInput> {
+    let mut fleets = simulate_fleets(
+        std::slice::from_ref(backoff),
+        clients,
+        outage,
+        retries,
+        seed,
+    )?;
+    Ok(fleets.remove(0))
+}
+
+/// The same fleet of clients once for each of `backoffs` (at least one),
+/// every timeline in the same bins, wide enough for the longest run. Each
+/// strategy makes up to M·(A + 1) calls, and all of them together at most
+/// [`MAX_CALLS`].
+pub fn simulate_fleets(
+    backoffs: &[Backoff],
+    clients: u32,
+    outage: f64,
+    retries: u32,
+    seed: u64,
+) -> Result<Vec<Fleet>, InvalidInput> {
     count_at_most("clients", u64::from(clients), u64::from(MAX_CLIENTS))?;
     if clients == 0 {
         return Err(InvalidInput::new(
@@ -511,50 +572,124 @@ pub fn simulate_fleet(
     }
     let outage = within("outage", non_negative("outage", outage)?, 0.0, MAX_SECONDS)?;
     let retries = retries_at_most(retries)?;
+    if backoffs.is_empty() {
+        return Err(InvalidInput::new(
+            "strategies",
+            "a run needs at least 1 strategy",
+        ));
+    }
+    let most_calls =
+        (u64::from(clients) * (u64::from(retries) + 1)).saturating_mul(backoffs.len() as u64);
     count_at_most(
-        "clients × (retries + 1)",
-        u64::from(clients) * (u64::from(retries) + 1),
+        "clients × (retries + 1) × strategies",
+        most_calls,
         MAX_CALLS,
     )?;
-    let client_calls = |index| call_times(*backoff, outage, retries, client_rng(seed, index));
 
-    let mut calls = 0u64;
-    let mut completions = Vec::with_capacity(clients as usize);
-    for index in 0..clients {
-        let (made, last) = client_calls(index).fold((0u64, 0.0), |(made, _), at| (made + 1, at));
-        calls += made;
-        completions.push(last);
-    }
-    completions.sort_unstable_by(f64::total_cmp);
-    // A client stops at its first call from D on, or gives up before D: the
-    // successes are the sorted completions from D on.
-    let gave_up = completions.partition_point(|&at| at < outage);
-    let successes = &completions[gave_up..];
-
-    // Every stream replays exactly, so the calls are drawn again for the
-    // timeline rather than kept: a million clients making a hundred calls
-    // each would need 800 MB.
-    let horizon = completions.last().copied().unwrap_or(0.0);
+    // The bins wait for the longest run, so the calls are binned in a
+    // second pass: over the times kept from the first, or drawn again.
+    let keep = most_calls <= KEPT_CALLS;
+    let finished: Vec<Finished> = backoffs
+        .iter()
+        .map(|backoff| finish(backoff, clients, outage, retries, seed, keep))
+        .collect();
+    let horizon = finished.iter().map(|run| run.last).fold(0.0, f64::max);
     let bin_seconds = timeline_bin(horizon);
     let bins = (horizon / bin_seconds) as usize + 1;
-    let timeline = Timeline {
-        bin_seconds,
-        calls: histogram((0..clients).flat_map(client_calls), 0.0, bin_seconds, bins),
-    };
+    let fleets = backoffs
+        .iter()
+        .zip(finished)
+        .map(|(backoff, Finished { fleet, kept, .. })| {
+            let calls = match kept {
+                Some(times) => histogram(times, 0.0, bin_seconds, bins),
+                None => {
+                    let drawn = (0..clients).flat_map(|index| {
+                        call_times(*backoff, outage, retries, client_rng(seed, index))
+                    });
+                    histogram(drawn, 0.0, bin_seconds, bins)
+                }
+            };
+            let timeline = Timeline { bin_seconds, calls };
+            Fleet {
+                peak_after_outage: timeline.peak_from(outage),
+                timeline,
+                ..fleet
+            }
+        })
+        .collect();
+    Ok(fleets)
+}
 
+/// Most calls of a run whose times are kept between its two passes, 8 MB
+/// of them. Every stream replays exactly, so a larger run draws its calls
+/// again instead: a million clients making a hundred calls each would need
+/// 800 MB.
+const KEPT_CALLS: u64 = 1_000_000;
+
+/// How one strategy's fleet ended, its timeline still empty.
+struct Finished {
+    fleet: Fleet,
+    /// When its last client stopped calling.
+    last: f64,
+    /// The time of every call, when kept.
+    kept: Option<Vec<f64>>,
+}
+
+/// One strategy's fleet, simulated once: how it ended and, when `keep`, the
+/// time of every call.
+fn finish(
+    backoff: &Backoff,
+    clients: u32,
+    outage: f64,
+    retries: u32,
+    seed: u64,
+    keep: bool,
+) -> Finished {
+    let mut calls = 0u64;
+    let mut completions = Vec::with_capacity(clients as usize);
+    let mut kept = keep.then(Vec::new);
+    for index in 0..clients {
+        let mut last = 0.0;
+        for at in call_times(*backoff, outage, retries, client_rng(seed, index)) {
+            calls += 1;
+            last = at;
+            if let Some(times) = &mut kept {
+                times.push(at);
+            }
+        }
+        completions.push(last);
+    }
+    // A client stops at its first call from D on, or gives up before D, so
+    // every success comes after every client that gave up: the k-th success
+    // is the (gave_up + k)-th completion. Order statistics come by
+    // selection, cheaper than a sort for a figure redrawn on every change.
+    let gave_up = completions.iter().filter(|&&at| at < outage).count();
+    let last = completions.iter().copied().fold(0.0, f64::max);
     // ⌈0.99·M⌉ in integers, so 100 clients need exactly 99 successes.
     let needed = (u64::from(clients) * 99).div_ceil(100) as usize;
-    let completion = |p| quantile_sorted(&completions, p).unwrap_or(0.0);
-    Ok(Fleet {
-        peak_after_outage: timeline.peak_from(outage),
-        timeline,
+    let succeeded = completions.len() - gave_up;
+    let success_99 = (needed <= succeeded).then(|| {
+        let at = gave_up + needed - 1;
+        *completions.select_nth_unstable_by(at, f64::total_cmp).1
+    });
+    let mut completion = |p| quantile_unsorted(&mut completions, p).unwrap_or(0.0);
+    let fleet = Fleet {
+        timeline: Timeline {
+            bin_seconds: 1.0,
+            calls: Vec::new(),
+        },
+        peak_after_outage: Burst {
+            per_second: 0.0,
+            at: 0.0,
+        },
         calls,
         gave_up: gave_up as u32,
-        last_success: successes.last().copied(),
-        success_99: successes.get(needed - 1).copied(),
+        last_success: (succeeded > 0).then_some(last),
+        success_99,
         completion_p50: completion(0.5),
         completion_p99: completion(0.99),
-    })
+    };
+    Finished { fleet, last, kept }
 }
 
 /// 1 s, or the smallest of 2, 5, 10, 20, 50, … s that keeps a run lasting
@@ -572,25 +707,207 @@ fn timeline_bin(horizon: f64) -> f64 {
     }
 }
 
-/// Everything the Backoff panel shows.
+/// One strategy's fleet in a run.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct BackoffRun {
-    /// The spread of each retry's wait over [`BAND_DRAWS`] clients.
-    pub bands: Vec<Band>,
+pub struct StrategyFleet {
+    pub strategy: Strategy,
+    /// The strategy's name, with the library version for the presets.
+    pub label: &'static str,
     pub fleet: Fleet,
 }
 
-/// The delay bands and the fleet for `params` with `seed`.
+/// Everything the Backoff panel shows.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct BackoffRun {
+    /// The spread of each retry's wait over [`BAND_DRAWS`] clients, for the
+    /// main strategy.
+    pub bands: Vec<Band>,
+    /// The main strategy's fleet first, then the compared ones', all in
+    /// the same timeline bins.
+    pub fleets: Vec<StrategyFleet>,
+}
+
+/// The delay bands of the main strategy and the fleet of every strategy
+/// for `params` with `seed`.
 pub fn run(params: &BackoffParams, seed: u64) -> Result<BackoffRun, InvalidInput> {
-    let backoff = params.backoff()?;
+    let strategies = params.strategies();
+    let backoffs = strategies
+        .iter()
+        .map(|&strategy| Backoff::new(strategy, params.base, params.factor, params.cap))
+        .collect::<Result<Vec<_>, _>>()?;
+    let fleets = simulate_fleets(
+        &backoffs,
+        params.clients,
+        params.outage,
+        params.retries,
+        seed,
+    )?;
     Ok(BackoffRun {
-        bands: delay_bands(&backoff, params.retries, BAND_DRAWS, seed)?,
-        fleet: simulate_fleet(
-            &backoff,
-            params.clients,
-            params.outage,
-            params.retries,
-            seed,
-        )?,
+        bands: delay_bands(&backoffs[0], params.retries, BAND_DRAWS, seed)?,
+        fleets: strategies
+            .into_iter()
+            .zip(fleets)
+            .map(|(strategy, fleet)| StrategyFleet {
+                strategy,
+                label: strategy.label(),
+                fleet,
+            })
+            .collect(),
     })
+}
+
+/// The panel's "try this" presets.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        slug: "no-jitter",
+        title: "No jitter: synchronized waves",
+        lesson: "Every client waits the same 1, 2, 4, … s, so each retry is all 10,000 calls in \
+                 one second, and the dependency, back at 60 s, meets the whole fleet at once at 63 s.",
+        query: "st=exponential&vs=",
+    },
+    Preset {
+        slug: "jitter-kinds",
+        title: "Full vs equal vs decorrelated",
+        lesson: "All three spread the fleet to a few hundred calls a second, but equal jitter, \
+                 never waiting less than half of e(n), is the only one whose 8 retries outlast \
+                 the minute for every client: full and decorrelated jitter each lose over a \
+                 thousand.",
+        query: "st=full&vs=equal,decorrelated",
+    },
+    Preset {
+        slug: "sidekiq-25",
+        title: "Sidekiq's 25 retries",
+        lesson: "Sidekiq's 25 retries outlast a 6-hour outage, but its jitter, under 10·n s \
+                 before retry n, is tiny beside its (n − 1)⁴-second waits, so its clients return \
+                 within minutes of each other, at several times the peak of Active Job, whose \
+                 jitter is up to 15 % of the wait.",
+        query: "st=sidekiq&k=25&d=21600&vs=activejob",
+    },
+    Preset {
+        slug: "libraries",
+        title: "Four libraries' defaults",
+        lesson: "The AWS SDK's waits, sized for blips, add up to at most 12.75 s over 8 retries, \
+                 so every client gives up on a one-minute outage, while Sidekiq and Active Job, \
+                 made for background jobs, bring them all back within two minutes.",
+        query: "st=aws&vs=celery,activejob,sidekiq",
+    },
+];
+
+/// Retries whose median wait the key numbers list; a longer run ends in "…".
+const LISTED_WAITS: usize = 10;
+
+/// The median wait before retry n in theory, as a formula, for the
+/// strategies whose wait grows with one uniform draw u: the wait at u = ½.
+/// Decorrelated jitter depends on the previous draw, and Sidekiq and Celery
+/// draw whole numbers, whose sample median can sit half a second off.
+fn median_wait_formula(strategy: Strategy) -> Option<&'static str> {
+    match strategy {
+        Strategy::Constant => Some("b"),
+        Strategy::Linear => Some("min(c, b·n)"),
+        Strategy::Exponential => Some("e(n)"),
+        Strategy::FullJitter => Some("e(n)/2"),
+        Strategy::EqualJitter => Some("3·e(n)/4"),
+        Strategy::ActiveJob => Some("1.075·n⁴ + 2"),
+        Strategy::Aws => Some("min(20, 0.05·2^(n−1))/2"),
+        Strategy::Decorrelated | Strategy::Sidekiq | Strategy::Celery => None,
+    }
+}
+
+/// Waits as the key numbers list them: the first [`LISTED_WAITS`], then "…".
+fn listed(waits: impl Iterator<Item = f64>) -> String {
+    let mut text: Vec<String> = waits.take(LISTED_WAITS + 1).map(duration).collect();
+    if text.len() > LISTED_WAITS {
+        text.truncate(LISTED_WAITS);
+        text.push("…".into());
+    }
+    text.join(", ")
+}
+
+/// The figures the panel prints beside its charts, for the main strategy.
+pub fn key_numbers(params: &BackoffParams, run: &BackoffRun) -> Vec<KeyNumber> {
+    let Some(main) = run.fleets.first() else {
+        return Vec::new();
+    };
+    let fleet = &main.fleet;
+    let never = |at: Option<f64>| at.map_or_else(|| "never".into(), duration);
+
+    let mut waits = KeyNumber::new(
+        "waits",
+        "Median wait before each retry",
+        listed(run.bands.iter().map(|band| band.median)),
+        "median of 10,000 draws per retry",
+    );
+    let backoff = Backoff::new(main.strategy, params.base, params.factor, params.cap);
+    if let (Some(formula), Ok(backoff)) = (median_wait_formula(main.strategy), backoff) {
+        let medians = (1..=params.retries).map(|n| backoff.delay(n, params.base, 0.5));
+        waits = waits.beside(format!("{formula}: {}", listed(medians)));
+    }
+
+    let peak = fleet.peak_after_outage;
+    let mut peak_number = KeyNumber::new(
+        "peak",
+        "Peak calls per second once back",
+        if peak.per_second > 0.0 {
+            format!(
+                "{} /s at {}",
+                significant(peak.per_second, 3),
+                duration(peak.at)
+            )
+        } else {
+            "none: no call from D on".into()
+        },
+        "busiest bin from D on, over its width",
+    );
+    // Without jitter every client calls at the same instants, so the one
+    // call that finds the dependency back comes from all M at once.
+    let jitterless = matches!(
+        main.strategy,
+        Strategy::Constant | Strategy::Linear | Strategy::Exponential
+    );
+    if jitterless && fleet.gave_up == 0 {
+        let all_at_once = f64::from(params.clients) / fleet.timeline.bin_seconds;
+        peak_number = peak_number.beside(format!(
+            "all M in one bin: {} /s",
+            significant(all_at_once, 3)
+        ));
+    }
+
+    vec![
+        waits,
+        peak_number,
+        KeyNumber::new(
+            "calls",
+            "Calls in all",
+            count(fleet.calls),
+            "first calls plus retries",
+        ),
+        KeyNumber::new(
+            "recovered",
+            "Last client succeeds at",
+            never(fleet.last_success),
+            "first call at or after D, for the slowest client",
+        ),
+        KeyNumber::new(
+            "recovered-99",
+            "99 % succeeded by",
+            never(fleet.success_99),
+            "the ⌈0.99 · M⌉-th success",
+        ),
+        KeyNumber::new(
+            "completion",
+            "Clients done, p50 / p99",
+            format!(
+                "{} / {}",
+                duration(fleet.completion_p50),
+                duration(fleet.completion_p99)
+            ),
+            "when a client stops calling",
+        ),
+        KeyNumber::new(
+            "gave-up",
+            "Clients that gave up",
+            count(u64::from(fleet.gave_up)),
+            "every allowed retry came before D",
+        ),
+    ]
 }

@@ -32,6 +32,12 @@ pub enum Kind {
     },
     /// One of a fixed list of options, written in the URL by slug.
     Choice(&'static [Choice]),
+    /// Up to `max` of a fixed list of options, each at most once, written in
+    /// the URL as their slugs separated by commas (nothing for none).
+    Choices {
+        options: &'static [Choice],
+        max: usize,
+    },
     /// Free text in a small format of the value's own, at most `max_len`
     /// characters; `example` shows the format.
     Text {
@@ -40,7 +46,7 @@ pub enum Kind {
     },
 }
 
-/// An option of a [`Kind::Choice`] field.
+/// An option of a [`Kind::Choice`] or [`Kind::Choices`] field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Choice {
     pub slug: &'static str,
@@ -80,7 +86,7 @@ impl Field {
                 },
                 ..self
             },
-            Kind::Choice(_) | Kind::Text { .. } => self,
+            Kind::Choice(_) | Kind::Choices { .. } | Kind::Text { .. } => self,
         }
     }
 
@@ -103,6 +109,20 @@ impl Field {
             label,
             unit: "",
             kind: Kind::Choice(options),
+        }
+    }
+
+    pub const fn choices(
+        key: &'static str,
+        label: &'static str,
+        options: &'static [Choice],
+        max: usize,
+    ) -> Self {
+        Self {
+            key,
+            label,
+            unit: "",
+            kind: Kind::Choices { options, max },
         }
     }
 
@@ -130,7 +150,7 @@ impl Field {
         match self.kind {
             Kind::Number { log: true, .. } => Some((0.0, LOG_SLIDER_STEPS, 1.0)),
             Kind::Number { min, max, step, .. } => Some((min, max, step)),
-            Kind::Choice(_) | Kind::Text { .. } => None,
+            Kind::Choice(_) | Kind::Choices { .. } | Kind::Text { .. } => None,
         }
     }
 
@@ -257,6 +277,67 @@ impl FieldValue for u32 {
     }
 }
 
+/// Several options of a choice enum, each at most once, in the order given:
+/// the value of a [`Kind::Choices`] field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChoiceSet<T>(Vec<T>);
+
+impl<T: PartialEq> ChoiceSet<T> {
+    /// The options in `items` in their order, a repeated one kept once.
+    pub fn new(items: impl IntoIterator<Item = T>) -> Self {
+        let mut kept = Vec::new();
+        for item in items {
+            if !kept.contains(&item) {
+                kept.push(item);
+            }
+        }
+        Self(kept)
+    }
+
+    pub fn as_slice(&self) -> &[T] {
+        &self.0
+    }
+}
+
+impl<T: FieldValue> FieldValue for ChoiceSet<T> {
+    /// Reads slugs separated by commas, ignoring spaces around them and empty
+    /// pieces. An unknown slug, or more options than the field allows,
+    /// refuses the whole list; a repeated slug is dropped with a note.
+    fn parse(raw: &str, field: &Field) -> Result<(Self, Option<String>), String> {
+        let Kind::Choices { max, .. } = field.kind else {
+            return Err("is not a multiple-choice field".into());
+        };
+        let mut items = Vec::new();
+        let mut repeated = Vec::new();
+        for piece in raw
+            .split(',')
+            .map(str::trim)
+            .filter(|piece| !piece.is_empty())
+        {
+            let (item, _) = T::parse(piece, field)?;
+            if !items.contains(&item) {
+                items.push(item);
+            } else if !repeated.contains(&piece) {
+                repeated.push(piece);
+            }
+        }
+        if items.len() > max {
+            return Err(format!(
+                "lists {} options, and at most {max} fit",
+                items.len()
+            ));
+        }
+        let note =
+            (!repeated.is_empty()).then(|| format!("lists {} more than once", repeated.join(", ")));
+        Ok((Self(items), note))
+    }
+
+    fn encode(&self) -> String {
+        let slugs: Vec<String> = self.0.iter().map(FieldValue::encode).collect();
+        slugs.join(",")
+    }
+}
+
 /// Declares a fieldless enum whose variants are the options of a choice field.
 #[macro_export]
 macro_rules! choice_enum {
@@ -279,6 +360,11 @@ macro_rules! choice_enum {
 
             pub fn slug(&self) -> &'static str {
                 match self { $($name::$variant => $slug,)+ }
+            }
+
+            /// The option's name as a reader sees it.
+            pub fn label(&self) -> &'static str {
+                match self { $($name::$variant => $label,)+ }
             }
         }
 

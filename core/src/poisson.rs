@@ -22,9 +22,12 @@ use crate::choice_enum;
 use crate::dist::Dist;
 use crate::error::{InvalidInput, count_at_most, positive, within};
 use crate::field::{Field, FieldValue, Notice};
+use crate::key_numbers::KeyNumber;
 use crate::panel_params;
+use crate::presets::Preset;
 use crate::rng::{Purpose, seeded};
 use crate::stats;
+use crate::units;
 
 pub const SECONDS_PER_DAY: u32 = 86_400;
 /// The most events a run may expect (N summed over tenants × days), so a
@@ -210,7 +213,8 @@ impl PoissonParams {
             .collect()
     }
 
-    fn total_per_day(&self) -> u64 {
+    /// N summed over the tenants.
+    pub fn total_per_day(&self) -> u64 {
         self.tenants().iter().map(|t| u64::from(t.per_day)).sum()
     }
 
@@ -225,6 +229,19 @@ impl PoissonParams {
             .iter()
             .map(|t| t.rate_per_second(self.policy))
             .sum()
+    }
+
+    /// The first tenant's window as stretches of the local day in seconds:
+    /// one, or two when it wraps past midnight.
+    pub fn window_spans(&self) -> Vec<(f64, f64)> {
+        let (open, length) = self.tenants()[0].window();
+        let (open, end) = (f64::from(open), f64::from(open + length));
+        let day = f64::from(SECONDS_PER_DAY);
+        if end <= day {
+            vec![(open, end)]
+        } else {
+            vec![(open, day), (0.0, end - day)]
+        }
     }
 
     /// The gap that a share `p` of all gaps stays below: −ln(1 − p) / λ.
@@ -278,6 +295,55 @@ pub struct PoissonRun {
     pub deferred_wait: f64,
     /// What the token bucket did, if there is one.
     pub bucket: Option<BucketOutcome>,
+    /// Events in each minute of the local day, over the run's first 24 hours.
+    pub first_day_per_minute: Vec<u32>,
+    /// The gaps binned, with the exponential curve to compare.
+    pub gap_histogram: GapHistogram,
+}
+
+/// Gaps counted in equal bins from 0, beside the counts an exponential
+/// with the run's λ predicts.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct GapHistogram {
+    pub bin_seconds: f64,
+    pub counts: Vec<u32>,
+    /// Gaps longer than the last bin reaches.
+    pub beyond: u32,
+    /// (gap, expected gaps per bin): n · bin · λe^(−λ·gap), a smooth curve.
+    pub expected: Vec<(f64, f64)>,
+}
+
+/// Bins of the gap histogram; it reaches to the larger of the measured and
+/// the theoretical 99th percentile.
+const GAP_BINS: usize = 40;
+/// Points on the expected curve.
+const CURVE_POINTS: usize = 120;
+
+impl GapHistogram {
+    fn new(gaps: &[f64], rate: f64, p99: &GapQuantile) -> Self {
+        let reach = p99.measured.max(p99.theory);
+        let reach = if reach.is_finite() && reach > 0.0 {
+            reach
+        } else {
+            1.0
+        };
+        let bin_seconds = reach / GAP_BINS as f64;
+        let counts = stats::histogram(gaps.iter().copied(), 0.0, bin_seconds, GAP_BINS);
+        let binned: u32 = counts.iter().sum();
+        let scale = gaps.len() as f64 * bin_seconds * rate;
+        let expected = (0..=CURVE_POINTS)
+            .map(|i| {
+                let gap = reach * i as f64 / CURVE_POINTS as f64;
+                (gap, scale * libm::exp(-rate * gap))
+            })
+            .collect();
+        Self {
+            bin_seconds,
+            counts,
+            beyond: gaps.len() as u32 - binned,
+            expected,
+        }
+    }
 }
 
 /// One drawn event before the bucket: when it asks to run, and whose it is.
@@ -390,7 +456,20 @@ pub fn run(params: &PoissonParams, seed: u64) -> Result<PoissonRun, InvalidInput
         per_hour[usize::from(arrival.tenant)][local_hour.min(23)] += 1;
     }
 
+    let day = f64::from(SECONDS_PER_DAY);
+    let first_day_per_minute = stats::histogram(
+        run_times
+            .iter()
+            .take_while(|&&t| t < day)
+            .map(|t| (t + offset).rem_euclid(day)),
+        0.0,
+        60.0,
+        1440,
+    );
+    let gap_histogram = GapHistogram::new(&gaps, rate_per_second, &gap_quantiles[2]);
     Ok(PoissonRun {
+        first_day_per_minute,
+        gap_histogram,
         busiest_minute: busiest_minute(&run_times),
         run_times,
         gaps,
@@ -483,6 +562,170 @@ fn busiest_minute(run_times: &[f64]) -> Option<(f64, u32)> {
         .enumerate()
         .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(&a.0)))?;
     Some((minute as f64 * 60.0, *count))
+}
+
+/// The panel's "try this" presets.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        slug: "300-a-day",
+        title: "300 a day",
+        lesson: "One event every 288 s on average, yet half of all gaps are shorter than about 3 min 20 s (ln 2 / λ): random times cluster.",
+        query: "n=300",
+    },
+    Preset {
+        slug: "defer-burst",
+        title: "Defer → a burst at 09:00",
+        lesson: "Every event drawn between midnight and 09:00 waits for the window and runs at 09:00 sharp: that one minute holds about 9/24 of the day's events.",
+        query: "n=300&ws=9&we=17&wp=defer",
+    },
+    Preset {
+        slug: "scale-window",
+        title: "Scale λ to the window",
+        lesson: "All 300 run between 09:00 and 17:00, one every 96 s on average, and no minute stands out.",
+        query: "n=300&ws=9&we=17&wp=scale",
+    },
+    Preset {
+        slug: "token-bucket",
+        title: "A 60/min token bucket in front",
+        lesson: "100,000 a day is 1.16 a second against 1 token a second: about one event in seven finds the bucket empty and is dropped.",
+        query: "n=100000&bc=60&br=1&bp=drop",
+    },
+    Preset {
+        slug: "tenants",
+        title: "Three tenants, one at night",
+        lesson: "The night tenant's 1,000 events fill 22:00 to 06:00 and stack above the all-day tenants in the hourly chart.",
+        query: "n=300&t=1000@22-6,50",
+    },
+];
+
+/// The figures the panel prints beside its charts.
+pub fn key_numbers(params: &PoissonParams, run: &PoissonRun) -> Vec<KeyNumber> {
+    let lambda = run.rate_per_second;
+    // Tenants with different windows merge into a stream whose rate changes
+    // through the day: no single λ predicts its gaps or its busiest minute.
+    let tenants = params.tenants();
+    let one_rate = tenants.len() == 1 || tenants.iter().all(|t| t.window().1 == SECONDS_PER_DAY);
+    let theory = |number: KeyNumber, text: String| {
+        if one_rate {
+            number.beside(text)
+        } else {
+            number
+        }
+    };
+    let expected_events = params.total_per_day() * u64::from(params.days);
+    let mut numbers = vec![
+        KeyNumber::new(
+            "rate",
+            "Rate in the window",
+            units::rate(lambda),
+            match params.policy {
+                WindowPolicy::Scale => "λ = N / window length",
+                WindowPolicy::Defer => "λ = N / 86,400 s",
+            },
+        ),
+        KeyNumber::new(
+            "events",
+            "Events that ran",
+            units::count(run.run_times.len() as u64),
+            "over the horizon, after the bucket",
+        )
+        .beside(format!("N × days = {}", units::count(expected_events))),
+        theory(
+            KeyNumber::new(
+                "mean-gap",
+                "Mean gap",
+                stats::mean(&run.gaps).map_or("–".into(), units::duration),
+                "mean of the measured gaps",
+            ),
+            format!("1 / λ = {}", units::duration(1.0 / lambda)),
+        ),
+    ];
+    for (index, key, label, formula) in [
+        (0, "median-gap", "Median gap", "ln 2 / λ"),
+        (1, "p95-gap", "95th percentile gap", "ln 20 / λ"),
+    ] {
+        let quantile = run.gap_quantiles[index];
+        numbers.push(theory(
+            KeyNumber::new(key, label, units::duration(quantile.measured), "measured"),
+            format!("{formula} = {}", units::duration(quantile.theory)),
+        ));
+    }
+    if let Some((at, events)) = run.busiest_minute {
+        let local = (at + params.utc_offset * 3600.0).rem_euclid(f64::from(SECONDS_PER_DAY));
+        numbers.push(theory(
+            KeyNumber::new(
+                "busiest-minute",
+                "Busiest minute",
+                format!(
+                    "{} at {}",
+                    units::count(u64::from(events)),
+                    units::clock(local)
+                ),
+                "most events in one minute, local time",
+            ),
+            format!(
+                "λ · 60 s = {} on average",
+                units::significant(lambda * 60.0, 3)
+            ),
+        ));
+    }
+    // Each tenant's events outside its window: N × days × (1 − window / day).
+    let day = f64::from(SECONDS_PER_DAY);
+    let held: f64 = tenants
+        .iter()
+        .map(|t| {
+            f64::from(t.per_day) * f64::from(params.days) * (1.0 - f64::from(t.window().1) / day)
+        })
+        .sum();
+    if params.policy == WindowPolicy::Defer && held > 0.0 {
+        numbers.push(
+            KeyNumber::new(
+                "deferred",
+                "Held for the window",
+                units::count(u64::from(run.deferred)),
+                "drawn outside the window, run at its opening",
+            )
+            .beside(format!(
+                "Σ N × days × (1 − window / day) = {}",
+                units::significant(held, 3)
+            )),
+        );
+    }
+    if let Some(bucket) = &run.bucket {
+        let offered = bucket.accepted + bucket.delayed + bucket.rejected;
+        let short = 1.0 - params.bucket_refill / lambda;
+        let mut outcome = KeyNumber::new(
+            "bucket",
+            "Ran at once / waited / dropped",
+            format!(
+                "{} / {} / {}",
+                units::count(u64::from(bucket.accepted)),
+                units::count(u64::from(bucket.delayed)),
+                units::count(u64::from(bucket.rejected))
+            ),
+            "token bucket: C tokens, refilled at r a second",
+        );
+        if short > 0.0 && offered > 0 {
+            outcome = outcome.beside(format!(
+                "λ > r: about 1 − r / λ = {} % find no token",
+                units::significant(short * 100.0, 2)
+            ));
+        }
+        numbers.push(outcome);
+        if bucket.delayed > 0 {
+            numbers.push(KeyNumber::new(
+                "bucket-delay",
+                "Added delay, mean / max",
+                format!(
+                    "{} / {}",
+                    units::duration(bucket.added_delay / f64::from(bucket.delayed)),
+                    units::duration(bucket.max_delay)
+                ),
+                "over the events that waited for a token",
+            ));
+        }
+    }
+    numbers
 }
 
 #[cfg(test)]

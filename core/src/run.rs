@@ -7,8 +7,9 @@
 //!
 //! [`PanelRun::time_series`] picks the series a reader would chart against
 //! time, for a CSV file: a Poisson run's event times, jitter's jobs per
-//! second, the backoff fleet's calls per timeline bin, the hash spread's keys
-//! per bucket and the slots' queue ingress per bin of the cycle. The Queue
+//! second, each backoff fleet's calls per timeline bin (a column for each
+//! strategy, named by its slug), the hash spread's keys per bucket and the
+//! slots' queue ingress per bin of the cycle. The Queue
 //! panel has no simulation yet: its result is the load its parameters imply,
 //! λ · E[S] busy workers on average and the utilization ρ, and it has no
 //! series.
@@ -21,6 +22,7 @@ use serde::Serialize;
 use crate::backoff::{self, BackoffRun};
 use crate::error::{InvalidInput, positive};
 use crate::jitter::{self, JitterRun};
+use crate::key_numbers::KeyNumber;
 use crate::poisson::{self, PoissonRun};
 use crate::queue::QueueParams;
 use crate::slots::{self, SlotRun};
@@ -122,6 +124,17 @@ fn counted(counts: &[u32], step: f64) -> [Vec<f64>; 2] {
 }
 
 impl PanelRun {
+    /// The figures the panel prints beside its charts, for `state`, the
+    /// state this run came from.
+    pub fn key_numbers(&self, state: &State) -> Vec<KeyNumber> {
+        match self {
+            PanelRun::Poisson(run) => poisson::key_numbers(&state.poisson, run),
+            PanelRun::Jitter(run) => jitter::key_numbers(&state.jitter, run),
+            PanelRun::Backoff(run) => backoff::key_numbers(&state.backoff, run),
+            PanelRun::Hash(_) | PanelRun::Slots(_) | PanelRun::Queue(_) => Vec::new(),
+        }
+    }
+
     /// The series this panel charts against time; `None` for the queue,
     /// which has no simulation yet.
     pub fn time_series(&self) -> Option<TimeSeries> {
@@ -135,10 +148,18 @@ impl PanelRun {
                 columns: counted(&run.per_second, 1.0).into(),
             },
             PanelRun::Backoff(run) => {
-                let timeline = &run.fleet.timeline;
+                // The fleets share their bins, so one time column serves all.
+                let timeline = &run.fleets.first()?.fleet.timeline;
+                let [starts, _] = counted(&timeline.calls, timeline.bin_seconds);
+                let calls = run.fleets.iter().map(|strategy| {
+                    let calls = strategy.fleet.timeline.calls.iter();
+                    calls.map(|&c| f64::from(c)).collect()
+                });
                 TimeSeries {
-                    header: vec!["time_s", "calls"],
-                    columns: counted(&timeline.calls, timeline.bin_seconds).into(),
+                    header: std::iter::once("time_s")
+                        .chain(run.fleets.iter().map(|strategy| strategy.strategy.slug()))
+                        .collect(),
+                    columns: std::iter::once(starts).chain(calls).collect(),
                 }
             }
             PanelRun::Hash(run) => TimeSeries {
@@ -255,8 +276,12 @@ mod tests {
         };
         let series = PanelRun::Backoff(backoff.clone()).time_series().unwrap();
         assert_eq!(
+            series.header,
+            ["time_s", "exponential", "full", "decorrelated"]
+        );
+        assert_eq!(
             series.columns[1].iter().sum::<f64>(),
-            backoff.fleet.calls as f64
+            backoff.fleets[0].fleet.calls as f64
         );
 
         let poisson = run(&State::new(Panel::Poisson)).unwrap();

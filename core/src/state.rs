@@ -265,6 +265,14 @@ impl State {
                         .parse::<f64>()
                         .is_ok_and(|x| x.is_finite() && (min..=max).contains(&x)),
                     Kind::Choice(options) => options.iter().any(|o| o.slug == value),
+                    Kind::Choices { options, max } => {
+                        let slugs: Vec<&str> = value.split(',').filter(|s| !s.is_empty()).collect();
+                        slugs.len() <= max
+                            && slugs.iter().enumerate().all(|(i, slug)| {
+                                options.iter().any(|o| o.slug == *slug)
+                                    && !slugs[..i].contains(slug)
+                            })
+                    }
                     Kind::Text { max_len, .. } => value.chars().count() <= max_len,
                 }
             })

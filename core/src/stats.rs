@@ -83,6 +83,18 @@ pub fn histogram(
     counts
 }
 
+/// `values` merged in runs of `group` = ⌈len / at_most⌉ neighbours, each
+/// run keeping its largest: a series thinned to at most `at_most` points
+/// that still shows every peak. Returns the group size and the maxima.
+pub fn max_per_group(values: &[f64], at_most: usize) -> (usize, Vec<f64>) {
+    let group = values.len().div_ceil(at_most.max(1)).max(1);
+    let maxima = values
+        .chunks(group)
+        .map(|run| run.iter().copied().fold(f64::NEG_INFINITY, f64::max))
+        .collect();
+    (group, maxima)
+}
+
 /// The one-sample Kolmogorov–Smirnov statistic D of values sorted
 /// ascending against `cdf`; 0 for an empty sample.
 pub fn ks_statistic(sorted: &[f64], cdf: impl Fn(f64) -> f64) -> f64 {

@@ -43,6 +43,12 @@ pub fn rate(per_second: f64) -> String {
     format!("{} {unit}", significant(per_second * scale, 3))
 }
 
+/// A time of day given in seconds since midnight, as a 24-hour clock: "09:00".
+pub fn clock(seconds: f64) -> String {
+    let minutes = (seconds / 60.0).round().rem_euclid(1440.0) as u32;
+    format!("{:02}:{:02}", minutes / 60, minutes % 60)
+}
+
 fn two_units(major: u64, major_unit: &str, minor: u64, minor_unit: &str) -> String {
     if minor == 0 {
         format!("{major} {major_unit}")

@@ -50,12 +50,15 @@ export interface JitterParams {
   s?: Seed;
 }
 
+/** How a client picks its wait before each retry. */
+export type BackoffStrategy =
+  | "constant" | "linear" | "exponential" | "full" | "equal" | "decorrelated"
+  | "sidekiq" | "celery" | "activejob" | "aws";
+
 /** Parameters of `backoff()`. */
 export interface BackoffParams {
   /** Retry strategy ("exponential"). */
-  st?:
-    | "constant" | "linear" | "exponential" | "full" | "equal" | "decorrelated"
-    | "sidekiq" | "celery" | "activejob" | "aws";
+  st?: BackoffStrategy;
   /** Base delay in seconds, 0.01 to 60 (1). */
   b?: number;
   /** Growth factor, 1 to 10 (2). */
@@ -68,6 +71,11 @@ export interface BackoffParams {
   m?: number;
   /** Outage in seconds, 1 to 86,400 (60). */
   d?: number;
+  /**
+   * Strategies drawn beside `st`: up to 3 of its slugs, separated by commas,
+   * or "" for none ("full,decorrelated"). `st` itself, if listed, is drawn once.
+   */
+  vs?: string;
   s?: Seed;
 }
 
@@ -145,6 +153,19 @@ export interface PoissonRun {
   deferred: number;
   deferred_wait: number;
   bucket: BucketOutcome | null;
+  /** Events in each minute of the local day, over the first 24 hours. */
+  first_day_per_minute: number[];
+  gap_histogram: GapHistogram;
+}
+
+/** Gaps binned from 0, beside the counts an exponential predicts. */
+export interface GapHistogram {
+  bin_seconds: number;
+  counts: number[];
+  /** Gaps longer than the last bin reaches. */
+  beyond: number;
+  /** [gap, expected gaps per bin] along the curve n · bin · λe^(−λ·gap). */
+  expected: [number, number][];
 }
 
 export interface JitterRun {
@@ -191,10 +212,20 @@ export interface Fleet {
   completion_p99: number;
 }
 
+export interface StrategyFleet {
+  /** The strategy's slug, as `st` takes it. */
+  strategy: BackoffStrategy;
+  /** Its name, with the library version for the library strategies. */
+  label: string;
+  fleet: Fleet;
+}
+
 export interface BackoffRun {
   panel: "backoff";
+  /** The spread of each retry's wait, for the main strategy `st`. */
   bands: Band[];
-  fleet: Fleet;
+  /** The main strategy's fleet first, then each compared one's; all share their timeline bins. */
+  fleets: StrategyFleet[];
 }
 
 export interface Uniformity {

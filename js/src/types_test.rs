@@ -91,8 +91,10 @@ fn result_types_list_every_key_of_the_results() {
     let nested: &[Nested] = &[
         ("PoissonRun", "GapQuantile", |v| &v["gap_quantiles"][0]),
         ("PoissonRun", "BucketOutcome", |v| &v["bucket"]),
+        ("PoissonRun", "GapHistogram", |v| &v["gap_histogram"]),
         ("BackoffRun", "Band", |v| &v["bands"][0]),
-        ("BackoffRun", "Fleet", |v| &v["fleet"]),
+        ("BackoffRun", "StrategyFleet", |v| &v["fleets"][0]),
+        ("StrategyFleet", "Fleet", |v| &v["fleet"]),
         ("Fleet", "Timeline", |v| &v["timeline"]),
         ("Fleet", "Burst", |v| &v["peak_after_outage"]),
         ("SpreadRun", "Uniformity", |v| &v["uniformity"]),

@@ -1,114 +1,327 @@
 //! Backoff: how long clients wait before retrying, and why they need jitter.
 
 use leptos::prelude::*;
-use stampede_core::backoff::{self, BackoffRun};
+use stampede_core::backoff::{self, BackoffRun, Band, Fleet};
 use stampede_core::units::{count, duration, significant};
 
-use super::{coming, key_number};
+use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
 use crate::store::Store;
-
-/// The waits listed one by one; a longer run ends in "…".
-const LISTED_WAITS: usize = 10;
 
 pub fn explanation() -> impl IntoView {
     view! {
         <p class="explain">
-            "A client whose call failed waits before it tries again, and waits
-            longer after each failure so a struggling service gets room to
-            recover. Exponential backoff waits min(cap, base · factor^(n−1))
-            before retry n. Full jitter waits a random share of that, equal
-            jitter at least half of it, and decorrelated jitter a random time
-            between the base and three times its previous wait. The presets
-            follow Sidekiq, Celery, Active Job and the AWS SDK, each with its
-            own formula and constants."
+            "A client whose call failed usually tries again. When a dependency goes down, thousands
+            of clients fail at the same moment, and if they all retried at once they would pile the
+            most load onto it exactly when it can take the least. Backoff makes a client wait before
+            each retry, and wait longer after every failure."
         </p>
         <p class="explain">
-            "M clients fail together when a dependency goes down for D seconds.
-            Without jitter they also wait together, so every retry reaches the
-            dependency as a spike of all M calls at once; jitter spreads them
-            out."
+            "Exponential backoff waits e(n) = min(c, b·f^(n−1)) before retry n: with base b = 1 s,
+            factor f = 2 and cap c = 60 s, that is 1, 2, 4, … 32 s, then 60 s for every retry after.
+            Linear backoff waits min(c, b·n), constant backoff always b."
+        </p>
+        <p class="explain">
+            "Without jitter, clients that failed together also wait together, so every retry reaches
+            the dependency as a spike as tall as the fleet, and so does the one that finds it back up.
+            Full jitter waits a uniform random share of e(n), from nothing to all of it; equal jitter
+            waits e(n)/2 plus a random share of the other half; decorrelated jitter waits between b
+            and three times its previous wait, capped at c, so each wait grows from the last one drawn."
+        </p>
+        <p class="explain">
+            "The library strategies follow one version each of Sidekiq, Celery, Active Job and the AWS
+            SDK, with its own formula, counter and constants: Sidekiq and Active Job wait about n⁴
+            seconds, for background jobs that can wait hours, while the AWS SDK caps its waits at 20 s,
+            for requests someone is waiting on."
+        </p>
+        <p class="explain">
+            "Backoff with jitter suits any retry that many clients may make at once: calls to a shared
+            service, reconnects after a network blip, jobs failing against the same database. The
+            jitter has a price: full jitter waits half as long on average, so its clients call more
+            often and, with a fixed number of retries, more of them give up during a long outage. No
+            backoff helps with a failure that will not go away, such as a rejected request: retrying it
+            only adds load, so it should fail at once. Nor is a long wait right for a reader watching a
+            spinner, who is better served by a quick second try and then a clear error."
+        </p>
+        <p class="explain">
+            "The figure follows M clients that fail together at t = 0 against a dependency that is down
+            for D seconds. A call succeeds once the dependency is back; a client that spends all its
+            retries before then gives up. Every compared strategy replays the same clients with the
+            same random draws."
         </p>
     }
 }
 
 pub fn figure() -> impl IntoView {
     let state = Store::get().state;
+    let params = Memo::new(move |_| state.with(|s| s.backoff.clone()));
     let run = Memo::new(move |_| state.with(|s| backoff::run(&s.backoff, s.seed)));
-    // Parameters come settled from the store, so an error here is a bug
-    // worth showing rather than hiding.
-    let shown = move |figure: fn(&BackoffRun) -> String| {
-        move || {
-            run.with(|run| match run {
-                Ok(run) => figure(run),
-                Err(error) => error.to_string(),
-            })
-        }
+
+    let calls = ChartCanvas::new(320.0);
+    let waits = ChartCanvas::new(280.0);
+    chart::redraw_on_change("figure", move || {
+        let outage = params.with(|params| params.outage);
+        run.with(|run| {
+            let Ok(run) = run else {
+                return;
+            };
+            calls.draw(|area, pen| calls_plot(run, outage).draw(area, pen));
+            waits.draw(|area, pen| bands_plot(&run.bands).draw(area, pen));
+        });
+    });
+
+    let labels = move || {
+        run.with(|run| {
+            let labels: Vec<&str> = run
+                .iter()
+                .flat_map(|run| &run.fleets)
+                .map(|fleet| fleet.label)
+                .collect();
+            labels.join(", ")
+        })
     };
+    let calls_label = move || {
+        format!(
+            "Calls per second over time on a logarithmic scale, one line for each of {}; a dashed line marks \
+             the moment the dependency is back up, after {}.",
+            labels(),
+            duration(params.with(|params| params.outage)),
+        )
+    };
+    let waits_label = move || {
+        format!(
+            "The wait before each retry for {}: a shaded range from the shortest to the longest draw, \
+             with lines at the median and the 90th percentile.",
+            params.with(|params| params.strategy.label()),
+        )
+    };
+    let waits_title = move || {
+        format!(
+            "Wait before each retry: {}",
+            params.with(|params| params.strategy.label())
+        )
+    };
+
     view! {
-        <dl class="key-numbers">
-            {key_number(
-                "waits",
-                "Median wait before each retry",
-                shown(|run| {
-                    let mut waits: Vec<String> = run
-                        .bands
-                        .iter()
-                        .take(LISTED_WAITS)
-                        .map(|band| duration(band.median))
-                        .collect();
-                    if run.bands.len() > LISTED_WAITS {
-                        waits.push("…".into());
-                    }
-                    waits.join(", ")
-                }),
-                "median of 10,000 draws per retry",
-            )}
-            {key_number(
-                "peak",
-                "Peak calls per second once back",
-                shown(|run| {
-                    let peak = run.fleet.peak_after_outage;
-                    format!("{} /s at {}", significant(peak.per_second, 3), duration(peak.at))
-                }),
-                "busiest bin from D on; all M at once without jitter",
-            )}
-            {key_number(
-                "calls",
-                "Calls in all",
-                shown(|run| count(run.fleet.calls)),
-                "first calls plus retries",
-            )}
-            {key_number(
-                "recovered",
-                "Last client succeeds at",
-                shown(|run| run.fleet.last_success.map_or("never".into(), duration)),
-                "first call at or after D, for the slowest client",
-            )}
-            {key_number(
-                "recovered-99",
-                "99 % succeeded by",
-                shown(|run| run.fleet.success_99.map_or("never".into(), duration)),
-                "the ⌈0.99 · M⌉-th success",
-            )}
-            {key_number(
-                "completion",
-                "Clients done, p50 / p99",
-                shown(|run| {
-                    format!(
-                        "{} / {}",
-                        duration(run.fleet.completion_p50),
-                        duration(run.fleet.completion_p99)
-                    )
-                }),
-                "when a client stops calling",
-            )}
-            {key_number(
-                "gave-up",
-                "Clients that gave up",
-                shown(|run| count(u64::from(run.fleet.gave_up))),
-                "every allowed retry came before D",
-            )}
-        </dl>
-        {coming("calls per second over time for the fleet, and each retry's delay band (min, median, p90, max).")}
+        {super::key_numbers(move || {
+            run.with(|run| {
+                run.as_ref()
+                    .map(|run| params.with(|params| backoff::key_numbers(params, run)))
+                    .map_err(Clone::clone)
+            })
+        })}
+        <div class="chart-block">
+            <h3>"Calls per second after the failure"</h3>
+            <p class="caption">
+                "Each strategy's calls reaching the dependency, on a logarithmic scale so that a spike of
+                the whole fleet and a thin trickle both show; a line along the bottom edge is a stretch
+                without calls, and from the dashed line at D on every call succeeds."
+            </p>
+            {calls.view("backoff-calls", calls_label)}
+        </div>
+        <div class="chart-block">
+            <h3>{waits_title}</h3>
+            <p class="caption">
+                "Over 10,000 draws for each retry: the shaded range runs from the shortest wait to the
+                longest, a jitter-free strategy shrinks it to one line."
+            </p>
+            {waits.view("backoff-waits", waits_label)}
+        </div>
+        <div class="chart-block">
+            <h3>"Totals per strategy"</h3>
+            <p class="caption">
+                "The same fleet and the same outage for every strategy: the load it brings back, and
+                when its clients are done."
+            </p>
+            <div class="table-scroll">
+                <table class="figures backoff-totals">
+                    <thead>
+                        <tr>
+                            <th scope="col">"Strategy"</th>
+                            {move || {
+                                run.with(|run| {
+                                    run.iter()
+                                        .flat_map(|run| &run.fleets)
+                                        .map(|strategy| view! { <th scope="col">{strategy.label}</th> })
+                                        .collect_view()
+                                })
+                            }}
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {TOTALS
+                            .iter()
+                            .map(|&(name, figure)| {
+                                let cells = move || {
+                                    run.with(|run| {
+                                        run.iter()
+                                            .flat_map(|run| &run.fleets)
+                                            .map(|strategy| view! { <td>{figure(&strategy.fleet)}</td> })
+                                            .collect_view()
+                                    })
+                                };
+                                view! {
+                                    <tr>
+                                        <th scope="row">{name}</th>
+                                        {cells}
+                                    </tr>
+                                }
+                            })
+                            .collect_view()}
+                    </tbody>
+                </table>
+            </div>
+        </div>
+    }
+}
+
+/// A time, or "never" for a client that never got there.
+fn time_or_never(at: Option<f64>) -> String {
+    at.map_or_else(|| "never".to_string(), duration)
+}
+
+/// A row of the totals table: what the figure is, and how it reads for one
+/// strategy's fleet.
+type Total = (&'static str, fn(&Fleet) -> String);
+
+/// The rows of the totals table; one column a strategy keeps it narrow.
+const TOTALS: [Total; 7] = [
+    ("Calls", |fleet| count(fleet.calls)),
+    ("Peak once back", |fleet| {
+        let peak = fleet.peak_after_outage.per_second;
+        if peak > 0.0 {
+            format!("{} /s", significant(peak, 3))
+        } else {
+            "none".into()
+        }
+    }),
+    ("99 % succeeded by", |fleet| time_or_never(fleet.success_99)),
+    ("Last success", |fleet| time_or_never(fleet.last_success)),
+    ("Done, median", |fleet| duration(fleet.completion_p50)),
+    ("Done, p99", |fleet| duration(fleet.completion_p99)),
+    ("Gave up", |fleet| count(u64::from(fleet.gave_up))),
+];
+
+/// A unit that keeps an axis of up to `seconds` readable: its length in
+/// seconds and its name.
+fn time_unit(seconds: f64) -> (f64, &'static str) {
+    match seconds {
+        s if s < 300.0 => (1.0, "s"),
+        s if s < 3.0 * 3600.0 => (60.0, "min"),
+        s if s < 3.0 * 86_400.0 => (3600.0, "h"),
+        _ => (86_400.0, "days"),
+    }
+}
+
+/// Tick text for a base-10 logarithm: the number it stands for.
+fn power_of_ten_tick(exponent: f64) -> String {
+    significant(10f64.powf(exponent), 2)
+}
+
+/// Calls per second over time, one line per strategy, with y the base-10
+/// logarithm of the rate: without jitter a bin holds all M clients, with
+/// it a few hundred a second, and a linear axis would flatten the latter.
+/// Bins without calls sit one decade below a single call, just above the
+/// bottom edge.
+fn calls_plot(run: &BackoffRun, outage: f64) -> Plot {
+    let (bin, bins) = run.fleets.first().map_or((1.0, 0), |first| {
+        let timeline = &first.fleet.timeline;
+        (timeline.bin_seconds, timeline.calls.len())
+    });
+    let horizon = bin * bins as f64;
+    let (unit, unit_name) = time_unit(horizon);
+    let none = (1.0 / bin).log10() - 1.0;
+    let mut highest = none + 1.0;
+    let mut layers: Vec<Layer> = run
+        .fleets
+        .iter()
+        .enumerate()
+        .map(|(index, strategy)| {
+            // A step outline, one stretch for each run of equal bins.
+            let mut points: Vec<(f64, f64)> = Vec::new();
+            for (at, &calls) in strategy.fleet.timeline.calls.iter().enumerate() {
+                let level = if calls > 0 {
+                    (f64::from(calls) / bin).log10()
+                } else {
+                    none
+                };
+                highest = highest.max(level);
+                let (left, right) = (at as f64 * bin / unit, (at + 1) as f64 * bin / unit);
+                match points.last_mut() {
+                    Some(last) if last.1 == level => last.0 = right,
+                    _ => points.extend([(left, level), (right, level)]),
+                }
+            }
+            Layer::Line {
+                points,
+                ink: Ink::Series(index),
+                dashed: false,
+                label: Some(strategy.label.into()),
+            }
+        })
+        .collect();
+    layers.push(Layer::Mark {
+        x: outage / unit,
+        ink: Ink::Reference,
+        label: "D: back up".into(),
+    });
+    let per = if bin == 1.0 {
+        "second".to_string()
+    } else {
+        format!("second, averaged over {}", duration(bin))
+    };
+    Plot {
+        x: 0.0..horizon / unit,
+        // The no-calls line sits a little above the axis, so that a line
+        // lying on it still shows.
+        y: none - 0.2..highest + 0.1 * (highest - none),
+        x_desc: format!("time since the failure ({unit_name})"),
+        y_desc: format!("calls per {per} (log scale)"),
+        x_tick: chart::number_tick,
+        y_tick: power_of_ten_tick,
+        layers,
+    }
+}
+
+/// The spread of the wait before each retry: min to max shaded, median and
+/// 90th percentile as lines.
+fn bands_plot(bands: &[Band]) -> Plot {
+    let longest = bands.iter().map(|band| band.max).fold(0.0, f64::max);
+    let (unit, unit_name) = time_unit(longest);
+    let line = |pick: fn(&Band) -> f64| -> Vec<(f64, f64)> {
+        bands
+            .iter()
+            .map(|band| (f64::from(band.retry), pick(band) / unit))
+            .collect()
+    };
+    let last = bands.last().map_or(1, |band| band.retry);
+    Plot {
+        x: 1.0..f64::from(last.max(2)),
+        y: 0.0..longest / unit * 1.1,
+        x_desc: "retry".into(),
+        y_desc: format!("wait before the retry ({unit_name})"),
+        x_tick: chart::number_tick,
+        y_tick: chart::number_tick,
+        layers: vec![
+            Layer::Band {
+                points: bands
+                    .iter()
+                    .map(|band| (f64::from(band.retry), band.min / unit, band.max / unit))
+                    .collect(),
+                ink: Ink::Muted,
+                label: Some("shortest to longest".into()),
+            },
+            Layer::Line {
+                points: line(|band| band.p90),
+                ink: Ink::Series(0),
+                dashed: true,
+                label: Some("90th percentile".into()),
+            },
+            Layer::Line {
+                points: line(|band| band.median),
+                ink: Ink::Series(0),
+                dashed: false,
+                label: Some("median".into()),
+            },
+        ],
     }
 }

@@ -1,48 +1,229 @@
 //! Jitter: random delays that break up a bulk enqueue.
 
 use leptos::prelude::*;
-use stampede_core::units::{count, duration, significant};
+use stampede_core::jitter::{self, JitterParams, JitterRun, TimeAxis};
+use stampede_core::units::{count, significant};
 
-use super::{coming, key_number};
+use crate::chart::{self, Area, ChartCanvas, Drawn, Ink, Layer, Pen, Plot};
 use crate::store::Store;
+
+/// Ink of the chosen strategy and of the no-jitter herd, the same in both charts.
+const CHOSEN: Ink = Ink::Series(0);
+const HERD: Ink = Ink::Series(1);
 
 pub fn explanation() -> impl IntoView {
     view! {
         <p class="explain">
-            "Enqueue N jobs at the same moment and they all reach the database or
-            API at once: a thundering herd. Give each job its own random delay,
-            drawn uniformly between a min and a max, and the herd becomes a
-            steady stream of N / (max − min) jobs per minute; the last one runs
-            by the max delay. A fixed delay for every job only moves the herd
-            later."
+            "A scheduler often creates a pile of work in one go: a nightly task
+            enqueues a cleanup job per account, ten thousand of them, all
+            runnable at the same moment. Every free worker takes one at once,
+            so whatever those jobs call (a database, a partner's API, a mail
+            service) receives the whole pile within seconds. That spike is the
+            thundering herd, and a rate-limited service answers it with errors
+            and retries that make it worse."
+        </p>
+        <p class="explain">
+            "Jitter gives every job its own random delay. With a delay drawn
+            evenly from [min, max), each moment of that range is as likely as
+            any other, so N jobs arrive at a steady N / (max − min) per minute:
+            10,000 jobs over 30 minutes come to about 333 a minute. Nothing runs
+            before t0 + min (a min above zero gives a freshly deployed service
+            time to warm up), and the last job starts just before t0 + max."
+        </p>
+        <p class="explain">
+            "The delay has to differ from job to job. Giving every job the same
+            ten-minute wait changes nothing but the clock: the full herd arrives
+            ten minutes later. Other shapes have their own costs: an exponential
+            delay puts most jobs near the start, so its first minutes are far
+            busier than the average, and a normal one gathers them around its
+            mean."
+        </p>
+        <p class="explain">
+            "Pick max from two limits. The downstream, taking at most R jobs a
+            minute, needs at least N / R to take them all, so a window shorter
+            than that cannot stay under its limit however evenly it spreads.
+            And every job may wait up to max, so jitter suits background work
+            with a loose deadline (cleanups, reconciliation, reports), not a job
+            a user is waiting for, nor jobs that must run in a set order. A
+            small batch, or a downstream that easily absorbs the burst, needs
+            no jitter at all."
         </p>
     }
 }
 
 pub fn figure() -> impl IntoView {
     let state = Store::get().state;
-    let params = move || state.with(|s| s.jitter.clone());
+    let params = Memo::new(move |_| state.with(|s| s.jitter.clone()));
+    let run = Memo::new(move |_| state.with(|s| jitter::run(&s.jitter, s.seed)));
+    let herd = Memo::new(move |_| state.with(|s| jitter::herd(&s.jitter, s.seed)));
+
+    let arrivals = ChartCanvas::new(440.0);
+    let completion = ChartCanvas::new(300.0);
+    chart::redraw_on_change("figure", move || {
+        let params = params.get();
+        run.with(|run| {
+            herd.with(|herd| {
+                let (Ok(run), Ok(herd)) = (run, herd) else {
+                    return;
+                };
+                let axis = TimeAxis::for_run(&params, run);
+                arrivals.draw(|area, pen| draw_arrivals(area, pen, &params, &axis, run, herd));
+                completion
+                    .draw(|area, pen| completion_plot(&params, &axis, run, herd).draw(area, pen));
+            })
+        });
+    });
+
+    let arrivals_label = move || {
+        let params = params.get();
+        format!(
+            "Two bar charts of jobs starting over time. Top: without jitter, all {} jobs start at once. \
+             Bottom: with the chosen delay ({}), against a downstream limit of {} jobs a minute.",
+            count(u64::from(params.jobs)),
+            params.strategy.label(),
+            count(u64::from(params.limit_per_minute)),
+        )
+    };
+    let completion_label = move || {
+        let params = params.get();
+        format!(
+            "Jobs started by each moment, rising to {} with the chosen delay ({}), a single step at t0 without jitter, \
+             and the fastest the downstream's limit allows as a dashed line.",
+            count(u64::from(params.jobs)),
+            params.strategy.label(),
+        )
+    };
     view! {
-        <dl class="key-numbers">
-            {key_number(
-                "flat-rate",
-                "Rate with uniform jitter",
-                move || format!("{} /min", significant(params().flat_rate_per_minute(), 3)),
-                "N / (max − min)",
-            )}
-            {key_number(
-                "herd",
-                "Without jitter",
-                move || format!("{} at once", count(u64::from(params().jobs))),
-                "all N at t0",
-            )}
-            {key_number(
-                "last-job",
-                "Last job runs by",
-                move || duration(params().max_delay * 60.0),
-                "t0 + max",
-            )}
-        </dl>
-        {coming("arrivals per second at the downstream against its rate limit, with and without jitter, and the cumulative completion curve.")}
+        {super::key_numbers(move || {
+            run.with(|run| {
+                run.as_ref()
+                    .map(|run| jitter::key_numbers(&params.get(), run))
+                    .map_err(Clone::clone)
+            })
+        })}
+        <div class="chart-block">
+            <h3>"Arrivals at the downstream"</h3>
+            <p class="caption">
+                "Jobs starting in each bin, without jitter (top) and with the chosen delay (bottom), each
+                on its own scale; bars above the dashed line break the downstream's limit."
+            </p>
+            {arrivals.view("jitter-arrivals", arrivals_label)}
+        </div>
+        <div class="chart-block">
+            <h3>"Jobs started so far"</h3>
+            <p class="caption">
+                "How many jobs have started by each moment; where a curve runs above the dashed line,
+                the most the downstream can take at its limit, jobs arrive faster than it can serve them."
+            </p>
+            {completion.view("jitter-completion", completion_label)}
+        </div>
+    }
+}
+
+/// Two stacked bar charts on one time axis: the herd on top, the chosen
+/// delay below, each scaled to its own tallest bar and the limit.
+fn draw_arrivals(
+    area: &Area,
+    pen: &Pen,
+    params: &JitterParams,
+    axis: &TimeAxis,
+    run: &JitterRun,
+    herd: &JitterRun,
+) -> Drawn {
+    chart::draw_stacked(
+        area,
+        pen,
+        &[
+            arrivals_plot(params, axis, herd, HERD, "no jitter: all N at t0"),
+            arrivals_plot(params, axis, run, CHOSEN, params.strategy.label()),
+        ],
+    )
+}
+
+/// One run's arrivals per bin under the downstream's limit for that bin.
+fn arrivals_plot(
+    params: &JitterParams,
+    axis: &TimeAxis,
+    run: &JitterRun,
+    ink: Ink,
+    name: &str,
+) -> Plot {
+    let limit = params.limit_per(f64::from(axis.bin_seconds));
+    let unit = f64::from(axis.unit_seconds);
+    let end = axis.end() / unit;
+    let counts: Vec<f64> = run.arrivals(axis).into_iter().map(f64::from).collect();
+    let tallest = counts.iter().copied().fold(limit, f64::max);
+    Plot {
+        x: 0.0..end,
+        y: 0.0..tallest * 1.1,
+        x_desc: format!("time after the enqueue ({})", axis.unit_name),
+        y_desc: format!("jobs per {}", axis.bin_name),
+        x_tick: chart::number_tick,
+        y_tick: chart::number_tick,
+        // The limit is named in the legend beside the bars it caps.
+        layers: vec![
+            Layer::Bars {
+                start: 0.0,
+                width: f64::from(axis.bin_seconds) / unit,
+                heights: counts,
+                ink,
+                label: Some(name.into()),
+            },
+            Layer::Line {
+                points: vec![(0.0, limit), (end, limit)],
+                ink: Ink::Reference,
+                dashed: true,
+                label: Some(format!(
+                    "limit R = {} per {}",
+                    significant(limit, 3),
+                    axis.bin_name
+                )),
+            },
+        ],
+    }
+}
+
+/// The completion curves of the chosen delay and the herd, under the
+/// fastest the downstream's limit allows.
+fn completion_plot(
+    params: &JitterParams,
+    axis: &TimeAxis,
+    run: &JitterRun,
+    herd: &JitterRun,
+) -> Plot {
+    let unit = f64::from(axis.unit_seconds);
+    let in_units = |points: Vec<(f64, f64)>| {
+        points
+            .into_iter()
+            .map(|(t, jobs)| (t / unit, jobs))
+            .collect()
+    };
+    Plot {
+        x: 0.0..axis.end() / unit,
+        y: 0.0..f64::from(params.jobs) * 1.05,
+        x_desc: format!("time after the enqueue ({})", axis.unit_name),
+        y_desc: "jobs started".into(),
+        x_tick: chart::number_tick,
+        y_tick: chart::number_tick,
+        layers: vec![
+            Layer::Line {
+                points: in_units(params.fastest_at_limit(axis.end())),
+                ink: Ink::Reference,
+                dashed: true,
+                label: Some("most the limit allows, min(N, R·t)".into()),
+            },
+            Layer::Line {
+                points: in_units(herd.completion(axis)),
+                ink: HERD,
+                dashed: false,
+                label: Some("no jitter".into()),
+            },
+            Layer::Line {
+                points: in_units(run.completion(axis)),
+                ink: CHOSEN,
+                dashed: false,
+                label: Some(params.strategy.label().into()),
+            },
+        ],
     }
 }

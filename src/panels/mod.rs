@@ -9,6 +9,9 @@ mod queue;
 mod slots;
 
 use leptos::prelude::*;
+use stampede_core::error::InvalidInput;
+use stampede_core::key_numbers::KeyNumber;
+use stampede_core::presets;
 use stampede_core::state::Panel;
 
 use crate::controls::Controls;
@@ -42,13 +45,77 @@ pub fn PanelView(panel: Panel) -> impl IntoView {
         <section id="panel" data-panel=panel.slug() aria-labelledby="panel-title">
             <h2 id="panel-title">{panel.title()}</h2>
             {show_text.then(|| view! { <div class="explain-block">{explanation}</div> })}
+            {show_text.then(|| view! { <Presets panel /> })}
             {show_controls.then(|| view! { <Controls panel /> })}
-            <div class="figure">{figure}</div>
+            <div class="figure" id="figure">{figure}</div>
         </section>
     }
 }
 
-/// One key number: its label, its value and the formula it comes from.
+/// The panel's key numbers, as core writes them, each with its formula and,
+/// where there is one, the theory's value beside it. Parameters come settled
+/// from the store, so an error here is a bug worth showing.
+fn key_numbers(
+    numbers: impl Fn() -> Result<Vec<KeyNumber>, InvalidInput> + Send + Sync + 'static,
+) -> impl IntoView {
+    let items = move || {
+        match numbers() {
+        Ok(numbers) => numbers
+            .into_iter()
+            .map(|number| {
+                view! {
+                    <div class="key-number">
+                        <dt>{number.label}</dt>
+                        <dd data-key=number.key>{number.value}</dd>
+                        <dd class="formula">{number.formula}</dd>
+                        {number.theory.map(|theory| view! { <dd class="theory">"theory: " {theory}</dd> })}
+                    </div>
+                }
+            })
+            .collect_view()
+            .into_any(),
+        Err(error) => view! { <div class="key-number" role="alert">{error.to_string()}</div> }.into_any(),
+    }
+    };
+    view! { <dl class="key-numbers">{items}</dl> }
+}
+
+/// The panel's "try this" presets: each button sets its parameters, keeps
+/// the seed, and says what to notice.
+#[component]
+fn Presets(panel: Panel) -> impl IntoView {
+    let store = Store::get();
+    let presets = presets::presets(panel);
+    (!presets.is_empty()).then(|| {
+        view! {
+            <section class="presets" aria-labelledby="presets-title">
+                <h3 id="presets-title">"Try this"</h3>
+                <ul>
+                    {presets
+                        .iter()
+                        .map(|preset| {
+                            view! {
+                                <li>
+                                    <button
+                                        type="button"
+                                        data-preset=preset.slug
+                                        on:click=move |_| store.apply_preset(panel, preset)
+                                    >
+                                        {preset.title}
+                                    </button>
+                                    <span class="lesson">{preset.lesson}</span>
+                                </li>
+                            }
+                        })
+                        .collect_view()}
+                </ul>
+            </section>
+        }
+    })
+}
+
+/// One key number computed here from the parameters alone, for the panels
+/// whose runs do not give key numbers yet (Hash spread, Slots, Queue).
 fn key_number(
     key: &'static str,
     label: &'static str,
@@ -64,7 +131,7 @@ fn key_number(
     }
 }
 
-/// The line that says which charts this panel will gain.
+/// The line that says which charts a panel will gain.
 fn coming(charts: &'static str) -> impl IntoView {
     view! { <p class="coming">"Coming: " {charts}</p> }
 }

@@ -23,6 +23,15 @@ const SHOTS = path.join(REPO, 'target', 'screenshots');
 export const PREFIX = '/docs/stampede/';
 
 const SLUGS = ['poisson', 'jitter', 'backoff', 'hash', 'slots', 'queue'];
+// Every preset with the key numbers core computes for it, written by
+// `stampede presets` (scripts/test does this before running the e2e).
+const PRESETS = path.resolve(process.env.E2E_PRESETS ?? path.join(REPO, 'target', 'presets.json'));
+// The panels whose charts follow a dragged slider, and the slider to drag.
+const DRAGGED = [
+  ['poisson', 'n'],
+  ['jitter', 'hi'],
+  ['backoff', 'm'],
+];
 
 // Chromium refuses to compile wasm served with any other type than application/wasm.
 const CONTENT_TYPES = {
@@ -122,6 +131,46 @@ const keyNumbers = (page) =>
   page.$$eval('dd[data-key]', (dds) =>
     dds.map((dd) => `${dd.dataset.key}=${dd.textContent.trim()}`).join('; '),
   );
+
+/** The key numbers as {key: text}. */
+const keyNumberMap = (page) =>
+  page.$$eval('dd[data-key]', (dds) => Object.fromEntries(dds.map((dd) => [dd.dataset.key, dd.textContent.trim()])));
+
+/** Compares the page's key numbers with core's, naming the first that differs. */
+async function expectKeyNumbers(page, expected, what) {
+  const shown = await keyNumberMap(page);
+  for (const number of expected) {
+    const value = shown[number.key];
+    if (value !== number.value) {
+      throw new Error(`${what}: ${number.key} shows ${JSON.stringify(value)}, core computes ${JSON.stringify(number.value)}`);
+    }
+  }
+}
+
+/** A short fingerprint of every canvas's pixels, to notice a redraw. */
+const canvasPixels = (page) =>
+  page.$$eval('#figure canvas', (canvases) => canvases.map((c) => c.toDataURL()).join('|'));
+
+/** Canvases that are blank: every pixel the same colour. */
+const blankCanvases = (page) =>
+  page.$$eval('#figure canvas', (canvases) =>
+    canvases
+      .filter((c) => {
+        if (c.width === 0 || c.height === 0) return true;
+        const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        for (let i = 4; i < data.length; i += 4) {
+          if (data[i] !== data[0] || data[i + 1] !== data[1] || data[i + 2] !== data[2]) return false;
+        }
+        return true;
+      })
+      .map((c) => c.id),
+  );
+
+function percentile(sorted, p) {
+  const at = (sorted.length - 1) * p;
+  const low = Math.floor(at);
+  return sorted[low] + (sorted[Math.min(low + 1, sorted.length - 1)] - sorted[low]) * (at - low);
+}
 
 // --- Main ---------------------------------------------------------------------
 
@@ -314,6 +363,111 @@ async function main() {
         assert(width <= 360, `page is ${width} px wide, more than the 360 px screen`);
       });
     }
+
+    // 3b ------------------------------------------------------------------------
+    const presets = JSON.parse(fs.readFileSync(PRESETS, 'utf8'));
+    for (const preset of presets) {
+      await check(`preset ${preset.panel}/${preset.slug}: the page shows core's numbers`, async (t) => {
+        const page = await t.newPage();
+        await openApp(page, `?${preset.query}`);
+        await expectKeyNumbers(page, preset.key_numbers, 'opened by URL');
+        const blank = await blankCanvases(page);
+        assert(blank.length === 0, `blank charts: ${blank.join(', ')}`);
+        await t.shot(page, `preset-${preset.panel}-${preset.slug}`);
+      });
+    }
+    for (const slug of new Set(presets.map((p) => p.panel))) {
+      await check(`panel ${slug}: each "try this" button sets its preset`, async (t) => {
+        const page = await t.newPage();
+        await openApp(page, `?v=1&p=${slug}&s=1`);
+        for (const preset of presets.filter((p) => p.panel === slug)) {
+          await page.click(`button[data-preset="${preset.slug}"]`);
+          await poll(
+            async () => {
+              try {
+                await expectKeyNumbers(page, preset.key_numbers, preset.slug);
+                return true;
+              } catch {
+                return false;
+              }
+            },
+            `the numbers of ${preset.slug}`,
+          ).catch(async () => expectKeyNumbers(page, preset.key_numbers, `after clicking ${preset.slug}`));
+          await poll(() => page.url().endsWith(`?${preset.query}`), `the URL of ${preset.slug} (URL is ${page.url()})`, 3000);
+        }
+      });
+    }
+
+    // 3c ------------------------------------------------------------------------
+    const timings = {};
+    for (const [slug, key] of DRAGGED) {
+      await check(`panel ${slug}: dragging the ${key} slider redraws the charts and updates the URL`, async (t) => {
+        const page = await t.newPage();
+        await openApp(page, `?v=1&p=${slug}&s=1`);
+        const blank = await blankCanvases(page);
+        assert(blank.length === 0, `blank charts before dragging: ${blank.join(', ')}`);
+        const before = await canvasPixels(page);
+        const startValue = queryParam(page, key);
+        // Every update the figure records, from the change to the last chart drawn.
+        await page.evaluate(() => {
+          window.__updates = [];
+          const figure = document.getElementById('figure');
+          new MutationObserver(() => window.__updates.push(Number(figure.dataset.updateMs))).observe(figure, {
+            attributes: true,
+            attributeFilter: ['data-updates'],
+          });
+        });
+        const slider = page.locator(`#f-${key}-range`);
+        await slider.scrollIntoViewIfNeeded();
+        const box = await slider.boundingBox();
+        const y = box.y + box.height / 2;
+        // Press on the thumb's track position for the current value, then sweep right and back.
+        await page.mouse.move(box.x + box.width * 0.3, y);
+        await page.mouse.down();
+        for (let i = 0; i <= 40; i++) {
+          await page.mouse.move(box.x + box.width * (0.3 + (0.4 * i) / 40), y);
+          await page.waitForTimeout(16);
+        }
+        await page.mouse.up();
+        await page.waitForTimeout(800);
+        assert(queryParam(page, key) !== startValue, `${key} in the URL is still ${startValue}`);
+        assert((await canvasPixels(page)) !== before, 'the charts look the same after the drag');
+        const updates = await page.evaluate(() => window.__updates.filter(Number.isFinite));
+        assert(updates.length >= 5, `only ${updates.length} updates recorded while dragging`);
+        const sorted = [...updates].sort((a, b) => a - b);
+        timings[slug] = { n: sorted.length, p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95) };
+        const { n, p50, p95 } = timings[slug];
+        console.log(`# figure: ${slug} drag, ${n} updates, recompute and redraw p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms`);
+        await t.shot(page, `dragged-${slug}`);
+      });
+    }
+
+    await check('charts draw at the pixel ratio and follow a resized window', async (t) => {
+      const page = await t.newPage({ deviceScaleFactor: 2 });
+      await openApp(page, '?v=1&p=poisson&s=1');
+      const sizes = () =>
+        page.$$eval('#figure canvas', (canvases) =>
+          canvases.map((c) => ({ id: c.id, width: c.width, css: c.clientWidth, height: c.height, cssHeight: c.clientHeight })),
+        );
+      const expectCrisp = (list, when) => {
+        assert(list.length >= 3, `${list.length} canvases ${when}`);
+        for (const c of list) {
+          assert(
+            Math.abs(c.width - c.css * 2) <= 2 && Math.abs(c.height - c.cssHeight * 2) <= 2,
+            `${c.id} is ${c.width}×${c.height} for ${c.css}×${c.cssHeight} CSS px at ratio 2 ${when}`,
+          );
+        }
+      };
+      const wide = await sizes();
+      expectCrisp(wide, 'at 1280 px');
+      await page.setViewportSize({ width: 700, height: 900 });
+      await poll(async () => (await sizes())[0].css !== wide[0].css, 'the charts to get narrower');
+      await page.waitForTimeout(300);
+      expectCrisp(await sizes(), 'at 700 px');
+      const blank = await blankCanvases(page);
+      assert(blank.length === 0, `blank charts after the resize: ${blank.join(', ')}`);
+      await t.shot(page, 'resized-poisson');
+    });
 
     // 4 -------------------------------------------------------------------------
     await check('bad input is adjusted with notices, never breaks the page', async (t) => {

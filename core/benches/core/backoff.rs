@@ -2,6 +2,7 @@ use std::hint::black_box;
 
 use criterion::Criterion;
 use stampede_core::backoff::{self, Backoff, BackoffParams, Strategy};
+use stampede_core::state::State;
 
 /// The fleet the panel can least afford to be slow on: 100,000 clients
 /// retrying with decorrelated jitter through a one-minute outage.
@@ -17,13 +18,36 @@ fn fleet_of_a_hundred_thousand(c: &mut Criterion) {
     );
 }
 
-/// What one render of the panel computes with its defaults.
+/// What one render of the panel computes with its defaults: the main
+/// strategy's bands and three fleets of 10,000 clients.
 fn panel_defaults(c: &mut Criterion) {
     let params = BackoffParams::default();
     c.bench_function(
-        "backoff: panel defaults (bands and 10k-client fleet)",
+        "backoff: panel defaults (bands and 3 fleets of 10k clients)",
         |b| b.iter(|| backoff::run(black_box(&params), 1).unwrap()),
     );
 }
 
-criterion::criterion_group!(benches, fleet_of_a_hundred_thousand, panel_defaults);
+/// The slowest run the panel allows: four strategies sharing the
+/// 10-million-call budget, as many clients as fit with the default retries.
+fn run_at_the_call_cap(c: &mut Criterion) {
+    let (state, _) = State::from_query("p=backoff&vs=full,equal,decorrelated&m=1000000");
+    let params = state.backoff;
+    let mut group = c.benchmark_group("backoff");
+    group.sample_size(10);
+    group.bench_function(
+        format!(
+            "run at the call cap ({} clients × 9 calls × 4 strategies)",
+            params.clients
+        ),
+        |b| b.iter(|| backoff::run(black_box(&params), 1).unwrap()),
+    );
+    group.finish();
+}
+
+criterion::criterion_group!(
+    benches,
+    fleet_of_a_hundred_thousand,
+    panel_defaults,
+    run_at_the_call_cap
+);

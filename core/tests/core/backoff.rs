@@ -1,11 +1,13 @@
 use proptest::prelude::*;
 use stampede_core::backoff::{
-    AWS_THROTTLING_SCALE, AWS_TRANSIENT_SCALE, Backoff, BackoffParams, Burst, Fleet, Strategy,
-    active_job_delay, aws_standard_delay, celery_countdown, celery_delay, client_rng, decorrelated,
-    delay_bands, equal_jitter, exponential, full_jitter, run, sidekiq_delay, simulate_fleet,
+    AWS_THROTTLING_SCALE, AWS_TRANSIENT_SCALE, Backoff, BackoffParams, BackoffRun, Burst, Fleet,
+    PRESETS, Strategy, active_job_delay, aws_standard_delay, celery_countdown, celery_delay,
+    client_rng, decorrelated, delay_bands, equal_jitter, exponential, full_jitter, key_numbers,
+    run, sidekiq_delay, simulate_fleet, simulate_fleets,
 };
 use stampede_core::error::InvalidInput;
-use stampede_core::field::PanelParams;
+use stampede_core::field::{ChoiceSet, PanelParams};
+use stampede_core::state::{Panel, State};
 
 fn backoff(strategy: Strategy, base: f64, factor: f64, cap: f64) -> Backoff {
     Backoff::new(strategy, base, factor, cap).unwrap()
@@ -628,6 +630,28 @@ fn a_client_retries_the_same_however_large_the_fleet() {
 }
 
 #[test]
+fn calls_kept_between_passes_and_calls_drawn_again_bin_alike() {
+    // 100,000 clients with 9 retries may make 1,000,000 calls, the most a
+    // run keeps; one client more and the timeline is drawn again.
+    let backoff = doubling(Strategy::FullJitter);
+    let kept = simulate_fleet(&backoff, 100_000, 60.0, 9, 4).unwrap();
+    let drawn = simulate_fleet(&backoff, 100_001, 60.0, 9, 4).unwrap();
+    assert_consistent(&kept, 100_000, 60.0);
+    assert_consistent(&drawn, 100_001, 60.0);
+    assert_eq!(kept.timeline.bin_seconds, drawn.timeline.bin_seconds);
+    // The extra client's calls are the only difference.
+    let extra = drawn.calls - kept.calls;
+    assert!((1..=10).contains(&extra), "{extra}");
+    let mut differences = 0;
+    for (second, &calls) in drawn.timeline.calls.iter().enumerate() {
+        let before = kept.timeline.calls.get(second).copied().unwrap_or(0);
+        assert!(calls >= before, "second {second}");
+        differences += u64::from(calls - before);
+    }
+    assert_eq!(differences, extra);
+}
+
+#[test]
 fn long_runs_get_wider_timeline_bins() {
     // Sidekiq's 25 retries span about three weeks; an outage of 11.6 days
     // ends at its 22nd retry or so.
@@ -646,24 +670,45 @@ fn the_panel_defaults_run_and_settle() {
     let params = BackoffParams::default();
     let result = run(&params, 1).unwrap();
     assert_eq!(result.bands.len(), 8);
-    assert_eq!(result.fleet.calls, 7 * 10_000);
+    let strategies: Vec<Strategy> = result.fleets.iter().map(|f| f.strategy).collect();
+    assert_eq!(
+        strategies,
+        [
+            Strategy::Exponential,
+            Strategy::FullJitter,
+            Strategy::Decorrelated
+        ]
+    );
+    assert_eq!(result.fleets[0].fleet.calls, 7 * 10_000);
     let mut crossed = BackoffParams {
         base: 30.0,
         cap: 5.0,
-        ..params
+        ..params.clone()
     };
     assert_eq!(crossed.settle()[0].key, "c");
     assert_eq!(crossed.cap, 30.0);
-    // A million clients with 100 retries would make 101 million calls.
+    // A million clients with 100 retries would make 101 million calls for
+    // each of the three strategies.
     let mut huge = BackoffParams {
         clients: 1_000_000,
         retries: 100,
-        ..params
+        ..params.clone()
     };
-    assert_eq!(huge.settle()[0].key, "m");
-    assert_eq!(huge.clients, 99_009);
+    let notices = huge.settle();
+    assert_eq!(notices[0].key, "m");
+    assert!(notices[0].message.contains("3 strategies"), "{notices:?}");
+    assert_eq!(huge.clients, 33_003);
     assert!(huge.settle().is_empty());
     assert!(run(&huge, 1).is_ok());
+    // Alone, a strategy gets the whole budget.
+    let mut alone = BackoffParams {
+        clients: 1_000_000,
+        retries: 100,
+        compared: ChoiceSet::new([]),
+        ..params
+    };
+    alone.settle();
+    assert_eq!(alone.clients, 99_009);
 }
 
 fn field<T>(result: Result<T, InvalidInput>) -> &'static str {
@@ -694,8 +739,15 @@ fn bad_input_names_its_field() {
     assert_eq!(field(simulate_fleet(&good, 10, 60.0, 101, 1)), "retries");
     assert_eq!(
         field(simulate_fleet(&good, 200_000, 60.0, 50, 1)),
-        "clients × (retries + 1)"
+        "clients × (retries + 1) × strategies"
     );
+    // 100,000 clients making 51 calls fit once, not twice.
+    assert!(simulate_fleets(&[good], 100_000, 60.0, 50, 1).is_ok());
+    assert_eq!(
+        field(simulate_fleets(&[good, good], 100_000, 60.0, 50, 1)),
+        "clients × (retries + 1) × strategies"
+    );
+    assert_eq!(field(simulate_fleets(&[], 10, 60.0, 5, 1)), "strategies");
     assert_eq!(field(delay_bands(&good, 101, 10, 1)), "retries");
     assert_eq!(field(delay_bands(&good, 5, 0, 1)), "draws");
     assert_eq!(field(delay_bands(&good, 5, 100_001, 1)), "draws");
@@ -737,5 +789,274 @@ proptest! {
                 prop_assert!(band.min >= 0.0 && band.max.is_finite());
             }
         }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Comparing strategies
+
+/// The state a Backoff URL with `query` decodes to, and the notices'
+/// messages by key.
+fn decoded(query: &str) -> (BackoffParams, Vec<String>) {
+    let (state, notices) = State::from_query(&format!("p=backoff&{query}"));
+    let messages = notices.iter().map(ToString::to_string).collect();
+    (state.backoff, messages)
+}
+
+fn compared(params: &BackoffParams) -> &[Strategy] {
+    params.compared.as_slice()
+}
+
+#[test]
+fn the_compared_strategies_are_read_as_a_list_of_slugs() {
+    let (params, notices) = decoded("vs=%20equal%20,,sidekiq,");
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(
+        compared(&params),
+        [Strategy::EqualJitter, Strategy::Sidekiq]
+    );
+    let (params, notices) = decoded("vs=");
+    assert!(notices.is_empty() && compared(&params).is_empty());
+    // The default compares two jittered strategies and writes them out.
+    let default = State::new(Panel::Backoff).to_query();
+    assert!(default.ends_with("&vs=full,decorrelated"), "{default}");
+}
+
+#[test]
+fn an_unknown_slug_or_too_many_refuse_the_whole_list() {
+    let (params, notices) = decoded("vs=full,jittery");
+    assert_eq!(
+        compared(&params),
+        [Strategy::FullJitter, Strategy::Decorrelated]
+    );
+    assert_eq!(notices.len(), 1);
+    assert!(
+        notices[0].starts_with("Compare with (vs): \"jittery\" is not one of constant, linear,"),
+        "{notices:?}"
+    );
+    let (params, notices) = decoded("vs=linear,equal,sidekiq,aws");
+    assert_eq!(
+        compared(&params),
+        [Strategy::FullJitter, Strategy::Decorrelated]
+    );
+    assert_eq!(
+        notices,
+        ["Compare with (vs): lists 4 options, and at most 3 fit; using full,decorrelated"]
+    );
+}
+
+#[test]
+fn a_repeated_slug_is_kept_once_with_a_notice() {
+    let (params, notices) = decoded("vs=aws,celery,aws,aws");
+    assert_eq!(compared(&params), [Strategy::Aws, Strategy::Celery]);
+    assert_eq!(
+        notices,
+        ["Compare with (vs): lists aws more than once; using aws,celery"]
+    );
+    // Repeats do not count towards the three.
+    let (params, notices) = decoded("vs=full,full,equal,linear");
+    assert_eq!(compared(&params).len(), 3);
+    assert_eq!(notices.len(), 1);
+}
+
+#[test]
+fn the_main_strategy_in_the_list_is_drawn_once_as_the_main_one() {
+    let (params, notices) = decoded("st=full&vs=equal,full");
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(
+        params.strategies(),
+        [Strategy::FullJitter, Strategy::EqualJitter]
+    );
+    let result = run(&params, 1).unwrap();
+    let labels: Vec<&str> = result.fleets.iter().map(|f| f.label).collect();
+    assert_eq!(labels, ["Full jitter", "Equal jitter"]);
+    // It still takes one of the three places in the list.
+    let (params, _) = decoded("st=full&vs=full,equal,linear");
+    assert_eq!(params.strategies().len(), 3);
+    // And the call budget counts the strategies drawn, not the ones listed.
+    let (params, notices) = decoded("st=full&vs=full&m=1000000&k=100");
+    assert_eq!((params.clients, notices.len()), (99_009, 1));
+}
+
+#[test]
+fn compared_fleets_share_seed_and_bins() {
+    // Sidekiq's fleet succeeds at its 7th retry, after about 2,500 s, which
+    // takes 2 s bins; the exponential one gives up at 423 s and alone would
+    // get 1 s bins. Together both get the wider bins, and each is the fleet
+    // it would be alone, binned alike.
+    let (params, _) = decoded("st=exponential&vs=sidekiq&d=1500&k=12&m=2000");
+    let result = run(&params, 3).unwrap();
+    let [plain, sidekiq] = &result.fleets[..] else {
+        panic!("{} fleets", result.fleets.len());
+    };
+    let alone = |strategy| simulate_fleet(&doubling(strategy), 2_000, 1500.0, 12, 3).unwrap();
+    let (plain_alone, sidekiq_alone) = (alone(Strategy::Exponential), alone(Strategy::Sidekiq));
+    assert_eq!(plain_alone.timeline.bin_seconds, 1.0);
+    assert_eq!(sidekiq_alone.timeline.bin_seconds, 2.0);
+    for strategy in [plain, sidekiq] {
+        assert_eq!(strategy.fleet.timeline.bin_seconds, 2.0);
+        assert_eq!(
+            strategy.fleet.timeline.calls.len(),
+            sidekiq_alone.timeline.calls.len()
+        );
+    }
+    assert_eq!(sidekiq.fleet, sidekiq_alone);
+    assert_eq!(plain.fleet.calls, plain_alone.calls);
+    assert_eq!(plain.fleet.last_success, plain_alone.last_success);
+    // Calls at 0, 1, 3, 7, 15, 31, 63 s and every 60 s after, the last at
+    // 423 s: 2 s bins pair 0 with 1, and 422 s begins bin 211.
+    assert_eq!(plain.fleet.timeline.calls[0], 4_000);
+    assert_eq!(plain.fleet.timeline.calls[211], 2_000);
+    assert_eq!(plain.fleet.gave_up, 2_000);
+}
+
+// ---------------------------------------------------------------------------
+// Key numbers
+
+/// A key number as (key, value, theory).
+type Shown = (&'static str, String, Option<String>);
+
+/// The run for `query` and `seed`, and its key numbers.
+fn numbers(query: &str, seed: u64) -> (BackoffRun, Vec<Shown>) {
+    let (params, _) = decoded(query);
+    let result = run(&params, seed).unwrap();
+    let numbers = key_numbers(&params, &result)
+        .into_iter()
+        .map(|number| (number.key, number.value, number.theory))
+        .collect();
+    (result, numbers)
+}
+
+#[test]
+fn without_jitter_the_key_numbers_are_exact() {
+    // Every client calls at 0, 1, 3, 7, 15, 31 and 63 s; the dependency is
+    // back at 60 s.
+    let (_, numbers) = numbers("", 1);
+    let waits = "1 s, 2 s, 4 s, 8 s, 16 s, 32 s, 1 min, 1 min";
+    let expected = [
+        ("waits", waits.into(), Some(format!("e(n): {waits}"))),
+        (
+            "peak",
+            "10,000 /s at 1 min 3 s".into(),
+            Some("all M in one bin: 10,000 /s".into()),
+        ),
+        ("calls", "70,000".into(), None),
+        ("recovered", "1 min 3 s".into(), None),
+        ("recovered-99", "1 min 3 s".into(), None),
+        ("completion", "1 min 3 s / 1 min 3 s".into(), None),
+        ("gave-up", "0".into(), None),
+    ];
+    assert_eq!(numbers, expected);
+    // The other seeds draw the same, since nothing is random.
+    assert_eq!(self::numbers("", 99).1, expected);
+}
+
+#[test]
+fn full_jitter_waits_half_the_exponential_wait_in_the_median() {
+    let (result, numbers) = numbers("st=full&k=12", 5);
+    let theory = "e(n)/2: 0.5 s, 1 s, 2 s, 4 s, 8 s, 16 s, 30 s, 30 s, 30 s, 30 s, …";
+    assert_eq!(numbers[0].2.as_deref(), Some(theory));
+    // The median of 10,000 draws of U(0, e) has sd e / 200 (see the bands'
+    // test); four of them bound it.
+    for band in &result.bands {
+        let half = exponential(1.0, 2.0, 60.0, band.retry) / 2.0;
+        assert!((band.median - half).abs() < 4.0 * half / 100.0, "{band:?}");
+    }
+    // A jittered peak has no closed form here, so no theory beside it.
+    assert_eq!(numbers[1].2, None);
+}
+
+#[test]
+fn a_fleet_that_gives_up_has_no_peak_and_never_recovers() {
+    // The AWS SDK's eight waits add up to at most 0.05·(2⁸ − 1) = 12.75 s.
+    let (_, numbers) = numbers("st=aws&vs=", 1);
+    let value = |key| {
+        numbers
+            .iter()
+            .find(|number| number.0 == key)
+            .map(|number| number.1.as_str())
+    };
+    assert_eq!(value("peak"), Some("none: no call from D on"));
+    assert_eq!(value("recovered"), Some("never"));
+    assert_eq!(value("recovered-99"), Some("never"));
+    assert_eq!(value("gave-up"), Some("10,000"));
+}
+
+// ---------------------------------------------------------------------------
+// Presets
+
+/// The run a preset shows with seed 1, the page's default.
+fn preset_run(slug: &str) -> BackoffRun {
+    let preset = PRESETS.iter().find(|preset| preset.slug == slug).unwrap();
+    let (state, notices) = preset.state(Panel::Backoff, 1);
+    assert!(notices.is_empty(), "{slug}: {notices:?}");
+    run(&state.backoff, state.seed).unwrap()
+}
+
+fn fleet_of(run: &BackoffRun, strategy: Strategy) -> &Fleet {
+    &run.fleets
+        .iter()
+        .find(|f| f.strategy == strategy)
+        .unwrap()
+        .fleet
+}
+
+#[test]
+fn every_preset_runs_and_its_lesson_holds() {
+    let slugs: Vec<&str> = PRESETS.iter().map(|preset| preset.slug).collect();
+    assert_eq!(
+        slugs,
+        ["no-jitter", "jitter-kinds", "sidekiq-25", "libraries"]
+    );
+
+    // The whole fleet at 63 s.
+    let waves = preset_run("no-jitter");
+    assert_eq!(waves.fleets.len(), 1);
+    assert_eq!(
+        waves.fleets[0].fleet.peak_after_outage,
+        Burst {
+            per_second: 10_000.0,
+            at: 63.0
+        }
+    );
+
+    // A few hundred a second each; only equal jitter keeps every client.
+    let kinds = preset_run("jitter-kinds");
+    for strategy in &kinds.fleets {
+        let peak = strategy.fleet.peak_after_outage.per_second;
+        assert!((100.0..1_000.0).contains(&peak), "{peak}");
+    }
+    assert_eq!(fleet_of(&kinds, Strategy::EqualJitter).gave_up, 0);
+    for strategy in [Strategy::FullJitter, Strategy::Decorrelated] {
+        assert!(fleet_of(&kinds, strategy).gave_up > 1_000, "{strategy:?}");
+    }
+
+    // Sidekiq's clients all succeed, within minutes of each other, at
+    // several times Active Job's peak.
+    let sidekiq = preset_run("sidekiq-25");
+    let fleet = fleet_of(&sidekiq, Strategy::Sidekiq);
+    assert_eq!(fleet.gave_up, 0);
+    let bin = fleet.timeline.bin_seconds;
+    let first_back = (21_600.0 / bin) as usize;
+    let first = (first_back..fleet.timeline.calls.len())
+        .find(|&at| fleet.timeline.calls[at] > 0)
+        .unwrap() as f64
+        * bin;
+    let spread = fleet.last_success.unwrap() - first;
+    assert!(spread < 15.0 * 60.0, "{spread}");
+    let active_job = fleet_of(&sidekiq, Strategy::ActiveJob);
+    let ratio = fleet.peak_after_outage.per_second / active_job.peak_after_outage.per_second;
+    assert!(ratio > 3.0, "{ratio}");
+
+    // The AWS SDK gives up within 12.75 s; Sidekiq and Active Job are
+    // done within two minutes.
+    let libraries = preset_run("libraries");
+    let aws = fleet_of(&libraries, Strategy::Aws);
+    assert_eq!((aws.gave_up, aws.last_success), (10_000, None));
+    assert!(aws.completion_p99 <= 12.75);
+    for strategy in [Strategy::Sidekiq, Strategy::ActiveJob] {
+        let fleet = fleet_of(&libraries, strategy);
+        assert_eq!(fleet.gave_up, 0, "{strategy:?}");
+        assert!(fleet.last_success.unwrap() < 120.0, "{strategy:?}");
     }
 }

@@ -3,7 +3,8 @@ use stampede_core::field::{Field, Kind};
 use stampede_core::state::{Panel, RESERVED_KEYS, State, View};
 
 /// A raw value for `field` from a uniform `u` in [0, 1): a number snapped to
-/// the field's step, one of its choices, or its example text or nothing.
+/// the field's step, one of its choices, a few of its choices, or its
+/// example text or nothing.
 fn raw_value(field: &Field, u: f64) -> String {
     match field.kind {
         Kind::Number { min, max, step, .. } => {
@@ -13,6 +14,19 @@ fn raw_value(field: &Field, u: f64) -> String {
         Kind::Choice(options) => options[(u * options.len() as f64) as usize]
             .slug
             .to_string(),
+        // A run of up to `max` neighbouring options, from none to all it may hold.
+        Kind::Choices { options, max } => {
+            let start = (u * options.len() as f64) as usize;
+            let taken = (start % (max + 1)).min(options.len());
+            let slugs: Vec<&str> = options
+                .iter()
+                .cycle()
+                .skip(start)
+                .take(taken)
+                .map(|o| o.slug)
+                .collect();
+            slugs.join(",")
+        }
         // A text field's example is valid by construction.
         Kind::Text { example, .. } if u < 0.5 => example.to_string(),
         Kind::Text { .. } => String::new(),

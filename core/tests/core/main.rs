@@ -7,6 +7,7 @@ mod hash;
 mod jitter;
 mod keys;
 mod poisson;
+mod presets;
 mod rng;
 mod ruby;
 mod scheduler;

@@ -1,6 +1,7 @@
 use stampede_core::field::{FieldValue, PanelParams};
+use stampede_core::key_numbers::KeyNumber;
 use stampede_core::poisson::{
-    BucketPolicy, ExtraTenants, PoissonParams, PoissonRun, WindowPolicy, run,
+    BucketPolicy, ExtraTenants, PoissonParams, PoissonRun, WindowPolicy, key_numbers, run,
 };
 use stampede_core::stats::{ks_p_value, ks_statistic, quantile_sorted};
 
@@ -235,4 +236,97 @@ fn a_seed_draws_the_same_schedule_every_time() {
     );
     let p50 = quantile_sorted(&sorted(&first.gaps), 0.5).unwrap();
     assert_eq!(p50, first.gap_quantiles[0].measured);
+}
+
+fn number<'a>(numbers: &'a [KeyNumber], key: &str) -> &'a KeyNumber {
+    numbers
+        .iter()
+        .find(|n| n.key == key)
+        .unwrap_or_else(|| panic!("no key number {key} in {numbers:?}"))
+}
+
+#[test]
+fn key_numbers_put_the_theory_beside_the_measured_gaps() {
+    let params = all_day(300);
+    let result = run(&params, 1).unwrap();
+    let numbers = key_numbers(&params, &result);
+    assert_eq!(number(&numbers, "rate").value, "12.5 /h");
+    let median = number(&numbers, "median-gap");
+    assert_eq!(median.theory.as_deref(), Some("ln 2 / λ = 3 min 20 s"));
+    assert_eq!(
+        median.value,
+        stampede_core::units::duration(result.gap_quantiles[0].measured)
+    );
+    assert_eq!(
+        number(&numbers, "p95-gap").theory.as_deref(),
+        Some("ln 20 / λ = 14 min 23 s")
+    );
+    assert!(
+        numbers
+            .iter()
+            .all(|n| n.key != "deferred" && n.key != "bucket")
+    );
+}
+
+#[test]
+fn deferring_runs_everything_drawn_before_nine_at_nine() {
+    let params = params(3000, (9.0, 17.0), WindowPolicy::Defer);
+    let result = run(&params, 3).unwrap();
+    let nine = 9 * 60;
+    let (at, burst) = result.busiest_minute.unwrap();
+    assert_eq!(at, f64::from(nine * 60));
+    assert_eq!(result.first_day_per_minute[nine as usize], burst);
+    // 3,000 × 9/24 = 1,125 expected, Poisson sd ≈ 34: five sd either way.
+    assert!((burst as f64 - 1125.0).abs() < 170.0, "{burst}");
+    let numbers = key_numbers(&params, &result);
+    assert_eq!(
+        number(&numbers, "busiest-minute").value,
+        format!("{} at 09:00", stampede_core::units::count(u64::from(burst)))
+    );
+    assert_eq!(
+        number(&numbers, "deferred").theory.as_deref(),
+        Some("Σ N × days × (1 − window / day) = 2,000")
+    );
+}
+
+#[test]
+fn the_gap_histogram_holds_every_gap_and_the_curve_its_expected_counts() {
+    let result = run(&all_day(10_000), 5).unwrap();
+    let histogram = &result.gap_histogram;
+    let binned: u32 = histogram.counts.iter().sum();
+    assert_eq!((binned + histogram.beyond) as usize, result.gaps.len());
+    // The curve at 0 is n · bin · λ: the count the first bin should hold.
+    let lambda = 10_000.0 / 86_400.0;
+    let first = result.gaps.len() as f64 * histogram.bin_seconds * lambda;
+    assert!((histogram.expected[0].1 - first).abs() < 1e-9);
+    // The first bin holds n · (1 − e^(−λ·bin)) on average, a little less
+    // than the curve's value at 0; 10 % covers it and the noise (sd ≈ 2 %).
+    let measured = f64::from(histogram.counts[0]);
+    assert!(
+        (measured / first - 1.0).abs() < 0.1,
+        "{measured} vs {first}"
+    );
+    let day: u32 = result.first_day_per_minute.iter().sum();
+    assert_eq!(day as usize, result.run_times.len());
+}
+
+#[test]
+fn a_bucket_slower_than_the_stream_drops_about_one_minus_r_over_lambda() {
+    let params = PoissonParams {
+        per_day: 100_000,
+        bucket_capacity: 60,
+        bucket_refill: 1.0,
+        ..Default::default()
+    };
+    let result = run(&params, 9).unwrap();
+    let bucket = result.bucket.clone().unwrap();
+    let offered = f64::from(bucket.accepted + bucket.rejected);
+    let share = f64::from(bucket.rejected) / offered;
+    // 1 − 0.864 = 13.6 %; a day of 10^5 events pins it to a few tenths.
+    assert!((share - 0.136).abs() < 0.01, "{share}");
+    let numbers = key_numbers(&params, &result);
+    assert_eq!(
+        number(&numbers, "bucket").theory.as_deref(),
+        Some("λ > r: about 1 − r / λ = 14 % find no token")
+    );
 }

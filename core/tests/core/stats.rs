@@ -1,5 +1,5 @@
 use stampede_core::stats::{
-    chi_square_p_value, histogram, ks_p_value, ks_statistic, mean, quantile_sorted,
+    chi_square_p_value, histogram, ks_p_value, ks_statistic, max_per_group, mean, quantile_sorted,
 };
 
 #[test]
@@ -176,4 +176,13 @@ fn pearsons_statistic_sums_squared_misses_over_expectations() {
     let statistic = chi_square(&[8, 12, 5], |bin| if bin < 2 { 10.0 } else { 5.0 });
     assert!((statistic - 0.8).abs() < 1e-12, "{statistic}");
     assert_eq!(chi_square(&[], |_| 1.0), 0.0);
+}
+
+#[test]
+fn thinning_keeps_every_peak() {
+    let values = [1.0, 5.0, 2.0, 2.0, 7.0];
+    assert_eq!(max_per_group(&values, 2), (3, vec![5.0, 7.0]));
+    assert_eq!(max_per_group(&values, 5), (1, values.to_vec()));
+    assert_eq!(max_per_group(&values, 0), (5, vec![7.0]));
+    assert_eq!(max_per_group(&[], 3), (1, vec![]));
 }
