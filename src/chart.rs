@@ -344,15 +344,21 @@ const TICK_STEPS: [f64; 16] = [
     43_200.0, 86_400.0, 3.0, 6.0,
 ];
 
-/// Tick positions for `range` that read best through `text`: of the steps
-/// giving 3 to 7 ticks, the one with the shortest labels ("10 min" beats
-/// "8 min 20 s"), then one with a tick on the range's end (every 6 h beats
-/// every 5 h on a day), then the one nearest five ticks.
+/// Tick positions for `range` that read best through `text`. Plain
+/// numbers step by 1, 2 or 5 times a power of ten, about five ticks. Times
+/// (labels with units or a clock) may also step by clock units, and of the
+/// steps giving 3 to 7 ticks the one with the shortest labels wins ("10 min"
+/// beats "8 min 20 s"), then one with a tick on the range's end (every 6 h
+/// beats every 5 h on a day), then the one nearest five ticks.
 fn nice_ticks(range: &Range<f64>, text: fn(f64) -> String) -> Vec<f64> {
     let span = range.end - range.start;
     if !(span.is_finite() && span > 0.0) {
         return vec![range.start];
     }
+    let middle = text(range.start + span / 2.0);
+    let time = !middle
+        .chars()
+        .all(|c| c.is_ascii_digit() || ",.−-".contains(c));
     let decade = 10f64.powf(span.log10().floor() - 1.0);
     let decimal = [1.0, 2.0, 5.0, 10.0, 20.0, 50.0].map(|m| m * decade);
     let positions = |step: f64| {
@@ -366,21 +372,19 @@ fn nice_ticks(range: &Range<f64>, text: fn(f64) -> String) -> Vec<f64> {
         if !(3..=7).contains(&count) {
             return None;
         }
-        let letters: usize = ticks
-            .iter()
-            .map(|&tick| {
-                text(tick)
-                    .trim_end_matches(['0', ':', ',', '.'])
-                    .chars()
-                    .count()
-            })
-            .sum();
+        let letters: usize = ticks.iter().map(|&tick| text(tick).chars().count()).sum();
         let ends_on_tick = ((range.end / step).round() * step - range.end).abs() < step * 1e-9;
-        Some((letters * 100 / count, !ends_on_tick, count.abs_diff(5)))
+        let average = letters * 100 / count;
+        Some(if time {
+            (average, !ends_on_tick, count.abs_diff(5))
+        } else {
+            (count.abs_diff(5), !ends_on_tick, average)
+        })
     };
+    let clock_steps = if time { &TICK_STEPS[..] } else { &[] };
     decimal
         .into_iter()
-        .chain(TICK_STEPS)
+        .chain(clock_steps.iter().copied())
         .filter_map(|step| cost(step).map(|cost| (cost, step)))
         .min_by(|a, b| a.0.cmp(&b.0))
         .map_or_else(

@@ -312,7 +312,7 @@ fn bands_plot(bands: &[Band]) -> Plot {
             },
             Layer::Line {
                 points: line(|band| band.p90),
-                ink: Ink::Series(0),
+                ink: Ink::Series(1),
                 dashed: true,
                 label: Some("90th percentile".into()),
             },
