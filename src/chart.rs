@@ -344,13 +344,16 @@ const TICK_STEPS: [f64; 16] = [
     43_200.0, 86_400.0, 3.0, 6.0,
 ];
 
-/// Tick positions for `range` that read best through `text`. Plain
-/// numbers step by 1, 2 or 5 times a power of ten, about five ticks. Times
-/// (labels with units or a clock) may also step by clock units, and of the
-/// steps giving 3 to 7 ticks the one with the shortest labels wins ("10 min"
-/// beats "8 min 20 s"), then one with a tick on the range's end (every 6 h
-/// beats every 5 h on a day), then the one nearest five ticks.
-fn nice_ticks(range: &Range<f64>, text: fn(f64) -> String) -> Vec<f64> {
+/// Tick positions for `range` that read best through `text`, at most
+/// `most` of them (2 to 7, as the plot's size allows). Plain numbers step
+/// by 1, 2 or 5 times a power of ten, as near five ticks as fit. Times
+/// (labels with units or a clock) may also step by clock units, and the
+/// step with the shortest labels wins ("10 min" beats "8 min 20 s"), then
+/// one with a tick on the range's end (every 6 h beats every 5 h on a
+/// day), then the one nearest five ticks.
+fn nice_ticks(range: &Range<f64>, text: fn(f64) -> String, most: usize) -> Vec<f64> {
+    let most = most.clamp(2, 7);
+    let ideal = most.min(5);
     let span = range.end - range.start;
     if !(span.is_finite() && span > 0.0) {
         return vec![range.start];
@@ -369,16 +372,16 @@ fn nice_ticks(range: &Range<f64>, text: fn(f64) -> String) -> Vec<f64> {
     let cost = |step: f64| {
         let ticks: Vec<f64> = positions(step).collect();
         let count = ticks.len();
-        if !(3..=7).contains(&count) {
+        if !(2.max(most.min(3))..=most).contains(&count) {
             return None;
         }
         let letters: usize = ticks.iter().map(|&tick| text(tick).chars().count()).sum();
         let ends_on_tick = ((range.end / step).round() * step - range.end).abs() < step * 1e-9;
         let average = letters * 100 / count;
         Some(if time {
-            (average, !ends_on_tick, count.abs_diff(5))
+            (average, !ends_on_tick, count.abs_diff(ideal))
         } else {
-            (count.abs_diff(5), !ends_on_tick, average)
+            (count.abs_diff(ideal), !ends_on_tick, average)
         })
     };
     let clock_steps = if time { &TICK_STEPS[..] } else { &[] };
@@ -414,7 +417,7 @@ impl Plot {
         let (_, y) = self.ranges();
         let style = pen.text(11.0, pen.muted);
         let mut widest = 0;
-        for tick in nice_ticks(&y, self.y_tick) {
+        for tick in nice_ticks(&y, self.y_tick, y_tick_room(area, pen)) {
             widest = widest.max(area.estimate_text_size(&(self.y_tick)(tick), &style)?.0);
         }
         Ok(widest + pen.px(30.0))
@@ -442,8 +445,13 @@ impl Plot {
 
     fn draw_axes_and_layers(&self, area: &Area, pen: &Pen, label_width: u32) -> Drawn {
         let (x, y) = self.ranges();
-        let x_ticks = nice_ticks(&x, self.x_tick);
-        let y_ticks = nice_ticks(&y, self.y_tick);
+        // Labels need room: about 70 px apart across, 30 px up the side.
+        let x_ticks = nice_ticks(
+            &x,
+            self.x_tick,
+            (area.dim_in_pixel().0 / pen.px(70.0).max(1)) as usize,
+        );
+        let y_ticks = nice_ticks(&y, self.y_tick, y_tick_room(area, pen));
         let tick_style = pen.text(11.0, pen.muted);
         let mut chart = ChartBuilder::on(area)
             .margin(pen.px(8.0))
@@ -572,6 +580,12 @@ impl Plot {
         }
         Ok(())
     }
+}
+
+/// How many y ticks fit the plot's height in `area`, 30 CSS px apart.
+fn y_tick_room(area: &Area, pen: &Pen) -> usize {
+    let plot_height = area.dim_in_pixel().1.saturating_sub(pen.px(46.0));
+    (plot_height / pen.px(30.0).max(1)) as usize + 1
 }
 
 /// Plots stacked top to bottom in equal parts of `area`, their plotting

@@ -4,7 +4,7 @@
 
 use crate::field::Notice;
 use crate::state::{Panel, State};
-use crate::{backoff, jitter, poisson};
+use crate::{backoff, jitter, poisson, slots, spread};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Preset {
@@ -23,7 +23,9 @@ pub fn presets(panel: Panel) -> &'static [Preset] {
         Panel::Poisson => poisson::PRESETS,
         Panel::Jitter => jitter::PRESETS,
         Panel::Backoff => backoff::PRESETS,
-        Panel::Hash | Panel::Slots | Panel::Queue => &[],
+        Panel::Hash => spread::PRESETS,
+        Panel::Slots => slots::PRESETS,
+        Panel::Queue => &[],
     }
 }
 

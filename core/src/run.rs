@@ -131,7 +131,11 @@ impl PanelRun {
             PanelRun::Poisson(run) => poisson::key_numbers(&state.poisson, run),
             PanelRun::Jitter(run) => jitter::key_numbers(&state.jitter, run),
             PanelRun::Backoff(run) => backoff::key_numbers(&state.backoff, run),
-            PanelRun::Hash(_) | PanelRun::Slots(_) | PanelRun::Queue(_) => Vec::new(),
+            PanelRun::Hash(run) => spread::key_numbers(&state.hash, run),
+            PanelRun::Slots(run) => slots::key_numbers(&state.slots, run),
+            // The queue gets its simulation and its key numbers with the
+            // Queue panel.
+            PanelRun::Queue(_) => Vec::new(),
         }
     }
 

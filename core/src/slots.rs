@@ -49,9 +49,12 @@ use crate::choice_enum;
 use crate::dist::Dist;
 use crate::error::{InvalidInput, count_at_most, non_negative, within};
 use crate::field::{Field, Notice};
+use crate::key_numbers::KeyNumber;
 use crate::panel_params;
+use crate::presets::Preset;
 use crate::rng::{Purpose, seeded};
 use crate::ruby::{LANES, RubyRandom};
+use crate::units::{count, duration, significant};
 
 /// The most accounts a run may place.
 pub const MAX_ACCOUNTS: u32 = 1_000_000;
@@ -130,7 +133,9 @@ panel_params! {
         pub kinds: u32 = 3, Field::number("kj", "Job kinds", "kinds", (1.0, 16.0), 1.0);
         /// σ of the lognormal account costs; 0 makes every account cost 1.
         pub cost_sigma: f64 = 1.5, Field::number("ct", "Cost tail σ", "", (0.0, 3.0), 0.1);
-        pub delays: DelaySource = DelaySource::Ruby, Field::choice("dl", "Offsets", DelaySource::OPTIONS);
+        /// PCG by default: 10,000 Ruby-exact offsets take about 19 ms natively,
+        /// too long for a dragged slider's frame; Ruby stays one choice away.
+        pub delays: DelaySource = DelaySource::Pcg, Field::choice("dl", "Offsets", DelaySource::OPTIONS);
     }
     settle_rules = settle;
 }
@@ -778,6 +783,266 @@ pub fn run(params: &SlotParams, seed: u64) -> Result<SlotRun, InvalidInput> {
         costs: balance(&costs, &even_slots, layout.slots)?,
         accounts,
     })
+}
+
+/// What the first kinds stand for, after the talk's ledger example; later
+/// kinds are numbered.
+const KIND_NAMES: [&str; 3] = ["payments", "reports", "KYC"];
+
+/// The name of job kind `kind` (counted from 0): "payments", "reports",
+/// "KYC", then "kind 4" and on.
+pub fn kind_name(kind: u32) -> String {
+    KIND_NAMES
+        .get(kind as usize)
+        .map_or_else(|| format!("kind {}", kind + 1), |name| (*name).to_string())
+}
+
+impl SlotRun {
+    /// The step of the cycle at `second` (wrapped into the cycle): which
+    /// slot the clock hand is in.
+    pub fn step_at(&self, second: f64) -> u32 {
+        let cycle = f64::from(self.slots) * f64::from(self.slot_seconds);
+        let wrapped = second.rem_euclid(cycle);
+        ((wrapped / f64::from(self.slot_seconds)) as u32).min(self.slots - 1)
+    }
+
+    /// The kinds working on `slot` at step `step`: kind j works on slot
+    /// (step + offsetⱼ) mod n.
+    pub fn kinds_on(&self, slot: u32, step: u32) -> Vec<u32> {
+        (0u32..)
+            .zip(&self.kinds.offsets)
+            .filter(|&(_, &offset)| (step + offset) % self.slots == slot % self.slots)
+            .map(|(kind, _)| kind)
+            .collect()
+    }
+
+    /// One sentence about `slot` with the clock at `second`: its time
+    /// range, its accounts and buckets, and which kinds work on it now.
+    pub fn describe_slot(&self, slot: u32, second: f64) -> String {
+        let slot = slot.min(self.slots - 1);
+        let from = u64::from(slot) * u64::from(self.slot_seconds);
+        let to = from + u64::from(self.slot_seconds);
+        let accounts = self.plan.accounts_per_slot[slot as usize];
+        let working = self.kinds_on(slot, self.step_at(second));
+        let now = if working.is_empty() {
+            "no kind works on it now".to_string()
+        } else {
+            let names: Vec<String> = working.into_iter().map(kind_name).collect();
+            format!(
+                "{} works on its {} accounts now",
+                names.join(" and "),
+                count(u64::from(accounts))
+            )
+        };
+        format!(
+            "Slot {} of {} ({}–{} into the cycle): {} accounts in {} buckets; {now}.",
+            slot + 1,
+            self.slots,
+            duration(from as f64),
+            duration(to as f64),
+            count(u64::from(accounts)),
+            count(u64::from(self.buckets_per_slot)),
+        )
+    }
+
+    /// Euclid's steps as equations, "65,535 = 2 · 28,800 + 7,935", ending
+    /// with the line that names the gcd.
+    pub fn derivation(&self) -> Vec<String> {
+        let mut lines: Vec<String> = self
+            .euclid
+            .iter()
+            .map(|step| {
+                format!(
+                    "{} = {} · {} + {}",
+                    count(u64::from(step.dividend)),
+                    step.quotient,
+                    count(u64::from(step.divisor)),
+                    count(u64::from(step.remainder)),
+                )
+            })
+            .collect();
+        if let (Some(first), Some(_)) = (self.euclid.first(), self.euclid.last()) {
+            lines.push(format!(
+                "remainder 0, so gcd({}, {}) = {}",
+                count(u64::from(first.dividend)),
+                count(u64::from(first.divisor)),
+                count(u64::from(self.slots)),
+            ));
+        }
+        lines
+    }
+
+    /// The warning the talk's SQL deserves when n does not divide R: which
+    /// raw values its `raw / (R / n)` sends past the last slot, and how
+    /// many accounts that leaves unsynced. `None` when it strands nothing.
+    pub fn sql_warning(&self) -> Option<String> {
+        let stranded = &self.sql.unscheduled_raw_values;
+        let first = *stranded.first()?;
+        let width = self.raw_values / self.slots;
+        let which = match stranded.as_slice() {
+            [only] => format!("raw value {only} lands at slot index {}", only / width),
+            _ => format!(
+                "the {} raw values from {first} on land at slot index {} or above",
+                count(stranded.len() as u64),
+                self.slots
+            ),
+        };
+        let lost = match self.sql.unscheduled_accounts {
+            0 => "no account here has it, but any that does is never synced".to_string(),
+            1 => "so 1 account here is never synced".to_string(),
+            n => format!("so {} accounts here are never synced", count(u64::from(n))),
+        };
+        Some(format!(
+            "raw / ({} / {}) divides by {}, not {} / {}: {which}, which no per-slot job \
+             selects; {lost}.",
+            count(u64::from(self.raw_values)),
+            self.slots,
+            count(u64::from(width)),
+            count(u64::from(self.raw_values)),
+            self.slots,
+        ))
+    }
+
+    /// The most jobs entering the queue in one time bin, slotted.
+    pub fn peak_ingress_slotted(&self) -> u32 {
+        self.plan.ingress_slotted.iter().copied().max().unwrap_or(0)
+    }
+}
+
+/// The panel's "try this" presets.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        slug: "eight-hours-15-slots",
+        title: "8 hours, 65,535 buckets → 15 slots",
+        lesson: "Euclid's steps end at gcd(28,800, 65,535) = 15, so the cycle splits into 15 slots of 32 min holding 4,369 buckets each.",
+        query: "cyc=28800&bk=65535",
+    },
+    Preset {
+        slug: "two-kinds-8-slots",
+        title: "2 reciprocal kinds on 8 slots",
+        lesson: "With 8 one-hour slots the reports hand sits 4 slots from the payments hand, straight across the ring, the ideal distance 8 / 2.",
+        query: "cyc=28800&bk=8&lb=1&kj=2",
+    },
+    Preset {
+        slug: "three-kinds-kyc",
+        title: "3 kinds: where does KYC go?",
+        lesson: "KYC goes to offset 5, leaving kinds 2, 3 and 3 slots apart: whole slots cannot keep the ideal 8 / 3 ≈ 2.7, so the closest pair is 2 apart.",
+        query: "cyc=28800&bk=8&lb=1&kj=3",
+    },
+    Preset {
+        slug: "sql-15-slots",
+        title: "15 slots with the SQL bucket formula",
+        lesson: "256 / 15 rounds down to 17, so byte 255 lands in slot index 15, which no per-slot job selects: about one account in 256 is never synced.",
+        query: "cyc=28800&bk=255&lb=1",
+    },
+    Preset {
+        slug: "jumbo-accounts",
+        title: "Jumbo accounts, σ = 2.5",
+        lesson: "With a heavy cost tail the busiest hashed slot costs nearly twice the mean, while heaviest-first placement brings it down to the bound the single heaviest account sets.",
+        query: "ct=2.5",
+    },
+];
+
+/// The figures the panel prints beside its charts.
+pub fn key_numbers(params: &SlotParams, run: &SlotRun) -> Vec<KeyNumber> {
+    let accounts = f64::from(params.accounts);
+    let n = f64::from(run.slots);
+    let mut numbers = vec![
+        KeyNumber::new(
+            "slots",
+            "Slots",
+            count(u64::from(run.slots)),
+            "n = gcd(cycle, buckets)",
+        ),
+        KeyNumber::new(
+            "slot-length",
+            "Slot length",
+            duration(f64::from(run.slot_seconds)),
+            "D = cycle / n",
+        ),
+        KeyNumber::new(
+            "buckets-per-slot",
+            "Buckets per slot",
+            count(u64::from(run.buckets_per_slot)),
+            "buckets / n",
+        ),
+        KeyNumber::new(
+            "accounts-per-slot",
+            "Accounts per slot",
+            format!(
+                "{}–{}",
+                count(u64::from(run.even.fewest_accounts)),
+                count(u64::from(run.even.most_accounts))
+            ),
+            "fewest–most in a slot, even mapping",
+        )
+        .beside(format!("N / n = {}", significant(accounts / n, 3))),
+        KeyNumber::new(
+            "kind-distance",
+            "Closest kinds",
+            run.kinds
+                .min_ring_distance
+                .map_or("one kind".into(), |d| format!("{d} slots")),
+            "fewest slots between two kinds round the ring",
+        )
+        .beside(format!(
+            "n / K = {} slots",
+            significant(run.kinds.ideal_distance, 3)
+        )),
+        KeyNumber::new(
+            "ingress-peak",
+            "Ingress peak, slotted",
+            count(u64::from(run.peak_ingress_slotted())),
+            "most jobs entering the queue in one bin",
+        )
+        .beside(format!(
+            "all at once: N = {}",
+            count(u64::from(params.accounts))
+        )),
+        KeyNumber::new(
+            "queue-peak",
+            "Longest queue, slotted",
+            count(u64::from(run.plan.peak_waiting_slotted)),
+            "maxₛ (accountsₛ + n − s)",
+        )
+        .beside(format!(
+            "all at once: {}",
+            count(u64::from(run.plan.peak_waiting_all_at_once))
+        )),
+        KeyNumber::new(
+            "sql-unscheduled",
+            "Never run by the SQL",
+            count(u64::from(run.sql.unscheduled_accounts)),
+            "accounts with raw / ⌊R / n⌋ ≥ n",
+        )
+        .beside({
+            let stranded = run.raw_values % run.slots;
+            let plural = if stranded == 1 { "" } else { "s" };
+            format!("R mod n = {stranded} raw value{plural}")
+        }),
+    ];
+    let mean = run.costs.hashed.mean;
+    if mean > 0.0 {
+        numbers.push(
+            KeyNumber::new(
+                "jumbo-hashed",
+                "Heaviest slot, hashed",
+                format!("{}× mean", significant(run.costs.hashed.max / mean, 3)),
+                "max / mean slot cost, accounts in their bucket's slot",
+            )
+            .beside(format!(
+                "lower bound {}× mean",
+                significant(run.costs.lower_bound / mean, 3)
+            )),
+        );
+        numbers.push(KeyNumber::new(
+            "jumbo-balanced",
+            "Heaviest slot, balanced",
+            format!("{}× mean", significant(run.costs.balanced.max / mean, 3)),
+            "max / mean, heaviest first into the lightest slot",
+        ));
+    }
+    numbers
 }
 
 #[cfg(test)]

@@ -18,7 +18,16 @@
 //!   id is that integer, a UUID is its 16 bytes read as one big-endian
 //!   integer, and any other id is its UTF-8 bytes read the same way (what
 //!   Ruby's `id.unpack1("H*").to_i(16)` gives; the empty id is 0). The
-//!   reduction does not apply.
+//!   reduction does not apply;
+//! - `head`: the id's first four bytes read as a big-endian u32 (a UUID's
+//!   first four bytes, else the first four UTF-8 bytes, zero-padded),
+//!   reduced like a hash. It is the naive bucket a reader might take from
+//!   an id's front; a UUIDv7 starts with its creation time, so ids made
+//!   within a minute or so share it.
+//!
+//! Two functions run on the same ids, so a page shows them side by side;
+//! with Ruby's among them at most [`MAX_RUBY_KEYS`] ids are placed, as its
+//! seeding is slow. A look-up gives one id's hash, offset and time of day.
 //!
 //! A rank-based even spread is shown beside: sort the ids bytewise and give
 //! the id of rank r (from 0) the offset ⌊r·W / N⌋. It is perfectly even,
@@ -31,7 +40,8 @@
 //!
 //! What a run measures, for buckets of width b (the last one shorter when b
 //! does not divide W):
-//! - each id's offset and its time of day, offset mod 86,400 s;
+//! - each id's offset and its time of day, offset mod 86,400 s, and the
+//!   offsets counted in up to [`STRIP_BINS`] narrow bins for a strip plot;
 //! - counts per bucket and Pearson's χ² = Σ (observed − expected)² /
 //!   expected against uniform, where a bucket of width w expects N·w / W
 //!   keys, with (buckets − 1) degrees of freedom, and its p-value;
@@ -56,11 +66,14 @@ use crate::choice_enum;
 use crate::error::{InvalidInput, count_at_most};
 use crate::field::{Field, FieldValue, Notice};
 use crate::hash;
+use crate::key_numbers::KeyNumber;
 use crate::keys::{self, KeyKind, MAX_ID_CHARS};
 use crate::panel_params;
 use crate::poisson::SECONDS_PER_DAY;
+use crate::presets::Preset;
 use crate::ruby;
 use crate::stats;
+use crate::units;
 
 /// The most ids a run places.
 pub const MAX_PLACED_KEYS: u32 = 1_000_000;
@@ -71,6 +84,12 @@ const FNV_LANES: usize = 4;
 /// The most characters of pasted ids a URL carries; a longer paste stays in
 /// the page and reaches [`run_with_ids`] directly.
 pub const MAX_URL_IDS_CHARS: usize = 2_000;
+/// The most ids when either function is Ruby's, whose seeding costs about
+/// 1,900 dependent steps an id: beyond this a redraw no longer feels live.
+pub const MAX_RUBY_KEYS: u32 = 20_000;
+/// How many bins the strip of every offset has at most: a few per pixel
+/// column of a wide chart, so single keys still show as thin impulses.
+pub const STRIP_BINS: u32 = 1_200;
 
 choice_enum! {
     /// How an id becomes an offset.
@@ -81,6 +100,8 @@ choice_enum! {
         Fnv = ("fnv", "FNV-1a 32"),
         /// `Random.new(id).rand(window)`, as in the slot-scheduling talk.
         Ruby = ("ruby", "Ruby Random.new(id).rand(window)"),
+        /// The id's first four bytes, no hashing at all.
+        Head = ("head", "first 4 bytes of the id"),
     }
 }
 
@@ -105,8 +126,24 @@ impl HashMode {
             HashMode::Xxh => Some(hash::xxh32(bytes)),
             HashMode::Fnv => Some(hash::fnv1a_32(bytes)),
             HashMode::Ruby => None,
+            HashMode::Head => Some(head32(key)),
         }
     }
+}
+
+/// The first four bytes of `key` as a big-endian u32: a UUID's own bytes,
+/// else its UTF-8 bytes, zero-padded when shorter.
+fn head32(key: &str) -> u32 {
+    let mut head = [0u8; 4];
+    match keys::uuid_bytes(key) {
+        Some(bytes) => head.copy_from_slice(&bytes[..4]),
+        None => {
+            let bytes = key.as_bytes();
+            let taken = bytes.len().min(4);
+            head[..taken].copy_from_slice(&bytes[..taken]);
+        }
+    }
+    u32::from_be_bytes(head)
 }
 
 impl Reduction {
@@ -180,6 +217,9 @@ impl Placement {
 
     /// The offset of each key, in order.
     pub fn place<K: AsRef<str>>(&self, keys: &[K]) -> Result<Vec<u32>, InvalidInput> {
+        if self.mode == HashMode::Ruby {
+            return self.draw_ruby(keys);
+        }
         if self.mode != HashMode::Fnv {
             return keys.iter().map(|key| self.offset(key.as_ref())).collect();
         }
@@ -192,6 +232,28 @@ impl Placement {
         }
         for key in groups.remainder() {
             offsets.push(self.offset(key.as_ref())?);
+        }
+        Ok(offsets)
+    }
+}
+
+impl Placement {
+    /// Ruby mode for many keys: generators seeded side by side
+    /// ([`ruby::RubyRandom::new_many`]), a chunk at a time so that only a
+    /// chunk's 2.5 KB states are held at once.
+    fn draw_ruby<K: AsRef<str>>(&self, keys: &[K]) -> Result<Vec<u32>, InvalidInput> {
+        const CHUNK: usize = 64 * ruby::LANES;
+        let mut offsets = Vec::with_capacity(keys.len());
+        for chunk in keys.chunks(CHUNK) {
+            let seeds = chunk
+                .iter()
+                .map(|key| ruby_seed(key.as_ref()))
+                .collect::<Result<Vec<_>, _>>()?;
+            offsets.extend(
+                ruby::RubyRandom::new_many(&seeds)
+                    .iter_mut()
+                    .map(|generator| generator.rand_below(self.window)),
+            );
         }
         Ok(offsets)
     }
@@ -223,6 +285,24 @@ fn offsets_by_rank(ranks: &[u64], window: u32) -> Vec<u32> {
         .collect()
 }
 
+/// The id a reader looks up; empty looks up the first id placed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LookupId(pub String);
+
+impl FieldValue for LookupId {
+    fn parse(raw: &str, _field: &Field) -> Result<(Self, Option<String>), String> {
+        let id = raw.trim();
+        if id.chars().nth(MAX_ID_CHARS).is_some() {
+            return Err(format!("an id has at most {MAX_ID_CHARS} characters"));
+        }
+        Ok((LookupId(id.to_string()), None))
+    }
+
+    fn encode(&self) -> String {
+        self.0.clone()
+    }
+}
+
 /// The ids pasted into the URL, separated by commas there (see
 /// [`keys::parse_pasted`] for the rules).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -249,12 +329,15 @@ panel_params! {
     /// Parameters of the Hash spread panel.
     pub struct SpreadParams {
         /// N, how many ids to generate (pasted ids replace them).
-        pub keys: u32 = 1_000, Field::number("n", "Keys", "ids", (1.0, 100_000.0), 1.0).log();
+        pub keys: u32 = 1_000, Field::number("n", "Keys", "ids", (1.0, 1_000_000.0), 1.0).log();
         /// W, the recurring window in seconds.
         pub window: u32 = 86_400, Field::number("w", "Window", "s", (60.0, 604_800.0), 60.0).log();
         pub key_kind: KeyKind = KeyKind::UuidV4, Field::choice("kk", "Key kind", KeyKind::OPTIONS);
         pub mode: HashMode = HashMode::Farm, Field::choice("fn", "Hash", HashMode::OPTIONS);
         pub reduction: Reduction = Reduction::Mod, Field::choice("rd", "Reduction", Reduction::OPTIONS);
+        /// The function drawn under the first, on the same ids.
+        pub mode2: HashMode = HashMode::Ruby, Field::choice("fn2", "Second hash", HashMode::OPTIONS);
+        pub reduction2: Reduction = Reduction::Mod, Field::choice("rd2", "Second reduction", Reduction::OPTIONS);
         /// b, the width of a bucket in the counts and the uniformity test.
         pub bucket_width: u32 = 3_600, Field::number("bw", "Bucket width", "s", (1.0, 604_800.0), 1.0).log();
         /// The window the stability check changes to; 0 means W + b.
@@ -263,14 +346,25 @@ panel_params! {
         /// of generated ones.
         pub ids: PastedIds = PastedIds::default(),
             Field::text("ids", "Your ids", MAX_URL_IDS_CHARS, "42, 1337, 9001");
+        /// The id whose hash, offset and time of day the page spells out.
+        pub lookup: LookupId = LookupId::default(),
+            Field::text("q", "Look up an id", MAX_ID_CHARS, "42");
     }
     settle_rules = settle;
 }
 
-/// Keeps the bucket width within the window and the buckets countable.
+/// Keeps the bucket width within the window and the buckets countable,
+/// and Ruby mode's ids few enough to redraw while a slider moves.
 fn settle(params: &mut SpreadParams) -> Vec<Notice> {
-    let [_, _, _, _, _, bucket_width, _, _] = SpreadParams::FIELDS;
+    let [keys, _, _, _, _, _, _, bucket_width, _, _, _] = SpreadParams::FIELDS;
     let mut notices = Vec::new();
+    if params.uses_ruby() && params.keys > MAX_RUBY_KEYS {
+        params.keys = MAX_RUBY_KEYS;
+        notices.push(keys.notice(format!(
+            "Ruby mode seeds a generator per id; using {}",
+            crate::units::count(u64::from(MAX_RUBY_KEYS))
+        )));
+    }
     if params.bucket_width > params.window {
         params.bucket_width = params.window;
         notices.push(bucket_width.notice(format!(
@@ -318,6 +412,30 @@ impl SpreadParams {
             reduction: self.reduction,
             window: self.window,
         }
+    }
+
+    /// The second function's placement, in the same window.
+    pub fn second_placement(&self) -> Placement {
+        Placement {
+            mode: self.mode2,
+            reduction: self.reduction2,
+            window: self.window,
+        }
+    }
+
+    /// The most ids a run takes: [`MAX_RUBY_KEYS`] when Ruby's generator is
+    /// one of the functions, else [`MAX_PLACED_KEYS`].
+    pub fn most_keys(&self) -> u32 {
+        if self.uses_ruby() {
+            MAX_RUBY_KEYS
+        } else {
+            MAX_PLACED_KEYS
+        }
+    }
+
+    /// Whether either function is Ruby's, which caps the ids.
+    pub fn uses_ruby(&self) -> bool {
+        self.mode == HashMode::Ruby || self.mode2 == HashMode::Ruby
     }
 }
 
@@ -375,6 +493,37 @@ pub struct Stability {
     pub rank_on_window_change: Movement,
 }
 
+/// How the second function spread the same ids.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Spread {
+    /// The function's slugs, as the URL writes them.
+    pub mode: &'static str,
+    pub reduction: &'static str,
+    /// Each id's offset, in the order of [`SpreadRun::keys`].
+    pub offsets: Vec<u32>,
+    /// Keys per strip bin; see [`SpreadRun::strip_counts`].
+    pub strip_counts: Vec<u32>,
+    pub bucket_counts: Vec<u32>,
+    pub uniformity: Uniformity,
+    pub max_min_ratio: Option<f64>,
+    pub largest_gap: Gap,
+    pub collisions: Collisions,
+}
+
+/// One id's place under the first function.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Lookup {
+    pub id: String,
+    /// Its 32-bit hash; `None` in Ruby mode, which draws instead.
+    pub hash: Option<u32>,
+    /// Seconds from the window's start.
+    pub offset: u32,
+    /// offset mod 86,400 s: when it runs if the window starts at midnight.
+    pub time_of_day: u32,
+    /// The id's offset under the second function.
+    pub second_offset: u32,
+}
+
 /// Everything a Hash spread run produced.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct SpreadRun {
@@ -389,6 +538,10 @@ pub struct SpreadRun {
     pub bucket_width: u32,
     /// Keys per bucket; bucket i holds offsets in [i·b, (i + 1)·b).
     pub bucket_counts: Vec<u32>,
+    /// Keys per strip bin: min(W, [`STRIP_BINS`]) bins of W / bins seconds,
+    /// offset o in bin ⌊o·bins / W⌋. Fine enough that one key is one
+    /// impulse, coarse enough that a million still read as a band.
+    pub strip_counts: Vec<u32>,
     pub uniformity: Uniformity,
     /// Keys per second in the fullest bucket over the emptiest; `None` when
     /// a bucket is empty.
@@ -396,6 +549,8 @@ pub struct SpreadRun {
     pub largest_gap: Gap,
     pub collisions: Collisions,
     pub stability: Stability,
+    pub second: Spread,
+    pub lookup: Lookup,
 }
 
 /// Places the ids `params` asks for under `seed`: the pasted ones if there
@@ -404,7 +559,11 @@ pub fn run(params: &SpreadParams, seed: u64) -> Result<SpreadRun, InvalidInput> 
     if !params.ids.0.is_empty() {
         return run_with_ids(params, params.ids.0.clone(), seed);
     }
-    count_at_most("keys", u64::from(params.keys), u64::from(MAX_PLACED_KEYS))?;
+    count_at_most(
+        "keys",
+        u64::from(params.keys),
+        u64::from(params.most_keys()),
+    )?;
     if params.keys == 0 {
         return Err(InvalidInput::new("keys", "at least one id is needed"));
     }
@@ -422,7 +581,7 @@ pub fn run_with_ids(
     ids: Vec<String>,
     seed: u64,
 ) -> Result<SpreadRun, InvalidInput> {
-    let count = count_at_most("ids", ids.len() as u64, u64::from(MAX_PLACED_KEYS))? as u32;
+    let count = count_at_most("ids", ids.len() as u64, u64::from(params.most_keys()))? as u32;
     if count == 0 {
         return Err(InvalidInput::new("ids", "at least one id is needed"));
     }
@@ -463,31 +622,96 @@ fn analyse(
         .map_err(|_| InvalidInput::new("second window", "must be below 2³² s"))?;
 
     let placement = params.placement();
-    let offsets = placement.place(&keys)?;
-    let bucket_counts = count_buckets(&offsets, bucket_width, buckets);
-    let mut sorted = offsets.clone();
-    sorted.sort_unstable();
+    let first = measure(placement, &keys, bucket_width, buckets)?;
+    let second = measure(params.second_placement(), &keys, bucket_width, buckets)?;
     let stability = stability_of(
         placement,
         &keys,
-        &offsets,
+        &first.offsets,
         added,
         second_window,
         bucket_width,
     )?;
+    let lookup = look_up(params, &keys[0])?;
+    let Spread {
+        offsets,
+        strip_counts,
+        bucket_counts,
+        uniformity,
+        max_min_ratio,
+        largest_gap,
+        collisions,
+        ..
+    } = first;
     Ok(SpreadRun {
         times_of_day: offsets.iter().map(|o| o % SECONDS_PER_DAY).collect(),
-        uniformity: uniformity(&bucket_counts, window, bucket_width),
-        max_min_ratio: max_min_ratio(&bucket_counts, window, bucket_width),
-        largest_gap: largest_gap(&sorted, window),
-        collisions: collisions(&sorted, window),
         keys,
         offsets,
         window,
         bucket_width,
         bucket_counts,
+        strip_counts,
+        uniformity,
+        max_min_ratio,
+        largest_gap,
+        collisions,
         stability,
+        second,
+        lookup,
     })
+}
+
+/// Places `keys` by `placement` and measures the spread.
+fn measure<K: AsRef<str>>(
+    placement: Placement,
+    keys: &[K],
+    bucket_width: u32,
+    buckets: u32,
+) -> Result<Spread, InvalidInput> {
+    let window = placement.window;
+    let offsets = placement.place(keys)?;
+    let bucket_counts = count_buckets(&offsets, bucket_width, buckets);
+    let mut sorted = offsets.clone();
+    sorted.sort_unstable();
+    Ok(Spread {
+        mode: placement.mode.slug(),
+        reduction: placement.reduction.slug(),
+        strip_counts: strip_counts(&offsets, window),
+        uniformity: uniformity(&bucket_counts, window, bucket_width),
+        max_min_ratio: max_min_ratio(&bucket_counts, window, bucket_width),
+        largest_gap: largest_gap(&sorted, window),
+        collisions: collisions(&sorted, window),
+        offsets,
+        bucket_counts,
+    })
+}
+
+/// The look-up of the reader's id, or of `first_key` when none is given.
+fn look_up(params: &SpreadParams, first_key: &str) -> Result<Lookup, InvalidInput> {
+    let id = match params.lookup.0.as_str() {
+        "" => first_key,
+        chosen => chosen,
+    };
+    let for_lookup = |error: InvalidInput| InvalidInput::new("look-up id", error.reason);
+    let placement = params.placement();
+    let offset = placement.offset(id).map_err(for_lookup)?;
+    Ok(Lookup {
+        id: id.to_string(),
+        hash: placement.mode.hash(id),
+        offset,
+        time_of_day: offset % SECONDS_PER_DAY,
+        second_offset: params.second_placement().offset(id).map_err(for_lookup)?,
+    })
+}
+
+/// Keys per strip bin (see [`SpreadRun::strip_counts`]).
+fn strip_counts(offsets: &[u32], window: u32) -> Vec<u32> {
+    let bins = window.min(STRIP_BINS);
+    let mut counts = vec![0u32; bins as usize];
+    for &offset in offsets {
+        counts[(u64::from(offset) * u64::from(bins) / u64::from(window)) as usize] += 1;
+    }
+    counts
 }
 
 /// Keys per bucket of width `bucket_width`.
@@ -654,4 +878,225 @@ fn movement(before: &[u32], after: &[u32], bucket_width: u32) -> Movement {
         moved: share(moved),
         moved_beyond_bucket: share(beyond),
     }
+}
+
+/// The panel's "try this" presets.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        slug: "seed-15-min",
+        title: "The seed's 1,000 keys in 15 minutes",
+        lesson: "FarmHash puts the 1,000 random ids about 0.9 s apart on average, and the per-minute counts scatter around 67 as random draws would (χ² ≈ 10 on 14 degrees of freedom): not perfect, but even enough.",
+        query: "w=900&bw=60",
+    },
+    Preset {
+        slug: "uuid7-head",
+        title: "UUIDv7: why the first bytes are a bad bucket",
+        lesson: "A UUIDv7 starts with its creation time, so the first 4 bytes of 1,000 ids made minutes apart take a handful of values and all 1,000 land within seconds of each other, while FarmHash of the whole id spreads them over the day.",
+        query: "kk=uuid7&fn2=head",
+    },
+    Preset {
+        slug: "ruby-6-hours",
+        title: "Ruby per-user delay over 6 hours",
+        lesson: "Random.new(id).rand(21,600) gives users 1 to 1,000 fixed delays as even as FarmHash's (both consistent with uniform), and user 42 always runs 4 h 23 min 15 s into each 6-hour cycle.",
+        query: "w=21600&bw=900&kk=seq&fn=ruby&fn2=farm&q=42",
+    },
+    Preset {
+        slug: "mod-vs-mulshift",
+        title: "mod vs mulshift on a window that is not a power of two",
+        lesson: "FNV-1a on ids 1 to 5,000 spreads evenly under mod, but mulshift keeps only the hash's high bits, which barely feel the last digit, so the same ids clump (χ² = 260 on 23 degrees of freedom).",
+        query: "n=5000&kk=seq&fn=fnv&fn2=fnv&rd2=mulshift",
+    },
+];
+
+/// "χ² = 21.3 on 23 degrees of freedom, p = 0.56: consistent with uniform".
+pub fn verdict(uniformity: &Uniformity) -> String {
+    let Uniformity {
+        chi_square,
+        degrees_of_freedom,
+        p_value,
+    } = *uniformity;
+    let p = if p_value < 1e-4 {
+        "p < 0.0001".to_string()
+    } else {
+        format!("p = {}", units::significant(p_value, 2))
+    };
+    // A uniform spread gives p-values uniform on [0, 1], so both tails are
+    // news: tiny p means clumps, p near 1 an evenness chance rarely gives.
+    let words = if p_value < 0.001 {
+        "far from uniform"
+    } else if p_value < 0.05 {
+        "uneven; a uniform spread does this 1 time in 20 or less"
+    } else if p_value > 0.999 {
+        "more even than chance"
+    } else {
+        "consistent with uniform"
+    };
+    format!(
+        "χ² = {} on {} degrees of freedom, {p}: {words}",
+        units::significant(chi_square, 3),
+        units::count(u64::from(degrees_of_freedom))
+    )
+}
+
+/// "1,000 UUIDv4 (random)" or "12 pasted ids".
+fn ids_placed(params: &SpreadParams, run: &SpreadRun) -> String {
+    let count = units::count(run.keys.len() as u64);
+    if params.ids.0.is_empty() {
+        format!("{count} {}", params.key_kind.label())
+    } else {
+        format!("{count} pasted ids")
+    }
+}
+
+/// A share as a percentage to three significant digits: "99.7 %".
+fn percent(share: f64) -> String {
+    format!("{} %", units::significant(100.0 * share, 3))
+}
+
+/// Seconds as a 24-hour clock with seconds: "02:13:07".
+pub fn clock_with_seconds(seconds: u32) -> String {
+    let seconds = seconds % SECONDS_PER_DAY;
+    format!(
+        "{:02}:{:02}:{:02}",
+        seconds / 3600,
+        seconds / 60 % 60,
+        seconds % 60
+    )
+}
+
+/// "42 runs at 02:13:07 every day", with the day of the cycle when the
+/// window is longer than a day and the repeat when it is shorter.
+fn lookup_text(run: &SpreadRun) -> String {
+    let lookup = &run.lookup;
+    let at = clock_with_seconds(lookup.offset);
+    let when = if run.window > SECONDS_PER_DAY {
+        format!(
+            "on day {} of the cycle at {at}",
+            lookup.offset / SECONDS_PER_DAY + 1
+        )
+    } else if run.window < SECONDS_PER_DAY {
+        format!(
+            "at {at}, then every {}",
+            units::duration(f64::from(run.window))
+        )
+    } else {
+        format!("at {at} every day")
+    };
+    format!("{} runs {when}", lookup.id)
+}
+
+/// "hash 718,274,242 → offset 31,042 s", or "drawn → offset …" for Ruby.
+fn lookup_offset_text(lookup: &Lookup) -> String {
+    let source = lookup.hash.map_or("drawn".to_string(), |h| {
+        format!("hash {}", units::count(u64::from(h)))
+    });
+    format!(
+        "{source} → offset {} s",
+        units::count(u64::from(lookup.offset))
+    )
+}
+
+/// The figures the panel prints beside its charts.
+pub fn key_numbers(params: &SpreadParams, run: &SpreadRun) -> Vec<KeyNumber> {
+    let n = run.keys.len() as u64;
+    let degrees = |u: &Uniformity| {
+        format!(
+            "uniform expects χ² ≈ df = {}",
+            units::count(u64::from(u.degrees_of_freedom))
+        )
+    };
+    let gap = |g: &Gap| {
+        KeyNumber::new(
+            "largest-gap",
+            "Largest gap, first function",
+            units::duration(f64::from(g.length)),
+            "longest stretch of the window with no start",
+        )
+        .beside(format!("W·H_N / N = {}", units::duration(g.expected)))
+    };
+    let shared = |c: &Collisions| {
+        KeyNumber::new(
+            "collisions",
+            "Ids sharing a second, first function",
+            units::count(u64::from(c.keys_sharing)),
+            "ids whose offset another id also has",
+        )
+        .beside(format!(
+            "N·(1 − (1 − 1/W)^(N−1)) = {}",
+            units::significant(c.expected_keys_sharing, 3)
+        ))
+    };
+    let stability = &run.stability;
+    vec![
+        KeyNumber::new("keys", "Ids placed", ids_placed(params, run), "N"),
+        KeyNumber::new(
+            "spacing",
+            "Mean spacing",
+            units::duration(f64::from(run.window) / n as f64),
+            "window / N",
+        ),
+        KeyNumber::new(
+            "chi-square",
+            "Uniformity, first function",
+            verdict(&run.uniformity),
+            "Σ (observed − expected)² / expected over the buckets",
+        )
+        .beside(degrees(&run.uniformity)),
+        KeyNumber::new(
+            "chi-square-2",
+            "Uniformity, second function",
+            verdict(&run.second.uniformity),
+            "the same test on the second function's offsets",
+        )
+        .beside(degrees(&run.second.uniformity)),
+        gap(&run.largest_gap),
+        KeyNumber {
+            key: "largest-gap-2",
+            label: "Largest gap, second function",
+            ..gap(&run.second.largest_gap)
+        },
+        shared(&run.collisions),
+        KeyNumber {
+            key: "collisions-2",
+            label: "Ids sharing a second, second function",
+            ..shared(&run.second.collisions)
+        },
+        KeyNumber::new(
+            "moved-on-growth",
+            "Ids moved by 10 % more ids",
+            percent(stability.on_growth.moved),
+            "share of the first N offsets that change, first function",
+        )
+        .beside(format!(
+            "rank-based even spread: {}",
+            percent(stability.rank_on_growth.moved)
+        )),
+        KeyNumber::new(
+            "moved-on-window-change",
+            "Ids moved by a new window",
+            percent(stability.on_window_change.moved),
+            "share of offsets that change when W becomes the second window",
+        )
+        .beside(format!(
+            "W = {} s; rank-based even spread: {}",
+            units::count(u64::from(stability.second_window)),
+            percent(stability.rank_on_window_change.moved)
+        )),
+        KeyNumber::new(
+            "lookup",
+            "Look-up",
+            lookup_text(run),
+            "time of day = offset mod 24 h, the window starting at midnight",
+        ),
+        KeyNumber::new(
+            "lookup-offset",
+            "Its hash and offset",
+            lookup_offset_text(&run.lookup),
+            "offset = hash32(id) reduced to W, first function",
+        )
+        .beside(format!(
+            "second function: offset {} s",
+            units::count(u64::from(run.lookup.second_offset))
+        )),
+    ]
 }

@@ -100,8 +100,8 @@ export interface SlotsParams {
 
 /** What `spread()` takes. */
 export interface SpreadOptions {
-  /** How a key becomes an offset: a 32-bit hash, or Ruby's `Random.new(key).rand(window)`. */
-  fn: "farm" | "murmur" | "xxh" | "fnv" | "ruby";
+  /** How a key becomes an offset: a 32-bit hash, Ruby's `Random.new(key).rand(window)`, or the key's first 4 bytes ("head"). */
+  fn: "farm" | "murmur" | "xxh" | "fnv" | "ruby" | "head";
   /** The window in whole seconds, 1 to 4,294,967,295. */
   window: number;
   /** At most 1,000,000 keys. */
@@ -278,6 +278,37 @@ export interface SpreadRun {
   largest_gap: Gap;
   collisions: Collisions;
   stability: Stability;
+  /** Keys per strip bin: min(window, 1,200) bins of window / bins seconds. */
+  strip_counts: number[];
+  /** The second function (`fn2`, `rd2`) on the same keys. */
+  second: Spread;
+  /** The looked-up id (`q`, else the first key) under the first function. */
+  lookup: Lookup;
+}
+
+/** One function's spread of the keys, as the second function's is given. */
+export interface Spread {
+  mode: "farm" | "murmur" | "xxh" | "fnv" | "ruby" | "head";
+  reduction: "mod" | "mulshift";
+  offsets: number[];
+  strip_counts: number[];
+  bucket_counts: number[];
+  uniformity: Uniformity;
+  max_min_ratio: number | null;
+  largest_gap: Gap;
+  collisions: Collisions;
+}
+
+/** One id's place under the first function. */
+export interface Lookup {
+  id: string;
+  /** The 32-bit hash; null in Ruby mode. */
+  hash: number | null;
+  offset: number;
+  /** offset mod 86,400: when it runs if the window starts at midnight. */
+  time_of_day: number;
+  /** Its offset under the second function. */
+  second_offset: number;
 }
 
 export interface EuclidStep {

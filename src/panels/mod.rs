@@ -114,8 +114,8 @@ fn Presets(panel: Panel) -> impl IntoView {
     })
 }
 
-/// One key number computed here from the parameters alone, for the panels
-/// whose runs do not give key numbers yet (Hash spread, Slots, Queue).
+/// One key number computed here from the parameters alone, for the Queue
+/// panel until its simulation gives key numbers of its own.
 fn key_number(
     key: &'static str,
     label: &'static str,

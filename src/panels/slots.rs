@@ -1,55 +1,472 @@
-//! Slots: a cycle cut into gcd(cycle, buckets) equal slots.
+//! Slots: a cycle cut into gcd(cycle, buckets) equal slots, drawn as a ring
+//! with a clock hand, the reciprocal kinds as hands spaced round it, the
+//! queue's ingress and the cost per slot.
+
+mod donut;
 
 use leptos::prelude::*;
+use stampede_core::slots::{self, SlotRun};
 use stampede_core::units::{count, duration};
 
-use super::{coming, key_number};
+use super::key_numbers;
+use crate::browser;
+use crate::chart::{self, ChartCanvas, Ink, Layer, Plot, number_tick};
 use crate::store::Store;
+
+/// The most slots listed as buttons; the ring still answers hover on all.
+const LISTED_SLOTS: u32 = 64;
+
+/// How long one turn of the clock takes while playing, in seconds.
+const SPEEDS: [(&str, f64); 3] = [
+    ("slow: a cycle a minute", 60.0),
+    ("a cycle in 20 s", 20.0),
+    ("fast: a cycle in 5 s", 5.0),
+];
 
 pub fn explanation() -> impl IntoView {
     view! {
         <p class="explain">
-            "Ids fall into a fixed number of buckets, for example by their last
-            bytes. To run every bucket once per cycle, with each slot holding
-            the same number of buckets and lasting a whole number of seconds,
-            the number of slots must divide both the cycle and the bucket count:
-            slots = gcd(cycle seconds, buckets)."
+            "Account ids fall into B buckets by their last byte or last two
+            bytes: bucket = raw mod B. A cycle of C seconds is cut into n slots,
+            and each slot's job handles the accounts of its buckets. For every
+            slot to hold the same number of buckets and last a whole number of
+            seconds, n must divide both C and B; the largest such n is
+            gcd(C, B), found by Euclid's steps a = q · b + r until r is 0.
+            Eight hours and 65,535 buckets give gcd(28,800, 65,535) = 15 slots
+            of D = C / n = 1,920 s."
+        </p>
+        <p class="explain">
+            "The plan has three levels: at the start a bootstrap job enqueues n
+            per-slot jobs, slot s due at s · D; each per-slot job, when it runs,
+            enqueues its own accounts, each due after an offset below D drawn
+            from a generator seeded with the account's id. The queue then takes
+            in about N / n jobs at each slot start instead of all N at once, and
+            never holds much more than one slot's accounts."
+        </p>
+        <p class="explain">
+            "Two job kinds that lock the same account should not work on the
+            same slot at once. Bending the cycle into a ring, K kinds sit at
+            offsets ⌊j · n / K⌋ and turn together: at step t kind j works on
+            slot (t + offset) mod n. With whole slots the closest pair is ⌊n / K⌋
+            apart, the ideal n / K only when K divides n."
+        </p>
+        <p class="explain">
+            "Selecting a slot's accounts with raw / (256 / n) = slot looks
+            equivalent, but the division is on whole numbers: when n does not
+            divide 256 the width ⌊256 / n⌋ is too small, and the top raw values
+            land at index n, a slot no job asks for. Those accounts are never
+            synced."
+        </p>
+        <p class="explain">
+            "An even spread evens the number of accounts, not their cost. With
+            a heavy cost tail a few jumbo accounts make their slots slow;
+            placing accounts heaviest first into the currently lightest slot
+            brings the heaviest slot close to its floor, the larger of the mean
+            and the single heaviest account, at the price of storing each
+            account's slot."
         </p>
     }
 }
 
 pub fn figure() -> impl IntoView {
     let state = Store::get().state;
-    let params = move || state.with(|s| s.slots.clone());
+    let params = Memo::new(move |_| state.with(|s| s.slots.clone()));
+    let run = Memo::new(move |_| state.with(|s| slots::run(&s.slots, s.seed)));
+    let numbers = move || {
+        let params = params.get();
+        run.with(|run| {
+            run.as_ref()
+                .map(|run| slots::key_numbers(&params, run))
+                .map_err(Clone::clone)
+        })
+    };
+
+    // View state, not in the URL: where the clock hand is (a share of the
+    // cycle, so it survives a change of cycle), whether it turns, how fast,
+    // and which slot a reader points at.
+    let phase = RwSignal::new(0.0_f64);
+    let playing = RwSignal::new(false);
+    let seconds_per_turn = RwSignal::new(SPEEDS[1].1);
+    let pointed = RwSignal::new(None::<u32>);
+
+    let ring = ChartCanvas::new(320.0);
+    let ingress = ChartCanvas::new(300.0);
+    let costs = ChartCanvas::new(230.0);
+    chart::redraw_on_change("figure", move || {
+        run.with(|run| {
+            let Ok(run) = run else { return };
+            let (at, focus) = (phase.get_untracked(), pointed.get_untracked());
+            ring.draw(|area, pen| donut::draw(area, pen, run, at, focus));
+            ingress.draw(|area, pen| chart::draw_stacked(area, pen, &ingress_plots(run)));
+            costs.draw(|area, pen| cost_plot(run).draw(area, pen));
+        });
+    });
+    // The clock and the pointer move only the ring.
+    Effect::new(move |_| {
+        let (at, focus) = (phase.get(), pointed.get());
+        run.with_untracked(|run| {
+            if let Ok(run) = run {
+                ring.draw(|area, pen| donut::draw(area, pen, run, at, focus));
+            }
+        });
+    });
+
+    let toggle = move |_| {
+        let start = !playing.get_untracked();
+        playing.set(start);
+        if start {
+            turn(phase, playing, seconds_per_turn, browser::now_ms());
+        }
+    };
+    let clock_text = move || {
+        run.with(|run| {
+            run.as_ref().ok().map(|run| {
+                let cycle = f64::from(run.slots) * f64::from(run.slot_seconds);
+                let at = phase.get() * cycle;
+                format!(
+                    "{} of {} · slot {} of {}",
+                    duration(at.floor()),
+                    duration(cycle),
+                    run.step_at(at) + 1,
+                    run.slots
+                )
+            })
+        })
+    };
+    let note = move || {
+        let Some(slot) = pointed.get() else {
+            return "Hover over the ring or focus a slot to read what runs there.".to_string();
+        };
+        run.with(|run| {
+            run.as_ref().ok().map_or_else(String::new, |run| {
+                let cycle = f64::from(run.slots) * f64::from(run.slot_seconds);
+                run.describe_slot(slot, phase.get() * cycle)
+            })
+        })
+    };
+    let on_pointer = move |event: leptos::ev::MouseEvent| {
+        let Some(canvas) = event
+            .current_target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+        else {
+            return;
+        };
+        let (width, height) = (
+            f64::from(canvas.client_width()),
+            f64::from(canvas.client_height()),
+        );
+        let x = f64::from(event.offset_x()) - width / 2.0;
+        let y = f64::from(event.offset_y()) - height / 2.0;
+        let slot = run.with_untracked(|run| {
+            run.as_ref()
+                .ok()
+                .and_then(|run| donut::slot_at(run, x, y, width, height))
+        });
+        if pointed.get_untracked() != slot {
+            pointed.set(slot);
+        }
+    };
+    let slot_buttons = move || {
+        run.with(|run| {
+            let Ok(run) = run else { return Vec::new() };
+            (0..run.slots.min(LISTED_SLOTS))
+                .map(|slot| {
+                    view! {
+                        <button
+                            type="button"
+                            class="slots-slot"
+                            data-slot=slot
+                            aria-describedby="slots-note"
+                            class:slots-current=move || pointed.get() == Some(slot)
+                            on:focus=move |_| pointed.set(Some(slot))
+                            on:mouseenter=move |_| pointed.set(Some(slot))
+                        >
+                            {slot + 1}
+                        </button>
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let listed_note =
+        move || {
+            run.with(|run| {
+                run.as_ref().ok().filter(|run| run.slots > LISTED_SLOTS).map(|run| {
+                format!(
+                    "The first {LISTED_SLOTS} of {} slots are listed; the ring shows them all.",
+                    count(u64::from(run.slots))
+                )
+            })
+            })
+        };
+    let derivation = move || {
+        run.with(|run| {
+            run.as_ref()
+                .map(|run| {
+                    run.derivation()
+                        .into_iter()
+                        .map(|line| view! { <li>{line}</li> })
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    };
+    let outcome = move || {
+        run.with(|run| {
+            run.as_ref().ok().map(|run| {
+                format!(
+                    "{} s / {} = {} per slot; {} buckets / {} = {} buckets per slot.",
+                    count(u64::from(run.slots) * u64::from(run.slot_seconds)),
+                    count(u64::from(run.slots)),
+                    duration(f64::from(run.slot_seconds)),
+                    count(u64::from(run.slots) * u64::from(run.buckets_per_slot)),
+                    count(u64::from(run.slots)),
+                    count(u64::from(run.buckets_per_slot)),
+                )
+            })
+        })
+    };
+    let warning = move || {
+        run.with(|run| run.as_ref().ok().and_then(SlotRun::sql_warning))
+            .map(|text| view! { <p class="slots-warning" role="note"><strong>"SQL warning: "</strong>{text}</p> })
+    };
+    let described = move |what: fn(&SlotRun) -> String| {
+        move || run.with(|run| run.as_ref().map(what).unwrap_or_default())
+    };
+
     view! {
-        <dl class="key-numbers">
-            {key_number(
-                "slots",
-                "Slots",
-                move || {
-                    let p = params();
+        {key_numbers(numbers)}
+        <div class="chart-block">
+            <h3>"The cycle as a ring of slots"</h3>
+            <p class="caption">
+                "Thicker, darker slots hold more accounts; the thin grey hand is the clock, the coloured hands the job kinds."
+            </p>
+            <div class="slots-clock">
+                <button
+                    type="button"
+                    id="slots-play"
+                    aria-pressed=move || if playing.get() { "true" } else { "false" }
+                    on:click=toggle
+                >
+                    {move || if playing.get() { "Pause" } else { "Play" }}
+                </button>
+                <label>
+                    "Speed "
+                    <select
+                        id="slots-speed"
+                        on:change=move |event| {
+                            if let Ok(seconds) = event_target_value(&event).parse() {
+                                seconds_per_turn.set(seconds);
+                            }
+                        }
+                    >
+                        {SPEEDS
+                            .iter()
+                            .map(|&(text, seconds)| {
+                                view! {
+                                    <option value=seconds.to_string() selected=seconds == SPEEDS[1].1>
+                                        {text}
+                                    </option>
+                                }
+                            })
+                            .collect_view()}
+                    </select>
+                </label>
+                <label class="slots-scrub">
+                    "Clock "
+                    <input
+                        type="range"
+                        id="slots-scrub"
+                        min="0"
+                        max="1000"
+                        step="1"
+                        aria-valuetext=clock_text
+                        prop:value=move || (phase.get() * 1000.0).round().to_string()
+                        on:input=move |event| {
+                            if let Ok(value) = event_target_value(&event).parse::<f64>() {
+                                phase.set((value / 1000.0).clamp(0.0, 0.999_999));
+                            }
+                        }
+                    />
+                </label>
+                <output class="slots-time">{clock_text}</output>
+            </div>
+            <div on:mousemove=on_pointer on:mouseleave=move |_| pointed.set(None)>
+                {ring.view("slots-ring", described(|run| {
                     format!(
-                        "gcd({}, {}) = {}",
-                        count(u64::from(p.cycle)),
-                        count(u64::from(p.buckets)),
-                        count(u64::from(p.slot_count())),
+                        "A ring of {} slots of {} each, {} to {} accounts a slot, with {} job kinds",
+                        count(u64::from(run.slots)),
+                        duration(f64::from(run.slot_seconds)),
+                        count(u64::from(run.even.fewest_accounts)),
+                        count(u64::from(run.even.most_accounts)),
+                        run.kinds.offsets.len()
                     )
+                }))}
+            </div>
+            <div class="slots-list" role="group" aria-label="Slots">{slot_buttons}</div>
+            <p class="caption">{listed_note}</p>
+            <p id="slots-note" class="slots-note" aria-live="polite">{note}</p>
+            {warning}
+        </div>
+        <div class="chart-block">
+            <h3>"From cycle and buckets to slots"</h3>
+            <p class="caption">"Euclid's steps on (cycle seconds, buckets); the last divisor is the slot count."</p>
+            <ol class="slots-derivation">{derivation}</ol>
+            <p class="slots-outcome">{outcome}</p>
+        </div>
+        <div class="chart-block">
+            <h3>"Queue ingress over one cycle"</h3>
+            <p class="caption">"Jobs entering the queue and jobs waiting in it, slotted against everything enqueued at once."</p>
+            {ingress.view("slots-ingress", described(|run| {
+                format!(
+                    "At most {} jobs enter in one bin when slotted, against {} at once",
+                    count(u64::from(run.peak_ingress_slotted())),
+                    count(u64::from(run.plan.peak_waiting_all_at_once))
+                )
+            }))}
+        </div>
+        <div class="chart-block">
+            <h3>"Cost per slot: jumbo accounts"</h3>
+            <p class="caption">"Summed account cost in each slot, placed by bucket and balanced heaviest first."</p>
+            {costs.view("slots-costs", described(|run| {
+                format!(
+                    "Heaviest slot costs {:.2} by bucket and {:.2} balanced, mean {:.2}",
+                    run.costs.hashed.max,
+                    run.costs.balanced.max,
+                    run.costs.hashed.mean
+                )
+            }))}
+        </div>
+    }
+}
+
+/// Advances the clock once a frame while it plays, by the real time since
+/// the last frame.
+fn turn(phase: RwSignal<f64>, playing: RwSignal<bool>, speed: RwSignal<f64>, last_ms: f64) {
+    request_animation_frame(move || {
+        // A disposed signal means the panel closed: stop turning.
+        let (Some(true), Some(seconds)) = (playing.try_get_untracked(), speed.try_get_untracked())
+        else {
+            return;
+        };
+        let now = browser::now_ms();
+        let step = (now - last_ms) / 1000.0 / seconds;
+        phase.update(|at| *at = (*at + step).rem_euclid(1.0));
+        turn(phase, playing, speed, now);
+    });
+}
+
+/// Jobs entering the queue per bin, and jobs waiting in it, for both plans.
+fn ingress_plots(run: &SlotRun) -> [Plot; 2] {
+    let plan = &run.plan;
+    let cycle = f64::from(run.slots) * f64::from(run.slot_seconds);
+    let as_f64 = |counts: &[u32]| counts.iter().map(|&c| f64::from(c)).collect::<Vec<_>>();
+    let points = |counts: &[u32]| {
+        (0u32..)
+            .zip(counts)
+            .map(|(bin, &c)| (f64::from(bin) * plan.bin_seconds, f64::from(c)))
+            .collect::<Vec<_>>()
+    };
+    let top = |counts: &[&[u32]]| {
+        counts
+            .iter()
+            .flat_map(|c| c.iter())
+            .copied()
+            .max()
+            .unwrap_or(1)
+            .max(1)
+    };
+    let entering_top = top(&[&plan.ingress_slotted, &plan.ingress_all_at_once]);
+    let waiting_top = top(&[&plan.waiting_slotted, &plan.waiting_all_at_once]);
+    [
+        Plot {
+            x: 0.0..cycle,
+            y: 0.0..f64::from(entering_top) * 1.1,
+            x_desc: "time into the cycle".into(),
+            y_desc: "jobs enqueued per bin".into(),
+            x_tick: chart::duration_tick,
+            y_tick: number_tick,
+            layers: vec![
+                Layer::Bars {
+                    start: 0.0,
+                    width: plan.bin_seconds,
+                    heights: as_f64(&plan.ingress_all_at_once),
+                    ink: Ink::Series(1),
+                    label: Some("all at once".into()),
                 },
-                "gcd(cycle, buckets)",
-            )}
-            {key_number(
-                "slot-length",
-                "Slot length",
-                move || duration(f64::from(params().slot_seconds())),
-                "cycle / slots",
-            )}
-            {key_number(
-                "buckets-per-slot",
-                "Buckets per slot",
-                move || count(u64::from(params().buckets_per_slot())),
-                "buckets / slots",
-            )}
-        </dl>
-        {coming("the cycle drawn as a donut of slots, the bucket of each id, and reciprocal job kinds kept apart.")}
+                Layer::Bars {
+                    start: 0.0,
+                    width: plan.bin_seconds,
+                    heights: as_f64(&plan.ingress_slotted),
+                    ink: Ink::Series(0),
+                    label: Some("slotted".into()),
+                },
+            ],
+        },
+        Plot {
+            x: 0.0..cycle,
+            y: 0.0..f64::from(waiting_top) * 1.1,
+            x_desc: "time into the cycle".into(),
+            y_desc: "jobs waiting".into(),
+            x_tick: chart::duration_tick,
+            y_tick: number_tick,
+            layers: vec![
+                Layer::Line {
+                    points: points(&plan.waiting_all_at_once),
+                    ink: Ink::Series(1),
+                    dashed: false,
+                    label: Some("all at once".into()),
+                },
+                Layer::Line {
+                    points: points(&plan.waiting_slotted),
+                    ink: Ink::Series(0),
+                    dashed: false,
+                    label: Some("slotted".into()),
+                },
+            ],
+        },
+    ]
+}
+
+/// Summed cost per slot, hashed as bars and balanced as a line, with the
+/// floor no placement can beat.
+fn cost_plot(run: &SlotRun) -> Plot {
+    let costs = &run.costs;
+    let balanced = (0u32..)
+        .zip(&costs.balanced.per_slot)
+        .flat_map(|(slot, &cost)| [(f64::from(slot), cost), (f64::from(slot) + 1.0, cost)])
+        .collect();
+    let top = costs
+        .hashed
+        .max
+        .max(costs.balanced.max)
+        .max(costs.lower_bound);
+    Plot {
+        x: 0.0..f64::from(run.slots),
+        y: 0.0..top * 1.15,
+        x_desc: "slot index".into(),
+        y_desc: "summed cost (mean account = 1)".into(),
+        x_tick: number_tick,
+        y_tick: number_tick,
+        layers: vec![
+            Layer::Bars {
+                start: 0.0,
+                width: 1.0,
+                heights: costs.hashed.per_slot.clone(),
+                ink: Ink::Series(0),
+                label: Some("by bucket".into()),
+            },
+            Layer::Line {
+                points: balanced,
+                ink: Ink::Series(2),
+                dashed: false,
+                label: Some("heaviest first".into()),
+            },
+            Layer::Level {
+                y: costs.lower_bound,
+                ink: Ink::Reference,
+                label: "floor".into(),
+            },
+        ],
     }
 }

@@ -31,6 +31,8 @@ const DRAGGED = [
   ['poisson', 'n'],
   ['jitter', 'hi'],
   ['backoff', 'm'],
+  ['hash', 'n'],
+  ['slots', 'cyc'],
 ];
 
 // Chromium refuses to compile wasm served with any other type than application/wasm.
@@ -441,6 +443,47 @@ async function main() {
         await t.shot(page, `dragged-${slug}`);
       });
     }
+
+    await check('slots: the clock hand moves while playing and stops when paused', async (t) => {
+      const page = await t.newPage();
+      await openApp(page, '?v=1&p=slots&s=1');
+      const ring = () => page.$eval('#slots-ring', (c) => c.toDataURL());
+      equal(await page.getAttribute('#slots-play', 'aria-pressed'), 'false', 'aria-pressed before playing');
+      const still = await ring();
+      await page.click('#slots-play');
+      equal(await page.getAttribute('#slots-play', 'aria-pressed'), 'true', 'aria-pressed while playing');
+      await poll(async () => (await ring()) !== still, 'the ring to change while playing', 3000);
+      await page.click('#slots-play');
+      equal(await page.getAttribute('#slots-play', 'aria-pressed'), 'false', 'aria-pressed after pausing');
+      await page.waitForTimeout(200);
+      const paused = await ring();
+      await page.waitForTimeout(600);
+      assert((await ring()) === paused, 'the ring still changes after pausing');
+      // Scrubbing moves the hand to a chosen moment of the cycle.
+      await page.fill('#slots-scrub', '500');
+      await poll(
+        async () => /slot 8 of 15/.test((await page.textContent('.slots-time')) ?? ''),
+        `the clock to read slot 8 of 15 at half the cycle (it reads ${await page.textContent('.slots-time')})`,
+      );
+      await t.shot(page, 'slots-scrubbed');
+    });
+
+    await check('slots: a slot can be reached and read with the keyboard', async (t) => {
+      const page = await t.newPage();
+      await openApp(page, '?v=1&p=slots&s=1');
+      let reached = null;
+      for (let i = 0; i < 80 && reached === null; i++) {
+        await page.keyboard.press('Tab');
+        reached = await page.evaluate(() => document.activeElement?.dataset?.slot ?? null);
+      }
+      assert(reached !== null, 'Tab never reached a slot button');
+      const note = await poll(async () => {
+        const text = (await page.textContent('#slots-note'))?.trim() ?? '';
+        return text.startsWith(`Slot ${Number(reached) + 1} of 15`) ? text : null;
+      }, `#slots-note to describe slot ${Number(reached) + 1}`);
+      assert(/accounts/.test(note), `the note does not say how many accounts: ${note}`);
+      equal(await page.getAttribute('#slots-note', 'aria-live'), 'polite', '#slots-note aria-live');
+    });
 
     await check('charts draw at the pixel ratio and follow a resized window', async (t) => {
       const page = await t.newPage({ deviceScaleFactor: 2 });

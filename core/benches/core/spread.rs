@@ -2,7 +2,8 @@ use std::hint::black_box;
 
 use criterion::Criterion;
 use stampede_core::keys::{KeyKind, generate};
-use stampede_core::spread::{HashMode, Placement, Reduction, stability};
+use stampede_core::spread::{HashMode, Placement, Reduction, run, stability};
+use stampede_core::state::State;
 
 /// Keys per measured pass: the most a run places.
 const KEYS: u32 = 1_000_000;
@@ -58,8 +59,29 @@ fn million_key_stability(c: &mut Criterion) {
     group.finish();
 }
 
+/// A whole panel run (placing, both functions, stability, look-up) for
+/// the default page and for larger key counts without Ruby.
+fn panel_runs(c: &mut Criterion) {
+    let mut group = c.benchmark_group("spread: panel run");
+    group.sample_size(10);
+    for query in [
+        "",
+        "n=20000",
+        "fn2=murmur&n=10000",
+        "fn2=murmur&n=100000",
+        "fn2=murmur&n=1000000",
+    ] {
+        let (state, _) = State::from_query(&format!("v=1&p=hash&s=1&{query}"));
+        group.bench_function(format!("default {query}"), |b| {
+            b.iter(|| run(black_box(&state.hash), 1).unwrap())
+        });
+    }
+    group.finish();
+}
+
 criterion::criterion_group!(
     benches,
+    panel_runs,
     million_keys_per_hash,
     hundred_thousand_keys_in_ruby_mode,
     million_key_stability

@@ -21,9 +21,15 @@ fn every_preset_is_a_valid_state_that_runs_and_shows_its_numbers() {
 }
 
 #[test]
-fn the_first_three_panels_teach_with_at_least_three_presets_each() {
+fn the_charted_panels_teach_with_at_least_three_presets_each() {
     let mut slugs = HashSet::new();
-    for panel in [Panel::Poisson, Panel::Jitter, Panel::Backoff] {
+    for panel in [
+        Panel::Poisson,
+        Panel::Jitter,
+        Panel::Backoff,
+        Panel::Hash,
+        Panel::Slots,
+    ] {
         let listed = presets(panel);
         assert!(listed.len() >= 3, "{panel:?} has {}", listed.len());
         for preset in listed {

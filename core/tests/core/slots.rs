@@ -4,8 +4,8 @@ use stampede_core::field::PanelParams;
 use stampede_core::keys;
 use stampede_core::ruby;
 use stampede_core::slots::{
-    DelaySource, IdBytes, Layout, MAX_BINS, MAX_RUBY_ACCOUNTS, SlotParams, SlotRun, account_costs,
-    account_ids, balance, euclid_steps, gcd, plan, reciprocals, run, uuid_text,
+    self, DelaySource, IdBytes, Layout, MAX_BINS, MAX_RUBY_ACCOUNTS, SlotParams, SlotRun,
+    account_costs, account_ids, balance, euclid_steps, gcd, plan, reciprocals, run, uuid_text,
 };
 use stampede_core::state::{Panel, State};
 use stampede_core::stats::{chi_square, chi_square_p_value};
@@ -227,7 +227,11 @@ proptest! {
 
 #[test]
 fn offsets_match_ruby_through_the_talks_uuid_conversion() {
-    let run = run(&SlotParams::default(), 1).unwrap();
+    let ruby = SlotParams {
+        delays: DelaySource::Ruby,
+        ..Default::default()
+    };
+    let run = run(&ruby, 1).unwrap();
     let mut rows = RUBY_UUID_OFFSETS
         .lines()
         .filter(|line| !line.starts_with('#'))
@@ -537,6 +541,7 @@ fn bad_input_is_refused_by_name_without_panicking() {
     );
     let too_many_ruby = SlotParams {
         accounts: MAX_RUBY_ACCOUNTS + 1,
+        delays: DelaySource::Ruby,
         ..base.clone()
     };
     assert_eq!(field(too_many_ruby), "accounts");
@@ -634,4 +639,104 @@ proptest! {
             }
         }
     }
+}
+
+// ---------------------------------------------------------------------------
+// Key numbers, presets and the panel's text
+
+/// A key number as (key, value, theory).
+type Figure = (&'static str, String, Option<String>);
+
+fn figures(query: &str) -> (SlotRun, Vec<Figure>) {
+    let (state, notices) = State::from_query(&format!("v=1&p=slots&s=1&{query}"));
+    assert!(notices.is_empty(), "{notices:?}");
+    let run = run(&state.slots, state.seed).unwrap();
+    let numbers = slots::key_numbers(&state.slots, &run)
+        .into_iter()
+        .map(|n| (n.key, n.value, n.theory))
+        .collect();
+    (run, numbers)
+}
+
+fn value<'a>(numbers: &'a [Figure], key: &str) -> &'a str {
+    &numbers.iter().find(|n| n.0 == key).unwrap().1
+}
+
+#[test]
+fn the_default_key_numbers_are_the_talks_fifteen_slots() {
+    let (_, numbers) = figures("");
+    assert_eq!(value(&numbers, "slots"), "15");
+    assert_eq!(value(&numbers, "slot-length"), "32 min");
+    assert_eq!(value(&numbers, "buckets-per-slot"), "4,369");
+    // Three kinds on 15 slots sit exactly 5 apart, the ideal 15 / 3.
+    assert_eq!(value(&numbers, "kind-distance"), "5 slots");
+}
+
+#[test]
+fn the_derivation_writes_euclids_steps_and_names_the_gcd() {
+    let (run, _) = figures("");
+    let lines = run.derivation();
+    assert_eq!(lines[0], "28,800 = 0 · 65,535 + 28,800");
+    assert_eq!(lines[1], "65,535 = 2 · 28,800 + 7,935");
+    assert_eq!(
+        lines.last().unwrap(),
+        "remainder 0, so gcd(28,800, 65,535) = 15"
+    );
+    assert_eq!(lines.len(), 11);
+}
+
+#[test]
+fn the_presets_show_what_their_lessons_say() {
+    let (_, two) = figures("cyc=28800&bk=8&lb=1&kj=2");
+    assert_eq!(value(&two, "slots"), "8");
+    assert_eq!(value(&two, "kind-distance"), "4 slots");
+    let (kyc, three) = figures("cyc=28800&bk=8&lb=1&kj=3");
+    assert_eq!(kyc.kinds.offsets, [0, 2, 5]);
+    assert_eq!(value(&three, "kind-distance"), "2 slots");
+    let (sql, numbers) = figures("cyc=28800&bk=255&lb=1");
+    assert_eq!(value(&numbers, "slots"), "15");
+    assert_eq!(sql.sql.unscheduled_raw_values, [255]);
+    let warning = sql.sql_warning().unwrap();
+    assert!(
+        warning.starts_with(
+            "raw / (256 / 15) divides by 17, not 256 / 15: raw value 255 lands at slot index 15,"
+        ),
+        "{warning}"
+    );
+    assert_eq!(figures("cyc=28800&bk=8&lb=1").0.sql_warning(), None);
+    let stranded = &numbers.iter().find(|n| n.0 == "sql-unscheduled").unwrap();
+    assert_eq!(stranded.2.as_deref(), Some("R mod n = 1 raw value"));
+    // 10,000 accounts, one byte value in 256: about 39 never run.
+    let never: u32 = stranded.1.parse().unwrap();
+    assert!((20..=60).contains(&never), "{never}");
+    let (jumbo, _) = figures("ct=2.5");
+    let mean = jumbo.costs.hashed.mean;
+    assert!(jumbo.costs.hashed.max / mean > 1.5);
+    assert!(jumbo.costs.balanced.max <= jumbo.costs.lower_bound * 1.01);
+    for preset in slots::PRESETS {
+        assert!(preset.lesson.ends_with('.'), "{}", preset.slug);
+        assert!(!preset.lesson[..preset.lesson.len() - 1].contains(". "));
+    }
+    assert!(slots::PRESETS.len() >= 4);
+}
+
+#[test]
+fn a_slot_says_which_kind_works_on_it_when() {
+    let (run, _) = figures("cyc=28800&bk=8&lb=1&kj=3");
+    // At the start payments works on slot 0, reports on 2 and KYC on 5;
+    // an hour later every kind has moved one slot on.
+    assert_eq!(run.kinds_on(5, run.step_at(0.0)), [2]);
+    assert_eq!(run.kinds_on(6, run.step_at(3_600.0)), [2]);
+    assert_eq!(run.step_at(28_800.0 + 10.0), 0);
+    let text = run.describe_slot(5, 0.0);
+    assert!(
+        text.starts_with("Slot 6 of 8 (5 h–6 h into the cycle): "),
+        "{text}"
+    );
+    assert!(text.contains("KYC works on its"), "{text}");
+    assert!(
+        run.describe_slot(1, 0.0)
+            .ends_with("no kind works on it now.")
+    );
+    assert_eq!(slots::kind_name(3), "kind 4");
 }

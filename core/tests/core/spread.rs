@@ -2,9 +2,10 @@ use proptest::prelude::*;
 use stampede_core::field::PanelParams;
 use stampede_core::hash;
 use stampede_core::keys::{KeyKind, generate};
+use stampede_core::spread::{self, Uniformity};
 use stampede_core::spread::{
-    HashMode, MAX_BUCKETS, MAX_PLACED_KEYS, PastedIds, Placement, Reduction, SpreadParams,
-    place_by_rank, ruby_seed, run, run_with_ids,
+    HashMode, LookupId, MAX_BUCKETS, MAX_PLACED_KEYS, MAX_RUBY_KEYS, PRESETS, PastedIds, Placement,
+    Reduction, SpreadParams, key_numbers, place_by_rank, ruby_seed, run, run_with_ids,
 };
 use stampede_core::state::{Panel, State};
 
@@ -18,6 +19,9 @@ fn params(keys: u32, key_kind: KeyKind, mode: HashMode, reduction: Reduction) ->
         key_kind,
         mode,
         reduction,
+        // A cheap second function, so tests of the first do not pay for
+        // Ruby's seeding or meet its cap.
+        mode2: HashMode::Farm,
         ..Default::default()
     }
 }
@@ -180,6 +184,7 @@ fn a_short_last_bucket_expects_fewer_keys() {
     let params = SpreadParams {
         keys: 50_000,
         window: 88_200,
+        mode2: HashMode::Farm,
         ..Default::default()
     };
     let result = run(&params, 6).unwrap();
@@ -467,7 +472,7 @@ fn pasted_ids_in_a_link_are_capped_and_written_with_commas() {
     assert!(notices.is_empty(), "{notices:?}");
     assert_eq!(state.hash.ids.0, ["a", "b", "c", "d"]);
     assert!(
-        state.to_query().ends_with("&ids=a,b,c,d"),
+        state.to_query().ends_with("&ids=a,b,c,d&q="),
         "{}",
         state.to_query()
     );
@@ -566,8 +571,11 @@ proptest! {
         bucket_width in prop_oneof![0u32..5, 0u32..2_000_000, Just(u32::MAX)],
         second_window in prop_oneof![0u32..5, 0u32..2_000_000, Just(u32::MAX)],
         kind in 0usize..4,
-        mode in 0usize..5,
+        mode in 0usize..6,
         reduction in 0usize..2,
+        mode2 in 0usize..6,
+        reduction2 in 0usize..2,
+        lookup in "(?s).{0,40}",
         seed in any::<u64>(),
     ) {
         let params = SpreadParams {
@@ -579,6 +587,9 @@ proptest! {
             bucket_width,
             second_window,
             ids: PastedIds::default(),
+            mode2: HashMode::ALL[mode2],
+            reduction2: Reduction::ALL[reduction2],
+            lookup: LookupId(lookup),
         };
         if let Ok(result) = run(&params, seed) {
             prop_assert_eq!(result.offsets.len(), keys as usize);
@@ -586,6 +597,10 @@ proptest! {
             prop_assert_eq!(result.bucket_counts.iter().sum::<u32>(), keys);
             prop_assert!(result.uniformity.p_value.is_finite());
             prop_assert_eq!(result.stability.on_growth.moved, 0.0);
+            prop_assert_eq!(result.second.offsets.len(), keys as usize);
+            prop_assert!(result.second.offsets.iter().all(|&o| o < window));
+            prop_assert_eq!(result.strip_counts.iter().sum::<u32>(), keys);
+            prop_assert!(result.lookup.offset < window);
         }
     }
 
@@ -599,4 +614,180 @@ proptest! {
             }
         }
     }
+}
+
+/// The value of key number `key` for the panel at `query`, seed 1.
+fn key_number(query: &str, key: &str) -> String {
+    let (state, notices) = State::from_query(&format!("v=1&p=hash&s=1&{query}"));
+    assert!(notices.is_empty(), "{notices:?}");
+    let result = run(&state.hash, state.seed).unwrap();
+    let numbers = key_numbers(&state.hash, &result);
+    numbers
+        .into_iter()
+        .find(|number| number.key == key)
+        .unwrap_or_else(|| panic!("no key number {key}"))
+        .value
+}
+
+#[test]
+fn a_looked_up_id_gets_the_reference_hash_and_offset() {
+    // FarmHash Fingerprint32 of "abc" is 795,041,479 (core/tests/data/
+    // hash_vectors.tsv); mod 86,400 that is 75,079 s, 20:51:19.
+    let (state, _) = State::from_query("v=1&p=hash&s=1&q=abc");
+    let lookup = run(&state.hash, 1).unwrap().lookup;
+    assert_eq!(
+        (
+            lookup.id.as_str(),
+            lookup.hash,
+            lookup.offset,
+            lookup.time_of_day
+        ),
+        ("abc", Some(795_041_479), 75_079, 75_079)
+    );
+    assert_eq!(
+        key_number("q=abc&fn2=farm", "lookup"),
+        "abc runs at 20:51:19 every day"
+    );
+    assert_eq!(
+        key_number("q=abc&fn2=farm", "lookup-offset"),
+        "hash 795,041,479 → offset 75,079 s"
+    );
+    // Random.new(42).rand(86,400) is 15,795 (core/tests/data/spread_ruby.tsv);
+    // the second offset is FarmHash's, checked against the vectors above.
+    assert_eq!(
+        key_number("q=42&fn=ruby&fn2=farm", "lookup"),
+        "42 runs at 04:23:15 every day"
+    );
+    assert_eq!(
+        key_number("q=42&fn=ruby&fn2=farm", "lookup-offset"),
+        "drawn → offset 15,795 s"
+    );
+    // Without a chosen id the first key placed is looked up.
+    let (state, _) = State::from_query("v=1&p=hash&s=1&kk=seq&w=900&bw=60");
+    let lookup = run(&state.hash, 1).unwrap().lookup;
+    assert_eq!(lookup.id, "1");
+    assert!(key_number("kk=seq&w=900&bw=60", "lookup").contains(", then every 15 min"));
+}
+
+#[test]
+fn the_default_page_shows_its_numbers_for_seed_one() {
+    // The default: 1,000 UUIDv4 keys, FarmHash mod against Ruby, in a day
+    // of hourly buckets; the values are deterministic for seed 1.
+    assert_eq!(key_number("", "keys"), "1,000 UUIDv4 (random)");
+    assert_eq!(key_number("", "spacing"), "1 min 26 s");
+    let verdict = key_number("", "chi-square");
+    assert!(
+        verdict.starts_with("χ² = ") && verdict.ends_with(": consistent with uniform"),
+        "{verdict}"
+    );
+    assert!(key_number("", "chi-square-2").contains("on 23 degrees of freedom"));
+    assert_eq!(key_number("", "moved-on-growth"), "0 %");
+    // Exact for seed 1; a change to the generator, a hash or the test
+    // statistics shows here.
+    assert_eq!(key_number("", "collisions"), "6");
+    assert_eq!(key_number("", "largest-gap"), "10 min 33 s");
+    assert_eq!(
+        key_number("", "chi-square"),
+        "χ² = 22.6 on 23 degrees of freedom, p = 0.48: consistent with uniform"
+    );
+    assert_eq!(
+        key_number("", "chi-square-2"),
+        "χ² = 19.3 on 23 degrees of freedom, p = 0.68: consistent with uniform"
+    );
+}
+
+#[test]
+fn the_verdict_names_both_tails() {
+    let verdict = |p_value| {
+        spread::verdict(&Uniformity {
+            chi_square: 21.3,
+            degrees_of_freedom: 23,
+            p_value,
+        })
+    };
+    assert_eq!(
+        verdict(0.56),
+        "χ² = 21.3 on 23 degrees of freedom, p = 0.56: consistent with uniform"
+    );
+    assert!(verdict(1e-9).ends_with("p < 0.0001: far from uniform"));
+    assert!(verdict(0.02).contains("uneven"));
+    assert!(verdict(0.9995).ends_with("more even than chance"));
+}
+
+#[test]
+fn ruby_mode_is_capped_by_a_settle_rule() {
+    for query in ["fn=ruby&fn2=farm&n=500000", "n=500000"] {
+        let (state, notices) = State::from_query(&format!("v=1&p=hash&{query}"));
+        assert_eq!(state.hash.keys, MAX_RUBY_KEYS, "{query}");
+        assert_eq!(notices.len(), 1);
+        assert_eq!(notices[0].key, "n");
+    }
+    // Without Ruby the million stays.
+    let (state, notices) = State::from_query("v=1&p=hash&fn2=xxh&n=1000000");
+    assert_eq!(state.hash.keys, 1_000_000);
+    assert!(notices.is_empty());
+    // A direct call past the cap is refused, naming the field.
+    let params = SpreadParams {
+        keys: MAX_RUBY_KEYS + 1,
+        ..Default::default()
+    };
+    assert_eq!(run(&params, 1).unwrap_err().field, "keys");
+}
+
+#[test]
+fn the_first_bytes_of_uuidv7_pile_onto_a_few_seconds() {
+    // A UUIDv7 starts with its creation time in ms; its first 32 bits tick
+    // every 65.5 s, and 1,000 ids made about 0.5 s apart span a few ticks.
+    let (state, _) = State::from_query("v=1&p=hash&s=1&kk=uuid7&fn2=head");
+    let result = run(&state.hash, 1).unwrap();
+    let mut distinct = result.second.offsets.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert!(distinct.len() <= 10, "{distinct:?}");
+    assert!(distinct.last().unwrap() - distinct[0] < 10, "{distinct:?}");
+    assert_eq!(result.second.collisions.keys_sharing, 1_000);
+    assert!(result.uniformity.p_value > 0.01);
+}
+
+#[test]
+fn the_strip_counts_every_key_in_its_bin() {
+    let (state, _) = State::from_query("v=1&p=hash&s=1&w=60&bw=60");
+    let result = run(&state.hash, 1).unwrap();
+    // A window of 60 s has one bin a second, so the strip is the offsets'
+    // own histogram.
+    assert_eq!(result.strip_counts.len(), 60);
+    for (second, &count) in result.strip_counts.iter().enumerate() {
+        let on_it = result
+            .offsets
+            .iter()
+            .filter(|&&o| o as usize == second)
+            .count();
+        assert_eq!(count as usize, on_it);
+    }
+    let (state, _) = State::from_query("v=1&p=hash&s=1");
+    let result = run(&state.hash, 1).unwrap();
+    assert_eq!(result.strip_counts.len(), 1_200);
+    assert_eq!(result.second.strip_counts.iter().sum::<u32>(), 1_000);
+}
+
+#[test]
+fn every_preset_runs_without_notices_and_says_what_it_shows() {
+    assert!(PRESETS.len() >= 4);
+    for preset in PRESETS {
+        let (state, notices) = preset.state(Panel::Hash, 1);
+        assert!(notices.is_empty(), "{}: {notices:?}", preset.slug);
+        let result = run(&state.hash, 1).unwrap();
+        assert!(!key_numbers(&state.hash, &result).is_empty());
+    }
+    let value = |slug: &str, key: &str| {
+        let preset = PRESETS.iter().find(|p| p.slug == slug).unwrap();
+        key_number(preset.query, key)
+    };
+    assert_eq!(value("seed-15-min", "spacing"), "0.9 s");
+    assert!(value("uuid7-head", "chi-square-2").ends_with("far from uniform"));
+    assert!(value("mod-vs-mulshift", "chi-square").ends_with("consistent with uniform"));
+    assert!(value("mod-vs-mulshift", "chi-square-2").ends_with("far from uniform"));
+    assert!(value("ruby-6-hours", "lookup").starts_with("42 runs at 04:23:15, then every 6 h"));
+    assert!(value("ruby-6-hours", "chi-square").ends_with("consistent with uniform"));
+    assert!(value("ruby-6-hours", "chi-square-2").ends_with("consistent with uniform"));
 }

@@ -1,0 +1,186 @@
+//! The ring of slots: slot s spans the angles 2π·s/n to 2π·(s + 1)/n,
+//! clockwise from twelve o'clock, its thickness and shade growing with its
+//! accounts; the clock hand and one hand per job kind turn over it.
+
+use std::f64::consts::TAU;
+
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use stampede_core::slots::{SlotRun, kind_name};
+use stampede_core::units::count;
+
+use crate::chart::{Area, Drawn, Ink, Pen};
+
+/// More wedges than this would be thinner than a pixel: neighbouring slots
+/// merge, each wedge showing the fullest of its slots.
+const MAX_WEDGES: u32 = 360;
+/// Room round the ring for the kinds' names, in CSS pixels.
+const MARGIN: f64 = 26.0;
+/// The hole's radius as a share of the ring's outer radius.
+const HOLE: f64 = 0.55;
+
+/// Radii of the ring in CSS pixels for a canvas `width` × `height`.
+fn radii(width: f64, height: f64) -> (f64, f64) {
+    let outer = (width.min(height) / 2.0 - MARGIN).max(10.0);
+    (outer * HOLE, outer)
+}
+
+/// The slot under a point `x`, `y` CSS pixels from the canvas centre, if
+/// the point is on the ring.
+pub fn slot_at(run: &SlotRun, x: f64, y: f64, width: f64, height: f64) -> Option<u32> {
+    let (inner, outer) = radii(width, height);
+    let distance = x.hypot(y);
+    if distance < inner * 0.9 || distance > outer + 4.0 {
+        return None;
+    }
+    let turn = x.atan2(-y).rem_euclid(TAU) / TAU;
+    Some(((turn * f64::from(run.slots)) as u32).min(run.slots - 1))
+}
+
+/// Draws the ring with the clock at `phase` (0 to 1 of the cycle) and the
+/// slot `focus` outlined.
+pub fn draw(area: &Area, pen: &Pen, run: &SlotRun, phase: f64, focus: Option<u32>) -> Drawn {
+    let (width, height) = area.dim_in_pixel();
+    let scale = f64::from(pen.px(100.0)) / 100.0;
+    let (inner, outer) = radii(f64::from(width) / scale, f64::from(height) / scale);
+    let (inner, outer) = (inner * scale, outer * scale);
+    let centre = (f64::from(width) / 2.0, f64::from(height) / 2.0);
+    let at = |turn: f64, radius: f64| {
+        let angle = turn * TAU;
+        (
+            (centre.0 + radius * angle.sin()).round() as i32,
+            (centre.1 - radius * angle.cos()).round() as i32,
+        )
+    };
+    let wedge = |from: f64, to: f64, r_in: f64, r_out: f64| {
+        let steps = (((to - from) * 180.0).ceil() as u32).max(2);
+        let arc = |radius: f64| {
+            (0..=steps)
+                .map(move |i| at(from + (to - from) * f64::from(i) / f64::from(steps), radius))
+        };
+        arc(r_out).chain(arc(r_in).rev()).collect::<Vec<_>>()
+    };
+
+    let slots = run.slots;
+    let accounts = &run.plan.accounts_per_slot;
+    let wedges = slots.min(MAX_WEDGES);
+    let fullest = accounts.iter().copied().max().unwrap_or(1).max(1);
+    // A gap between wedges while they are wide enough to show one.
+    let gap = if wedges <= 120 {
+        0.12 / f64::from(wedges)
+    } else {
+        0.0
+    };
+    let base = pen.ink(Ink::Series(0));
+    for w in 0..wedges {
+        let first = (u64::from(w) * u64::from(slots) / u64::from(wedges)) as usize;
+        let last = (u64::from(w + 1) * u64::from(slots) / u64::from(wedges)) as usize;
+        let most = accounts[first..last.max(first + 1)]
+            .iter()
+            .copied()
+            .max()
+            .unwrap_or(0);
+        let share = f64::from(most) / f64::from(fullest);
+        let r_out = inner + (outer - inner) * (0.35 + 0.65 * share);
+        let from = first as f64 / f64::from(slots);
+        let to = last as f64 / f64::from(slots);
+        let color = pen.tint(base, 0.3 + 0.7 * share);
+        area.draw(&Polygon::new(
+            wedge(from + gap / 2.0, to - gap / 2.0, inner, r_out),
+            color.filled(),
+        ))?;
+    }
+
+    if let Some(slot) = focus.filter(|&slot| slot < slots) {
+        let from = f64::from(slot) / f64::from(slots);
+        let to = f64::from(slot + 1) / f64::from(slots);
+        let mut outline = wedge(from, to, inner, outer);
+        outline.push(outline[0]);
+        area.draw(&PathElement::new(
+            outline,
+            pen.line(pen.ink(Ink::Muted), 2.0),
+        ))?;
+    }
+
+    // The raw values the talk's SQL sends past the last slot, as a red arc
+    // just before twelve o'clock where such a slot would follow.
+    let stranded = run.sql.unscheduled_raw_values.len();
+    if stranded > 0 {
+        let share = (stranded as f64 / f64::from(run.raw_values)).max(1.0 / 90.0);
+        let reference = pen.ink(Ink::Reference);
+        area.draw(&Polygon::new(
+            wedge(1.0 - share, 1.0, outer + 3.0 * scale, outer + 9.0 * scale),
+            reference.filled(),
+        ))?;
+        let label = format!(
+            "{} raw value{} → no slot",
+            count(stranded as u64),
+            if stranded == 1 { "" } else { "s" }
+        );
+        // In the corner: next to the arc it would cover the first kind's name.
+        area.draw(&Text::new(
+            format!("red arc: {label}"),
+            (pen.px(4.0) as i32, pen.px(4.0) as i32),
+            pen.text(11.0, reference)
+                .pos(Pos::new(HPos::Left, VPos::Top)),
+        ))?;
+    }
+
+    // The kinds: kind j's hand points at the middle of the slot it works
+    // on, (step + offsetⱼ) mod n, and jumps on as the clock enters a slot.
+    let step = (phase.rem_euclid(1.0) * f64::from(slots))
+        .floor()
+        .min(f64::from(slots - 1));
+    let kinds = run.kinds.offsets.len();
+    for (kind, &offset) in (0u32..).zip(&run.kinds.offsets) {
+        let color = pen.ink(Ink::Series(kind as usize + 1));
+        let turn = (step + f64::from(offset) + 0.5) / f64::from(slots);
+        area.draw(&PathElement::new(
+            vec![at(turn, inner * 0.4), at(turn, inner * 0.97)],
+            pen.line(color, 3.0),
+        ))?;
+        area.draw(&Circle::new(
+            at(turn, inner * 0.97),
+            pen.px(4.0),
+            color.filled(),
+        ))?;
+        if kinds <= 8 {
+            let angle = turn * TAU;
+            let h = if angle.sin() > 0.2 {
+                HPos::Left
+            } else if angle.sin() < -0.2 {
+                HPos::Right
+            } else {
+                HPos::Center
+            };
+            let v = if angle.cos() > 0.2 {
+                VPos::Bottom
+            } else if angle.cos() < -0.2 {
+                VPos::Top
+            } else {
+                VPos::Center
+            };
+            area.draw(&Text::new(
+                kind_name(kind),
+                at(turn, outer + 4.0 * scale),
+                pen.text(12.0, color).pos(Pos::new(h, v)),
+            ))?;
+        }
+    }
+
+    // The clock hand, over everything.
+    let hand = pen.line(pen.ink(Ink::Muted), 1.5);
+    let text = pen.ink(Ink::Muted);
+    area.draw(&PathElement::new(
+        vec![at(phase, inner * 0.5), at(phase, outer + 2.0 * scale)],
+        hand,
+    ))?;
+    let middle = (centre.0.round() as i32, centre.1.round() as i32);
+    area.draw(&Text::new(
+        format!("{} slots", count(u64::from(slots))),
+        middle,
+        pen.text(14.0, text)
+            .pos(Pos::new(HPos::Center, VPos::Center)),
+    ))?;
+    Ok(())
+}
