@@ -54,7 +54,7 @@ use crate::panel_params;
 use crate::presets::Preset;
 use crate::rng::{Purpose, seeded};
 use crate::ruby::{LANES, RubyRandom};
-use crate::units::{count, duration, significant};
+use crate::units::{count, counted, duration, significant};
 
 /// The most accounts a run may place.
 pub const MAX_ACCOUNTS: u32 = 1_000_000;
@@ -835,13 +835,13 @@ impl SlotRun {
             )
         };
         format!(
-            "Slot {} of {} ({}–{} into the cycle): {} accounts in {} buckets; {now}.",
+            "Slot {} of {} ({}–{} into the cycle): {} in {}; {now}.",
             slot + 1,
             self.slots,
             duration(from as f64),
             duration(to as f64),
-            count(u64::from(accounts)),
-            count(u64::from(self.buckets_per_slot)),
+            counted(u64::from(accounts), "account", "accounts"),
+            counted(u64::from(self.buckets_per_slot), "bucket", "buckets"),
         )
     }
 

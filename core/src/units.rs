@@ -57,6 +57,11 @@ fn two_units(major: u64, major_unit: &str, minor: u64, minor_unit: &str) -> Stri
     }
 }
 
+/// A count with its noun, singular for one: "1 bucket", "4,369 buckets".
+pub fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", count(n), if n == 1 { one } else { many })
+}
+
 /// A whole number with comma separators: 10,000.
 pub fn count(n: u64) -> String {
     let digits = n.to_string();
@@ -101,6 +106,20 @@ pub fn significant(x: f64, digits: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_of_a_thing_is_singular() {
+        assert_eq!(counted(1, "bucket", "buckets"), "1 bucket");
+        assert_eq!(counted(0, "bucket", "buckets"), "0 buckets");
+        assert_eq!(counted(4369, "bucket", "buckets"), "4,369 buckets");
+    }
+
+    #[test]
+    fn clock_reads_the_time_of_day() {
+        assert_eq!(clock(9.0 * 3600.0), "09:00");
+        assert_eq!(clock(86_400.0), "00:00");
+        assert_eq!(clock(-60.0), "23:59");
+    }
 
     #[test]
     fn durations_pick_a_readable_unit() {
