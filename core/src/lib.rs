@@ -21,6 +21,7 @@ pub mod rng;
 pub mod ruby;
 pub mod run;
 pub mod scheduler;
+pub mod sim;
 pub mod slots;
 pub mod spread;
 pub mod state;

@@ -4,8 +4,8 @@ use leptos::prelude::*;
 use stampede_core::backoff::{self, BackoffRun, Band, Fleet};
 use stampede_core::units::{count, duration, significant};
 
+use super::Computed;
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
-use crate::store::Store;
 
 pub fn explanation() -> impl IntoView {
     view! {
@@ -52,9 +52,8 @@ pub fn explanation() -> impl IntoView {
 }
 
 pub fn figure() -> impl IntoView {
-    let state = Store::get().state;
-    let params = Memo::new(move |_| state.with(|s| s.backoff.clone()));
-    let run = Memo::new(move |_| state.with(|s| backoff::run(&s.backoff, s.seed)));
+    let computed = Computed::new(|s| &s.backoff, backoff::run);
+    let Computed { params, run, .. } = computed;
 
     let calls = ChartCanvas::new(320.0);
     let waits = ChartCanvas::new(280.0);
@@ -102,13 +101,7 @@ pub fn figure() -> impl IntoView {
     };
 
     view! {
-        {super::key_numbers(move || {
-            run.with(|run| {
-                run.as_ref()
-                    .map(|run| params.with(|params| backoff::key_numbers(params, run)))
-                    .map_err(Clone::clone)
-            })
-        })}
+        {computed.key_numbers(backoff::key_numbers)}
         <div class="chart-block">
             <h3>"Calls per second after the failure"</h3>
             <p class="caption">

@@ -4,9 +4,8 @@ use leptos::prelude::*;
 use stampede_core::spread::{self, HashMode, Reduction, SpreadParams, SpreadRun};
 use stampede_core::units::{count, significant};
 
-use super::key_numbers;
+use super::Computed;
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot, number_tick};
-use crate::store::Store;
 
 pub fn explanation() -> impl IntoView {
     view! {
@@ -51,17 +50,8 @@ pub fn explanation() -> impl IntoView {
 }
 
 pub fn figure() -> impl IntoView {
-    let state = Store::get().state;
-    let params = Memo::new(move |_| state.with(|s| s.hash.clone()));
-    let run = Memo::new(move |_| state.with(|s| spread::run(&s.hash, s.seed)));
-    let numbers = move || {
-        let params = params.get();
-        run.with(|run| {
-            run.as_ref()
-                .map(|run| spread::key_numbers(&params, run))
-                .map_err(Clone::clone)
-        })
-    };
+    let computed = Computed::new(|s| &s.hash, spread::run);
+    let Computed { params, run, .. } = computed;
 
     let strips = ChartCanvas::new(260.0);
     // Two canvases rather than one stacked: a stacked plot's level labels
@@ -98,7 +88,7 @@ pub fn figure() -> impl IntoView {
         )
     };
     view! {
-        {key_numbers(numbers)}
+        {computed.key_numbers(spread::key_numbers)}
         <div class="chart-block">
             <h3>"Every offset in the window"</h3>
             <p class="caption">"Each spike is a bin of the window holding ids, on the same ids and the same axis. " {functions}</p>

@@ -4,8 +4,8 @@ use leptos::prelude::*;
 use stampede_core::jitter::{self, JitterParams, JitterRun, TimeAxis};
 use stampede_core::units::{count, significant};
 
+use super::Computed;
 use crate::chart::{self, Area, ChartCanvas, Drawn, Ink, Layer, Pen, Plot};
-use crate::store::Store;
 
 /// Ink of the chosen strategy and of the no-jitter herd, the same in both charts.
 const CHOSEN: Ink = Ink::Series(0);
@@ -52,10 +52,9 @@ pub fn explanation() -> impl IntoView {
 }
 
 pub fn figure() -> impl IntoView {
-    let state = Store::get().state;
-    let params = Memo::new(move |_| state.with(|s| s.jitter.clone()));
-    let run = Memo::new(move |_| state.with(|s| jitter::run(&s.jitter, s.seed)));
-    let herd = Memo::new(move |_| state.with(|s| jitter::herd(&s.jitter, s.seed)));
+    let computed = Computed::new(|s| &s.jitter, jitter::run);
+    let Computed { params, seed, run } = computed;
+    let herd = Memo::new(move |_| params.with(|params| jitter::herd(params, seed.get())));
 
     let arrivals = ChartCanvas::new(440.0);
     let completion = ChartCanvas::new(300.0);
@@ -94,13 +93,7 @@ pub fn figure() -> impl IntoView {
         )
     };
     view! {
-        {super::key_numbers(move || {
-            run.with(|run| {
-                run.as_ref()
-                    .map(|run| jitter::key_numbers(&params.get(), run))
-                    .map_err(Clone::clone)
-            })
-        })}
+        {computed.key_numbers(jitter::key_numbers)}
         <div class="chart-block">
             <h3>"Arrivals at the downstream"</h3>
             <p class="caption">

@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use stampede_core::error::InvalidInput;
 use stampede_core::key_numbers::KeyNumber;
 use stampede_core::presets;
-use stampede_core::state::Panel;
+use stampede_core::state::{Panel, State};
 
 use crate::controls::Controls;
 use crate::store::Store;
@@ -49,6 +49,49 @@ pub fn PanelView(panel: Panel) -> impl IntoView {
             {show_controls.then(|| view! { <Controls panel /> })}
             <div class="figure" id="figure">{figure}</div>
         </section>
+    }
+}
+
+/// One panel's parameters, the seed and the panel's run, as memos: the run
+/// is recomputed only when the panel's own parameters or the seed change.
+struct Computed<P: Send + Sync + 'static, R: Send + Sync + 'static> {
+    params: Memo<P>,
+    seed: Memo<u64>,
+    run: Memo<Result<R, InvalidInput>>,
+}
+
+impl<P: Send + Sync + 'static, R: Send + Sync + 'static> Clone for Computed<P, R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<P: Send + Sync + 'static, R: Send + Sync + 'static> Copy for Computed<P, R> {}
+
+impl<P, R> Computed<P, R>
+where
+    P: Clone + PartialEq + Send + Sync + 'static,
+    R: PartialEq + Send + Sync + 'static,
+{
+    fn new(params_of: fn(&State) -> &P, compute: fn(&P, u64) -> Result<R, InvalidInput>) -> Self {
+        let state = Store::get().state;
+        let params = Memo::new(move |_| state.with(|s| params_of(s).clone()));
+        let seed = Memo::new(move |_| state.with(|s| s.seed));
+        let run = Memo::new(move |_| params.with(|p| compute(p, seed.get())));
+        Self { params, seed, run }
+    }
+
+    /// The run's key numbers, as [`key_numbers`] shows them.
+    fn key_numbers(self, of: fn(&P, &R) -> Vec<KeyNumber>) -> impl IntoView {
+        key_numbers(move || {
+            self.params.with(|params| {
+                self.run.with(|run| {
+                    run.as_ref()
+                        .map(|run| of(params, run))
+                        .map_err(Clone::clone)
+                })
+            })
+        })
     }
 }
 

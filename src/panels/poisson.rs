@@ -4,9 +4,8 @@ use leptos::prelude::*;
 use stampede_core::poisson::{self, BucketOutcome, PoissonParams, PoissonRun, Tenant};
 use stampede_core::units::{self, clock, count, duration, rate};
 
-use super::key_numbers;
+use super::Computed;
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot, number_tick};
-use crate::store::Store;
 
 pub fn explanation() -> impl IntoView {
     view! {
@@ -47,17 +46,8 @@ pub fn explanation() -> impl IntoView {
 }
 
 pub fn figure() -> impl IntoView {
-    let state = Store::get().state;
-    let params = Memo::new(move |_| state.with(|s| s.poisson.clone()));
-    let run = Memo::new(move |_| state.with(|s| poisson::run(&s.poisson, s.seed)));
-    let numbers = move || {
-        let params = params.get();
-        run.with(|run| {
-            run.as_ref()
-                .map(|run| poisson::key_numbers(&params, run))
-                .map_err(Clone::clone)
-        })
-    };
+    let computed = Computed::new(|s| &s.poisson, poisson::run);
+    let Computed { params, run, .. } = computed;
 
     let timeline = ChartCanvas::new(110.0);
     let gaps = ChartCanvas::new(230.0);
@@ -84,7 +74,7 @@ pub fn figure() -> impl IntoView {
     };
     let bucket = move || run.with(|run| run.as_ref().ok().and_then(|run| run.bucket.clone()));
     view! {
-        {key_numbers(numbers)}
+        {computed.key_numbers(poisson::key_numbers)}
         <div class="chart-block">
             <h3>"The first day, minute by minute"</h3>
             <p class="caption">"Each bar is a minute with events; the shaded stretch is the window."</p>

@@ -8,10 +8,9 @@ use leptos::prelude::*;
 use stampede_core::slots::{self, SlotRun};
 use stampede_core::units::{count, duration};
 
-use super::key_numbers;
+use super::Computed;
 use crate::browser;
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot, number_tick};
-use crate::store::Store;
 
 /// The most slots listed as buttons; the ring still answers hover on all.
 const LISTED_SLOTS: u32 = 64;
@@ -69,17 +68,8 @@ pub fn explanation() -> impl IntoView {
 }
 
 pub fn figure() -> impl IntoView {
-    let state = Store::get().state;
-    let params = Memo::new(move |_| state.with(|s| s.slots.clone()));
-    let run = Memo::new(move |_| state.with(|s| slots::run(&s.slots, s.seed)));
-    let numbers = move || {
-        let params = params.get();
-        run.with(|run| {
-            run.as_ref()
-                .map(|run| slots::key_numbers(&params, run))
-                .map_err(Clone::clone)
-        })
-    };
+    let computed = Computed::new(|s| &s.slots, slots::run);
+    let run = computed.run;
 
     // View state, not in the URL: where the clock hand is (a share of the
     // cycle, so it survives a change of cycle), whether it turns, how fast,
@@ -235,7 +225,7 @@ pub fn figure() -> impl IntoView {
     };
 
     view! {
-        {key_numbers(numbers)}
+        {computed.key_numbers(slots::key_numbers)}
         <div class="chart-block">
             <h3>"The cycle as a ring of slots"</h3>
             <p class="caption">

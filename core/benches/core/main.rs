@@ -4,6 +4,7 @@
 mod backoff;
 mod poisson;
 mod scheduler;
+mod sim;
 mod slots;
 mod spread;
 
@@ -11,6 +12,7 @@ criterion::criterion_main!(
     poisson::benches,
     backoff::benches,
     scheduler::benches,
+    sim::benches,
     slots::benches,
     spread::benches
 );

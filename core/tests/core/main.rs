@@ -11,6 +11,7 @@ mod presets;
 mod rng;
 mod ruby;
 mod scheduler;
+mod sim;
 mod slots;
 mod spread;
 mod stats;
