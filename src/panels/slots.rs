@@ -6,7 +6,7 @@ mod donut;
 
 use leptos::prelude::*;
 use stampede_core::slots::{self, SlotRun};
-use stampede_core::units::{count, duration};
+use stampede_core::units::{count, counted, duration};
 
 use super::Computed;
 use crate::browser;
@@ -205,13 +205,17 @@ pub fn figure() -> impl IntoView {
         run.with(|run| {
             run.as_ref().ok().map(|run| {
                 format!(
-                    "{} s / {} = {} per slot; {} buckets / {} = {} buckets per slot.",
+                    "{} s / {} = {} per slot; {} / {} = {} per slot.",
                     count(u64::from(run.slots) * u64::from(run.slot_seconds)),
                     count(u64::from(run.slots)),
                     duration(f64::from(run.slot_seconds)),
-                    count(u64::from(run.slots) * u64::from(run.buckets_per_slot)),
+                    counted(
+                        u64::from(run.slots) * u64::from(run.buckets_per_slot),
+                        "bucket",
+                        "buckets"
+                    ),
                     count(u64::from(run.slots)),
-                    count(u64::from(run.buckets_per_slot)),
+                    counted(u64::from(run.buckets_per_slot), "bucket", "buckets"),
                 )
             })
         })
