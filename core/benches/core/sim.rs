@@ -1,0 +1,70 @@
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::Criterion;
+use stampede_core::dist::fit_mean_p90;
+use stampede_core::sim::{self, Autoscaler, SimParams, Strategy};
+use stampede_core::spread::HashMode;
+
+/// The target: a week, 100k accounts, 15 workers, a 13-hour cycle
+/// (13 syncs per account, 1.3M jobs) and a mean duration of 5.62 s, so
+/// that the load is ρ = 2.137 jobs/s × 5.62 s / 15 ≈ 0.8. The cycle has
+/// gcd(46,800, 65,535) = 15 slots, as the talk's plan would give it.
+fn week(strategy: Strategy) -> SimParams {
+    SimParams {
+        accounts: 100_000,
+        workers: 15,
+        cycle_seconds: 46_800,
+        horizon_seconds: 604_800,
+        duration: fit_mean_p90(5.62, 11.0).unwrap().dist().clone(),
+        strategy,
+        autoscaler: None,
+    }
+}
+
+fn week_of_syncs(c: &mut Criterion) {
+    let mut group = c.benchmark_group("sim: week, 100k accounts, 15 workers");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(8));
+    let strategies = [
+        ("herd", Strategy::Herd),
+        ("uniform jitter", Strategy::UniformJitter),
+        ("poisson", Strategy::Poisson),
+        ("hash spread", Strategy::HashSpread(HashMode::Farm)),
+        ("slots", Strategy::Slots { slots: 15 }),
+        ("self-rescheduling", Strategy::SelfRescheduling),
+        (
+            "least recently synced",
+            Strategy::LeastRecentlySynced {
+                every_seconds: 300,
+                batch: 641,
+                spread_seconds: 240,
+            },
+        ),
+    ];
+    for (name, strategy) in strategies {
+        let params = week(strategy);
+        group.bench_function(name, |b| {
+            b.iter(|| sim::simulate(black_box(&params), 1).unwrap())
+        });
+    }
+    // The herd again, workers scaled between 15 and 150 by an autoscaler
+    // checking every 10 s: about 60,000 checks more.
+    let scaled = SimParams {
+        autoscaler: Some(Autoscaler {
+            target_depth_per_worker: 100,
+            check_seconds: 10,
+            up_delay_seconds: 60,
+            down_delay_seconds: 600,
+            min_workers: 15,
+            max_workers: 150,
+        }),
+        ..week(Strategy::Herd)
+    };
+    group.bench_function("herd, autoscaled", |b| {
+        b.iter(|| sim::simulate(black_box(&scaled), 1).unwrap())
+    });
+    group.finish();
+}
+
+criterion::criterion_group!(benches, week_of_syncs);
