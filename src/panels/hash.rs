@@ -1,7 +1,7 @@
 //! Hash spread: each task's offset in the window, derived from its id.
 
 use leptos::prelude::*;
-use stampede_core::spread::{self, HashMode, Reduction, SpreadParams, SpreadRun};
+use stampede_core::spread::{self, HashMode, Reduction, SpreadRun};
 use stampede_core::units::{count, significant};
 
 use super::Computed;
@@ -54,9 +54,7 @@ pub fn figure() -> impl IntoView {
     let Computed { params, run, .. } = computed;
 
     let strips = ChartCanvas::new(260.0);
-    // Two canvases rather than one stacked: a stacked plot's level labels
-    // land off their part (see the report on chart::draw_stacked); both
-    // share the y range, so their axes still line up.
+    // One canvas per function, sharing the y range, so their axes line up.
     let buckets = ChartCanvas::new(200.0);
     let buckets2 = ChartCanvas::new(200.0);
     chart::redraw_on_change("figure", move || {
@@ -69,16 +67,6 @@ pub fn figure() -> impl IntoView {
         });
     });
 
-    let described = move |what: fn(&SpreadParams, &SpreadRun) -> String| {
-        move || {
-            let params = params.get();
-            run.with(|run| {
-                run.as_ref()
-                    .map(|run| what(&params, run))
-                    .unwrap_or_default()
-            })
-        }
-    };
     let functions = move || {
         let params = params.get();
         format!(
@@ -92,7 +80,7 @@ pub fn figure() -> impl IntoView {
         <div class="chart-block">
             <h3>"Every offset in the window"</h3>
             <p class="caption">"Each spike is a bin of the window holding ids, on the same ids and the same axis. " {functions}</p>
-            {strips.view("hash-strip", described(|params, run| {
+            {strips.view("hash-strip", computed.describe(|params, run| {
                 format!(
                     "Offsets of {} ids in a window of {} s: {} above, {} below",
                     count(run.keys.len() as u64),
@@ -105,7 +93,7 @@ pub fn figure() -> impl IntoView {
         <div class="chart-block">
             <h3>"Ids per bucket"</h3>
             <p class="caption">"Counts per bucket against the count a uniform spread expects (dashed); the χ² key numbers test the gap between them. " {functions}</p>
-            {buckets.view("hash-buckets", described(|_, run| {
+            {buckets.view("hash-buckets", computed.describe(|_, run| {
                 format!(
                     "{} buckets of {} s; first: {}; second: {}",
                     count(run.bucket_counts.len() as u64),
@@ -114,7 +102,7 @@ pub fn figure() -> impl IntoView {
                     spread::verdict(&run.second.uniformity)
                 )
             }))}
-            {buckets2.view("hash-buckets-2", described(|params, _| {
+            {buckets2.view("hash-buckets-2", computed.describe(|params, _| {
                 format!("Ids per bucket under {}", function_name(params.mode2, params.reduction2))
             }))}
         </div>

@@ -81,6 +81,20 @@ where
         Self { params, seed, run }
     }
 
+    /// Text about the current run, such as a chart's label for a reader who
+    /// cannot see it; empty when the run failed.
+    fn describe(self, what: fn(&P, &R) -> String) -> impl Fn() -> String + Send + Sync + 'static {
+        move || {
+            self.params.with(|params| {
+                self.run.with(|run| {
+                    run.as_ref()
+                        .map(|run| what(params, run))
+                        .unwrap_or_default()
+                })
+            })
+        }
+    }
+
     /// The run's key numbers, as [`key_numbers`] shows them.
     fn key_numbers(self, of: fn(&P, &R) -> Vec<KeyNumber>) -> impl IntoView {
         key_numbers(move || {

@@ -62,23 +62,13 @@ pub fn figure() -> impl IntoView {
         });
     });
 
-    let described = move |what: fn(&PoissonParams, &PoissonRun) -> String| {
-        move || {
-            let params = params.get();
-            run.with(|run| {
-                run.as_ref()
-                    .map(|run| what(&params, run))
-                    .unwrap_or_default()
-            })
-        }
-    };
     let bucket = move || run.with(|run| run.as_ref().ok().and_then(|run| run.bucket.clone()));
     view! {
         {computed.key_numbers(poisson::key_numbers)}
         <div class="chart-block">
             <h3>"The first day, minute by minute"</h3>
             <p class="caption">"Each bar is a minute with events; the shaded stretch is the window."</p>
-            {timeline.view("poisson-timeline", described(|_, run| {
+            {timeline.view("poisson-timeline", computed.describe(|_, run| {
                 let day: u32 = run.first_day_per_minute.iter().sum();
                 format!("{} events in the first day, by minute of local time", count(u64::from(day)))
             }))}
@@ -86,7 +76,7 @@ pub fn figure() -> impl IntoView {
         <div class="chart-block">
             <h3>"Gaps between events"</h3>
             <p class="caption">"Measured gaps against the exponential curve; dashed marks are the measured p50 and p95."</p>
-            {gaps.view("poisson-gaps", described(|_, run| {
+            {gaps.view("poisson-gaps", computed.describe(|_, run| {
                 let [p50, p95, _] = run.gap_quantiles;
                 format!(
                     "Histogram of {} gaps: median {}, 95th percentile {}",
@@ -99,7 +89,7 @@ pub fn figure() -> impl IntoView {
         <div class="chart-block">
             <h3>"Events per hour of the day"</h3>
             <p class="caption">"Summed over the horizon, local time; one colour per tenant."</p>
-            {hours.view("poisson-hours", described(|params, run| {
+            {hours.view("poisson-hours", computed.describe(|params, run| {
                 let tenants = params.tenants().len();
                 let total: u32 = run.per_hour.iter().flatten().sum();
                 format!("{} events by local hour, {tenants} tenant(s)", count(u64::from(total)))
