@@ -813,11 +813,7 @@ impl Sim {
                 cycle_end
             }
             Plan::Jitter(rng) => {
-                for account in 0..self.accounts {
-                    let due = now + rng.random_range(0..self.cycle_us);
-                    jobs.push(due, due, account);
-                }
-                jobs.window.sort_unstable();
+                jobs.push_uniform(rng, now, self.cycle_us, self.accounts);
                 cycle_end
             }
             Plan::Poisson {
@@ -841,12 +837,9 @@ impl Sim {
                 }
                 cycle_end
             }
+            // Its only window opens at 0; finishes enqueue the rest.
             Plan::SelfRescheduling(rng) => {
-                for account in 0..self.accounts {
-                    let due = rng.random_range(0..self.cycle_us);
-                    jobs.push(due, due, account);
-                }
-                jobs.window.sort_unstable();
+                jobs.push_uniform(rng, now, self.cycle_us, self.accounts);
                 NEVER
             }
             Plan::LeastRecent {
@@ -990,5 +983,15 @@ impl Jobs<'_> {
             self.series.ingress[bin] += 1;
             *self.enqueued += 1;
         }
+    }
+
+    /// Every account due once at a uniform time in [from, from + width),
+    /// enqueued when due, in time order.
+    fn push_uniform(&mut self, rng: &mut SeededRng, from: u64, width: u64, accounts: u32) {
+        for account in 0..accounts {
+            let due = from + rng.random_range(0..width);
+            self.push(due, due, account);
+        }
+        self.window.sort_unstable();
     }
 }
