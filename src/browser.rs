@@ -1,5 +1,6 @@
 //! The bridges to the browser that are not the DOM Leptos draws: the
-//! address bar, the clipboard, the embedding page and the panic banner.
+//! address bar, the clipboard, the embedding page, downloads and the panic
+//! banner.
 
 use std::cell::Cell;
 use std::time::Duration;
@@ -136,9 +137,48 @@ fn window() -> web_sys::Window {
     web_sys::window().expect("the app runs in a browser window")
 }
 
+/// A line in the console's warnings, for what a reader need not see.
+pub fn warn(message: &str) {
+    web_sys::console::warn_1(&message.into());
+}
+
 /// Milliseconds since the page started, from the high-resolution clock.
 pub fn now_ms() -> f64 {
     window()
         .performance()
         .map_or(0.0, |performance| performance.now())
+}
+
+/// Offers `text` as a file named `file_name` to save.
+pub fn download_text(file_name: &str, mime: &str, text: &str) -> Result<(), JsValue> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let clicked = download_url(file_name, &url);
+    web_sys::Url::revoke_object_url(&url)?;
+    clicked
+}
+
+/// Offers the canvas with id `canvas_id`, as drawn, as a PNG file.
+pub fn download_canvas_png(canvas_id: &str, file_name: &str) -> Result<(), JsValue> {
+    let canvas: web_sys::HtmlCanvasElement = window()
+        .document()
+        .and_then(|document| document.get_element_by_id(canvas_id))
+        .ok_or_else(|| JsValue::from_str("no such chart"))?
+        .dyn_into()?;
+    download_url(file_name, &canvas.to_data_url_with_type("image/png")?)
+}
+
+/// A click on a link to `url` that saves it as `file_name`.
+fn download_url(file_name: &str, url: &str) -> Result<(), JsValue> {
+    let document = window()
+        .document()
+        .ok_or_else(|| JsValue::from_str("no document"))?;
+    let link: web_sys::HtmlAnchorElement = document.create_element("a")?.dyn_into()?;
+    link.set_href(url);
+    link.set_download(file_name);
+    link.click();
+    Ok(())
 }

@@ -103,7 +103,7 @@ fn FieldControl(panel: Panel, field: Field) -> impl IntoView {
         .into_any(),
     };
     // A group of checkboxes is named by a legend, not by one label.
-    match field.kind {
+    let control = match field.kind {
         Kind::Choices { .. } => view! {
             <fieldset class="control choices">
                 <legend>{field.label}</legend>
@@ -114,7 +114,13 @@ fn FieldControl(panel: Panel, field: Field) -> impl IntoView {
         _ => {
             view! { <div class="control">{label}<div class="inputs">{input}</div></div> }.into_any()
         }
-    }
+    };
+    let irrelevant = move || {
+        !store
+            .state
+            .with(|state| state.params(panel).is_relevant(field.key))
+    };
+    view! { <div class="control-slot" hidden=irrelevant>{control}</div> }
 }
 
 /// A checkbox for each option of a several-choice field whose value, as

@@ -10,8 +10,10 @@ mod browser;
 mod chart;
 mod controls;
 mod panels;
+mod playback;
 mod share;
 mod store;
+pub mod worker;
 
 pub use app::App;
 pub use browser::show_error_banner;

@@ -1,13 +1,19 @@
 //! Tests that run in headless Chromium (`cargo test --target wasm32-unknown-unknown`):
 //! the seeded generator and the distributions draw their golden values in
-//! wasm32 too, and the mounted app writes a changed control to the URL and
-//! the key numbers.
+//! wasm32 too, the mounted app writes a changed control to the URL and
+//! the key numbers, and a queue run whose worker cannot load ends with a
+//! message (the worker's own script is Trunk's, so the runs that succeed
+//! are the end-to-end test's).
 #![cfg(target_arch = "wasm32")]
 
+use std::cell::Cell;
+use std::rc::Rc;
+
+use stampede::worker::{self, WorkerRun};
 use stampede::{App, show_error_banner};
 use stampede_core::poisson::{self, PoissonParams};
 use stampede_core::state::DEFAULT_SEED;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
@@ -105,4 +111,58 @@ fn the_error_banner_offers_a_reset() {
     let path = web_sys::window().unwrap().location().pathname().unwrap();
     assert_eq!(reset.get_attribute("href"), Some(path));
     banner.remove();
+}
+
+/// What a queue run reported: progress calls so far, and whether `on_done` came.
+#[derive(Default)]
+struct Reports {
+    progress: Cell<u32>,
+    done: Cell<bool>,
+}
+
+/// Starts a queue run of the default parameters; returns it, a promise of
+/// what its `on_done` receives (as text), and what it has reported.
+fn start_queue_run() -> (WorkerRun, js_sys::Promise, Rc<Reports>) {
+    let reports = Rc::new(Reports::default());
+    let mut resolve_done = None;
+    let outcome = js_sys::Promise::new(&mut |resolve, _reject| resolve_done = Some(resolve));
+    let resolve = resolve_done.expect("a promise calls its executor at once");
+    let (progressed, finished) = (reports.clone(), reports.clone());
+    let run = worker::start(
+        "v=1&p=queue".into(),
+        move |_| progressed.progress.set(progressed.progress.get() + 1),
+        move |result| {
+            finished.done.set(true);
+            let text = result.map_or_else(|message| message, |_| "a run".into());
+            resolve.call1(&JsValue::NULL, &text.into()).unwrap();
+        },
+    )
+    .expect("a worker is created even when its script will not load");
+    (run, outcome, reports)
+}
+
+#[wasm_bindgen_test]
+async fn a_worker_that_cannot_load_ends_its_run_with_a_message() {
+    // The test page is no Trunk build: the worker's script is not beside it.
+    let (_run, outcome, reports) = start_queue_run();
+    let text = JsFuture::from(outcome).await.unwrap().as_string().unwrap();
+    // Chromium adds the reason in brackets: the script's address and status.
+    assert!(
+        text.starts_with("the simulation's worker could not be loaded"),
+        "{text}"
+    );
+    assert_eq!(reports.progress.get(), 0);
+}
+
+#[wasm_bindgen_test]
+async fn a_cancelled_worker_run_reports_nothing() {
+    let (cancelled, _, reports) = start_queue_run();
+    cancelled.cancel();
+    // A second run fails to load as the first would have; by the time it
+    // reports, and a little after, the cancelled one would have too.
+    let (_other, outcome, _) = start_queue_run();
+    JsFuture::from(outcome).await.unwrap();
+    sleep(200).await;
+    assert!(!reports.done.get(), "a cancelled run called on_done");
+    assert_eq!(reports.progress.get(), 0);
 }

@@ -218,7 +218,7 @@ fn run_query(link: &OsStr, csv: Option<&Path>) -> Result<(), Failure> {
     if let Some(path) = csv {
         let series = result.time_series().ok_or_else(|| {
             input(format!(
-                "--csv: the {} panel has no time series yet",
+                "--csv: the {} panel gave no time series",
                 state.panel.slug()
             ))
         })?;
@@ -315,17 +315,13 @@ fn write_csv(path: &Path, series: &TimeSeries) -> Result<(), Failure> {
     let mut file = builder
         .tempfile_in(directory)
         .map_err(|e| input(format!("--csv {shown}: cannot write there: {e}")))?;
-    write_rows(&mut BufWriter::new(&mut file), series).map_err(output(format!("--csv {shown}")))?;
+    let mut out = BufWriter::new(&mut file);
+    series
+        .write_csv(&mut out)
+        .and_then(|()| out.flush())
+        .map_err(output(format!("--csv {shown}")))?;
+    drop(out);
     file.persist(path)
         .map_err(|e| input(format!("--csv {shown}: {}", e.error)))?;
     Ok(())
-}
-
-fn write_rows(out: &mut impl Write, series: &TimeSeries) -> io::Result<()> {
-    writeln!(out, "{}", series.header.join(","))?;
-    for index in 0..series.len() {
-        let row: Vec<String> = series.row(index).map(|x| x.to_string()).collect();
-        writeln!(out, "{}", row.join(","))?;
-    }
-    out.flush()
 }

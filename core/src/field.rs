@@ -404,11 +404,19 @@ pub trait PanelParams {
     fn settle(&mut self) -> Vec<Notice> {
         Vec::new()
     }
+    /// Whether the field with `key` changes anything under the other
+    /// values (a retry policy does nothing without a downstream that
+    /// fails); the controls hide those that do not.
+    fn is_relevant(&self, _key: &str) -> bool {
+        true
+    }
 }
 
 /// Declares a panel's parameter struct with its defaults and [`Field`]s, and
 /// implements [`PanelParams`] for it. Settling rules, where a panel has any,
-/// go in `settle_rules`, a function `fn(&mut Self) -> Vec<Notice>`.
+/// go in `settle_rules`, a function `fn(&mut Self) -> Vec<Notice>`; which
+/// fields matter under the others, where some do not, in `relevance`, a
+/// function `fn(&Self, &str) -> bool`.
 #[macro_export]
 macro_rules! panel_params {
     (
@@ -417,6 +425,7 @@ macro_rules! panel_params {
             $( $(#[$fmeta:meta])* pub $member:ident : $ty:ty = $default:expr, $field:expr; )+
         }
         $(settle_rules = $settle:path;)?
+        $(relevance = $relevant:path;)?
     ) => {
         $(#[$meta])*
         #[derive(Clone, Debug, PartialEq)]
@@ -475,6 +484,12 @@ macro_rules! panel_params {
             $(
                 fn settle(&mut self) -> Vec<$crate::field::Notice> {
                     $settle(self)
+                }
+            )?
+
+            $(
+                fn is_relevant(&self, key: &str) -> bool {
+                    $relevant(self, key)
                 }
             )?
         }

@@ -17,6 +17,7 @@ pub mod keys;
 pub mod poisson;
 pub mod presets;
 pub mod queue;
+pub mod recurrence;
 pub mod rng;
 pub mod ruby;
 pub mod run;

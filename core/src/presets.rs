@@ -4,7 +4,7 @@
 
 use crate::field::Notice;
 use crate::state::{Panel, State};
-use crate::{backoff, jitter, poisson, slots, spread};
+use crate::{backoff, jitter, poisson, queue, slots, spread};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Preset {
@@ -25,7 +25,7 @@ pub fn presets(panel: Panel) -> &'static [Preset] {
         Panel::Backoff => backoff::PRESETS,
         Panel::Hash => spread::PRESETS,
         Panel::Slots => slots::PRESETS,
-        Panel::Queue => &[],
+        Panel::Queue => queue::PRESETS,
     }
 }
 

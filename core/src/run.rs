@@ -9,10 +9,9 @@
 //! time, for a CSV file: a Poisson run's event times, jitter's jobs per
 //! second, each backoff fleet's calls per timeline bin (a column for each
 //! strategy, named by its slug), the hash spread's keys per bucket and the
-//! slots' queue ingress per bin of the cycle. The Queue
-//! panel has no simulation yet: its result is the load its parameters imply,
-//! λ · E[S] busy workers on average and the utilization ρ, and it has no
-//! series.
+//! slots' queue ingress per bin of the cycle, and each queue lane's depth,
+//! busy and ready workers, ingress, finishes, lock conflicts and refused
+//! calls per bin (columns named by the lane's slug).
 //!
 //! [`place_key`] is the hash spread of a single key, as the command line's
 //! `spread` and the module's `spread()` give it for a reader's own keys.
@@ -20,11 +19,11 @@
 use serde::Serialize;
 
 use crate::backoff::{self, BackoffRun};
-use crate::error::{InvalidInput, positive};
+use crate::error::InvalidInput;
 use crate::jitter::{self, JitterRun};
 use crate::key_numbers::KeyNumber;
 use crate::poisson::{self, PoissonRun};
-use crate::queue::QueueParams;
+use crate::queue::{self, QueueRun};
 use crate::slots::{self, SlotRun};
 use crate::spread::{self, HashMode, Placement, Reduction, SpreadRun};
 use crate::state::{Panel, State};
@@ -40,43 +39,7 @@ pub enum PanelRun {
     Backoff(BackoffRun),
     Hash(SpreadRun),
     Slots(SlotRun),
-    Queue(QueueLoad),
-}
-
-/// The Queue panel's figures that follow from its parameters alone. There is
-/// no queue simulation yet, so no waits or queue lengths: only the load.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct QueueLoad {
-    /// λ, jobs arriving per second.
-    pub arrivals_per_second: f64,
-    /// λ · E[S]: how many workers are busy on average (in erlangs).
-    pub offered_load: f64,
-    /// ρ = λ · E[S] / c, the share of the workers' time spent on jobs.
-    pub utilization: f64,
-    /// Whether ρ < 1, the condition for the queue to drain between bursts.
-    pub keeps_up: bool,
-}
-
-impl QueueLoad {
-    pub fn new(params: &QueueParams) -> Result<Self, InvalidInput> {
-        if params.workers == 0 {
-            return Err(InvalidInput::new(
-                "workers",
-                "a queue needs at least 1 worker",
-            ));
-        }
-        let per_minute = positive("arrivals", params.arrivals_per_minute)?;
-        let duration = positive("mean job duration", params.mean_duration)?;
-        let arrivals_per_second = per_minute / 60.0;
-        let offered_load = arrivals_per_second * duration;
-        let utilization = params.utilization();
-        Ok(Self {
-            arrivals_per_second,
-            offered_load,
-            utilization,
-            keeps_up: utilization < 1.0,
-        })
-    }
+    Queue(QueueRun),
 }
 
 /// Runs the open panel of `state` with its seed.
@@ -88,7 +51,7 @@ pub fn run(state: &State) -> Result<PanelRun, InvalidInput> {
         Panel::Backoff => PanelRun::Backoff(backoff::run(&state.backoff, seed)?),
         Panel::Hash => PanelRun::Hash(spread::run(&state.hash, seed)?),
         Panel::Slots => PanelRun::Slots(slots::run(&state.slots, seed)?),
-        Panel::Queue => PanelRun::Queue(QueueLoad::new(&state.queue)?),
+        Panel::Queue => PanelRun::Queue(queue::run(&state.queue, seed)?),
     })
 }
 
@@ -96,7 +59,7 @@ pub fn run(state: &State) -> Result<PanelRun, InvalidInput> {
 /// because a long run has millions of rows and few columns.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TimeSeries {
-    pub header: Vec<&'static str>,
+    pub header: Vec<String>,
     pub columns: Vec<Vec<f64>>,
 }
 
@@ -114,6 +77,51 @@ impl TimeSeries {
     pub fn row(&self, index: usize) -> impl Iterator<Item = f64> + '_ {
         self.columns.iter().map(move |column| column[index])
     }
+
+    /// The header line, then one line per row, values as Rust prints them
+    /// (shortest text that reads back as the same f64).
+    pub fn write_csv(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        writeln!(out, "{}", self.header.join(","))?;
+        for index in 0..self.len() {
+            let row: Vec<String> = self.row(index).map(|x| x.to_string()).collect();
+            writeln!(out, "{}", row.join(","))?;
+        }
+        Ok(())
+    }
+}
+
+fn names(names: &[&str]) -> Vec<String> {
+    names.iter().map(|name| name.to_string()).collect()
+}
+
+/// The lanes' series side by side; the lanes share their bins.
+fn queue_series(run: &QueueRun) -> Option<TimeSeries> {
+    let first = &run.lanes.first()?.run;
+    let bins = first.queue_depth.len();
+    let mut header = names(&["time_s"]);
+    let mut columns = vec![
+        (0..bins)
+            .map(|bin| bin as f64 * f64::from(first.bin_seconds))
+            .collect(),
+    ];
+    let whole = |counts: &[u32]| counts.iter().map(|&c| f64::from(c)).collect();
+    for lane in &run.lanes {
+        let series = &lane.run;
+        let lane_columns: [(&str, Vec<f64>); 7] = [
+            ("queue_depth", whole(&series.queue_depth)),
+            ("executing", series.executing.clone()),
+            ("workers", series.workers.clone()),
+            ("ingress", whole(&series.ingress)),
+            ("done", whole(&series.done)),
+            ("lock_conflicts", whole(&series.lock_conflicts)),
+            ("failed", whole(&series.failed)),
+        ];
+        for (name, column) in lane_columns {
+            header.push(format!("{name}_{}", lane.name.slug));
+            columns.push(column);
+        }
+    }
+    Some(TimeSeries { header, columns })
 }
 
 /// Counts of bins `step` wide as two columns: each bin's start, its count.
@@ -133,22 +141,19 @@ impl PanelRun {
             PanelRun::Backoff(run) => backoff::key_numbers(&state.backoff, run),
             PanelRun::Hash(run) => spread::key_numbers(&state.hash, run),
             PanelRun::Slots(run) => slots::key_numbers(&state.slots, run),
-            // The queue gets its simulation and its key numbers with the
-            // Queue panel.
-            PanelRun::Queue(_) => Vec::new(),
+            PanelRun::Queue(run) => queue::key_numbers(&state.queue, run),
         }
     }
 
-    /// The series this panel charts against time; `None` for the queue,
-    /// which has no simulation yet.
+    /// The series this panel charts against time.
     pub fn time_series(&self) -> Option<TimeSeries> {
         Some(match self {
             PanelRun::Poisson(run) => TimeSeries {
-                header: vec!["time_s"],
+                header: names(&["time_s"]),
                 columns: vec![run.run_times.clone()],
             },
             PanelRun::Jitter(run) => TimeSeries {
-                header: vec!["second", "jobs"],
+                header: names(&["second", "jobs"]),
                 columns: counted(&run.per_second, 1.0).into(),
             },
             PanelRun::Backoff(run) => {
@@ -162,12 +167,13 @@ impl PanelRun {
                 TimeSeries {
                     header: std::iter::once("time_s")
                         .chain(run.fleets.iter().map(|strategy| strategy.strategy.slug()))
+                        .map(String::from)
                         .collect(),
                     columns: std::iter::once(starts).chain(calls).collect(),
                 }
             }
             PanelRun::Hash(run) => TimeSeries {
-                header: vec!["offset_s", "keys"],
+                header: names(&["offset_s", "keys"]),
                 columns: counted(&run.bucket_counts, f64::from(run.bucket_width)).into(),
             },
             PanelRun::Slots(run) => {
@@ -175,11 +181,11 @@ impl PanelRun {
                 let [starts, slotted] = counted(&plan.ingress_slotted, plan.bin_seconds);
                 let all_at_once = plan.ingress_all_at_once.iter().map(|&c| f64::from(c));
                 TimeSeries {
-                    header: vec!["time_s", "ingress_slotted", "ingress_all_at_once"],
+                    header: names(&["time_s", "ingress_slotted", "ingress_all_at_once"]),
                     columns: vec![starts, slotted, all_at_once.collect()],
                 }
             }
-            PanelRun::Queue(_) => return None,
+            PanelRun::Queue(run) => queue_series(run)?,
         })
     }
 }
@@ -254,17 +260,15 @@ mod tests {
     }
 
     #[test]
-    fn the_queue_reports_its_load() {
-        let Ok(PanelRun::Queue(load)) = run(&State::new(Panel::Queue)) else {
-            panic!("the queue panel did not give its load");
+    fn the_queue_runs_every_lane() {
+        let Ok(PanelRun::Queue(queue)) = run(&State::new(Panel::Queue)) else {
+            panic!("the queue panel did not give a queue run");
         };
-        // 30 a minute × 6 s on 4 workers: 3 busy on average, ρ = 0.75.
-        assert_eq!(load.offered_load, 3.0);
-        assert_eq!(load.utilization, 0.75);
-        assert!(load.keeps_up);
+        let slugs: Vec<&str> = queue.lanes.iter().map(|l| l.name.slug.as_str()).collect();
+        assert_eq!(slugs, ["herd", "slots"]);
         let mut idle = State::new(Panel::Queue);
-        idle.queue.workers = 0;
-        assert_eq!(run(&idle).unwrap_err().field, "workers");
+        idle.queue.duration_p90 = idle.queue.duration_mean;
+        assert_eq!(run(&idle).unwrap_err().field, "p90");
     }
 
     #[test]
@@ -306,7 +310,16 @@ mod tests {
         let enqueued = |column: usize| series.columns[column].iter().sum::<f64>();
         assert_eq!((enqueued(1), enqueued(2)), (10_015.0, 10_000.0));
 
-        assert_eq!(run(&State::new(Panel::Queue)).unwrap().time_series(), None);
+        let queue = run(&State::new(Panel::Queue)).unwrap();
+        let PanelRun::Queue(lanes) = &queue else {
+            panic!("no queue run");
+        };
+        let series = queue.time_series().unwrap();
+        assert_eq!(series.header.len(), 1 + 7 * 2);
+        assert_eq!(series.header[1], "queue_depth_herd");
+        assert_eq!(series.header[9], "executing_slots");
+        let done: f64 = series.columns[5].iter().sum();
+        assert_eq!(done, lanes.lanes[0].run.summary.jobs_done as f64);
     }
 
     #[test]

@@ -396,18 +396,66 @@ export interface SlotRun {
   accounts: AccountPlacement[];
 }
 
-/** The Queue panel has no simulation yet: its load, from the parameters alone. */
-export interface QueueLoad {
-  panel: "queue";
-  arrivals_per_second: number;
-  /** Workers busy on average: arrivals a second × mean duration. */
-  offered_load: number;
-  /** offered_load / workers. */
+/** One lane's totals. Waits are start − due, nearest-rank percentiles. */
+export interface Summary {
+  /** First attempts due before the end. */
+  jobs_enqueued: number;
+  jobs_done: number;
+  mean_wait_s: number;
+  p50_wait_s: number;
+  p95_wait_s: number;
+  p99_wait_s: number;
+  /** The most jobs waiting for a worker at any instant. */
+  max_queue_depth: number;
+  /** Busy worker time / ready worker time. */
   utilization: number;
-  keeps_up: boolean;
+  /** Accounts with no finished sync by the end. */
+  never_synced: number;
+  /** Jobs that found their account locked by its other job kind. */
+  lock_conflicts: number;
+  /** Time those jobs were parked, in all. */
+  lock_wait_s: number;
+  /** Calls the downstream refused (rate limit or outage). */
+  failed_calls: number;
+  retries: number;
+  /** Jobs refused once more than the retries allow. */
+  gave_up: number;
+  /** The longest time between two finished syncs of one account. */
+  max_sync_interval_s: number;
 }
 
-export type PanelRun = PoissonRun | JitterRun | BackoffRun | SpreadRun | SlotRun | QueueLoad;
+/** One lane's simulation: series per bin of `bin_seconds`, and histograms. */
+export interface SimRun {
+  summary: Summary;
+  bin_seconds: number;
+  queue_depth: number[];
+  executing: number[];
+  workers: number[];
+  ingress: number[];
+  done: number[];
+  lock_conflicts: number[];
+  failed: number[];
+  wait_bin_seconds: number;
+  wait_histogram: number[];
+  sync_interval_start_seconds: number;
+  sync_interval_bin_seconds: number;
+  sync_interval_histogram: number[];
+}
+
+/** A lane: a strategy, or a retry policy when comparing retries. */
+export interface Lane {
+  slug: string;
+  label: string;
+  run: SimRun;
+}
+
+/** The Queue panel's run (from `run()` with `p=queue`): the main lane first. */
+export interface QueueRun {
+  panel: "queue";
+  lanes: Lane[];
+}
+
+export type PanelRun = PoissonRun | JitterRun | BackoffRun | SpreadRun | SlotRun | QueueRun;
 
 /** A parameter `run()` adjusted, and why. */
 export interface Notice {

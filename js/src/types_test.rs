@@ -47,7 +47,8 @@ fn declared(panel: Panel) -> (Option<&'static str>, &'static str) {
         // `run()` takes this panel's parameters, in a URL.
         Panel::Hash => (None, "SpreadRun"),
         Panel::Slots => (Some("SlotsParams"), "SlotRun"),
-        Panel::Queue => (None, "QueueLoad"),
+        // `run()` takes this panel's parameters, in a URL.
+        Panel::Queue => (None, "QueueRun"),
     }
 }
 
@@ -114,6 +115,9 @@ fn result_types_list_every_key_of_the_results() {
         ("SlotRun", "CostBalance", |v| &v["costs"]),
         ("CostBalance", "SlotLoad", |v| &v["hashed"]),
         ("SlotRun", "AccountPlacement", |v| &v["accounts"][0]),
+        ("QueueRun", "Lane", |v| &v["lanes"][0]),
+        ("Lane", "SimRun", |v| &v["run"]),
+        ("SimRun", "Summary", |v| &v["summary"]),
     ];
     for panel in Panel::ALL {
         let mut state = State::new(panel);

@@ -170,25 +170,3 @@ fn Presets(panel: Panel) -> impl IntoView {
         }
     })
 }
-
-/// One key number computed here from the parameters alone, for the Queue
-/// panel until its simulation gives key numbers of its own.
-fn key_number(
-    key: &'static str,
-    label: &'static str,
-    value: impl Fn() -> String + Send + Sync + 'static,
-    formula: &'static str,
-) -> impl IntoView {
-    view! {
-        <div class="key-number">
-            <dt>{label}</dt>
-            <dd data-key=key>{value}</dd>
-            <dd class="formula">{formula}</dd>
-        </div>
-    }
-}
-
-/// The line that says which charts a panel will gain.
-fn coming(charts: &'static str) -> impl IntoView {
-    view! { <p class="coming">"Coming: " {charts}</p> }
-}

@@ -1,48 +1,688 @@
-//! Queue: whether the workers keep up with the arrivals.
+//! Queue: a discrete-event simulation of workers under two to four
+//! strategies at once, played back over the simulated time.
+//!
+//! A change of parameters or seed cancels the run under way and starts
+//! another. Small runs finish within a frame on the main thread; bigger
+//! ones go to a Web Worker with a progress bar and a cancel button, while
+//! the last finished run stays on screen.
+
+mod scheduler;
+
+use std::sync::Arc;
 
 use leptos::prelude::*;
-use stampede_core::units::significant;
+use stampede_core::queue::{self, Lane, QueueParams, QueueRun};
+use stampede_core::run::PanelRun;
+use stampede_core::sim::SimRun;
+use stampede_core::units::{count, duration};
 
-use super::{coming, key_number};
+use super::key_numbers;
+use crate::browser;
+use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
+use crate::playback::{PlaybackControls, Playhead};
 use crate::store::Store;
+use crate::worker::{self, WorkerRun};
+
+/// The most jobs, over all lanes, a run may enqueue and still run on the
+/// main thread: about 20 ms of simulation in the browser.
+const MAIN_THREAD_JOBS: u64 = 150_000;
+
+/// Real seconds for one pass over the simulated time while playing.
+const SPEEDS: &[(&str, f64)] = &[
+    ("slow: the run in 40 s", 40.0),
+    ("the run in 12 s", 12.0),
+    ("fast: the run in 4 s", 4.0),
+];
+
+/// Height of the small multiples, whose strips share it, CSS pixels.
+const STRIPS_HEIGHT: f64 = 380.0;
 
 pub fn explanation() -> impl IntoView {
     view! {
         <p class="explain">
-            "Jobs arrive at λ per second, each keeps a worker busy for E[S]
-            seconds on average, and c workers share them. The utilization
-            ρ = λ · E[S] / c is the share of time the workers are busy. Below 1
-            the queue drains between bursts, and it grows fast as ρ nears 1; at
-            1 or above it grows without bound."
+            "N accounts each need a sync job once per cycle C, and W workers take jobs from one
+            queue, oldest first. The simulation jumps from event to event (a job falling due, a
+            worker finishing, a batch opening), so a week of a hundred thousand accounts is
+            about a million events, not six hundred thousand ticks of a second."
         </p>
+        <p class="explain">
+            "The strategies differ only in when jobs enter the queue. A cron herd enqueues every
+            account at :00, so the queue jumps to N − W at once and drains at W / E[S] jobs a
+            second: the last account waits about N·E[S] / W. Uniform jitter, Poisson arrivals and
+            hash-spread offsets spread the same N over the cycle; slots enqueue one slot's accounts
+            at a time, at their offsets, so ingress stays flat. Self-rescheduling jobs enqueue
+            their own successor a cycle after they finish, and drift. Least-recently-synced batches
+            take, every T minutes, the ⌈N·T / C⌉ accounts synced longest ago, so accounts whose
+            syncs keep failing stay at the front."
+        </p>
+        <p class="explain">
+            "With first attempts arriving at λ = N / C a second and each keeping a worker busy
+            E[S] s on average, the workers are busy ρ = λ·E[S] / W of the time. Only Poisson
+            arrivals make the textbook M/G/W queue; for them the Erlang C wait of an M/M/W queue
+            at the same load is a fair guide. Everything else is bursty in its own way, which is
+            what the charts show."
+        </p>
+        <p class="explain">
+            "Options: a report job per account that takes the same per-account lock as the sync
+            (with the sync, or half a cycle later, opposite on the donut); a downstream with a
+            rate limit and an outage, whose refused calls fail after 1 s and retry with a backoff
+            policy; and an autoscaler that adds a worker per target-many waiting jobs after a boot
+            delay and removes idle ones only once fewer have sufficed for the scale-down delay."
+        </p>
+    }
+}
+
+/// A finished run and the parameters it came from.
+#[derive(PartialEq)]
+struct Shown {
+    params: QueueParams,
+    run: QueueRun,
+}
+
+#[derive(Clone, PartialEq)]
+enum Status {
+    /// On a worker, with the share done.
+    Running(f64),
+    Done,
+    Cancelled,
+    /// The parameters cannot run; a bug, as the store settles them.
+    Failed(String),
+    /// The worker would not load or crashed.
+    WorkerFailed(String),
+}
+
+/// Starts runs and keeps the one under way, so that the next can cancel it.
+#[derive(Clone, Copy)]
+struct Runner {
+    shown: RwSignal<Option<Arc<Shown>>>,
+    status: RwSignal<Status>,
+    worker: StoredValue<Option<WorkerRun>, LocalStorage>,
+    /// Counts runs, so that a late message from a cancelled one is ignored.
+    ticket: StoredValue<u64>,
+}
+
+impl Runner {
+    fn new() -> Self {
+        Self {
+            shown: RwSignal::new(None),
+            status: RwSignal::new(Status::Running(0.0)),
+            worker: StoredValue::new_local(None),
+            ticket: StoredValue::new(0),
+        }
+    }
+
+    fn start(self, params: QueueParams, seed: u64, on_main_thread: bool) {
+        self.cancel();
+        let ticket = self.ticket.get_value();
+        let jobs = match queue::estimated_jobs(&params) {
+            Ok(jobs) => jobs,
+            Err(error) => return self.status.set(Status::Failed(error.to_string())),
+        };
+        if on_main_thread || jobs <= MAIN_THREAD_JOBS {
+            let run = queue::run(&params, seed).map_err(|e| e.to_string());
+            return self.finish(params, run);
+        }
+        self.status.set(Status::Running(0.0));
+        let query = Store::get().state.with_untracked(|state| state.to_query());
+        let current = move || self.ticket.try_get_value() == Some(ticket);
+        let on_progress = move |share| {
+            if current() {
+                self.status.set(Status::Running(share));
+            }
+        };
+        let on_done = move |result: Result<QueueRun, String>| {
+            if !current() {
+                return;
+            }
+            match result {
+                Ok(run) => self.finish(params, Ok(run)),
+                Err(why) => self.status.set(Status::WorkerFailed(why)),
+            }
+        };
+        match worker::start(query, on_progress, on_done) {
+            Ok(run) => self.worker.set_value(Some(run)),
+            Err(why) => self.status.set(Status::WorkerFailed(why)),
+        }
+    }
+
+    fn finish(self, params: QueueParams, result: Result<QueueRun, String>) {
+        match result {
+            Ok(run) => {
+                self.shown.set(Some(Arc::new(Shown { params, run })));
+                self.status.set(Status::Done);
+            }
+            Err(why) => self.status.set(Status::Failed(why)),
+        }
+    }
+
+    /// Stops the run under way, if any, and ignores what it still sends.
+    fn cancel(self) {
+        self.ticket.update_value(|ticket| *ticket += 1);
+        if let Some(run) = self.worker.try_update_value(Option::take).flatten() {
+            run.cancel();
+        }
     }
 }
 
 pub fn figure() -> impl IntoView {
     let state = Store::get().state;
-    let params = move || state.with(|s| s.queue.clone());
+    let params = Memo::new(move |_| state.with(|s| s.queue.clone()));
+    let seed = Memo::new(move |_| state.with(|s| s.seed));
+    let runner = Runner::new();
+    Effect::new(move |_| runner.start(params.get(), seed.get(), false));
+    let shown = runner.shown;
+
+    let playhead = Playhead::new(1.0, SPEEDS[1].1, false);
+    let depth = ChartCanvas::new(300.0);
+    let busy = ChartCanvas::new(STRIPS_HEIGHT);
+    let ingress = ChartCanvas::new(STRIPS_HEIGHT);
+    let waits = ChartCanvas::new(STRIPS_HEIGHT);
+    let gaps = ChartCanvas::new(STRIPS_HEIGHT);
+    chart::redraw_on_change("figure", move || {
+        let at = playhead.at.get();
+        shown.with(|shown| {
+            let Some(shown) = shown else { return };
+            let lanes = &shown.run.lanes;
+            depth.draw(|area, pen| depth_plot(&shown.run, at).draw(area, pen));
+            let frame = Frame {
+                at,
+                cycle_seconds: f64::from(shown.params.cycle_seconds()),
+            };
+            let strips = |plot: fn(&Lane, usize, Frame) -> Plot| -> Vec<Plot> {
+                lanes
+                    .iter()
+                    .enumerate()
+                    .map(|(i, lane)| plot(lane, i, frame))
+                    .collect()
+            };
+            busy.draw(|area, pen| chart::draw_stacked(area, pen, &strips(busy_plot)));
+            ingress.draw(|area, pen| chart::draw_stacked(area, pen, &strips(ingress_plot)));
+            waits.draw(|area, pen| chart::draw_stacked(area, pen, &strips(wait_plot)));
+            gaps.draw(|area, pen| chart::draw_stacked(area, pen, &strips(gap_plot)));
+        });
+    });
+
+    let time_text = Signal::derive(move || {
+        shown.with(|shown| {
+            shown.as_ref().map_or_else(String::new, |shown| {
+                let horizon = f64::from(shown.params.horizon_hours) * 3600.0;
+                format!(
+                    "{} of {}",
+                    duration((playhead.at.get() * horizon).round()),
+                    duration(horizon)
+                )
+            })
+        })
+    });
+    let described = move |what: fn(&Shown) -> String| {
+        move || shown.with(|shown| shown.as_deref().map(what).unwrap_or_default())
+    };
+    let numbers = key_numbers(move || {
+        shown.with(|shown| {
+            Ok(shown
+                .as_deref()
+                .map(|s| queue::key_numbers(&s.params, &s.run))
+                .unwrap_or_default())
+        })
+    });
+    let chart_block = |id: &'static str,
+                       title: &'static str,
+                       caption: &'static str,
+                       canvas: ChartCanvas,
+                       label: fn(&Shown) -> String| {
+        let canvas_view = canvas.view(id, described(label));
+        view! {
+            <div class="chart-block">
+                <div class="queue-chart-head">
+                    <h3>{title}</h3>
+                    <button
+                        type="button"
+                        class="queue-png"
+                        data-chart=id
+                        on:click=move |_| save_png(id)
+                    >
+                        "PNG"
+                    </button>
+                </div>
+                <p class="caption">{caption}</p>
+                {canvas_view}
+            </div>
+        }
+    };
     view! {
-        <dl class="key-numbers">
-            {key_number(
-                "utilization",
-                "Utilization",
-                move || {
-                    let rho = params().utilization();
-                    let verdict = if rho < 1.0 { "keeps up" } else { "falls behind" };
-                    format!("ρ = {} ({verdict})", significant(rho, 3))
-                },
-                "λ · E[S] / c",
-            )}
-            {key_number(
-                "offered-load",
-                "Busy workers on average",
-                move || {
-                    let p = params();
-                    significant(p.utilization() * f64::from(p.workers), 3)
-                },
-                "λ · E[S]",
-            )}
-        </dl>
-        {coming("a discrete-event simulation of the workers, with the live queue depth under each scheduling strategy.")}
+        <RunStatus runner params seed />
+        {numbers}
+        <PlaybackControls
+            id="queue"
+            playhead
+            speeds=SPEEDS
+            step=("Step 1/24", 1.0 / 24.0)
+            time_text
+            scrub_label="Simulated time"
+        />
+        {chart_block(
+            "queue-depth",
+            "Jobs waiting",
+            "The most jobs waiting for a worker in each bin, one line per lane, up to the clock.",
+            depth,
+            |s| describe_lanes(s, "the most jobs waiting at once", |r| count(r.summary.max_queue_depth)),
+        )}
+        <SummaryTable shown />
+        {chart_block(
+            "queue-busy",
+            "Workers busy",
+            "Busy workers averaged over each bin, one strip per lane; the dashed line is the workers ready.",
+            busy,
+            |s| describe_lanes(s, "utilization", |r| percent(r.summary.utilization)),
+        )}
+        {chart_block(
+            "queue-ingress",
+            "Jobs entering the queue",
+            "Jobs enqueued in each bin, one strip per lane, each on its own scale.",
+            ingress,
+            |s| describe_lanes(s, "jobs enqueued", |r| count(r.summary.jobs_enqueued)),
+        )}
+        {chart_block(
+            "queue-waits",
+            "Start delay",
+            "How long jobs waited from falling due to starting, over the whole run; each strip on its own scale.",
+            waits,
+            |s| describe_lanes(s, "p95 wait", |r| duration(r.summary.p95_wait_s)),
+        )}
+        {chart_block(
+            "queue-gaps",
+            "Time between an account's syncs",
+            "From one finished sync of an account to its next, over the whole run; a lane that keeps its cycle peaks at C.",
+            gaps,
+            |s| describe_lanes(s, "longest time between syncs", |r| duration(r.summary.max_sync_interval_s)),
+        )}
+        <div class="queue-export">
+            <button type="button" id="queue-csv" on:click=move |_| save_csv(shown)>
+                "Download the series (CSV)"
+            </button>
+        </div>
+        <scheduler::EventSchedulerView />
+    }
+}
+
+/// Where the run is: progress and cancel on a worker, what went wrong, or
+/// nothing once done. `data-run-status` says which, for tests.
+#[component]
+fn RunStatus(runner: Runner, params: Memo<QueueParams>, seed: Memo<u64>) -> impl IntoView {
+    let status = runner.status;
+    let state_name = move || match status.get() {
+        Status::Running(_) => "running",
+        Status::Done => "done",
+        Status::Cancelled => "cancelled",
+        Status::Failed(_) => "failed",
+        Status::WorkerFailed(_) => "worker-failed",
+    };
+    let body = move || match status.get() {
+        Status::Running(share) => view! {
+            <label for="queue-progress">"Simulating in the background "</label>
+            <progress id="queue-progress" max="1" value=share>
+                {format!("{:.0} %", share * 100.0)}
+            </progress>
+            <button
+                type="button"
+                id="queue-cancel"
+                on:click=move |_| {
+                    runner.cancel();
+                    status.set(Status::Cancelled);
+                }
+            >
+                "Cancel"
+            </button>
+        }
+        .into_any(),
+        Status::Done => ().into_any(),
+        Status::Cancelled => view! {
+            "Run cancelled; the charts show the last finished run. "
+            <button
+                type="button"
+                id="queue-restart"
+                on:click=move |_| runner.start(params.get_untracked(), seed.get_untracked(), false)
+            >
+                "Run again"
+            </button>
+        }
+        .into_any(),
+        Status::Failed(why) => view! { <span role="alert">{why}</span> }.into_any(),
+        Status::WorkerFailed(why) => view! {
+            <span role="alert">{format!("The background run failed: {why}. ")}</span>
+            <button
+                type="button"
+                id="queue-main-thread"
+                on:click=move |_| runner.start(params.get_untracked(), seed.get_untracked(), true)
+            >
+                "Run on this page instead"
+            </button>
+            " (the page may stop responding for a few seconds)"
+        }
+        .into_any(),
+    };
+    view! {
+        <div class="queue-status" data-run-status=state_name aria-live="polite">
+            {body}
+        </div>
+    }
+}
+
+/// The summary of every lane side by side, as core writes it.
+#[component]
+fn SummaryTable(shown: RwSignal<Option<Arc<Shown>>>) -> impl IntoView {
+    move || {
+        shown.with(|shown| {
+            let shown = shown.as_deref()?;
+            let rows = queue::summary_rows(&shown.params, &shown.run);
+            let lanes = &shown.run.lanes;
+            Some(view! {
+                <div class="table-scroll">
+                    <table class="figures queue-summary">
+                        <thead>
+                            <tr>
+                                <th scope="col">"Per lane"</th>
+                                {lanes
+                                    .iter()
+                                    .enumerate()
+                                    .map(|(i, lane)| {
+                                        view! {
+                                            <th scope="col" class=format!("lane-{}", i + 1)>
+                                                {lane.name.label.clone()}
+                                            </th>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </tr>
+                        </thead>
+                        <tbody>
+                            {rows
+                                .into_iter()
+                                .map(|row| {
+                                    view! {
+                                        <tr>
+                                            <th scope="row" title=row.formula>{row.label}</th>
+                                            {row
+                                                .values
+                                                .into_iter()
+                                                .zip(lanes)
+                                                .map(|((text, raw), lane)| {
+                                                    view! {
+                                                        <td
+                                                            data-lane=lane.name.slug.clone()
+                                                            data-summary=row.key
+                                                            data-value=raw.to_string()
+                                                        >
+                                                            {text}
+                                                        </td>
+                                                    }
+                                                })
+                                                .collect_view()}
+                                        </tr>
+                                    }
+                                })
+                                .collect_view()}
+                        </tbody>
+                    </table>
+                </div>
+            })
+        })
+    }
+}
+
+fn percent(share: f64) -> String {
+    format!("{:.1} %", share * 100.0)
+}
+
+/// "Lanes: herd (the most jobs waiting at once 1,996), slots (…)".
+fn describe_lanes(shown: &Shown, what: &str, value: fn(&SimRun) -> String) -> String {
+    let lanes: Vec<String> = shown
+        .run
+        .lanes
+        .iter()
+        .map(|lane| format!("{}: {what} {}", lane.name.label, value(&lane.run)))
+        .collect();
+    lanes.join("; ")
+}
+
+/// Bin starts in seconds, up to the clock at share `at` of the horizon.
+fn shown_bins(run: &SimRun, at: f64) -> usize {
+    let bins = run.queue_depth.len();
+    ((at * bins as f64).ceil() as usize).min(bins)
+}
+
+fn horizon(run: &SimRun) -> f64 {
+    (run.queue_depth.len() as f64 * f64::from(run.bin_seconds)).max(1.0)
+}
+
+/// The clock, drawn where it is not at the end.
+fn clock_mark(run: &SimRun, at: f64) -> Option<Layer> {
+    (at < 1.0).then(|| Layer::Mark {
+        x: at * horizon(run),
+        ink: Ink::Muted,
+        label: "now".into(),
+    })
+}
+
+fn depth_plot(run: &QueueRun, at: f64) -> Plot {
+    let Some(first) = run.lanes.first() else {
+        return empty_plot();
+    };
+    let deepest = run
+        .lanes
+        .iter()
+        .flat_map(|lane| lane.run.queue_depth.iter())
+        .copied()
+        .max()
+        .unwrap_or(0);
+    let mut layers: Vec<Layer> = run
+        .lanes
+        .iter()
+        .enumerate()
+        .map(|(i, lane)| {
+            let bin = f64::from(lane.run.bin_seconds);
+            Layer::Line {
+                points: lane.run.queue_depth[..shown_bins(&lane.run, at)]
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &depth)| (k as f64 * bin, f64::from(depth)))
+                    .collect(),
+                ink: Ink::Series(i),
+                dashed: false,
+                label: Some(lane.name.label.clone()),
+            }
+        })
+        .collect();
+    layers.extend(clock_mark(&first.run, at));
+    Plot {
+        x: 0.0..horizon(&first.run),
+        y: 0.0..(f64::from(deepest) * 1.1).max(1.0),
+        x_desc: "simulated time".into(),
+        y_desc: "jobs waiting".into(),
+        x_tick: chart::duration_tick,
+        y_tick: chart::number_tick,
+        layers,
+    }
+}
+
+/// What every strip needs besides its lane: the clock and the cycle.
+#[derive(Clone, Copy)]
+struct Frame {
+    /// The clock, as a share of the run.
+    at: f64,
+    cycle_seconds: f64,
+}
+
+/// A lane's strip of values per bin against time, named in its legend
+/// beside the `reference` line that reads it.
+fn strip(
+    lane: &Lane,
+    index: usize,
+    at: f64,
+    y_desc: String,
+    values: Vec<f64>,
+    reference: Layer,
+) -> Plot {
+    let run = &lane.run;
+    let bin = f64::from(run.bin_seconds);
+    let top = values.iter().copied().fold(1.0, f64::max);
+    let shown = shown_bins(run, at);
+    let mut layers = vec![
+        Layer::Bars {
+            start: 0.0,
+            width: bin,
+            heights: values[..shown].to_vec(),
+            ink: Ink::Series(index),
+            label: Some(lane.name.label.clone()),
+        },
+        reference,
+    ];
+    layers.extend(clock_mark(run, at));
+    Plot {
+        x: 0.0..horizon(run),
+        y: 0.0..top * 1.15,
+        x_desc: "simulated time".into(),
+        y_desc,
+        x_tick: chart::duration_tick,
+        y_tick: chart::number_tick,
+        layers,
+    }
+}
+
+fn busy_plot(lane: &Lane, index: usize, frame: Frame) -> Plot {
+    let (run, at) = (&lane.run, frame.at);
+    let bin = f64::from(run.bin_seconds);
+    let ready = Layer::Line {
+        points: run.workers[..shown_bins(run, at)]
+            .iter()
+            .enumerate()
+            .flat_map(|(k, &w)| [(k as f64 * bin, w), ((k + 1) as f64 * bin, w)])
+            .collect(),
+        ink: Ink::Reference,
+        dashed: false,
+        label: Some("workers ready".into()),
+    };
+    let mut plot = strip(lane, index, at, "busy".into(), run.executing.clone(), ready);
+    let most = run.workers.iter().copied().fold(1.0, f64::max);
+    plot.y.end = plot.y.end.max(most * 1.15);
+    plot
+}
+
+fn ingress_plot(lane: &Lane, index: usize, frame: Frame) -> Plot {
+    let (run, at) = (&lane.run, frame.at);
+    let bin = f64::from(run.bin_seconds);
+    let counts: Vec<f64> = run.ingress.iter().map(|&c| f64::from(c)).collect();
+    let even = counts.iter().sum::<f64>() / counts.len().max(1) as f64;
+    let level = Layer::Line {
+        points: vec![(0.0, even), (horizon(run), even)],
+        ink: Ink::Reference,
+        dashed: true,
+        label: Some("spread evenly".into()),
+    };
+    strip(
+        lane,
+        index,
+        at,
+        format!("jobs per {}", duration(bin)),
+        counts,
+        level,
+    )
+}
+
+/// A histogram over the whole run, `width` seconds a bin from `start`,
+/// with a vertical reference line at `mark`.
+fn histogram(
+    lane: &Lane,
+    index: usize,
+    (start, width, counts): (f64, f64, &[u32]),
+    x_desc: &str,
+    (mark, mark_label): (f64, String),
+) -> Plot {
+    let top = f64::from(counts.iter().copied().max().unwrap_or(0)).max(1.0) * 1.15;
+    let end = (start + width * counts.len() as f64).max(start + 1.0);
+    Plot {
+        x: start..end.max(mark),
+        y: 0.0..top,
+        x_desc: x_desc.into(),
+        y_desc: "jobs".into(),
+        x_tick: chart::duration_tick,
+        y_tick: chart::number_tick,
+        layers: vec![
+            Layer::Bars {
+                start,
+                width,
+                heights: counts.iter().map(|&c| f64::from(c)).collect(),
+                ink: Ink::Series(index),
+                label: Some(lane.name.label.clone()),
+            },
+            Layer::Line {
+                points: vec![(mark, 0.0), (mark, top)],
+                ink: Ink::Reference,
+                dashed: true,
+                label: Some(mark_label),
+            },
+        ],
+    }
+}
+
+fn wait_plot(lane: &Lane, index: usize, _: Frame) -> Plot {
+    let run = &lane.run;
+    let p95 = run.summary.p95_wait_s;
+    histogram(
+        lane,
+        index,
+        (0.0, run.wait_bin_seconds, &run.wait_histogram),
+        "wait",
+        (p95, format!("p95 = {}", duration(p95))),
+    )
+}
+
+fn gap_plot(lane: &Lane, index: usize, frame: Frame) -> Plot {
+    let run = &lane.run;
+    let mut plot = histogram(
+        lane,
+        index,
+        (
+            run.sync_interval_start_seconds,
+            run.sync_interval_bin_seconds,
+            &run.sync_interval_histogram,
+        ),
+        "time between syncs",
+        (frame.cycle_seconds, "the cycle C".into()),
+    );
+    plot.y_desc = "syncs".into();
+    plot
+}
+
+fn empty_plot() -> Plot {
+    Plot {
+        x: 0.0..1.0,
+        y: 0.0..1.0,
+        x_desc: String::new(),
+        y_desc: String::new(),
+        x_tick: chart::number_tick,
+        y_tick: chart::number_tick,
+        layers: Vec::new(),
+    }
+}
+
+fn save_png(chart_id: &'static str) {
+    if let Err(error) = browser::download_canvas_png(chart_id, &format!("stampede-{chart_id}.png"))
+    {
+        browser::warn(&format!("the chart could not be saved: {error:?}"));
+    }
+}
+
+fn save_csv(shown: RwSignal<Option<Arc<Shown>>>) {
+    let csv = shown.with_untracked(|shown| {
+        let shown = shown.as_deref()?;
+        let series = PanelRun::Queue(shown.run.clone()).time_series()?;
+        let mut text = Vec::new();
+        series.write_csv(&mut text).ok()?;
+        String::from_utf8(text).ok()
+    });
+    let saved = csv.map(|csv| browser::download_text("stampede-queue.csv", "text/csv", &csv));
+    if let Some(Err(error)) = saved {
+        browser::warn(&format!("the series could not be saved: {error:?}"));
     }
 }

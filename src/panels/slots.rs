@@ -9,14 +9,14 @@ use stampede_core::slots::{self, SlotRun};
 use stampede_core::units::{count, counted, duration};
 
 use super::Computed;
-use crate::browser;
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot, number_tick};
+use crate::playback::{PlaybackControls, Playhead};
 
 /// The most slots listed as buttons; the ring still answers hover on all.
 const LISTED_SLOTS: u32 = 64;
 
 /// How long one turn of the clock takes while playing, in seconds.
-const SPEEDS: [(&str, f64); 3] = [
+const SPEEDS: &[(&str, f64)] = &[
     ("slow: a cycle a minute", 60.0),
     ("a cycle in 20 s", 20.0),
     ("fast: a cycle in 5 s", 5.0),
@@ -74,9 +74,8 @@ pub fn figure() -> impl IntoView {
     // View state, not in the URL: where the clock hand is (a share of the
     // cycle, so it survives a change of cycle), whether it turns, how fast,
     // and which slot a reader points at.
-    let phase = RwSignal::new(0.0_f64);
-    let playing = RwSignal::new(false);
-    let seconds_per_turn = RwSignal::new(SPEEDS[1].1);
+    let clock = Playhead::new(0.0, SPEEDS[1].1, true);
+    let phase = clock.at;
     let pointed = RwSignal::new(None::<u32>);
 
     let ring = ChartCanvas::new(320.0);
@@ -101,13 +100,6 @@ pub fn figure() -> impl IntoView {
         });
     });
 
-    let toggle = move |_| {
-        let start = !playing.get_untracked();
-        playing.set(start);
-        if start {
-            turn(phase, playing, seconds_per_turn, browser::now_ms());
-        }
-    };
     let clock_text = move || {
         run.with(|run| {
             run.as_ref().ok().map(|run| {
@@ -235,56 +227,13 @@ pub fn figure() -> impl IntoView {
             <p class="caption">
                 "Thicker, darker slots hold more accounts; the thin grey hand is the clock, the coloured hands the job kinds."
             </p>
-            <div class="slots-clock">
-                <button
-                    type="button"
-                    id="slots-play"
-                    aria-pressed=move || if playing.get() { "true" } else { "false" }
-                    on:click=toggle
-                >
-                    {move || if playing.get() { "Pause" } else { "Play" }}
-                </button>
-                <label>
-                    "Speed "
-                    <select
-                        id="slots-speed"
-                        on:change=move |event| {
-                            if let Ok(seconds) = event_target_value(&event).parse() {
-                                seconds_per_turn.set(seconds);
-                            }
-                        }
-                    >
-                        {SPEEDS
-                            .iter()
-                            .map(|&(text, seconds)| {
-                                view! {
-                                    <option value=seconds.to_string() selected=seconds == SPEEDS[1].1>
-                                        {text}
-                                    </option>
-                                }
-                            })
-                            .collect_view()}
-                    </select>
-                </label>
-                <label class="slots-scrub">
-                    "Clock "
-                    <input
-                        type="range"
-                        id="slots-scrub"
-                        min="0"
-                        max="1000"
-                        step="1"
-                        aria-valuetext=clock_text
-                        prop:value=move || (phase.get() * 1000.0).round().to_string()
-                        on:input=move |event| {
-                            if let Ok(value) = event_target_value(&event).parse::<f64>() {
-                                phase.set((value / 1000.0).clamp(0.0, 0.999_999));
-                            }
-                        }
-                    />
-                </label>
-                <output class="slots-time">{clock_text}</output>
-            </div>
+            <PlaybackControls
+                id="slots"
+                playhead=clock
+                speeds=SPEEDS
+                time_text=Signal::derive(move || clock_text().unwrap_or_default())
+                scrub_label="Clock"
+            />
             <div on:mousemove=on_pointer on:mouseleave=move |_| pointed.set(None)>
                 {ring.view("slots-ring", described(|run| {
                     format!(
@@ -334,23 +283,6 @@ pub fn figure() -> impl IntoView {
     }
 }
 
-/// Advances the clock once a frame while it plays, by the real time since
-/// the last frame.
-fn turn(phase: RwSignal<f64>, playing: RwSignal<bool>, speed: RwSignal<f64>, last_ms: f64) {
-    request_animation_frame(move || {
-        // A disposed signal means the panel closed: stop turning.
-        let (Some(true), Some(seconds)) = (playing.try_get_untracked(), speed.try_get_untracked())
-        else {
-            return;
-        };
-        let now = browser::now_ms();
-        let step = (now - last_ms) / 1000.0 / seconds;
-        phase.update(|at| *at = (*at + step).rem_euclid(1.0));
-        turn(phase, playing, speed, now);
-    });
-}
-
-/// Jobs entering the queue per bin, and jobs waiting in it, for both plans.
 fn ingress_plots(run: &SlotRun) -> [Plot; 2] {
     let plan = &run.plan;
     let cycle = f64::from(run.slots) * f64::from(run.slot_seconds);

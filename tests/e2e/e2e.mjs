@@ -10,6 +10,7 @@
 //
 // Usage: node tests/e2e/e2e.mjs   (after `trunk build --release`)
 
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -26,6 +27,9 @@ const SLUGS = ['poisson', 'jitter', 'backoff', 'hash', 'slots', 'queue'];
 // Every preset with the key numbers core computes for it, written by
 // `stampede presets` (scripts/test does this before running the e2e).
 const PRESETS = path.resolve(process.env.E2E_PRESETS ?? path.join(REPO, 'target', 'presets.json'));
+// The command line, to compare the Queue panel's summaries with `stampede run`
+// (scripts/test builds it before the e2e).
+const STAMPEDE = path.resolve(process.env.E2E_STAMPEDE ?? path.join(REPO, 'target', 'debug', 'stampede'));
 // The panels whose charts follow a dragged slider, and the slider to drag.
 const DRAGGED = [
   ['poisson', 'n'],
@@ -33,7 +37,11 @@ const DRAGGED = [
   ['backoff', 'm'],
   ['hash', 'n'],
   ['slots', 'cyc'],
+  ['queue', 'w'],
 ];
+// The benchmark's run: a week of 100,000 accounts synced every 13 h on 15
+// workers, about 1.3M jobs at ρ ≈ 0.8, run in the worker.
+const WEEK_RUN = '?v=1&p=queue&s=1&n=100000&w=15&cyc=780&hz=168&dm=5.6&d90=11&vs=';
 
 // Chromium refuses to compile wasm served with any other type than application/wasm.
 const CONTENT_TYPES = {
@@ -97,6 +105,43 @@ export function startServer(root, prefix = PREFIX, extras = {}) {
 }
 
 // --- Small assertion helpers --------------------------------------------------
+
+/** Each lane's summary as `stampede run` prints it for `query`. */
+function coreSummaries(query) {
+  const out = execFileSync(STAMPEDE, ['run', query], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  return Object.fromEntries(JSON.parse(out).lanes.map((lane) => [lane.slug, lane.run.summary]));
+}
+
+/** The summary table's cells: lane slug → key → the number the cell holds. */
+const pageSummaries = (page) =>
+  page.$$eval('td[data-summary]', (cells) => {
+    const lanes = {};
+    for (const cell of cells) {
+      (lanes[cell.dataset.lane] ??= {})[cell.dataset.summary] = Number(cell.dataset.value);
+    }
+    return lanes;
+  });
+
+/** Compares every summary cell on the page with `stampede run` on the same query. */
+async function expectCoreSummaries(page, query, what) {
+  const expected = coreSummaries(query);
+  const shown = await pageSummaries(page);
+  equal(Object.keys(shown).join(','), Object.keys(expected).join(','), `${what}: lanes`);
+  for (const [lane, cells] of Object.entries(shown)) {
+    for (const [key, value] of Object.entries(cells)) {
+      if (!(key in expected[lane])) continue; // figures of the table only, such as peak workers
+      const want = expected[lane][key];
+      if (Math.abs(value - want) > 1e-9 * Math.max(1, Math.abs(want))) {
+        throw new Error(`${what}: ${lane} ${key} shows ${value}, stampede run gives ${want}`);
+      }
+    }
+  }
+  return Object.keys(shown).length;
+}
+
+/** Waits for the Queue panel's run to finish. */
+const queueDone = (page, timeout = 30_000) =>
+  page.waitForSelector('[data-run-status="done"]', { timeout, state: 'attached' });
 
 function assert(condition, message) {
   if (!condition) throw new Error(message);
@@ -372,6 +417,10 @@ async function main() {
       await check(`preset ${preset.panel}/${preset.slug}: the page shows core's numbers`, async (t) => {
         const page = await t.newPage();
         await openApp(page, `?${preset.query}`);
+        if (preset.panel === 'queue') {
+          await queueDone(page);
+          await expectCoreSummaries(page, preset.query, 'opened by URL');
+        }
         await expectKeyNumbers(page, preset.key_numbers, 'opened by URL');
         const blank = await blankCanvases(page);
         assert(blank.length === 0, `blank charts: ${blank.join(', ')}`);
@@ -443,6 +492,57 @@ async function main() {
         await t.shot(page, `dragged-${slug}`);
       });
     }
+
+    await check('queue: a week-long run goes to the worker, shows progress and matches stampede run', async (t) => {
+      const page = await t.newPage();
+      const started = Date.now();
+      await page.goto(BASE + WEEK_RUN);
+      await page.waitForSelector('#queue-progress', { timeout: 30_000 });
+      await queueDone(page, 60_000);
+      const ms = await page.evaluate(() => performance.now());
+      console.log(`# figure: queue week-long run (100,000 accounts, 15 workers) done ${Math.round(ms)} ms after navigation (${Date.now() - started} ms wall)`);
+      await expectCoreSummaries(page, WEEK_RUN.slice(1), 'the week-long run');
+      const blank = await blankCanvases(page);
+      assert(blank.length === 0, `blank charts: ${blank.join(', ')}`);
+      await t.shot(page, 'queue-week');
+    });
+
+    await check('queue: cancel stops a run mid-way and keeps the last finished one on screen', async (t) => {
+      const page = await t.newPage();
+      await openApp(page, '?v=1&p=queue&s=1');
+      await queueDone(page);
+      const before = await pageSummaries(page);
+      // Ten times the accounts: a run the worker takes seconds over.
+      await page.fill('#f-n', '200000');
+      await page.press('#f-n', 'Enter');
+      await page.waitForSelector('#queue-cancel', { timeout: 10_000 });
+      await page.click('#queue-cancel');
+      await page.waitForSelector('[data-run-status="cancelled"]', { state: 'attached' });
+      equal(JSON.stringify(await pageSummaries(page)), JSON.stringify(before), 'the summary after cancelling');
+      await t.shot(page, 'queue-cancelled');
+      await page.click('#queue-restart');
+      await queueDone(page, 60_000);
+      assert(JSON.stringify(await pageSummaries(page)) !== JSON.stringify(before), 'the summary did not change after running again');
+    });
+
+    await check('queue: playing grows the charts from the start, step and scrub move the clock', async (t) => {
+      const page = await t.newPage();
+      await openApp(page, '?v=1&p=queue&s=1');
+      await queueDone(page);
+      const depth = () => page.$eval('#queue-depth', (c) => c.toDataURL());
+      const whole = await depth();
+      await page.fill('#queue-scrub', '250');
+      await poll(async () => /^6 h of 1 day/.test((await page.textContent('.queue-time')) ?? ''), 'the clock to read 6 h');
+      const quarter = await depth();
+      assert(quarter !== whole, 'the depth chart did not change when scrubbed to 6 h');
+      await page.click('#queue-step');
+      await poll(async () => /^7 h of 1 day/.test((await page.textContent('.queue-time')) ?? ''), 'a step to move the clock to 7 h');
+      await page.click('#queue-play');
+      equal(await page.getAttribute('#queue-play', 'aria-pressed'), 'true', 'aria-pressed while playing');
+      await poll(async () => (await depth()) !== quarter, 'the chart to grow while playing', 3000);
+      await page.click('#queue-play');
+      await t.shot(page, 'queue-playing');
+    });
 
     await check('slots: the clock hand moves while playing and stops when paused', async (t) => {
       const page = await t.newPage();

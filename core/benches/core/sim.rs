@@ -2,8 +2,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::Criterion;
+use stampede_core::backoff::{self, Backoff};
 use stampede_core::dist::fit_mean_p90;
-use stampede_core::sim::{self, Autoscaler, SimParams, Strategy};
+use stampede_core::sim::{self, Autoscaler, Downstream, Reports, SimParams, Strategy};
 use stampede_core::spread::HashMode;
 
 /// The target: a week, 100k accounts, 15 workers, a 13-hour cycle
@@ -11,15 +12,14 @@ use stampede_core::spread::HashMode;
 /// that the load is ρ = 2.137 jobs/s × 5.62 s / 15 ≈ 0.8. The cycle has
 /// gcd(46,800, 65,535) = 15 slots, as the talk's plan would give it.
 fn week(strategy: Strategy) -> SimParams {
-    SimParams {
-        accounts: 100_000,
-        workers: 15,
-        cycle_seconds: 46_800,
-        horizon_seconds: 604_800,
-        duration: fit_mean_p90(5.62, 11.0).unwrap().dist().clone(),
+    SimParams::new(
+        100_000,
+        15,
+        46_800,
+        604_800,
+        fit_mean_p90(5.62, 11.0).unwrap().dist().clone(),
         strategy,
-        autoscaler: None,
-    }
+    )
 }
 
 fn week_of_syncs(c: &mut Criterion) {
@@ -63,6 +63,26 @@ fn week_of_syncs(c: &mut Criterion) {
     };
     group.bench_function("herd, autoscaled", |b| {
         b.iter(|| sim::simulate(black_box(&scaled), 1).unwrap())
+    });
+    // Slots with reports opposite the syncs on 20 workers (ρ ≈ 0.82 with
+    // 2 s reports), a bank limited to 20 calls a second that is down for an
+    // hour on the second day, and full-jitter retries: 2.6M first attempts.
+    let reports_and_bank = SimParams {
+        workers: 20,
+        reports: Some(Reports {
+            duration: fit_mean_p90(2.0, 4.0).unwrap().dist().clone(),
+            shift_seconds: 23_400,
+        }),
+        downstream: Some(Downstream {
+            rate_limit_per_second: Some(20),
+            outage: Some((86_400 + 36_000, 86_400 + 39_600)),
+            retry: Backoff::new(backoff::Strategy::FullJitter, 1.0, 2.0, 300.0).unwrap(),
+            max_retries: 8,
+        }),
+        ..week(Strategy::Slots { slots: 15 })
+    };
+    group.bench_function("slots, reports and a bank", |b| {
+        b.iter(|| sim::simulate(black_box(&reports_and_bank), 1).unwrap())
     });
     group.finish();
 }

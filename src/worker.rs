@@ -1,0 +1,215 @@
+//! Queue runs in a Web Worker (`src/worker_main.rs` is the worker), so a
+//! long simulation leaves the page responsive, and a run nobody waits for
+//! any more is stopped by terminating its worker.
+//!
+//! Each run gets a fresh worker: it announces itself with `{ready: true}`,
+//! then receives the query, answers with `{progress: share}` messages and
+//! one `{done: run}` or `{error: text}`. The listeners hold the run only
+//! weakly, so dropping the [`WorkerRun`] ends everything; they are dropped
+//! as soon as the run ends.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use stampede_core::queue::QueueRun;
+use wasm_bindgen::prelude::*;
+use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+/// Trunk's loader of the `stampede-worker` binary (index.html), relative to
+/// the page like every other asset, so the app works under any sub-path.
+const WORKER_SCRIPT: &str = "./stampede-worker_loader.js";
+
+/// A worker that has not said it is ready after this long is taken as
+/// failed to load. A missing script raises an error at once; this covers
+/// what raises none, such as a download that never ends.
+const READY_TIMEOUT_MS: i32 = 10_000;
+
+/// A queue run going on in a Web Worker; dropping it or calling cancel() terminates the worker.
+pub struct WorkerRun {
+    run: Rc<Run>,
+}
+
+type OnDone = Box<dyn FnOnce(Result<QueueRun, String>)>;
+
+struct Run {
+    worker: Worker,
+    /// Sent once the worker is ready; `None` from then on.
+    query: RefCell<Option<String>>,
+    on_progress: Box<dyn Fn(f64)>,
+    /// Taken by the one call that ends the run.
+    on_done: RefCell<Option<OnDone>>,
+    /// The browser calls these until the run ends; `None` afterwards.
+    listeners: RefCell<Option<Listeners>>,
+}
+
+struct Listeners {
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(Event)>,
+    _on_ready_timeout: Closure<dyn FnMut()>,
+    ready_timeout: i32,
+}
+
+/// Starts simulating the Queue panel of `query` (a query string as the
+/// URL holds it) in a new worker. `on_progress` receives the share done,
+/// from 0 to 1; `on_done` receives the run, or a message saying why there
+/// is none, exactly once, unless the run is cancelled first.
+pub fn start(
+    query: String,
+    on_progress: impl Fn(f64) + 'static,
+    on_done: impl FnOnce(Result<QueueRun, String>) + 'static,
+) -> Result<WorkerRun, String> {
+    let cannot_start =
+        |error: JsValue| format!("the simulation could not start: {}", describe(&error));
+    let window = web_sys::window().ok_or("the simulation needs a browser window")?;
+    let options = WorkerOptions::new();
+    options.set_type(WorkerType::Module);
+    let worker = Worker::new_with_options(WORKER_SCRIPT, &options).map_err(cannot_start)?;
+    let run = Rc::new(Run {
+        worker,
+        query: RefCell::new(Some(query)),
+        on_progress: Box::new(on_progress),
+        on_done: RefCell::new(Some(Box::new(on_done))),
+        listeners: RefCell::new(None),
+    });
+
+    let weak = Rc::downgrade(&run);
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+        if let Some(run) = weak.upgrade() {
+            run.receive(&event.data());
+        }
+    });
+    let weak = Rc::downgrade(&run);
+    let on_error = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
+        if let Some(run) = weak.upgrade() {
+            // Handled here: the reader sees the message, the console does not.
+            event.prevent_default();
+            run.crash(&event);
+        }
+    });
+    let weak = Rc::downgrade(&run);
+    let on_ready_timeout = Closure::<dyn FnMut()>::new(move || {
+        if let Some(run) = weak.upgrade() {
+            run.finish(Err(format!(
+                "the simulation's worker did not start within {} s",
+                READY_TIMEOUT_MS / 1000
+            )));
+        }
+    });
+    run.worker
+        .set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    run.worker
+        .set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    let ready_timeout = window
+        .set_timeout_with_callback_and_timeout_and_arguments_0(
+            on_ready_timeout.as_ref().unchecked_ref(),
+            READY_TIMEOUT_MS,
+        )
+        .map_err(cannot_start)?;
+    *run.listeners.borrow_mut() = Some(Listeners {
+        _on_message: on_message,
+        _on_error: on_error,
+        _on_ready_timeout: on_ready_timeout,
+        ready_timeout,
+    });
+    Ok(WorkerRun { run })
+}
+
+impl WorkerRun {
+    /// Ends the run: terminates the worker, and nothing more is reported
+    /// (`on_done` is not called).
+    pub fn cancel(&self) {
+        self.run.stop();
+    }
+}
+
+impl Drop for Run {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+impl Run {
+    fn receive(&self, message: &JsValue) {
+        let field = |key: &str| {
+            js_sys::Reflect::get(message, &JsValue::from_str(key))
+                .ok()
+                .filter(|value| !value.is_undefined())
+        };
+        if field("ready").is_some() {
+            self.send_query();
+        } else if let Some(share) = field("progress").and_then(|share| share.as_f64()) {
+            (self.on_progress)(share);
+        } else if let Some(run) = field("done") {
+            self.finish(
+                serde_wasm_bindgen::from_value(run)
+                    .map_err(|e| format!("the simulation's result could not be read: {e}")),
+            );
+        } else if let Some(error) = field("error") {
+            self.finish(Err(error.as_string().unwrap_or_else(|| describe(&error))));
+        }
+    }
+
+    fn send_query(&self) {
+        let Some(query) = self.query.borrow_mut().take() else {
+            return;
+        };
+        if let (Some(window), Some(listeners)) = (web_sys::window(), &*self.listeners.borrow()) {
+            window.clear_timeout_with_handle(listeners.ready_timeout);
+        }
+        if let Err(error) = self.worker.post_message(&JsValue::from_str(&query)) {
+            self.finish(Err(format!(
+                "the simulation could not start: {}",
+                describe(&error)
+            )));
+        }
+    }
+
+    /// An error event: the worker's script failed to load before it was
+    /// ready, or the simulation threw (a panic) after.
+    fn crash(&self, event: &Event) {
+        let detail = event
+            .dyn_ref::<ErrorEvent>()
+            .map(ErrorEvent::message)
+            .filter(|message| !message.is_empty())
+            .map(|message| format!(" ({message})"))
+            .unwrap_or_default();
+        let what = if self.query.borrow().is_some() {
+            "the simulation's worker could not be loaded"
+        } else {
+            "the simulation stopped unexpectedly"
+        };
+        self.finish(Err(format!("{what}{detail}")));
+    }
+
+    /// Ends the run and reports `result`, once.
+    fn finish(&self, result: Result<QueueRun, String>) {
+        self.stop();
+        // Taken out before the call: `on_done` may start the next run.
+        let on_done = self.on_done.borrow_mut().take();
+        if let Some(on_done) = on_done {
+            on_done(result);
+        }
+    }
+
+    /// Terminates the worker and lets go of the listeners. A listener that
+    /// is running now is freed when it returns.
+    fn stop(&self) {
+        self.worker.terminate();
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
+        if let Some(listeners) = self.listeners.borrow_mut().take()
+            && let Some(window) = web_sys::window()
+        {
+            window.clear_timeout_with_handle(listeners.ready_timeout);
+        }
+    }
+}
+
+/// The message of a JS error value, or the value as text.
+fn describe(error: &JsValue) -> String {
+    error
+        .dyn_ref::<js_sys::Error>()
+        .map(|error| String::from(error.message()))
+        .or_else(|| error.as_string())
+        .unwrap_or_else(|| format!("{error:?}"))
+}

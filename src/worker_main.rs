@@ -1,0 +1,128 @@
+//! The Queue panel's simulation, run in a Web Worker so that a long run
+//! never freezes the page (the app's side is `src/worker.rs`).
+//!
+//! Trunk builds this binary as a module worker (see index.html). One
+//! message is one object with one key:
+//! - to the page, `{ready: true}` as soon as the wasm runs: a message the
+//!   page posts before that is lost, so the page waits for it;
+//! - from the page, the query string of the state to simulate;
+//! - to the page, `{progress: share}` (0 to 1) now and then, and finally
+//!   `{done: run}` (the `QueueRun` as a JS value) or `{error: text}`.
+//!
+//! The page stops a run by terminating the worker. Chromium lets a worker
+//! that is busy in one long task run on for up to two seconds after that,
+//! so the run goes a step at a time, each step its own task: the worker is
+//! back in its event loop every few milliseconds, where termination ends
+//! it at once.
+
+use stampede_core::error::InvalidInput;
+use stampede_core::queue::{QueueRun, QueueSteps};
+use stampede_core::state::State;
+use wasm_bindgen::prelude::*;
+use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent};
+
+/// Progress goes out by wall time rather than by step, so a fast run sends
+/// little and a bar on the page moves at most twenty times a second.
+const PROGRESS_INTERVAL_MS: f64 = 50.0;
+
+fn main() {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let replies = scope.clone();
+    let on_query = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| match event
+        .data()
+        .as_string()
+    {
+        Some(query) => simulate(&query, replies.clone()),
+        None => post(
+            &replies,
+            "error",
+            &"the simulation expects a query string".into(),
+        ),
+    });
+    scope.set_onmessage(Some(on_query.as_ref().unchecked_ref()));
+    // The handler serves the worker until the page terminates it.
+    on_query.forget();
+    post(&scope, "ready", &JsValue::TRUE);
+}
+
+/// Runs the Queue panel of `query` a step per task, posting progress on the
+/// way and the run or an error at the end.
+fn simulate(query: &str, scope: DedicatedWorkerGlobalScope) {
+    // The page decodes the same query and shows its notices itself.
+    let (state, _notices) = State::from_query(query);
+    let steps = match QueueSteps::new(&state.queue, state.seed) {
+        Ok(steps) => steps,
+        Err(invalid) => return answer(&scope, Err(invalid)),
+    };
+    // A message to oneself is the quickest way back through the event
+    // loop: timers are clamped to 4 ms once nested.
+    let channel = match MessageChannel::new() {
+        Ok(channel) => channel,
+        Err(error) => return post(&scope, "error", &text_of(&error)),
+    };
+    let next_step = channel.port1();
+    let mut under_way = Some(steps);
+    let mut last_progress = js_sys::Date::now();
+    let on_step = Closure::<dyn FnMut()>::new(move || {
+        let Some(steps) = under_way.as_mut() else {
+            return;
+        };
+        match steps.step() {
+            Ok(Some(share)) => {
+                let now = js_sys::Date::now();
+                if now - last_progress >= PROGRESS_INTERVAL_MS {
+                    last_progress = now;
+                    post(&scope, "progress", &share.into());
+                }
+                if let Err(error) = next_step.post_message(&JsValue::NULL) {
+                    under_way = None;
+                    post(&scope, "error", &text_of(&error));
+                }
+            }
+            Ok(None) => {
+                if let Some(steps) = under_way.take() {
+                    answer(&scope, steps.finish());
+                }
+            }
+            Err(invalid) => {
+                under_way = None;
+                answer(&scope, Err(invalid));
+            }
+        }
+    });
+    channel
+        .port2()
+        .set_onmessage(Some(on_step.as_ref().unchecked_ref()));
+    // The first step runs now; each asks for the next.
+    let _ = on_step
+        .as_ref()
+        .unchecked_ref::<js_sys::Function>()
+        .call0(&JsValue::NULL);
+    // One run per worker: the page terminates it after the answer.
+    on_step.forget();
+}
+
+/// Posts the run's last message: `{done: run}` or `{error: text}`.
+fn answer(scope: &DedicatedWorkerGlobalScope, run: Result<QueueRun, InvalidInput>) {
+    let run = run
+        .map_err(|invalid| invalid.to_string())
+        .and_then(|run| serde_wasm_bindgen::to_value(&run).map_err(|e| e.to_string()));
+    match run {
+        Ok(run) => post(scope, "done", &run),
+        Err(text) => post(scope, "error", &text.into()),
+    }
+}
+
+/// Posts `{key: value}` to the page.
+fn post(scope: &DedicatedWorkerGlobalScope, key: &str, value: &JsValue) {
+    let message = js_sys::Object::new();
+    // Setting a key on a fresh plain object cannot fail, and a failed post
+    // (a value that cannot be cloned) has nobody else to tell.
+    let _ = js_sys::Reflect::set(&message, &key.into(), value);
+    let _ = scope.post_message(&message);
+}
+
+/// A JS exception as text.
+fn text_of(error: &JsValue) -> JsValue {
+    js_sys::Object::from(error.clone()).to_string().into()
+}
