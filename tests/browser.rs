@@ -1,6 +1,6 @@
 //! Tests that run in headless Chromium (`cargo test --target wasm32-unknown-unknown`):
 //! the seeded generator and the distributions draw their golden values in
-//! wasm32 too, the mounted app writes a changed control to the URL and
+//! wasm32 too, the queue simulation replays its golden run, the mounted app writes a changed control to the URL and
 //! the key numbers, and a queue run whose worker cannot load ends with a
 //! message (the worker's own script is Trunk's, so the runs that succeed
 //! are the end-to-end test's).
@@ -19,6 +19,7 @@ use wasm_bindgen_test::*;
 
 include!("../core/tests/golden/rng.rs");
 include!("../core/tests/golden/dist.rs");
+include!("../core/tests/golden/queue.rs");
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -35,6 +36,11 @@ fn seeded_streams_draw_the_golden_values_in_wasm() {
 #[wasm_bindgen_test]
 fn distributions_draw_the_golden_values_in_wasm() {
     assert_dist_golden();
+}
+
+#[wasm_bindgen_test]
+fn the_queue_replays_its_golden_run_in_wasm() {
+    assert_queue_golden();
 }
 
 fn document() -> web_sys::Document {

@@ -8,6 +8,7 @@ mod jitter;
 mod keys;
 mod poisson;
 mod presets;
+mod queue;
 mod rng;
 mod ruby;
 mod scheduler;
