@@ -272,7 +272,7 @@ pub fn figure() -> impl IntoView {
         {chart_block(
             "queue-busy",
             "Workers busy",
-            "Busy workers averaged over each bin, one strip per lane; the dashed line is the workers ready.",
+            "Busy workers averaged over each bin, one strip per lane; the thin line is the workers ready.",
             busy,
             |s| describe_lanes(s, "utilization", |r| percent(r.summary.utilization)),
         )}
