@@ -339,9 +339,27 @@ impl Ranged for Axis {
 
 /// Steps tried for tick marks: 1, 2 and 5 times a power of ten, and the
 /// steps clocks and calendars count in.
-const TICK_STEPS: [f64; 16] = [
-    15.0, 30.0, 60.0, 120.0, 300.0, 600.0, 900.0, 1800.0, 3600.0, 7200.0, 10_800.0, 21_600.0,
-    43_200.0, 86_400.0, 3.0, 6.0,
+const TICK_STEPS: [f64; 20] = [
+    15.0,
+    30.0,
+    60.0,
+    120.0,
+    300.0,
+    600.0,
+    900.0,
+    1800.0,
+    3600.0,
+    7200.0,
+    10_800.0,
+    21_600.0,
+    43_200.0,
+    86_400.0,
+    172_800.0,
+    604_800.0,
+    1_209_600.0,
+    2_592_000.0,
+    3.0,
+    6.0,
 ];
 
 /// Tick positions for `range` that read best through `text`, at most
