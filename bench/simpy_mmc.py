@@ -8,8 +8,9 @@ wait. This script builds and runs that example in release, runs the same
 workload once in SimPy (the workload's figures are read from the example's
 line, so the two cannot drift apart), and prints a table of both.
 
-Usage, from the repository root:  python3 bench/simpy_mmc.py [--quick]
---quick simulates one day instead of a week.
+Usage, from the repository root:  python3 bench/simpy_mmc.py [--quick] [--json]
+--quick simulates one day instead of a week; --json prints one JSON object
+instead of the table.
 """
 
 import argparse
@@ -87,11 +88,17 @@ def run_simpy(workload):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="simulate one day instead of a week")
-    quick = parser.parse_args().quick
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
 
-    rust = run_rust(quick)
+    rust = run_rust(args.quick)
     simpy_jobs, simpy_seconds, simpy_wait = run_simpy(rust)
     theory = rust["erlang_c_mean_wait_s"]
+    ratio = (rust["jobs"] / rust["best_seconds"]) / (simpy_jobs / simpy_seconds)
+    if args.json:
+        simpy_run = {"jobs": simpy_jobs, "seconds": simpy_seconds, "mean_wait_s": simpy_wait}
+        print(json.dumps({"stampede": rust, "simpy": simpy_run, "simpy_version": simpy.__version__, "ratio": ratio}))
+        return
 
     print(
         f"M/M/c: c = {rust['workers']}, λ = {rust['arrival_rate_per_s']:.4f} jobs/s, "
@@ -114,7 +121,6 @@ def main():
             f"{wait:>13.4f}{wait / theory - 1:>+13.1%}"
         )
     print(f"{'Erlang C':<28}{'':>11}{'':>10}{'':>13}{theory:>13.4f}")
-    ratio = (rust["jobs"] / rust["best_seconds"]) / (simpy_jobs / simpy_seconds)
     print(f"stampede simulates {ratio:,.0f}× as many jobs per second as SimPy")
 
 

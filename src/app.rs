@@ -11,7 +11,15 @@ use crate::store::Store;
 
 #[component]
 pub fn App() -> impl IntoView {
-    let (state, notices) = State::from_query(&browser::query());
+    let query = browser::query();
+    // A hidden `debug=panic` panics on purpose once the page has drawn, so
+    // the end-to-end test can prove any panic shows the error banner and its
+    // way back to the defaults. The codec ignores the key, so it never
+    // reaches a shared URL.
+    if query.split('&').any(|pair| pair == "debug=panic") {
+        request_animation_frame(|| panic!("debug=panic asked for a panic"));
+    }
+    let (state, notices) = State::from_query(&query);
     let embed = state.view.embed;
     let store = Store::new(state, notices);
     provide_context(store);

@@ -233,16 +233,23 @@ fn parse_number(raw: &str, field: &Field) -> Result<(f64, Option<String>), Strin
         _ => return Err(format!("\"{}\" is not a number", shorten(text))),
     };
     if value < min {
-        Ok((min, Some(format!("{text} is below the minimum {min}"))))
+        Ok((
+            min,
+            Some(format!("{} is below the minimum {min}", shorten(text))),
+        ))
     } else if value > max {
-        Ok((max, Some(format!("{text} is above the maximum {max}"))))
+        Ok((
+            max,
+            Some(format!("{} is above the maximum {max}", shorten(text))),
+        ))
     } else {
         Ok((value, None))
     }
 }
 
-/// At most 24 characters of a rejected input, so a notice stays readable.
-fn shorten(text: &str) -> String {
+/// At most 24 characters of a rejected input, so a notice stays readable
+/// even when a URL carries 100 KB in one value.
+pub fn shorten(text: &str) -> String {
     match text.char_indices().nth(24) {
         Some((end, _)) => format!("{}…", &text[..end]),
         None => text.to_string(),
@@ -380,7 +387,11 @@ macro_rules! choice_enum {
                     .map(|option| (*option, None))
                     .ok_or_else(|| {
                         let slugs: Vec<&str> = $name::ALL.iter().map(|o| o.slug()).collect();
-                        format!("\"{}\" is not one of {}", text, slugs.join(", "))
+                        format!(
+                            "\"{}\" is not one of {}",
+                            $crate::field::shorten(text),
+                            slugs.join(", ")
+                        )
                     })
             }
 

@@ -21,7 +21,7 @@ use std::fmt;
 use crate::choice_enum;
 use crate::dist::Dist;
 use crate::error::{InvalidInput, count_at_most, positive, within};
-use crate::field::{Field, FieldValue, Notice};
+use crate::field::{Field, FieldValue, Kind, Notice, shorten};
 use crate::key_numbers::KeyNumber;
 use crate::panel_params;
 use crate::presets::Preset;
@@ -100,7 +100,7 @@ fn hour_to_seconds(hour: f64) -> u32 {
 pub struct ExtraTenants(pub Vec<Tenant>);
 
 impl FieldValue for ExtraTenants {
-    fn parse(raw: &str, _field: &Field) -> Result<(Self, Option<String>), String> {
+    fn parse(raw: &str, field: &Field) -> Result<(Self, Option<String>), String> {
         let items = raw
             .split(',')
             .map(str::trim)
@@ -109,7 +109,14 @@ impl FieldValue for ExtraTenants {
         if tenants.len() > MAX_EXTRA_TENANTS {
             return Err(format!("more than {MAX_EXTRA_TENANTS} tenants"));
         }
-        Ok((ExtraTenants(tenants), None))
+        let tenants = ExtraTenants(tenants);
+        // Hours with many decimals would write out longer than a link holds.
+        if let Kind::Text { max_len, .. } = field.kind
+            && tenants.encode().chars().count() > max_len
+        {
+            return Err(format!("written out, more than {max_len} characters"));
+        }
+        Ok((tenants, None))
     }
 
     fn encode(&self) -> String {
@@ -133,7 +140,7 @@ impl fmt::Display for Tenant {
 }
 
 fn parse_tenant(item: &str) -> Result<Tenant, String> {
-    let bad = || format!("\"{item}\" is not N or N@start-end");
+    let bad = || format!("\"{}\" is not N or N@start-end", shorten(item));
     let (count, window) = match item.split_once('@') {
         Some((count, window)) => (count, Some(window)),
         None => (item, None),
@@ -151,7 +158,7 @@ fn parse_tenant(item: &str) -> Result<Tenant, String> {
                     .parse::<f64>()
                     .ok()
                     .filter(|h| (0.0..=24.0).contains(h))
-                    .ok_or_else(|| format!("\"{text}\" is not an hour from 0 to 24"))
+                    .ok_or_else(|| format!("\"{}\" is not an hour from 0 to 24", shorten(text)))
             };
             (hour(start)?, hour(end)?)
         }
@@ -186,18 +193,33 @@ panel_params! {
     settle_rules = limit_expected_events;
 }
 
-/// Shortens the horizon until the run expects at most [`MAX_EXPECTED_EVENTS`].
+/// Keeps a run within [`MAX_EXPECTED_EVENTS`]: a day that alone expects
+/// more scales the extra tenants down together (the first tenant's N alone
+/// always fits), then the horizon shortens to the days that fit.
 fn limit_expected_events(params: &mut PoissonParams) -> Vec<Notice> {
-    let per_day = params.total_per_day();
-    if per_day * u64::from(params.days) <= MAX_EXPECTED_EVENTS {
-        return Vec::new();
+    let [.., days, tenants, _, _, _] = PoissonParams::FIELDS;
+    let mut notices = Vec::new();
+    let first = u64::from(params.per_day);
+    let extra = params.total_per_day() - first;
+    if first + extra > MAX_EXPECTED_EVENTS {
+        let room = MAX_EXPECTED_EVENTS - first;
+        for tenant in &mut params.extra_tenants.0 {
+            tenant.per_day = (u64::from(tenant.per_day) * room / extra).max(1) as u32;
+        }
+        notices.push(tenants.notice(format!(
+            "at most {MAX_EXPECTED_EVENTS} events fit in a day; using {}",
+            params.extra_tenants.encode()
+        )));
     }
-    params.days = (MAX_EXPECTED_EVENTS / per_day).max(1) as u32;
-    let days = PoissonParams::FIELDS[5]; // "d"
-    vec![days.notice(format!(
-        "at most {MAX_EXPECTED_EVENTS} events fit in a run; using {} days",
-        params.days
-    ))]
+    let per_day = params.total_per_day();
+    if per_day * u64::from(params.days) > MAX_EXPECTED_EVENTS {
+        params.days = (MAX_EXPECTED_EVENTS / per_day).max(1) as u32;
+        notices.push(days.notice(format!(
+            "at most {MAX_EXPECTED_EVENTS} events fit in a run; using {} days",
+            params.days
+        )));
+    }
+    notices
 }
 
 impl PoissonParams {
@@ -552,16 +574,24 @@ fn record_delay(outcome: &mut BucketOutcome, delay: f64) {
 }
 
 /// The minute with the most events (the earliest of equals), by the start
-/// of the minute counted from the start of the run.
+/// of the minute counted from the start of the run. Counted over the
+/// minutes that hold events, not a dense histogram: a slow bucket's waits
+/// stretch a run over decades of minutes.
 fn busiest_minute(run_times: &[f64]) -> Option<(f64, u32)> {
-    let last = *run_times.last()?;
-    let minutes = (last / 60.0).floor() as usize + 1;
-    let counts = stats::histogram(run_times.iter().copied(), 0.0, 60.0, minutes);
-    let (minute, count) = counts
+    let mut minutes: Vec<u64> = run_times
         .iter()
-        .enumerate()
-        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(&a.0)))?;
-    Some((minute as f64 * 60.0, *count))
+        .map(|t| (t / 60.0).floor() as u64)
+        .collect();
+    // Already in time order almost always, which the sort finds in one pass.
+    minutes.sort_unstable();
+    let mut busiest: Option<(u64, u32)> = None;
+    for run in minutes.chunk_by(|a, b| a == b) {
+        let count = run.len() as u32;
+        if busiest.is_none_or(|(_, most)| count > most) {
+            busiest = Some((run[0], count));
+        }
+    }
+    busiest.map(|(minute, count)| (minute as f64 * 60.0, count))
 }
 
 /// The panel's "try this" presets.

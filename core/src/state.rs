@@ -7,7 +7,7 @@
 //! defaults, and each adjustment is returned as a [`Notice`] naming the key.
 
 use crate::backoff::BackoffParams;
-use crate::field::{Field, Kind, Notice, PanelParams};
+use crate::field::{Field, Kind, Notice, PanelParams, shorten};
 use crate::jitter::JitterParams;
 use crate::poisson::PoissonParams;
 use crate::queue::QueueParams;
@@ -152,20 +152,24 @@ impl State {
         let text = raw.trim();
         let (seed, why) = match text.parse::<u64>() {
             Ok(seed) => (seed, None),
-            Err(_) if is_integer(text) && text.starts_with('-') => {
-                (0, Some(format!("{text} is below the minimum 0; using 0")))
-            }
+            Err(_) if is_integer(text) && text.starts_with('-') => (
+                0,
+                Some(format!("{} is below the minimum 0; using 0", shorten(text))),
+            ),
             Err(_) if is_integer(text) => (
                 u64::MAX,
                 Some(format!(
-                    "{text} is above the maximum {0}; using {0}",
+                    "{} is above the maximum {}; using {}",
+                    shorten(text),
+                    u64::MAX,
                     u64::MAX
                 )),
             ),
             Err(_) => (
                 self.seed,
                 Some(format!(
-                    "\"{text}\" is not a whole number; using {}",
+                    "\"{}\" is not a whole number; using {}",
+                    shorten(text),
                     self.seed
                 )),
             ),
@@ -195,7 +199,10 @@ impl State {
             notices.push(Notice {
                 key: VERSION_KEY,
                 label: "Version",
-                message: format!("version \"{version}\" is not known; read as version {VERSION}"),
+                message: format!(
+                    "version \"{}\" is not known; read as version {VERSION}",
+                    shorten(version)
+                ),
             });
         }
         let panel = match last(PANEL_KEY) {
@@ -205,7 +212,8 @@ impl State {
                     key: PANEL_KEY,
                     label: "Panel",
                     message: format!(
-                        "\"{slug}\" is not a panel; showing {}",
+                        "\"{}\" is not a panel; showing {}",
+                        shorten(slug),
                         Panel::default().slug()
                     ),
                 });
@@ -314,7 +322,7 @@ fn flag(
             notices.push(Notice {
                 key,
                 label,
-                message: format!("\"{other}\" is not 1 or 0; using 0"),
+                message: format!("\"{}\" is not 1 or 0; using 0", shorten(other)),
             });
             false
         }

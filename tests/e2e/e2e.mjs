@@ -43,6 +43,21 @@ const DRAGGED = [
 // workers, about 1.3M jobs at ρ ≈ 0.8, run in the worker.
 const WEEK_RUN = '?v=1&p=queue&s=1&n=100000&w=15&cyc=780&hz=168&dm=5.6&d90=11&vs=';
 
+/** How the tests launch Chromium. */
+export const CHROMIUM = {
+  executablePath: '/usr/bin/chromium',
+  // Without the networking flags Chromium keeps dialing Google on a closed network.
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+};
+
 // Chromium refuses to compile wasm served with any other type than application/wasm.
 const CONTENT_TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -65,7 +80,9 @@ const CONTENT_TYPES = {
  */
 export function startServer(root, prefix = PREFIX, extras = {}) {
   root = path.resolve(root);
-  const server = http.createServer((req, res) => {
+  // Node refuses request heads over 16 KB; a shared URL may be longer (and
+  // tests/e2e/hostile.mjs sends 100 KB ones), as browsers allow up to 2 MB.
+  const server = http.createServer({ maxHeaderSize: 4 << 20 }, (req, res) => {
     const notFound = () => {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
       res.end('not found\n');
@@ -143,7 +160,7 @@ async function expectCoreSummaries(page, query, what) {
 const queueDone = (page, timeout = 30_000) =>
   page.waitForSelector('[data-run-status="done"]', { timeout, state: 'attached' });
 
-function assert(condition, message) {
+export function assert(condition, message) {
   if (!condition) throw new Error(message);
 }
 
@@ -154,7 +171,7 @@ function equal(actual, expected, what) {
 }
 
 /** Calls `fn` until it returns something truthy; throws `what` after `timeout` ms. */
-async function poll(fn, what, timeout = 5000) {
+export async function poll(fn, what, timeout = 5000) {
   const deadline = Date.now() + timeout;
   for (;;) {
     const value = await fn();
@@ -199,7 +216,7 @@ const canvasPixels = (page) =>
   page.$$eval('#figure canvas', (canvases) => canvases.map((c) => c.toDataURL()).join('|'));
 
 /** Canvases that are blank: every pixel the same colour. */
-const blankCanvases = (page) =>
+export const blankCanvases = (page) =>
   page.$$eval('#figure canvas', (canvases) =>
     canvases
       .filter((c) => {
@@ -240,19 +257,7 @@ async function main() {
   const BASE = ORIGIN + PREFIX;
   console.log(`# serving ${path.relative(REPO, DIST) || DIST} at ${BASE}`);
 
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    // Without the networking flags Chromium keeps dialing Google on a closed network.
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await chromium.launch(CHROMIUM);
 
   const errors = []; // uncaught page errors and console.error, from every check
   const failed = [];

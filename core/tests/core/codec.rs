@@ -206,6 +206,33 @@ fn unknown_panels_versions_and_flags_are_reported() {
 }
 
 #[test]
+fn a_huge_value_is_quoted_short_in_its_notice() {
+    // A shared URL may carry 100 KB in one value; its notice quotes the
+    // start, not all of it, so it cannot push the panel off the page.
+    let huge = |text: &str| text.repeat(100 * 1024 / text.len());
+    let queries = [
+        format!("p={}", huge("x")),
+        format!("v={}", huge("9")),
+        format!("embed={}", huge("1")),
+        format!("s={}", huge("7")),
+        format!("s=-{}", huge("7")),
+        format!("s={}", huge("z")),
+        format!("p=poisson&n=-{}1", huge("0")),
+        format!("p=poisson&n={}", huge("x")),
+        format!("p=queue&st={}", huge("z")),
+        format!("p=poisson&t={}", huge("x")),
+        format!("p=poisson&t=5@{}-6", huge("x")),
+    ];
+    for query in queries {
+        let (_, notices) = State::from_query(&query);
+        assert_eq!(notices.len(), 1, "{}", &query[..12]);
+        let text = notices[0].to_string();
+        assert!(text.len() < 200, "{}: {} bytes", &query[..12], text.len());
+        assert!(text.contains("…"), "{text}");
+    }
+}
+
+#[test]
 fn seeds_span_all_of_u64_and_clamp_beyond() {
     let (state, notices) = State::from_query("s=18446744073709551615");
     assert_eq!((state.seed, notices.len()), (u64::MAX, 0));

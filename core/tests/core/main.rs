@@ -3,6 +3,7 @@
 mod backoff;
 mod codec;
 mod dist;
+mod fuzz;
 mod hash;
 mod jitter;
 mod keys;

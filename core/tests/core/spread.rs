@@ -716,15 +716,15 @@ fn the_verdict_names_both_tails() {
 
 #[test]
 fn ruby_mode_is_capped_by_a_settle_rule() {
-    for query in ["fn=ruby&fn2=farm&n=500000", "n=500000"] {
+    for query in ["fn=ruby&fn2=farm&n=300000", "n=300000"] {
         let (state, notices) = State::from_query(&format!("v=1&p=hash&{query}"));
         assert_eq!(state.hash.keys, MAX_RUBY_KEYS, "{query}");
         assert_eq!(notices.len(), 1);
         assert_eq!(notices[0].key, "n");
     }
-    // Without Ruby the million stays.
-    let (state, notices) = State::from_query("v=1&p=hash&fn2=xxh&n=1000000");
-    assert_eq!(state.hash.keys, 1_000_000);
+    // Without Ruby the most ids a run places stay.
+    let (state, notices) = State::from_query("v=1&p=hash&fn2=xxh&n=400000");
+    assert_eq!(state.hash.keys, MAX_PLACED_KEYS);
     assert!(notices.is_empty());
     // A direct call past the cap is refused, naming the field.
     let params = SpreadParams {

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Gathers scripts/bench-report's measurements into one report and checks budgets.
+
+Reads the JSON files scripts/bench-report left in its work folder
+(browser.json from tests/e2e/bench.mjs, sizes.json, simpy.json and
+hashes.json from the bench/ scripts), criterion's estimates of the
+benchmarks run since the stamp file was touched, and the machine's
+description; writes report.json (every figure) and report.md (a Markdown
+table for README's "Performance" section) into the output folder; prints
+PASS or FAIL for each budget and exits 1 if any fails.
+
+Usage: python3 bench/report.py WORK_DIR OUT_DIR CRITERION_DIR STAMP
+"""
+
+import datetime
+import json
+import os
+import platform
+import sys
+from pathlib import Path
+
+KB = 1024
+# Budgets: gzipped bytes of the downloads, and milliseconds in Chromium.
+APP_WASM_GZ_BUDGET = 400 * KB
+JS_MODULE_GZ_BUDGET = 120 * KB
+DRAG_P95_BUDGET_MS = 16.0
+# The Queue panel recomputes a day of 96,000 jobs on every move.
+QUEUE_DRAG_P95_BUDGET_MS = 50.0
+FIRST_CHART_BUDGET_MS = 1000.0
+
+
+def load(path):
+    path = Path(path)
+    return json.loads(path.read_text()) if path.exists() and path.stat().st_size else None
+
+
+def machine():
+    cpu = next(
+        (line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+         if line.startswith("model name")),
+        platform.processor() or "unknown",
+    )
+    mem_kb = next(
+        int(line.split()[1]) for line in Path("/proc/meminfo").read_text().splitlines()
+        if line.startswith("MemTotal:")
+    )
+    return {
+        "nproc": os.cpu_count(),
+        "cpu": cpu,
+        "ram_gib": round(mem_kb / 1024 / 1024, 1),
+        "kernel": platform.release(),
+    }
+
+
+def criterion_estimates(root, stamp):
+    """Each benchmark run after `stamp`: its id and estimates in ns."""
+    newer_than = Path(stamp).stat().st_mtime
+    found = {}
+    for benchmark in Path(root).glob("**/new/benchmark.json"):
+        estimates = benchmark.with_name("estimates.json")
+        if not estimates.exists() or estimates.stat().st_mtime < newer_than:
+            continue
+        full_id = json.loads(benchmark.read_text())["full_id"].strip()
+        numbers = json.loads(estimates.read_text())
+        found[full_id] = {
+            "mean_ns": numbers["mean"]["point_estimate"],
+            "median_ns": numbers["median"]["point_estimate"],
+            "std_dev_ns": numbers["std_dev"]["point_estimate"],
+        }
+    return dict(sorted(found.items()))
+
+
+def duration(ns):
+    for unit, size in (("s", 1e9), ("ms", 1e6), ("µs", 1e3)):
+        if ns >= size:
+            return f"{ns / size:.3g} {unit}"
+    return f"{ns:.3g} ns"
+
+
+def kb(size):
+    return f"{size / KB:.1f} KB"
+
+
+def budgets(report):
+    """(name, measured text, limit text, passed) for every budget."""
+    checks = []
+    sizes = report.get("sizes") or {}
+    for key, what, limit in (
+        ("app_wasm", "app wasm, gzipped", APP_WASM_GZ_BUDGET),
+        ("js_module_wasm", "JS module wasm, gzipped", JS_MODULE_GZ_BUDGET),
+    ):
+        size = sizes.get(key, {}).get("gzip_bytes")
+        checks.append((what, kb(size) if size else "missing", f"≤ {kb(limit)}", bool(size) and size <= limit))
+    browser = report.get("browser") or {}
+    for panel, drag in (browser.get("drag") or {}).items():
+        limit = QUEUE_DRAG_P95_BUDGET_MS if panel == "queue" else DRAG_P95_BUDGET_MS
+        p95 = drag.get("p95_ms")
+        measured = f"p95 {p95:.1f} ms (p50 {drag['p50_ms']:.1f} ms, {drag['updates']} updates)" if p95 else "no updates"
+        checks.append((f"input to drawn, {panel}", measured, f"p95 ≤ {limit:g} ms", p95 is not None and p95 <= limit))
+    for panel, first in (browser.get("first_chart_ms") or {}).items():
+        checks.append((
+            f"first chart after navigation, {panel}",
+            f"{first['median']:.0f} ms",
+            f"≤ {FIRST_CHART_BUDGET_MS:g} ms",
+            first["median"] <= FIRST_CHART_BUDGET_MS,
+        ))
+    if not browser:
+        checks.append(("browser benchmark", "did not run", "runs", False))
+    return checks
+
+
+def markdown(report, checks):
+    m = report["machine"]
+    lines = [
+        f"Measured {report['date']} by `scripts/bench-report`{' (quick mode)' if report['quick'] else ''} "
+        f"on {m['nproc']} cores ({m['cpu']}), {m['ram_gib']} GiB RAM, shared with other builds.",
+        "",
+        "| what | measured | budget |",
+        "| --- | --- | --- |",
+    ]
+    by_name = {name: (measured, limit, passed) for name, measured, limit, passed in checks}
+    sizes = report.get("sizes") or {}
+    for key, what in (("app_wasm", "app wasm"), ("worker_wasm", "Queue worker wasm"), ("js_module_wasm", "JS module wasm")):
+        if key in sizes:
+            s = sizes[key]
+            budget = ""
+            if f"{what}, gzipped" in by_name:
+                _, limit, passed = by_name[f"{what}, gzipped"]
+                budget = f"{limit} {'pass' if passed else '**FAIL**'}"
+            lines.append(f"| {what}, gzip -9 (raw) | {kb(s['gzip_bytes'])} ({kb(s['raw_bytes'])}) | {budget} |")
+    browser = report.get("browser") or {}
+    for panel, drag in (browser.get("drag") or {}).items():
+        _, limit, passed = by_name[f"input to drawn, {panel}"]
+        p50 = drag.get("p50_ms")
+        p95 = drag.get("p95_ms")
+        measured = f"p50 {p50:.1f} ms, p95 {p95:.1f} ms ({drag['updates']} updates)" if p95 else "no updates"
+        lines.append(f"| {panel}: slider input to charts drawn | {measured} | {limit} {'pass' if passed else '**FAIL**'} |")
+    for panel, first in (browser.get("first_chart_ms") or {}).items():
+        _, limit, passed = by_name[f"first chart after navigation, {panel}"]
+        lines.append(
+            f"| {panel}: navigation to first chart (median of {len(first['samples'])}) | {first['median']:.0f} ms "
+            f"| {limit} {'pass' if passed else '**FAIL**'} |"
+        )
+    week = browser.get("week_run")
+    if week:
+        lines.append(
+            f"| Queue week run in the worker (1.3M jobs), change to done (median of {len(week['samples_ms'])}) "
+            f"| {week['median_ms']:.0f} ms | |"
+        )
+    simpy = report.get("simpy")
+    if simpy:
+        ours, theirs = simpy["stampede"], simpy["simpy"]
+        span = "a day" if report["quick"] else "a week"
+        lines.append(
+            f"| M/M/c queue, {span}: stampede vs SimPy {simpy['simpy_version']} "
+            f"| {ours['jobs'] / ours['best_seconds']:,.0f} vs {theirs['jobs'] / theirs['seconds']:,.0f} jobs/s, "
+            f"{simpy['ratio']:.0f}× | |"
+        )
+    hashes = report.get("hashes")
+    if hashes:
+        for name, row in hashes["functions"].items():
+            if "skipped" in row:
+                lines.append(f"| {name} over 1M keys: vs {row['package']} | skipped: {row['skipped']} | |")
+                continue
+            same = "same checksum" if row["checksums_equal"] else "**checksums differ**"
+            lines.append(
+                f"| {name} over 1M keys: stampede vs {row['package']} {row['version']} (Python) "
+                f"| {row['rust_keys_per_second'] / 1e6:.0f}M vs {row['python_keys_per_second'] / 1e6:.2f}M keys/s, "
+                f"{row['ratio']:.0f}×, {same} | |"
+            )
+    criterion = report.get("criterion") or {}
+    if criterion:
+        lines += ["", "| criterion benchmark (native, opt-level 3) | median | mean |", "| --- | --- | --- |"]
+        for full_id, estimate in criterion.items():
+            lines.append(f"| {full_id} | {duration(estimate['median_ns'])} | {duration(estimate['mean_ns'])} |")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    work, out, criterion_dir, stamp = sys.argv[1:5]
+    work, out = Path(work), Path(out)
+    report = {
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "quick": os.environ.get("BENCH_QUICK", "") not in ("", "0"),
+        "machine": machine(),
+        "sizes": load(work / "sizes.json"),
+        "browser": load(work / "browser.json"),
+        "simpy": load(work / "simpy.json"),
+        "hashes": load(work / "hashes.json"),
+        "criterion": criterion_estimates(criterion_dir, stamp),
+    }
+    checks = budgets(report)
+    report["budgets"] = [
+        {"budget": name, "measured": measured, "limit": limit, "pass": passed}
+        for name, measured, limit, passed in checks
+    ]
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    (out / "report.md").write_text(markdown(report, checks))
+    print(f"bench-report: wrote {out / 'report.json'} and {out / 'report.md'}")
+    for name, measured, limit, passed in checks:
+        print(f"{'PASS' if passed else 'FAIL'}  {name}: {measured} ({limit})")
+    failed = sum(1 for *_, passed in checks if not passed)
+    print(f"bench-report: {len(checks) - failed} budgets passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,204 @@
+// Browser benchmark of a release build in headless Chromium, for
+// scripts/bench-report. Not a test: it measures and prints one JSON object,
+// and judges nothing.
+//
+// - drag: per panel at its default parameters, the time from a slider
+//   input to the last chart drawn (the figure's `data-update-ms`, as the
+//   e2e drag check reads it) over MOVES mouse moves of a drag; p50, p95.
+// - first chart: per panel, from navigation (performance.now() counts
+//   from it) to the first frame in which a chart of #figure is not blank;
+//   the median of LOADS fresh loads. The server sends no-store, so every
+//   load downloads and compiles the wasm again.
+// - week run: the Queue panel's week-long run in the worker (the e2e's
+//   WEEK_RUN). The page opens on the same URL with a one-hour horizon; the
+//   horizon's field is then set to 168 h, so the time runs from that
+//   change to `data-run-status="done"` and leaves the page load out.
+//
+// Usage: node tests/e2e/bench.mjs [DIST]   (default dist/; BENCH_MOVES,
+// BENCH_LOADS and BENCH_WEEK_RUNS change how many samples it takes)
+
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { PREFIX, startServer } from './e2e.mjs';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const DIST = path.resolve(process.argv[2] ?? path.join(REPO, 'dist'));
+const MOVES = Number(process.env.BENCH_MOVES ?? 50);
+const LOADS = Number(process.env.BENCH_LOADS ?? 3);
+const WEEK_RUNS = Number(process.env.BENCH_WEEK_RUNS ?? 3);
+
+// The panels and the slider the e2e drags on each.
+const DRAGGED = [
+  ['poisson', 'n'],
+  ['jitter', 'hi'],
+  ['backoff', 'm'],
+  ['hash', 'n'],
+  ['slots', 'cyc'],
+  ['queue', 'w'],
+];
+const WEEK_RUN = '?v=1&p=queue&s=1&n=100000&w=15&cyc=780&hz=168&dm=5.6&d90=11&vs=';
+const WEEK_HOURS = '168';
+const WEEK_RUN_SHORT = WEEK_RUN.replace(`hz=${WEEK_HOURS}`, 'hz=1');
+
+function percentile(sorted, p) {
+  const at = (sorted.length - 1) * p;
+  const low = Math.floor(at);
+  return sorted[low] + (sorted[Math.min(low + 1, sorted.length - 1)] - sorted[low]) * (at - low);
+}
+
+const median = (values) => percentile([...values].sort((a, b) => a - b), 0.5);
+
+/** Records in window.__firstChart the first frame with a non-blank chart. */
+function watchFirstChart() {
+  const notBlank = (c) => {
+    if (c.width === 0 || c.height === 0) return false;
+    const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    for (let i = 4; i < data.length; i += 4) {
+      if (data[i] !== data[0] || data[i + 1] !== data[1] || data[i + 2] !== data[2]) return true;
+    }
+    return false;
+  };
+  const look = () => {
+    if ([...document.querySelectorAll('#figure canvas')].some(notBlank)) {
+      window.__firstChart = performance.now();
+    } else {
+      requestAnimationFrame(look);
+    }
+  };
+  requestAnimationFrame(look);
+}
+
+async function main() {
+  const server = await startServer(DIST, PREFIX);
+  const BASE = `http://127.0.0.1:${server.address().port}${PREFIX}`;
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const errors = [];
+  const newPage = async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(60_000);
+    page.on('pageerror', (e) => errors.push(e.message));
+    return page;
+  };
+  const open = async (page, query) => {
+    await page.goto(BASE + query);
+    await page.waitForSelector('#panel', { timeout: 30_000 });
+    await page.waitForLoadState('networkidle').catch(() => {});
+    await page.waitForTimeout(400);
+  };
+  const queueDone = (page) => page.waitForSelector('[data-run-status="done"]', { state: 'attached' });
+
+  const result = { moves: MOVES, loads: LOADS, drag: {}, first_chart_ms: {}, week_run: null, errors };
+
+  for (const [slug, key] of DRAGGED) {
+    const page = await newPage();
+    await open(page, `?v=1&p=${slug}&s=1`);
+    if (slug === 'queue') await queueDone(page);
+    await page.evaluate(() => {
+      window.__updates = [];
+      const figure = document.getElementById('figure');
+      new MutationObserver(() => window.__updates.push(Number(figure.dataset.updateMs))).observe(figure, {
+        attributes: true,
+        attributeFilter: ['data-updates'],
+      });
+    });
+    const slider = page.locator(`#f-${key}-range`);
+    await slider.scrollIntoViewIfNeeded();
+    const box = await slider.boundingBox();
+    const y = box.y + box.height / 2;
+    // As the e2e drags: press at 30 % of the track, then sweep right with a
+    // frame's pause between moves, here MOVES moves over 60 % of it.
+    await page.mouse.move(box.x + box.width * 0.3, y);
+    await page.mouse.down();
+    for (let i = 1; i <= MOVES; i++) {
+      await page.mouse.move(box.x + box.width * (0.3 + (0.6 * i) / MOVES), y);
+      await page.waitForTimeout(16);
+    }
+    await page.mouse.up();
+    await page.waitForTimeout(800);
+    const updates = await page.evaluate(() => window.__updates.filter(Number.isFinite));
+    const sorted = [...updates].sort((a, b) => a - b);
+    result.drag[slug] = {
+      slider: key,
+      updates: sorted.length,
+      p50_ms: sorted.length ? percentile(sorted, 0.5) : null,
+      p95_ms: sorted.length ? percentile(sorted, 0.95) : null,
+      max_ms: sorted.length ? sorted[sorted.length - 1] : null,
+    };
+    console.error(`bench: ${slug} drag: ${JSON.stringify(result.drag[slug])}`);
+    await page.context().close();
+  }
+
+  for (const [slug] of DRAGGED) {
+    const samples = [];
+    for (let i = 0; i < LOADS; i++) {
+      const page = await newPage();
+      await page.addInitScript(watchFirstChart);
+      await page.goto(`${BASE}?v=1&p=${slug}&s=1`);
+      await page.waitForFunction(() => window.__firstChart !== undefined, null, { timeout: 30_000 });
+      samples.push(await page.evaluate(() => window.__firstChart));
+      await page.context().close();
+    }
+    result.first_chart_ms[slug] = { median: median(samples), samples };
+    console.error(`bench: ${slug} first chart: ${JSON.stringify(result.first_chart_ms[slug])}`);
+  }
+
+  const weekSamples = [];
+  for (let i = 0; i < WEEK_RUNS; i++) {
+    const page = await newPage();
+    await open(page, WEEK_RUN_SHORT);
+    await queueDone(page);
+    // Set in the page and timed there: the change handler runs the run's
+    // start synchronously, and the observer sees the status turn to done.
+    const ms = await page.evaluate(
+      (hours) =>
+        new Promise((resolve, reject) => {
+          const field = document.getElementById('f-hz');
+          if (!field) return reject(new Error('no #f-hz field'));
+          let started;
+          let ran = false;
+          const status = () => document.querySelector('[data-run-status]')?.dataset.runStatus;
+          new MutationObserver(() => {
+            const now = status();
+            if (now === 'running') ran = true;
+            if (now === 'done' && ran) resolve(performance.now() - started);
+            if (now === 'failed' || now === 'worker-failed') reject(new Error(`the run ended ${now}`));
+          }).observe(document.body, { attributes: true, subtree: true, attributeFilter: ['data-run-status'] });
+          field.value = hours;
+          started = performance.now();
+          field.dispatchEvent(new Event('change', { bubbles: true }));
+        }),
+      WEEK_HOURS,
+    );
+    // The address bar follows after a debounce, with every parameter in it;
+    // those of the week run must hold its values.
+    await page.waitForTimeout(600);
+    const shown = new URL(page.url()).search;
+    const shownParams = new URLSearchParams(shown);
+    if ([...new URLSearchParams(WEEK_RUN)].some(([k, v]) => shownParams.get(k) !== v)) {
+      throw new Error(`after the change the URL is ${shown}, not the week run ${WEEK_RUN}`);
+    }
+    weekSamples.push(ms);
+    console.error(`bench: week run in the worker: ${ms.toFixed(0)} ms`);
+    await page.context().close();
+  }
+  result.week_run = { query: WEEK_RUN, median_ms: median(weekSamples), samples_ms: weekSamples };
+
+  await browser.close();
+  server.close();
+  console.log(JSON.stringify(result));
+}
+
+await main();
