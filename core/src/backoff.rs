@@ -48,7 +48,7 @@ use crate::key_numbers::KeyNumber;
 use crate::panel_params;
 use crate::presets::Preset;
 use crate::rng::{Purpose, SeededRng, seeded};
-use crate::stats::{histogram, quantile_unsorted};
+use crate::stats::{bin_index, histogram, quantile_unsorted};
 use crate::units::{count, duration, significant};
 
 /// Most clients a fleet may have.
@@ -181,6 +181,14 @@ impl BackoffParams {
                     .copied(),
             )
             .collect()
+    }
+}
+
+impl Strategy {
+    /// Whether every wait is fixed by the retry's number alone, the draw
+    /// ignored, so that clients failing together retry together.
+    pub fn is_jitterless(self) -> bool {
+        matches!(self, Self::Constant | Self::Linear | Self::Exponential)
     }
 }
 
@@ -586,22 +594,40 @@ pub fn simulate_fleets(
         MAX_CALLS,
     )?;
 
-    // The bins wait for the longest run, so the calls are binned in a
-    // second pass: over the times kept from the first, or drawn again.
-    let keep = most_calls <= KEPT_CALLS;
+    // The bins wait for the longest run, so each run first counts its calls
+    // in fine bins a power of ten seconds wide, which divides every width
+    // the timeline can take from the first client's run on; a timeline bin
+    // w is then the sum of w/g fine bins g, exactly, as ⌊t/w⌋ = ⌊⌊t/g⌋/(w/g)⌋
+    // when w/g is whole. A run whose fine bins would outgrow
+    // [`MAX_FINE_BINS`] draws its calls again instead: every stream replays
+    // exactly.
+    let first_client_last = backoffs
+        .iter()
+        .flat_map(|backoff| call_times(*backoff, outage, retries, client_rng(seed, 0)))
+        .fold(0.0, f64::max);
+    let fine_seconds = power_of_ten_within(timeline_bin(first_client_last));
     let finished: Vec<Finished> = backoffs
         .iter()
-        .map(|backoff| finish(backoff, clients, outage, retries, seed, keep))
+        .map(|backoff| finish(backoff, clients, outage, retries, seed, fine_seconds))
         .collect();
     let horizon = finished.iter().map(|run| run.last).fold(0.0, f64::max);
     let bin_seconds = timeline_bin(horizon);
     let bins = (horizon / bin_seconds) as usize + 1;
+    let fine_per_bin = (bin_seconds / fine_seconds) as usize;
     let fleets = backoffs
         .iter()
         .zip(finished)
-        .map(|(backoff, Finished { fleet, kept, .. })| {
-            let calls = match kept {
-                Some(times) => histogram(times, 0.0, bin_seconds, bins),
+        .map(|(backoff, Finished { fleet, fine, .. })| {
+            let calls = match fine.counts {
+                Some(fine) => {
+                    let mut calls = vec![0u32; bins];
+                    for (fine_bin, &count) in fine.iter().enumerate() {
+                        if let Some(bin) = calls.get_mut(fine_bin / fine_per_bin) {
+                            *bin = bin.saturating_add(count);
+                        }
+                    }
+                    calls
+                }
                 None => {
                     let drawn = (0..clients).flat_map(|index| {
                         call_times(*backoff, outage, retries, client_rng(seed, index))
@@ -620,44 +646,84 @@ pub fn simulate_fleets(
     Ok(fleets)
 }
 
-/// Most calls of a run whose times are kept between its two passes, 8 MB
-/// of them. Every stream replays exactly, so a larger run draws its calls
-/// again instead: a million clients making a hundred calls each would need
-/// 800 MB.
-const KEPT_CALLS: u64 = 1_000_000;
+/// Most fine bins a run counts its calls in, 800 kB of them: ten times the
+/// timeline's bins for a run ten times as long as the first client's.
+const MAX_FINE_BINS: usize = 200_000;
+
+/// The largest power of ten seconds that is at most `seconds` (1 s below).
+fn power_of_ten_within(seconds: f64) -> f64 {
+    let mut power = 1.0;
+    while power * 10.0 <= seconds {
+        power *= 10.0;
+    }
+    power
+}
+
+/// Calls counted in bins `width` seconds wide from 0; `None` once a call
+/// lands beyond [`MAX_FINE_BINS`] of them.
+struct FineCounts {
+    width: f64,
+    counts: Option<Vec<u32>>,
+}
+
+impl FineCounts {
+    fn add(&mut self, at: f64, calls: u32) {
+        let Some(counts) = &mut self.counts else {
+            return;
+        };
+        let bin = bin_index(at, 0.0, self.width);
+        if !(0.0..MAX_FINE_BINS as f64).contains(&bin) {
+            self.counts = None;
+            return;
+        }
+        let bin = bin as usize;
+        if bin >= counts.len() {
+            counts.resize(bin + 1, 0);
+        }
+        counts[bin] = counts[bin].saturating_add(calls);
+    }
+}
 
 /// How one strategy's fleet ended, its timeline still empty.
 struct Finished {
     fleet: Fleet,
     /// When its last client stopped calling.
     last: f64,
-    /// The time of every call, when kept.
-    kept: Option<Vec<f64>>,
+    /// Its calls in fine bins.
+    fine: FineCounts,
 }
 
-/// One strategy's fleet, simulated once: how it ended and, when `keep`, the
-/// time of every call.
+/// One strategy's fleet, simulated once: how it ended and its calls in
+/// fine bins `fine_seconds` wide.
 fn finish(
     backoff: &Backoff,
     clients: u32,
     outage: f64,
     retries: u32,
     seed: u64,
-    keep: bool,
+    fine_seconds: f64,
 ) -> Finished {
+    // Without jitter every client calls at the first one's times, so one
+    // client stands for all of them.
+    let (simulated, alike) = if backoff.strategy.is_jitterless() {
+        (1, clients)
+    } else {
+        (clients, 1)
+    };
     let mut calls = 0u64;
     let mut completions = Vec::with_capacity(clients as usize);
-    let mut kept = keep.then(Vec::new);
-    for index in 0..clients {
+    let mut fine = FineCounts {
+        width: fine_seconds,
+        counts: Some(Vec::new()),
+    };
+    for index in 0..simulated {
         let mut last = 0.0;
         for at in call_times(*backoff, outage, retries, client_rng(seed, index)) {
-            calls += 1;
+            calls += u64::from(alike);
             last = at;
-            if let Some(times) = &mut kept {
-                times.push(at);
-            }
+            fine.add(at, alike);
         }
-        completions.push(last);
+        completions.extend(std::iter::repeat_n(last, alike as usize));
     }
     // A client stops at its first call from D on, or gives up before D, so
     // every success comes after every client that gave up: the k-th success
@@ -689,7 +755,7 @@ fn finish(
         completion_p50: completion(0.5),
         completion_p99: completion(0.99),
     };
-    Finished { fleet, last, kept }
+    Finished { fleet, last, fine }
 }
 
 /// 1 s, or the smallest of 2, 5, 10, 20, 50, … s that keeps a run lasting
@@ -860,11 +926,7 @@ pub fn key_numbers(params: &BackoffParams, run: &BackoffRun) -> Vec<KeyNumber> {
     );
     // Without jitter every client calls at the same instants, so the one
     // call that finds the dependency back comes from all M at once.
-    let jitterless = matches!(
-        main.strategy,
-        Strategy::Constant | Strategy::Linear | Strategy::Exponential
-    );
-    if jitterless && fleet.gave_up == 0 {
+    if main.strategy.is_jitterless() && fleet.gave_up == 0 {
         let all_at_once = f64::from(params.clients) / fleet.timeline.bin_seconds;
         peak_number = peak_number.beside(format!(
             "all M in one bin: {} /s",

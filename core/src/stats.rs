@@ -64,23 +64,29 @@ pub fn histogram(
     if !(origin.is_finite() && bin_width.is_finite() && bin_width > 0.0) {
         return counts;
     }
-    let edge = |k: f64| origin + k * bin_width;
     for value in values {
-        let guess = ((value - origin) / bin_width).floor();
-        // The division can round a value on an edge into the neighbouring
-        // bin; the edges themselves decide.
-        let bin = if value < edge(guess) {
-            guess - 1.0
-        } else if value >= edge(guess + 1.0) {
-            guess + 1.0
-        } else {
-            guess
-        };
+        let bin = bin_index(value, origin, bin_width);
         if bin >= 0.0 && bin < bins as f64 {
             counts[bin as usize] = counts[bin as usize].saturating_add(1);
         }
     }
     counts
+}
+
+/// The bin k, as an f64, whose [origin + k·w, origin + (k + 1)·w) holds
+/// `value`, each edge as that f64 expression evaluates; NaN for NaN.
+pub fn bin_index(value: f64, origin: f64, bin_width: f64) -> f64 {
+    let edge = |k: f64| origin + k * bin_width;
+    let guess = ((value - origin) / bin_width).floor();
+    // The division can round a value on an edge into the neighbouring bin;
+    // the edges themselves decide.
+    if value < edge(guess) {
+        guess - 1.0
+    } else if value >= edge(guess + 1.0) {
+        guess + 1.0
+    } else {
+        guess
+    }
 }
 
 /// `values` merged in runs of `group` = ⌈len / at_most⌉ neighbours, each

@@ -102,8 +102,14 @@ pub fn figure() -> impl IntoView {
                     spread::verdict(&run.second.uniformity)
                 )
             }))}
-            {buckets2.view("hash-buckets-2", computed.describe(|params, _| {
-                format!("Ids per bucket under {}", function_name(params.mode2, params.reduction2))
+            {buckets2.view("hash-buckets-2", computed.describe(|params, run| {
+                format!(
+                    "Ids per bucket under {}: {} buckets of {} s; {}",
+                    function_name(params.mode2, params.reduction2),
+                    count(run.second.bucket_counts.len() as u64),
+                    count(u64::from(run.bucket_width)),
+                    spread::verdict(&run.second.uniformity)
+                )
             }))}
         </div>
     }

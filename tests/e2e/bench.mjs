@@ -15,7 +15,8 @@
 //   change to `data-run-status="done"` and leaves the page load out.
 //
 // Usage: node tests/e2e/bench.mjs [DIST]   (default dist/; BENCH_MOVES,
-// BENCH_LOADS and BENCH_WEEK_RUNS change how many samples it takes)
+// BENCH_LOADS and BENCH_WEEK_RUNS change how many samples it takes;
+// BENCH_PANELS=backoff,hash measures those panels only)
 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,7 +37,7 @@ const DRAGGED = [
   ['hash', 'n'],
   ['slots', 'cyc'],
   ['queue', 'w'],
-];
+].filter(([slug]) => !process.env.BENCH_PANELS || process.env.BENCH_PANELS.split(',').includes(slug));
 const WEEK_RUN = '?v=1&p=queue&s=1&n=100000&w=15&cyc=780&hz=168&dm=5.6&d90=11&vs=';
 const WEEK_HOURS = '168';
 const WEEK_RUN_SHORT = WEEK_RUN.replace(`hz=${WEEK_HOURS}`, 'hz=1');

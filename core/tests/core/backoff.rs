@@ -8,6 +8,7 @@ use stampede_core::backoff::{
 use stampede_core::error::InvalidInput;
 use stampede_core::field::{ChoiceSet, PanelParams};
 use stampede_core::state::{Panel, State};
+use stampede_core::stats::histogram;
 
 fn backoff(strategy: Strategy, base: f64, factor: f64, cap: f64) -> Backoff {
     Backoff::new(strategy, base, factor, cap).unwrap()
@@ -629,26 +630,94 @@ fn a_client_retries_the_same_however_large_the_fleet() {
     assert_eq!(simulate_fleet(&backoff, 1_000, 60.0, 10, 8).unwrap(), small);
 }
 
-#[test]
-fn calls_kept_between_passes_and_calls_drawn_again_bin_alike() {
-    // 100,000 clients with 9 retries may make 1,000,000 calls, the most a
-    // run keeps; one client more and the timeline is drawn again.
-    let backoff = doubling(Strategy::FullJitter);
-    let kept = simulate_fleet(&backoff, 100_000, 60.0, 9, 4).unwrap();
-    let drawn = simulate_fleet(&backoff, 100_001, 60.0, 9, 4).unwrap();
-    assert_consistent(&kept, 100_000, 60.0);
-    assert_consistent(&drawn, 100_001, 60.0);
-    assert_eq!(kept.timeline.bin_seconds, drawn.timeline.bin_seconds);
-    // The extra client's calls are the only difference.
-    let extra = drawn.calls - kept.calls;
-    assert!((1..=10).contains(&extra), "{extra}");
-    let mut differences = 0;
-    for (second, &calls) in drawn.timeline.calls.iter().enumerate() {
-        let before = kept.timeline.calls.get(second).copied().unwrap_or(0);
-        assert!(calls >= before, "second {second}");
-        differences += u64::from(calls - before);
+/// Every call time of one client, replayed from its waits: the first call
+/// at 0, then one after each wait until a call lands at or after `outage`
+/// or the retries run out.
+fn call_times_of(
+    backoff: Backoff,
+    outage: f64,
+    retries: usize,
+    seed: u64,
+    client: u32,
+) -> Vec<f64> {
+    let mut times = vec![0.0];
+    for wait in waits_of(backoff, seed, client, retries) {
+        let now = *times.last().unwrap();
+        if now >= outage {
+            break;
+        }
+        times.push(now + wait);
     }
-    assert_eq!(differences, extra);
+    times
+}
+
+/// The timeline a fleet should have: every client's replayed calls in its
+/// bins, counted by the reference histogram.
+fn replayed_timeline(
+    backoff: Backoff,
+    clients: u32,
+    outage: f64,
+    retries: usize,
+    seed: u64,
+    fleet: &Fleet,
+) -> Vec<u32> {
+    let times =
+        (0..clients).flat_map(|client| call_times_of(backoff, outage, retries, seed, client));
+    histogram(
+        times,
+        0.0,
+        fleet.timeline.bin_seconds,
+        fleet.timeline.calls.len(),
+    )
+}
+
+#[test]
+fn timelines_count_exactly_the_replayed_calls() {
+    // Bins of 1 s, of 2 s to 50 s summed from 1 s ones, and of 1,000 s
+    // summed from 100 s ones; with and without jitter.
+    let cases = [
+        (doubling(Strategy::FullJitter), 3_000, 60.0, 8),
+        (doubling(Strategy::Decorrelated), 3_000, 600.0, 20),
+        (doubling(Strategy::Exponential), 3_000, 5_000.0, 100),
+        (
+            backoff(Strategy::EqualJitter, 0.5, 3.0, 3_000.0),
+            2_000,
+            30_000.0,
+            30,
+        ),
+        (doubling(Strategy::Sidekiq), 500, 1e6, 25),
+    ];
+    let mut widths = Vec::new();
+    for (backoff, clients, outage, retries) in cases {
+        let fleet = simulate_fleet(&backoff, clients, outage, retries as u32, 3).unwrap();
+        let expected = replayed_timeline(backoff, clients, outage, retries, 3, &fleet);
+        assert_eq!(fleet.timeline.calls, expected, "{backoff:?}");
+        widths.push(fleet.timeline.bin_seconds);
+    }
+    assert_eq!(widths, [1.0, 1.0, 5.0, 20.0, 1_000.0]);
+}
+
+#[test]
+fn a_fleet_far_longer_than_its_first_client_still_bins_exactly() {
+    // Waits up to 1 ks, 20 ks and 400 ks, and an outage none outlasts: the
+    // fleet's horizon is up to 421 ks. A seed whose first client stops
+    // before 10 ks counts the others in 1 s bins until a call passes
+    // 200,000 s, so the fleet's calls are drawn again to be binned.
+    let backoff = backoff(Strategy::FullJitter, 1_000.0, 20.0, 1e6);
+    let (outage, retries, clients) = (1e7, 3, 300);
+    let seed = (0..1_000)
+        .find(|&seed| {
+            call_times_of(backoff, outage, retries, seed, 0)
+                .last()
+                .unwrap()
+                < &10_000.0
+        })
+        .expect("a seed whose first client stops early");
+    let fleet = simulate_fleet(&backoff, clients, outage, retries as u32, seed).unwrap();
+    assert!(fleet.timeline.bin_seconds * fleet.timeline.calls.len() as f64 > 200_000.0);
+    let expected = replayed_timeline(backoff, clients, outage, retries, seed, &fleet);
+    assert_eq!(fleet.timeline.calls, expected);
+    assert_consistent(&fleet, clients, outage);
 }
 
 #[test]
