@@ -21,7 +21,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { PREFIX, startServer } from './e2e.mjs';
+import { PREFIX, dragSlider, percentile, startServer } from './e2e.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DIST = path.resolve(process.argv[2] ?? path.join(REPO, 'dist'));
@@ -41,12 +41,6 @@ const DRAGGED = [
 const WEEK_RUN = '?v=1&p=queue&s=1&n=100000&w=15&cyc=780&hz=168&dm=5.6&d90=11&vs=';
 const WEEK_HOURS = '168';
 const WEEK_RUN_SHORT = WEEK_RUN.replace(`hz=${WEEK_HOURS}`, 'hz=1');
-
-function percentile(sorted, p) {
-  const at = (sorted.length - 1) * p;
-  const low = Math.floor(at);
-  return sorted[low] + (sorted[Math.min(low + 1, sorted.length - 1)] - sorted[low]) * (at - low);
-}
 
 const median = (values) => percentile([...values].sort((a, b) => a - b), 0.5);
 
@@ -107,30 +101,8 @@ async function main() {
     const page = await newPage();
     await open(page, `?v=1&p=${slug}&s=1`);
     if (slug === 'queue') await queueDone(page);
-    await page.evaluate(() => {
-      window.__updates = [];
-      const figure = document.getElementById('figure');
-      new MutationObserver(() => window.__updates.push(Number(figure.dataset.updateMs))).observe(figure, {
-        attributes: true,
-        attributeFilter: ['data-updates'],
-      });
-    });
-    const slider = page.locator(`#f-${key}-range`);
-    await slider.scrollIntoViewIfNeeded();
-    const box = await slider.boundingBox();
-    const y = box.y + box.height / 2;
-    // As the e2e drags: press at 30 % of the track, then sweep right with a
-    // frame's pause between moves, here MOVES moves over 60 % of it.
-    await page.mouse.move(box.x + box.width * 0.3, y);
-    await page.mouse.down();
-    for (let i = 1; i <= MOVES; i++) {
-      await page.mouse.move(box.x + box.width * (0.3 + (0.6 * i) / MOVES), y);
-      await page.waitForTimeout(16);
-    }
-    await page.mouse.up();
-    await page.waitForTimeout(800);
-    const updates = await page.evaluate(() => window.__updates.filter(Number.isFinite));
-    const sorted = [...updates].sort((a, b) => a - b);
+    // As the e2e drags, here MOVES moves over 60 % of the track.
+    const sorted = await dragSlider(page, key, { moves: MOVES, span: 0.6 });
     result.drag[slug] = {
       slider: key,
       updates: sorted.length,

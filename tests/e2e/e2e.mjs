@@ -211,6 +211,37 @@ async function expectKeyNumbers(page, expected, what) {
   }
 }
 
+/**
+ * Drags the `key` slider as a reader does: press at 30 % of its track, then
+ * sweep `span` of the track in `moves` steps a frame apart. Returns every
+ * update the figure recorded meanwhile (from the change to the last chart
+ * drawn, its `data-update-ms`), sorted.
+ */
+export async function dragSlider(page, key, { moves, span }) {
+  await page.evaluate(() => {
+    window.__updates = [];
+    const figure = document.getElementById('figure');
+    new MutationObserver(() => window.__updates.push(Number(figure.dataset.updateMs))).observe(figure, {
+      attributes: true,
+      attributeFilter: ['data-updates'],
+    });
+  });
+  const slider = page.locator(`#f-${key}-range`);
+  await slider.scrollIntoViewIfNeeded();
+  const box = await slider.boundingBox();
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width * 0.3, y);
+  await page.mouse.down();
+  for (let i = 0; i <= moves; i++) {
+    await page.mouse.move(box.x + box.width * (0.3 + (span * i) / moves), y);
+    await page.waitForTimeout(16);
+  }
+  await page.mouse.up();
+  await page.waitForTimeout(800);
+  const updates = await page.evaluate(() => window.__updates.filter(Number.isFinite));
+  return updates.sort((a, b) => a - b);
+}
+
 /** A short fingerprint of every canvas's pixels, to notice a redraw. */
 const canvasPixels = (page) =>
   page.$$eval('#figure canvas', (canvases) => canvases.map((c) => c.toDataURL()).join('|'));
@@ -230,7 +261,7 @@ export const blankCanvases = (page) =>
       .map((c) => c.id),
   );
 
-function percentile(sorted, p) {
+export function percentile(sorted, p) {
   const at = (sorted.length - 1) * p;
   const low = Math.floor(at);
   return sorted[low] + (sorted[Math.min(low + 1, sorted.length - 1)] - sorted[low]) * (at - low);
@@ -464,33 +495,10 @@ async function main() {
         assert(blank.length === 0, `blank charts before dragging: ${blank.join(', ')}`);
         const before = await canvasPixels(page);
         const startValue = queryParam(page, key);
-        // Every update the figure records, from the change to the last chart drawn.
-        await page.evaluate(() => {
-          window.__updates = [];
-          const figure = document.getElementById('figure');
-          new MutationObserver(() => window.__updates.push(Number(figure.dataset.updateMs))).observe(figure, {
-            attributes: true,
-            attributeFilter: ['data-updates'],
-          });
-        });
-        const slider = page.locator(`#f-${key}-range`);
-        await slider.scrollIntoViewIfNeeded();
-        const box = await slider.boundingBox();
-        const y = box.y + box.height / 2;
-        // Press on the thumb's track position for the current value, then sweep right and back.
-        await page.mouse.move(box.x + box.width * 0.3, y);
-        await page.mouse.down();
-        for (let i = 0; i <= 40; i++) {
-          await page.mouse.move(box.x + box.width * (0.3 + (0.4 * i) / 40), y);
-          await page.waitForTimeout(16);
-        }
-        await page.mouse.up();
-        await page.waitForTimeout(800);
+        const sorted = await dragSlider(page, key, { moves: 40, span: 0.4 });
         assert(queryParam(page, key) !== startValue, `${key} in the URL is still ${startValue}`);
         assert((await canvasPixels(page)) !== before, 'the charts look the same after the drag');
-        const updates = await page.evaluate(() => window.__updates.filter(Number.isFinite));
-        assert(updates.length >= 5, `only ${updates.length} updates recorded while dragging`);
-        const sorted = [...updates].sort((a, b) => a - b);
+        assert(sorted.length >= 5, `only ${sorted.length} updates recorded while dragging`);
         timings[slug] = { n: sorted.length, p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95) };
         const { n, p50, p95 } = timings[slug];
         console.log(`# figure: ${slug} drag, ${n} updates, recompute and redraw p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms`);
