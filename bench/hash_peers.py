@@ -25,12 +25,11 @@ of the table.
 import argparse
 import importlib.metadata
 import json
-import subprocess
 import sys
 import time
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from rust_example import run_example
+
 SAMPLE = 3
 
 
@@ -58,17 +57,8 @@ def reference_functions():
 
 
 def run_rust(quick):
-    """Builds and runs the example; returns its JSON line as a dict."""
-    command = ["cargo", "run", "--profile", "bench", "--quiet", "-p", "stampede-core", "--example", "hash_peers"]
-    if quick:
-        command += ["--", "--quick"]
-    try:
-        finished = subprocess.run(command, cwd=REPO, stdout=subprocess.PIPE, text=True)
-    except FileNotFoundError:
-        sys.exit("cargo is not on PATH; the Rust side needs a Rust toolchain")
-    if finished.returncode != 0:
-        sys.exit(f"{' '.join(command)} failed with exit status {finished.returncode}")
-    return json.loads(finished.stdout.strip().splitlines()[-1])
+    """The Rust side's JSON line, as a dict."""
+    return run_example("hash_peers", "bench", quick)
 
 
 def time_python(hash_key, keys, passes):

@@ -17,10 +17,10 @@ import argparse
 import json
 import math
 import random
-import subprocess
 import sys
 import time
-from pathlib import Path
+
+from rust_example import run_example
 
 try:
     import simpy
@@ -35,21 +35,11 @@ except ImportError:
 # seed, and the two generators differ, so the models agree only within
 # sampling noise, not exactly.
 SEED = 1
-REPO = Path(__file__).resolve().parent.parent
 
 
 def run_rust(quick):
-    """Builds and runs the example; returns its JSON line as a dict."""
-    command = ["cargo", "run", "--release", "--quiet", "-p", "stampede-core", "--example", "mmc"]
-    if quick:
-        command += ["--", "--quick"]
-    try:
-        finished = subprocess.run(command, cwd=REPO, stdout=subprocess.PIPE, text=True)
-    except FileNotFoundError:
-        sys.exit("cargo is not on PATH; the Rust side needs a Rust toolchain")
-    if finished.returncode != 0:
-        sys.exit(f"{' '.join(command)} failed with exit status {finished.returncode}")
-    return json.loads(finished.stdout.strip().splitlines()[-1])
+    """The Rust side's JSON line, as a dict."""
+    return run_example("mmc", "release", quick)
 
 
 def run_simpy(workload):

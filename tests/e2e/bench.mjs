@@ -21,7 +21,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { PREFIX, dragSlider, percentile, startServer } from './e2e.mjs';
+import { CHROMIUM, PREFIX, dragSlider, percentile, startServer } from './e2e.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DIST = path.resolve(process.argv[2] ?? path.join(REPO, 'dist'));
@@ -67,18 +67,7 @@ function watchFirstChart() {
 async function main() {
   const server = await startServer(DIST, PREFIX);
   const BASE = `http://127.0.0.1:${server.address().port}${PREFIX}`;
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await chromium.launch(CHROMIUM);
   const errors = [];
   const newPage = async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
