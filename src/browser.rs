@@ -62,9 +62,13 @@ pub async fn copy_to_clipboard(text: &str) -> bool {
 /// `{type: "stampede:height", height}`, so the iframe can fit its content.
 pub fn post_height_to_parent() {
     let window = window();
+    // A page on its own is its own parent, and nobody is listening.
     let Ok(Some(parent)) = window.parent() else {
         return;
     };
+    if parent == window {
+        return;
+    }
     // The body, not the root element: the root is never shorter than the
     // iframe, so an embed could grow but never shrink.
     let Some(body) = window.document().and_then(|d| d.body()) else {

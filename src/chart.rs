@@ -21,7 +21,6 @@ use plotters::coord::Shift;
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use plotters_canvas::CanvasBackend;
 use send_wrapper::SendWrapper;
 use stampede_core::stats;
 use wasm_bindgen::JsCast;
@@ -29,8 +28,10 @@ use wasm_bindgen::closure::Closure;
 
 use crate::browser;
 
-pub type Area = DrawingArea<CanvasBackend, Shift>;
-type AreaError = DrawingAreaErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>;
+mod canvas;
+
+pub type Area = DrawingArea<canvas::Canvas, Shift>;
+type AreaError = DrawingAreaErrorKind<canvas::CanvasError>;
 pub type Drawn = Result<(), AreaError>;
 
 /// A canvas that fills its container's width at a fixed CSS height.
@@ -109,7 +110,7 @@ impl ChartCanvas {
         canvas.set_height((self.height * ratio).round() as u32);
         let element: web_sys::HtmlCanvasElement = canvas;
         let pen = Pen::new(ratio, &element);
-        let Some(backend) = CanvasBackend::with_canvas_object(element) else {
+        let Some(backend) = canvas::Canvas::new(element) else {
             return;
         };
         let area = backend.into_drawing_area();
