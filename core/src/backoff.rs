@@ -38,6 +38,11 @@
 //! has the same clients with the same streams, and their calls are counted
 //! in the same bins, as wide as the longest of the runs needs, so their
 //! timelines lie on one time axis.
+//!
+//! As client i's calls do not depend on M, a [`RunCache`] keeps what the
+//! clients of the last run did: when a slider changes M alone, the next run
+//! simulates only the clients it adds, or those it drops to count their
+//! calls out again, and gives what [`run`] gives.
 
 use rand::RngExt;
 
@@ -48,7 +53,7 @@ use crate::key_numbers::KeyNumber;
 use crate::panel_params;
 use crate::presets::Preset;
 use crate::rng::{Purpose, SeededRng, seeded};
-use crate::stats::{bin_index, histogram, quantile_unsorted};
+use crate::stats::{bin_index, histogram, quantile_unsorted, quantiles_unsorted};
 use crate::units::{count, duration, significant};
 
 /// Most clients a fleet may have.
@@ -571,6 +576,19 @@ pub fn simulate_fleets(
     retries: u32,
     seed: u64,
 ) -> Result<Vec<Fleet>, InvalidInput> {
+    simulate_fleets_keeping(&mut Vec::new(), backoffs, clients, outage, retries, seed)
+}
+
+/// [`simulate_fleets`], starting from the `kept` clients of an earlier run
+/// where they fit, and leaving this run's clients there.
+fn simulate_fleets_keeping(
+    kept: &mut Vec<Clients>,
+    backoffs: &[Backoff],
+    clients: u32,
+    outage: f64,
+    retries: u32,
+    seed: u64,
+) -> Result<Vec<Fleet>, InvalidInput> {
     count_at_most("clients", u64::from(clients), u64::from(MAX_CLIENTS))?;
     if clients == 0 {
         return Err(InvalidInput::new(
@@ -606,19 +624,46 @@ pub fn simulate_fleets(
         .flat_map(|backoff| call_times(*backoff, outage, retries, client_rng(seed, 0)))
         .fold(0.0, f64::max);
     let fine_seconds = power_of_ten_within(timeline_bin(first_client_last));
+    let mut earlier = std::mem::take(kept);
     let finished: Vec<Finished> = backoffs
         .iter()
-        .map(|backoff| finish(backoff, clients, outage, retries, seed, fine_seconds))
+        .map(|backoff| {
+            // Without jitter every client calls at the first one's times,
+            // so one client stands for all of them.
+            let (simulated, alike) = if backoff.strategy.is_jitterless() {
+                (1, clients)
+            } else {
+                (clients, 1)
+            };
+            let setup = Setup {
+                backoff: *backoff,
+                outage,
+                retries,
+                seed,
+                alike,
+            };
+            let mut run = match earlier
+                .iter()
+                .position(|run| run.fits(&setup, fine_seconds))
+            {
+                Some(index) => earlier.swap_remove(index),
+                None => Clients::new(setup, fine_seconds),
+            };
+            run.resize(simulated);
+            let finished = run.finish();
+            kept.push(run);
+            finished
+        })
         .collect();
     let horizon = finished.iter().map(|run| run.last).fold(0.0, f64::max);
     let bin_seconds = timeline_bin(horizon);
     let bins = (horizon / bin_seconds) as usize + 1;
     let fine_per_bin = (bin_seconds / fine_seconds) as usize;
-    let fleets = backoffs
+    let fleets = kept
         .iter()
         .zip(finished)
-        .map(|(backoff, Finished { fleet, fine, .. })| {
-            let calls = match fine.counts {
+        .map(|(run, Finished { fleet, .. })| {
+            let calls = match &run.fine.counts {
                 Some(fine) => {
                     let mut calls = vec![0u32; bins];
                     for (fine_bin, &count) in fine.iter().enumerate() {
@@ -630,7 +675,7 @@ pub fn simulate_fleets(
                 }
                 None => {
                     let drawn = (0..clients).flat_map(|index| {
-                        call_times(*backoff, outage, retries, client_rng(seed, index))
+                        call_times(run.setup.backoff, outage, retries, client_rng(seed, index))
                     });
                     histogram(drawn, 0.0, bin_seconds, bins)
                 }
@@ -661,6 +706,7 @@ fn power_of_ten_within(seconds: f64) -> f64 {
 
 /// Calls counted in bins `width` seconds wide from 0; `None` once a call
 /// lands beyond [`MAX_FINE_BINS`] of them.
+#[derive(Debug)]
 struct FineCounts {
     width: f64,
     counts: Option<Vec<u32>>,
@@ -682,6 +728,38 @@ impl FineCounts {
         }
         counts[bin] = counts[bin].saturating_add(calls);
     }
+
+    /// Takes back calls that [`Self::add`] counted. Only a fleet that
+    /// simulates every client drops clients, and its counts, at most
+    /// [`MAX_CALLS`], never saturated.
+    fn remove(&mut self, at: f64, calls: u32) {
+        let bin = bin_index(at, 0.0, self.width) as usize;
+        if let Some(count) = self.counts.as_mut().and_then(|counts| counts.get_mut(bin)) {
+            *count -= calls;
+        }
+    }
+}
+
+/// Whose calls a [`Clients`] holds: one strategy's, against one outage.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Setup {
+    backoff: Backoff,
+    outage: f64,
+    retries: u32,
+    seed: u64,
+    /// How many clients each simulated one stands for.
+    alike: u32,
+}
+
+/// What clients 0 to n − 1 of a fleet did, n being how many completions
+/// there are: their calls in fine bins and when each stopped.
+#[derive(Debug)]
+struct Clients {
+    setup: Setup,
+    calls: u64,
+    /// When each simulated client made its last call, in client order.
+    completions: Vec<f64>,
+    fine: FineCounts,
 }
 
 /// How one strategy's fleet ended, its timeline still empty.
@@ -689,73 +767,101 @@ struct Finished {
     fleet: Fleet,
     /// When its last client stopped calling.
     last: f64,
-    /// Its calls in fine bins.
-    fine: FineCounts,
 }
 
-/// One strategy's fleet, simulated once: how it ended and its calls in
-/// fine bins `fine_seconds` wide.
-fn finish(
-    backoff: &Backoff,
-    clients: u32,
-    outage: f64,
-    retries: u32,
-    seed: u64,
-    fine_seconds: f64,
-) -> Finished {
-    // Without jitter every client calls at the first one's times, so one
-    // client stands for all of them.
-    let (simulated, alike) = if backoff.strategy.is_jitterless() {
-        (1, clients)
-    } else {
-        (clients, 1)
-    };
-    let mut calls = 0u64;
-    let mut completions = Vec::with_capacity(clients as usize);
-    let mut fine = FineCounts {
-        width: fine_seconds,
-        counts: Some(Vec::new()),
-    };
-    for index in 0..simulated {
-        let mut last = 0.0;
-        for at in call_times(*backoff, outage, retries, client_rng(seed, index)) {
-            calls += u64::from(alike);
-            last = at;
-            fine.add(at, alike);
+impl Clients {
+    fn new(setup: Setup, fine_seconds: f64) -> Self {
+        Self {
+            setup,
+            calls: 0,
+            completions: Vec::new(),
+            fine: FineCounts {
+                width: fine_seconds,
+                counts: Some(Vec::new()),
+            },
         }
-        completions.extend(std::iter::repeat_n(last, alike as usize));
     }
-    // A client stops at its first call from D on, or gives up before D, so
-    // every success comes after every client that gave up: the k-th success
-    // is the (gave_up + k)-th completion. Order statistics come by
-    // selection, cheaper than a sort for a figure redrawn on every change.
-    let gave_up = completions.iter().filter(|&&at| at < outage).count();
-    let last = completions.iter().copied().fold(0.0, f64::max);
-    // ⌈0.99·M⌉ in integers, so 100 clients need exactly 99 successes.
-    let needed = (u64::from(clients) * 99).div_ceil(100) as usize;
-    let succeeded = completions.len() - gave_up;
-    let success_99 = (needed <= succeeded).then(|| {
-        let at = gave_up + needed - 1;
-        *completions.select_nth_unstable_by(at, f64::total_cmp).1
-    });
-    let mut completion = |p| quantile_unsorted(&mut completions, p).unwrap_or(0.0);
-    let fleet = Fleet {
-        timeline: Timeline {
-            bin_seconds: 1.0,
-            calls: Vec::new(),
-        },
-        peak_after_outage: Burst {
-            per_second: 0.0,
-            at: 0.0,
-        },
-        calls,
-        gave_up: gave_up as u32,
-        last_success: (succeeded > 0).then_some(last),
-        success_99,
-        completion_p50: completion(0.5),
-        completion_p99: completion(0.99),
-    };
-    Finished { fleet, last, fine }
+
+    /// Whether these clients can grow or shrink into a fleet of `setup`
+    /// counted in fine bins `fine_seconds` wide.
+    fn fits(&self, setup: &Setup, fine_seconds: f64) -> bool {
+        self.setup == *setup && self.fine.width == fine_seconds && self.fine.counts.is_some()
+    }
+
+    /// Simulates clients up to `simulated`, or drops those from it on,
+    /// replaying their calls to count them out.
+    fn resize(&mut self, simulated: u32) {
+        let Setup {
+            backoff,
+            outage,
+            retries,
+            seed,
+            alike,
+        } = self.setup;
+        let had = self.completions.len() as u32;
+        for index in had..simulated {
+            let mut last = 0.0;
+            for at in call_times(backoff, outage, retries, client_rng(seed, index)) {
+                self.calls += u64::from(alike);
+                last = at;
+                self.fine.add(at, alike);
+            }
+            self.completions.push(last);
+        }
+        for index in simulated..had {
+            for at in call_times(backoff, outage, retries, client_rng(seed, index)) {
+                self.calls -= u64::from(alike);
+                self.fine.remove(at, alike);
+            }
+        }
+        self.completions.truncate(simulated as usize);
+    }
+
+    /// How the fleet ended.
+    fn finish(&self) -> Finished {
+        let Setup { outage, alike, .. } = self.setup;
+        // Ranks count every client of the fleet; one simulated client stands
+        // for `alike` of them only when it is the only one simulated, and
+        // then holds every rank, so a rank r is the simulated client r / alike.
+        let alike = alike as usize;
+        let mut completions = self.completions.clone();
+        let clients = completions.len() * alike;
+        // A client stops at its first call from D on, or gives up before D,
+        // so every success comes after every client that gave up: the k-th
+        // success is the (gave_up + k)-th completion. Order statistics come
+        // by selection, cheaper than a sort for a figure redrawn on every
+        // change.
+        let gave_up = completions.iter().filter(|&&at| at < outage).count() * alike;
+        let last = completions.iter().copied().fold(0.0, f64::max);
+        // ⌈0.99·M⌉ in integers, so 100 clients need exactly 99 successes.
+        let needed = (clients as u64 * 99).div_ceil(100) as usize;
+        let succeeded = clients - gave_up;
+        let success_99 = (needed <= succeeded).then(|| {
+            let rank = gave_up + needed - 1;
+            *completions
+                .select_nth_unstable_by(rank / alike, f64::total_cmp)
+                .1
+        });
+        let [completion_p50, completion_p99] =
+            quantiles_unsorted(&mut completions, [0.5, 0.99]).unwrap_or([0.0; 2]);
+        let fleet = Fleet {
+            timeline: Timeline {
+                bin_seconds: 1.0,
+                calls: Vec::new(),
+            },
+            peak_after_outage: Burst {
+                per_second: 0.0,
+                at: 0.0,
+            },
+            calls: self.calls,
+            gave_up: gave_up as u32,
+            last_success: (succeeded > 0).then_some(last),
+            success_99,
+            completion_p50,
+            completion_p99,
+        };
+        Finished { fleet, last }
+    }
 }
 
 /// 1 s, or the smallest of 2, 5, 10, 20, 50, … s that keeps a run lasting
@@ -796,30 +902,68 @@ pub struct BackoffRun {
 /// The delay bands of the main strategy and the fleet of every strategy
 /// for `params` with `seed`.
 pub fn run(params: &BackoffParams, seed: u64) -> Result<BackoffRun, InvalidInput> {
-    let strategies = params.strategies();
-    let backoffs = strategies
-        .iter()
-        .map(|&strategy| Backoff::new(strategy, params.base, params.factor, params.cap))
-        .collect::<Result<Vec<_>, _>>()?;
-    let fleets = simulate_fleets(
-        &backoffs,
-        params.clients,
-        params.outage,
-        params.retries,
-        seed,
-    )?;
-    Ok(BackoffRun {
-        bands: delay_bands(&backoffs[0], params.retries, BAND_DRAWS, seed)?,
-        fleets: strategies
-            .into_iter()
-            .zip(fleets)
-            .map(|(strategy, fleet)| StrategyFleet {
-                strategy,
-                label: strategy.label(),
-                fleet,
-            })
-            .collect(),
-    })
+    RunCache::default().run(params, seed)
+}
+
+/// What [`run`] simulated, kept for the next run: the clients of each
+/// fleet, and the delay bands.
+#[derive(Debug, Default)]
+pub struct RunCache {
+    clients: Vec<Clients>,
+    bands: Option<KeptBands>,
+}
+
+/// Delay bands and what they were drawn for.
+#[derive(Debug)]
+struct KeptBands {
+    backoff: Backoff,
+    retries: u32,
+    seed: u64,
+    bands: Vec<Band>,
+}
+
+impl RunCache {
+    /// [`run`], simulating only the clients the last run did not.
+    pub fn run(&mut self, params: &BackoffParams, seed: u64) -> Result<BackoffRun, InvalidInput> {
+        let strategies = params.strategies();
+        let backoffs = strategies
+            .iter()
+            .map(|&strategy| Backoff::new(strategy, params.base, params.factor, params.cap))
+            .collect::<Result<Vec<_>, _>>()?;
+        let fleets = simulate_fleets_keeping(
+            &mut self.clients,
+            &backoffs,
+            params.clients,
+            params.outage,
+            params.retries,
+            seed,
+        )?;
+        let (backoff, retries) = (backoffs[0], params.retries);
+        let bands = match self.bands.take() {
+            Some(kept) if (kept.backoff, kept.retries, kept.seed) == (backoff, retries, seed) => {
+                kept.bands
+            }
+            _ => delay_bands(&backoff, retries, BAND_DRAWS, seed)?,
+        };
+        let kept = self.bands.insert(KeptBands {
+            backoff,
+            retries,
+            seed,
+            bands,
+        });
+        Ok(BackoffRun {
+            bands: kept.bands.clone(),
+            fleets: strategies
+                .into_iter()
+                .zip(fleets)
+                .map(|(strategy, fleet)| StrategyFleet {
+                    strategy,
+                    label: strategy.label(),
+                    fleet,
+                })
+                .collect(),
+        })
+    }
 }
 
 /// The panel's "try this" presets.

@@ -228,9 +228,8 @@ fn parse_number(raw: &str, field: &Field) -> Result<(f64, Option<String>), Strin
         return Err("is not a number field".into());
     };
     let text = raw.trim();
-    let value: f64 = match text.parse() {
-        Ok(value) if f64::is_finite(value) => value,
-        _ => return Err(format!("\"{}\" is not a number", shorten(text))),
+    let Some(value) = crate::decimal::parse_finite(text) else {
+        return Err(format!("\"{}\" is not a number", shorten(text)));
     };
     if value < min {
         Ok((
@@ -343,6 +342,29 @@ impl<T: FieldValue> FieldValue for ChoiceSet<T> {
         let slugs: Vec<String> = self.0.iter().map(FieldValue::encode).collect();
         slugs.join(",")
     }
+}
+
+/// Sets `slot` from `raw` as `field` reads it, for [`panel_params!`]: a
+/// function of its own rather than code repeated in every field's branch,
+/// so each value type's copy is shared by all fields of that type (it
+/// weighs on the wasm bundles).
+#[doc(hidden)]
+pub fn set_value<T: FieldValue>(slot: &mut T, raw: &str, field: &Field) -> Option<Notice> {
+    let why = match T::parse(raw, field) {
+        Ok((value, adjusted)) => {
+            *slot = value;
+            adjusted?
+        }
+        Err(why) => why,
+    };
+    // The value in use: the adjusted one, or the kept one after a refusal.
+    Some(field.notice(format!("{why}; using {}", slot.encode())))
+}
+
+/// The position of the field with `key` in `fields`, for [`panel_params!`].
+#[doc(hidden)]
+pub fn field_index(fields: &[Field], key: &str) -> Option<usize> {
+    fields.iter().position(|field| field.key == key)
 }
 
 /// Declares a fieldless enum whose variants are the options of a choice field.
@@ -460,34 +482,31 @@ macro_rules! panel_params {
                 Self::FIELDS
             }
 
+            // Both find the key once in FIELDS, whose order is the members',
+            // rather than comparing it with every key in turn: one string
+            // search instead of one per field keeps the wasm smaller.
+            #[allow(unused_assignments)]
             fn value(&self, key: &str) -> Option<String> {
+                let index = $crate::field::field_index(Self::FIELDS, key)?;
+                let mut member = 0;
                 $(
-                    if key == $field.key {
+                    if index == member {
                         return Some($crate::field::FieldValue::encode(&self.$member));
                     }
+                    member += 1;
                 )+
                 None
             }
 
+            #[allow(unused_assignments)]
             fn set(&mut self, key: &str, raw: &str) -> Option<$crate::field::Notice> {
+                let index = $crate::field::field_index(Self::FIELDS, key)?;
+                let mut member = 0;
                 $(
-                    if key == $field.key {
-                        let field: $crate::field::Field = $field;
-                        return match <$ty as $crate::field::FieldValue>::parse(raw, &field) {
-                            Ok((value, adjusted)) => {
-                                let notice = adjusted.map(|why| field.notice(format!(
-                                    "{why}; using {}",
-                                    $crate::field::FieldValue::encode(&value)
-                                )));
-                                self.$member = value;
-                                notice
-                            }
-                            Err(why) => Some(field.notice(format!(
-                                "{why}; using {}",
-                                $crate::field::FieldValue::encode(&self.$member)
-                            ))),
-                        };
+                    if index == member {
+                        return $crate::field::set_value(&mut self.$member, raw, &Self::FIELDS[index]);
                     }
+                    member += 1;
                 )+
                 None
             }

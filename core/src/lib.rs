@@ -7,6 +7,7 @@
 //! into validated parameters and back. The web app only draws and wires.
 
 pub mod backoff;
+pub mod decimal;
 pub mod dist;
 pub mod error;
 pub mod field;

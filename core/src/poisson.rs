@@ -154,9 +154,7 @@ fn parse_tenant(item: &str) -> Result<Tenant, String> {
         Some(window) => {
             let (start, end) = window.split_once('-').ok_or_else(bad)?;
             let hour = |text: &str| {
-                text.trim()
-                    .parse::<f64>()
-                    .ok()
+                crate::decimal::parse_finite(text.trim())
                     .filter(|h| (0.0..=24.0).contains(h))
                     .ok_or_else(|| format!("\"{}\" is not an hour from 0 to 24", shorten(text)))
             };
@@ -350,7 +348,14 @@ impl GapHistogram {
             1.0
         };
         let bin_seconds = reach / GAP_BINS as f64;
-        let counts = stats::histogram(gaps.iter().copied(), 0.0, bin_seconds, GAP_BINS);
+        let mut counts = vec![0u32; GAP_BINS];
+        let per_bin = 1.0 / bin_seconds;
+        for &gap in gaps {
+            let bin = stats::bin_index_by_reciprocal(gap, bin_seconds, per_bin, GAP_BINS as f64);
+            if (0.0..GAP_BINS as f64).contains(&bin) {
+                counts[bin as usize] = counts[bin as usize].saturating_add(1);
+            }
+        }
         let binned: u32 = counts.iter().sum();
         let scale = gaps.len() as f64 * bin_seconds * rate;
         let expected = (0..=CURVE_POINTS)
@@ -465,29 +470,35 @@ pub fn run(params: &PoissonParams, seed: u64) -> Result<PoissonRun, InvalidInput
     let run_times: Vec<f64> = arrivals.iter().map(|a| a.time).collect();
     let gaps: Vec<f64> = run_times.windows(2).map(|w| w[1] - w[0]).collect();
     let mut scratch = gaps.clone();
-    let gap_quantiles = [0.5, 0.95, 0.99].map(|p| GapQuantile {
-        p,
-        measured: stats::quantile_unsorted(&mut scratch, p).unwrap_or(f64::NAN),
-        theory: -(1.0 - p).ln() / rate_per_second,
+    let ps = [0.5, 0.95, 0.99];
+    let measured = stats::quantiles_unsorted(&mut scratch, ps).unwrap_or([f64::NAN; 3]);
+    let gap_quantiles = [0, 1, 2].map(|i| GapQuantile {
+        p: ps[i],
+        measured: measured[i],
+        theory: -(1.0 - ps[i]).ln() / rate_per_second,
     });
 
+    // Run times come in order, so most fall in the hour or minute of the one
+    // before: a remembered step spares a division each.
     let mut per_hour = vec![[0u32; 24]; tenants.len()];
+    let mut hours = Steps::new(3600.0, |second: f64| {
+        ((second / 3600.0) as usize).min(23) as f64
+    });
     for arrival in &arrivals {
-        let local_hour =
-            ((arrival.time + offset).rem_euclid(f64::from(SECONDS_PER_DAY)) / 3600.0) as usize;
-        per_hour[usize::from(arrival.tenant)][local_hour.min(23)] += 1;
+        let local_hour = hours.of(second_of_day(arrival.time + offset)) as usize;
+        per_hour[usize::from(arrival.tenant)][local_hour] += 1;
     }
 
     let day = f64::from(SECONDS_PER_DAY);
-    let first_day_per_minute = stats::histogram(
-        run_times
-            .iter()
-            .take_while(|&&t| t < day)
-            .map(|t| (t + offset).rem_euclid(day)),
-        0.0,
-        60.0,
-        1440,
-    );
+    let mut first_day_per_minute = vec![0u32; 1440];
+    let mut minutes = Steps::new(60.0, |second| stats::bin_index(second, 0.0, 60.0));
+    for &time in run_times.iter().take_while(|&&t| t < day) {
+        let minute = minutes.of(second_of_day(time + offset));
+        if (0.0..1440.0).contains(&minute) {
+            let count = &mut first_day_per_minute[minute as usize];
+            *count = count.saturating_add(1);
+        }
+    }
     let gap_histogram = GapHistogram::new(&gaps, rate_per_second, &gap_quantiles[2]);
     Ok(PoissonRun {
         first_day_per_minute,
@@ -578,10 +589,9 @@ fn record_delay(outcome: &mut BucketOutcome, delay: f64) {
 /// minutes that hold events, not a dense histogram: a slow bucket's waits
 /// stretch a run over decades of minutes.
 fn busiest_minute(run_times: &[f64]) -> Option<(f64, u32)> {
-    let mut minutes: Vec<u64> = run_times
-        .iter()
-        .map(|t| (t / 60.0).floor() as u64)
-        .collect();
+    let mut minutes = Steps::new(60.0, |time| (time / 60.0).floor());
+    let minute_of = |time| minutes.of(time) as u64;
+    let mut minutes: Vec<u64> = run_times.iter().copied().map(minute_of).collect();
     // Already in time order almost always, which the sort finds in one pass.
     minutes.sort_unstable();
     let mut busiest: Option<(u64, u32)> = None;
@@ -592,6 +602,62 @@ fn busiest_minute(run_times: &[f64]) -> Option<(f64, u32)> {
         }
     }
     busiest.map(|(minute, count)| (minute as f64 * 60.0, count))
+}
+
+/// `local.rem_euclid(day)`, the second of the local day, without the
+/// remainder's slow division for a time already inside the day, where the
+/// remainder is the time itself.
+fn second_of_day(local: f64) -> f64 {
+    let day = f64::from(SECONDS_PER_DAY);
+    if (0.0..day).contains(&local) {
+        local
+    } else {
+        local.rem_euclid(day)
+    }
+}
+
+/// A non-decreasing step function whose step k covers [k·width,
+/// (k + 1)·width), remembering the last step it found: values in time
+/// order mostly land on the step of the one before, and two comparisons
+/// find it.
+struct Steps<F> {
+    width: f64,
+    step: F,
+    /// The remembered step covers [low, high); empty at first.
+    low: f64,
+    high: f64,
+    value: f64,
+}
+
+impl<F: Fn(f64) -> f64> Steps<F> {
+    fn new(width: f64, step: F) -> Self {
+        Self {
+            width,
+            step,
+            low: 0.0,
+            high: 0.0,
+            value: 0.0,
+        }
+    }
+
+    fn of(&mut self, x: f64) -> f64 {
+        if self.low <= x && x < self.high {
+            return self.value;
+        }
+        let value = (self.step)(x);
+        let (low, high) = (value * self.width, (value + 1.0) * self.width);
+        // The step is remembered only where the function itself gives it
+        // at both ends, rounding included; being non-decreasing, it gives
+        // it everywhere between.
+        if low <= x
+            && x < high
+            && (self.step)(low) == value
+            && (self.step)(high.next_down()) == value
+        {
+            (self.low, self.high, self.value) = (low, high, value);
+        }
+        value
+    }
 }
 
 /// The panel's "try this" presets.

@@ -20,7 +20,8 @@
 //! Poisson arrivals make an M/G/W queue; there the wait of an M/M/W queue at
 //! the same load (Erlang C) is a reference, not a prediction.
 
-use serde::{Deserialize, Serialize};
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Serialize, Serializer};
 
 use crate::backoff::{self, Backoff};
 use crate::dist::Dist;
@@ -414,11 +415,24 @@ pub struct LaneName {
 }
 
 /// One lane's simulation.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct Lane {
     #[serde(flatten)]
     pub name: LaneName,
     pub run: SimRun,
+}
+
+/// `{slug, label, run}`, as `#[serde(flatten)]` would write it, but written
+/// as a struct: flattening goes through serde's map machinery, which weighs
+/// on the docs module's wasm.
+impl Serialize for Lane {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut lane = serializer.serialize_struct("Lane", 3)?;
+        lane.serialize_field("slug", &self.name.slug)?;
+        lane.serialize_field("label", &self.name.label)?;
+        lane.serialize_field("run", &self.run)?;
+        lane.end()
+    }
 }
 
 /// Every lane of a run, main lane first.

@@ -25,13 +25,15 @@
 //! first output or two. So the generator here is written out rather than
 //! taken from the `rand_mt` crate, whose outputs match but which repeats the
 //! constant part of `init_by_array` (the state of `init_genrand(19650218)`,
-//! computed here once, at compile time) and twists all 624 words before its
+//! computed here once) and twists all 624 words before its
 //! first output. Here the state is twisted one word at a time, just before
 //! its output is tempered: exactly the reference sequence, without the work
 //! a draw of one number does not need. [`RubyRandom::new_many`] also seeds
 //! runs of equal-length keys side by side, so the processor overlaps their
 //! chains; a million UUID seeds then take under a second natively (about
 //! 3.4 s with `rand_mt`).
+
+use std::sync::OnceLock;
 
 /// Words of state.
 const N: usize = 624;
@@ -43,8 +45,13 @@ const LOWER_MASK: u32 = 0x7fff_ffff;
 /// How many seeds [`RubyRandom::new_many`] seeds side by side.
 pub const LANES: usize = 16;
 
-/// The state `init_genrand(19650218)` leaves, where `init_by_array` starts.
-const INIT_BY_ARRAY_BASE: [u32; N] = genrand_state(19_650_218);
+/// The state `init_genrand(19650218)` leaves, where `init_by_array` starts:
+/// made once, on first use, as a stored 2.5 KB table of random-looking words
+/// would not compress in the docs module's wasm.
+fn init_by_array_base() -> &'static [u32; N] {
+    static BASE: OnceLock<[u32; N]> = OnceLock::new();
+    BASE.get_or_init(|| genrand_state(19_650_218))
+}
 
 /// The reference `init_genrand(seed)`: a linear-congruential fill of the state.
 const fn genrand_state(seed: u32) -> [u32; N] {
@@ -123,17 +130,45 @@ impl RubyRandom {
     /// `rand(limit)` for an Integer limit: uniform in `0..limit`. A limit of
     /// 0 or 1 gives 0 and draws nothing (Ruby raises for 0; see [`rand_below`]).
     pub fn rand_below(&mut self, limit: u32) -> u32 {
-        let Some(max) = limit.checked_sub(1).filter(|&max| max > 0) else {
-            return 0;
-        };
-        let mask = u32::MAX >> max.leading_zeros();
-        loop {
-            let value = self.next_u32() & mask;
-            if value <= max {
-                return value;
-            }
-        }
+        // An endless stream of outputs always has one below the limit.
+        first_below(limit, std::iter::repeat_with(|| self.next_u32())).unwrap_or(0)
     }
+
+    /// The generator's first [`HEAD_OUTPUTS`] outputs.
+    pub fn head(&mut self) -> Head {
+        Head(std::array::from_fn(|_| self.next_u32()))
+    }
+}
+
+/// How many outputs a [`Head`] keeps. `rand(limit)` rejects an output with
+/// probability below one half, so all eight fail for fewer than 1 seed in
+/// 256, and for about 1 in 5,500 with a limit of 86,400.
+pub const HEAD_OUTPUTS: usize = 8;
+
+/// The first outputs of a seeded generator: what `rand(limit)` draws for
+/// nearly every limit, kept so that a new limit costs no new seeding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Head([u32; HEAD_OUTPUTS]);
+
+impl Head {
+    /// `rand(limit)` of the generator the head came from, or `None` when
+    /// every kept output is rejected and the answer lies further on.
+    pub fn rand_below(&self, limit: u32) -> Option<u32> {
+        first_below(limit, self.0.iter().copied())
+    }
+}
+
+/// Ruby's `limited_rand(limit − 1)` over `outputs`: the first output whose
+/// low bits (output & mask) are below `limit`, those bits; 0 for a limit of
+/// 0 or 1, drawing nothing; `None` if the outputs run out first.
+fn first_below(limit: u32, outputs: impl Iterator<Item = u32>) -> Option<u32> {
+    let Some(max) = limit.checked_sub(1).filter(|&max| max > 0) else {
+        return Some(0);
+    };
+    let mask = u32::MAX >> max.leading_zeros();
+    outputs
+        .map(|output| output & mask)
+        .find(|&value| value <= max)
 }
 
 /// What Ruby's `Random.new(seed).rand(limit)` returns, for the non-negative
@@ -182,7 +217,7 @@ fn by_array_states<const L: usize>(keys: [&[u32]; L]) -> [[u32; L]; N] {
     let addends: Vec<[u32; L]> = (0..length)
         .map(|j| keys.map(|key| key[j].wrapping_add(j as u32)))
         .collect();
-    let mut state = INIT_BY_ARRAY_BASE.map(|word| [word; L]);
+    let mut state = init_by_array_base().map(|word| [word; L]);
     let mut i = 1;
     let mut j = 0;
     for _ in 0..N.max(length) {

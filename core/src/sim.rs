@@ -1245,8 +1245,11 @@ impl Sim {
             Strategy::Poisson => {
                 let mut gaps = seeded(seed, ARRIVALS);
                 let rate = f64::from(params.accounts) / f64::from(params.cycle_seconds);
-                let gap = Dist::exponential(rate)
-                    .expect("accounts / cycle lies in [1 / MAX_HORIZON, MAX_ACCOUNTS]");
+                // Not `expect`: it would print the error with `Debug`, and
+                // that formatting alone weighs over a kilobyte in the wasm.
+                let gap = Dist::exponential(rate).unwrap_or_else(|_| {
+                    unreachable!("accounts / cycle lies in [1 / MAX_HORIZON, MAX_ACCOUNTS]")
+                });
                 let next_due = micros(gap.sample(&mut gaps));
                 Plan::Poisson {
                     gaps,
@@ -1262,7 +1265,10 @@ impl Sim {
                     window: params.cycle_seconds,
                 };
                 let offsets = id_offsets(params.accounts, |id| {
-                    placement.offset(id).expect("decimal ids always seed Ruby")
+                    // Not `expect`, for the reason given for the Poisson gap.
+                    placement
+                        .offset(id)
+                        .unwrap_or_else(|_| unreachable!("decimal ids always seed Ruby"))
                 });
                 Plan::Offsets(Offsets::new(offsets.into_iter(), None).numbered_in_order())
             }

@@ -35,8 +35,13 @@
 //!
 //! The ids are N generated keys ([`crate::keys`]) or the reader's own. Pasted
 //! ids travel in the URL comma-separated, up to [`MAX_URL_IDS_CHARS`]
-//! characters; a longer paste stays in the page and goes to
-//! [`run_with_ids`].
+//! characters; a longer paste is refused with a notice, and
+//! [`run_with_ids`] places a list of any length up to the cap.
+//!
+//! A page redraws as a slider moves, so [`RunCache`] keeps the generated ids
+//! and what of each id does not depend on W, its hash or its first Ruby
+//! outputs ([`ruby::Head`]), from run to run: a new N or W then hashes or
+//! seeds only ids not seen before, and the result equals [`run`]'s.
 //!
 //! What a run measures, for buckets of width b (the last one shorter when b
 //! does not divide W):
@@ -83,8 +88,7 @@ pub const MAX_PLACED_KEYS: u32 = 400_000;
 pub const MAX_BUCKETS: u32 = 10_080;
 /// How many keys FNV-1a hashes side by side (see [`hash::fnv1a_32_lanes`]).
 const FNV_LANES: usize = 4;
-/// The most characters of pasted ids a URL carries; a longer paste stays in
-/// the page and reaches [`run_with_ids`] directly.
+/// The most characters of pasted ids a URL carries.
 pub const MAX_URL_IDS_CHARS: usize = 2_000;
 /// The most ids when either function is Ruby's, whose seeding costs about
 /// 1,900 dependent steps an id: beyond this a redraw no longer feels live.
@@ -240,39 +244,102 @@ impl Placement {
 }
 
 impl Placement {
-    /// Ruby mode for many keys: generators seeded side by side
-    /// ([`ruby::RubyRandom::new_many`]), a chunk at a time so that only a
-    /// chunk's 2.5 KB states are held at once.
-    fn draw_ruby<K: AsRef<str>>(&self, keys: &[K]) -> Result<Vec<u32>, InvalidInput> {
-        const CHUNK: usize = 64 * ruby::LANES;
-        let mut offsets = Vec::with_capacity(keys.len());
-        for chunk in keys.chunks(CHUNK) {
-            let seeds = chunk
+    /// [`Self::place`], from the keys' `digests` when they are this mode's
+    /// and cover every key.
+    fn place_given<K: AsRef<str>>(
+        &self,
+        keys: &[K],
+        digests: Option<&Digests>,
+    ) -> Result<Vec<u32>, InvalidInput> {
+        let digests =
+            digests.filter(|digests| digests.mode() == self.mode && digests.len() >= keys.len());
+        match digests {
+            None => self.place(keys),
+            Some(Digests::Hashes(_, hashes)) => Ok(hashes[..keys.len()]
                 .iter()
-                .map(|key| ruby_seed(key.as_ref()))
-                .collect::<Result<Vec<_>, _>>()?;
-            offsets.extend(
-                ruby::RubyRandom::new_many(&seeds)
-                    .iter_mut()
-                    .map(|generator| generator.rand_below(self.window)),
-            );
+                .map(|&hash| self.reduction.reduce(hash, self.window))
+                .collect()),
+            Some(Digests::RubyHeads(heads)) => keys
+                .iter()
+                .zip(heads)
+                .map(|(key, head)| match head.rand_below(self.window) {
+                    Some(offset) => Ok(offset),
+                    None => self.offset(key.as_ref()),
+                })
+                .collect(),
         }
+    }
+
+    /// Ruby mode for many keys.
+    fn draw_ruby<K: AsRef<str>>(&self, keys: &[K]) -> Result<Vec<u32>, InvalidInput> {
+        let mut offsets = Vec::with_capacity(keys.len());
+        for_ruby_generators(keys, |generator| {
+            offsets.push(generator.rand_below(self.window));
+        })?;
         Ok(offsets)
     }
+}
+
+/// Hands each key's Ruby generator, in order, to `each`: seeded side by side
+/// ([`ruby::RubyRandom::new_many`]), a chunk at a time so that only a chunk's
+/// 2.5 KB states are held at once.
+fn for_ruby_generators<K: AsRef<str>>(
+    keys: &[K],
+    mut each: impl FnMut(&mut ruby::RubyRandom),
+) -> Result<(), InvalidInput> {
+    const CHUNK: usize = 64 * ruby::LANES;
+    for chunk in keys.chunks(CHUNK) {
+        let seeds = chunk
+            .iter()
+            .map(|key| ruby_seed(key.as_ref()))
+            .collect::<Result<Vec<_>, _>>()?;
+        ruby::RubyRandom::new_many(&seeds)
+            .iter_mut()
+            .for_each(&mut each);
+    }
+    Ok(())
 }
 
 /// The rank-based even spread: the key of rank r among the keys sorted
 /// bytewise (ties by position) gets ⌊r·W / N⌋.
 pub fn place_by_rank<K: AsRef<str>>(keys: &[K], window: u32) -> Vec<u32> {
-    offsets_by_rank(&ranks(keys), window)
+    offsets_by_rank(&ranks_in_order(&sorted_order(keys), keys.len()), window)
 }
 
-/// Each key's rank among the keys sorted bytewise, ties by position.
-fn ranks<K: AsRef<str>>(keys: &[K]) -> Vec<u64> {
-    let mut order: Vec<usize> = (0..keys.len()).collect();
-    order.sort_unstable_by(|&a, &b| keys[a].as_ref().cmp(keys[b].as_ref()).then(a.cmp(&b)));
-    let mut ranks = vec![0; keys.len()];
-    for (rank, &index) in (0u64..).zip(&order) {
+/// The keys' positions, sorted by key bytewise, ties by position.
+///
+/// Each key's first eight bytes, read as one big-endian number and
+/// zero-padded, order as the bytes do because zero is the least byte, so
+/// they are compared first and whole keys only where those are equal. Ids
+/// such as UUIDs rarely share them, so the sort is mostly of integers.
+fn sorted_order<K: AsRef<str>>(keys: &[K]) -> Vec<usize> {
+    let mut order: Vec<(u64, usize)> = keys
+        .iter()
+        .enumerate()
+        .map(|(index, key)| {
+            let key = key.as_ref().as_bytes();
+            let mut head = [0u8; 8];
+            let length = key.len().min(head.len());
+            head[..length].copy_from_slice(&key[..length]);
+            (u64::from_be_bytes(head), index)
+        })
+        .collect();
+    order.sort_unstable_by(|&(head_a, a), &(head_b, b)| {
+        head_a
+            .cmp(&head_b)
+            .then_with(|| keys[a].as_ref().cmp(keys[b].as_ref()))
+            .then(a.cmp(&b))
+    });
+    order.into_iter().map(|(_, index)| index).collect()
+}
+
+/// The ranks of the first `count` keys among themselves, from `order`, the
+/// sorted order of those keys and possibly more after them: dropping the
+/// later ones keeps the order of the rest.
+fn ranks_in_order(order: &[usize], count: usize) -> Vec<u64> {
+    let mut ranks = vec![0; count];
+    let kept = order.iter().filter(|&&index| index < count);
+    for (rank, &index) in (0u64..).zip(kept) {
         ranks[index] = rank;
     }
     ranks
@@ -558,21 +625,175 @@ pub struct SpreadRun {
 /// Places the ids `params` asks for under `seed`: the pasted ones if there
 /// are any, else N generated ones of the chosen kind.
 pub fn run(params: &SpreadParams, seed: u64) -> Result<SpreadRun, InvalidInput> {
-    if !params.ids.0.is_empty() {
-        return run_with_ids(params, params.ids.0.clone(), seed);
+    RunCache::default().run(params, seed)
+}
+
+/// What [`run`] computed for generated ids, kept for the next run.
+#[derive(Debug, Default)]
+pub struct RunCache {
+    generated: Option<GeneratedIds>,
+}
+
+/// The first ids of one kind under one seed (every longer list of them
+/// starts with these), the digests of the first of them under the modes
+/// last used, and the ids' sorted order once a run has needed it.
+#[derive(Debug)]
+struct GeneratedIds {
+    kind: KeyKind,
+    seed: u64,
+    keys: Vec<String>,
+    digests: Vec<Digests>,
+    order: Option<Vec<usize>>,
+}
+
+/// What a [`RunCache`] already knows of a run's ids, the added ones after
+/// them.
+#[derive(Clone, Copy, Default)]
+struct Known<'a> {
+    /// Digests under the first and the second function.
+    digests: [Option<&'a Digests>; 2],
+    /// The sorted order of the ids, perhaps with more ids after them.
+    order: Option<&'a [usize]>,
+}
+
+/// What placing ids in one mode takes from each id whatever the window, in
+/// the ids' order: its 32-bit hash, or in Ruby mode its generator's first
+/// outputs.
+#[derive(Debug)]
+enum Digests {
+    Hashes(HashMode, Vec<u32>),
+    RubyHeads(Vec<ruby::Head>),
+}
+
+impl Digests {
+    fn new(mode: HashMode) -> Self {
+        match mode {
+            HashMode::Ruby => Self::RubyHeads(Vec::new()),
+            hashed => Self::Hashes(hashed, Vec::new()),
+        }
     }
-    count_at_most(
-        "keys",
-        u64::from(params.keys),
-        u64::from(params.most_keys()),
-    )?;
-    if params.keys == 0 {
-        return Err(InvalidInput::new("keys", "at least one id is needed"));
+
+    fn mode(&self) -> HashMode {
+        match self {
+            Self::Hashes(mode, _) => *mode,
+            Self::RubyHeads(_) => HashMode::Ruby,
+        }
     }
-    let count = params.keys as usize;
-    let mut keys = keys::generate(params.key_kind, params.keys + growth(params.keys), seed)?;
-    let added = keys.split_off(count);
-    analyse(params, keys, &added)
+
+    fn len(&self) -> usize {
+        match self {
+            Self::Hashes(_, hashes) => hashes.len(),
+            Self::RubyHeads(heads) => heads.len(),
+        }
+    }
+
+    /// Appends the digests of `keys`.
+    fn extend(&mut self, keys: &[String]) -> Result<(), InvalidInput> {
+        match self {
+            // Every mode but Ruby's hashes, so nothing is skipped.
+            Self::Hashes(mode, hashes) => {
+                hashes.extend(keys.iter().filter_map(|key| mode.hash(key)));
+                Ok(())
+            }
+            Self::RubyHeads(heads) => {
+                for_ruby_generators(keys, |generator| heads.push(generator.head()))
+            }
+        }
+    }
+}
+
+impl RunCache {
+    /// [`run`], reusing the ids and digests of earlier runs.
+    pub fn run(&mut self, params: &SpreadParams, seed: u64) -> Result<SpreadRun, InvalidInput> {
+        if !params.ids.0.is_empty() {
+            return run_with_ids(params, params.ids.0.clone(), seed);
+        }
+        count_at_most(
+            "keys",
+            u64::from(params.keys),
+            u64::from(params.most_keys()),
+        )?;
+        if params.keys == 0 {
+            return Err(InvalidInput::new("keys", "at least one id is needed"));
+        }
+        let count = params.keys as usize;
+        let total = params.keys + growth(params.keys);
+        let generated = self.generated(params.key_kind, seed, total)?;
+        let total = total as usize;
+        let modes = [params.mode, params.mode2];
+        generated
+            .digests
+            .retain(|digests| modes.contains(&digests.mode()));
+        for mode in modes {
+            generated.digest(mode, total)?;
+        }
+        let GeneratedIds {
+            keys,
+            digests,
+            order,
+            ..
+        } = generated;
+        let order = order.get_or_insert_with(|| sorted_order(keys));
+        let known = Known {
+            digests: modes.map(|mode| digests.iter().find(|digests| digests.mode() == mode)),
+            order: Some(order),
+        };
+        let (keys, added) = keys[..total].split_at(count);
+        analyse(params, keys, added, known)
+    }
+
+    /// At least `count` ids of `kind` under `seed`, with the digests already
+    /// made for them when the kind and seed are the ones kept.
+    fn generated(
+        &mut self,
+        kind: KeyKind,
+        seed: u64,
+        count: u32,
+    ) -> Result<&mut GeneratedIds, InvalidInput> {
+        let ids = match self.generated.take() {
+            Some(ids) if ids.kind == kind && ids.seed == seed => {
+                if ids.keys.len() >= count as usize {
+                    ids
+                } else {
+                    GeneratedIds {
+                        keys: keys::generate(kind, count, seed)?,
+                        order: None,
+                        ..ids
+                    }
+                }
+            }
+            _ => GeneratedIds {
+                kind,
+                seed,
+                keys: keys::generate(kind, count, seed)?,
+                digests: Vec::new(),
+                order: None,
+            },
+        };
+        Ok(self.generated.insert(ids))
+    }
+}
+
+impl GeneratedIds {
+    /// Makes the digests in `mode` of the first `count` ids that have none.
+    fn digest(&mut self, mode: HashMode, count: usize) -> Result<(), InvalidInput> {
+        let index = match self
+            .digests
+            .iter()
+            .position(|digests| digests.mode() == mode)
+        {
+            Some(index) => index,
+            None => {
+                self.digests.push(Digests::new(mode));
+                self.digests.len() - 1
+            }
+        };
+        let digests = &mut self.digests[index];
+        match self.keys.get(digests.len()..count) {
+            Some(missing) => digests.extend(missing),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Places `ids` (a paste too long for the URL, say) with the rest of
@@ -594,7 +815,7 @@ pub fn run_with_ids(
         .skip(ids.len())
         .filter(|candidate| !present.contains(candidate.as_str()))
         .collect();
-    analyse(params, ids, &added)
+    analyse(params, &ids, &added, Known::default())
 }
 
 /// ⌈n / 10⌉, how many ids the stability check adds to n.
@@ -602,10 +823,13 @@ fn growth(n: u32) -> u32 {
     n.div_ceil(10)
 }
 
+/// The run for `keys`, `added` joining them in the stability check, and
+/// what is already `known` of both.
 fn analyse(
     params: &SpreadParams,
-    keys: Vec<String>,
+    keys: &[String],
     added: &[String],
+    known: Known,
 ) -> Result<SpreadRun, InvalidInput> {
     let window = params.window;
     let bucket_width = params.bucket_width;
@@ -624,13 +848,24 @@ fn analyse(
         .map_err(|_| InvalidInput::new("second window", "must be below 2³² s"))?;
 
     let placement = params.placement();
-    let first = measure(placement, &keys, bucket_width, buckets)?;
-    let second = measure(params.second_placement(), &keys, bucket_width, buckets)?;
+    let [digests, second_digests] = known.digests;
+    let first = measure(placement, keys, digests, bucket_width, buckets)?;
+    let second = measure(
+        params.second_placement(),
+        keys,
+        second_digests,
+        bucket_width,
+        buckets,
+    )?;
     let stability = stability_of(
         placement,
-        &keys,
+        keys,
         &first.offsets,
         added,
+        Known {
+            digests: [digests, None],
+            ..known
+        },
         second_window,
         bucket_width,
     )?;
@@ -647,7 +882,7 @@ fn analyse(
     } = first;
     Ok(SpreadRun {
         times_of_day: offsets.iter().map(|o| o % SECONDS_PER_DAY).collect(),
-        keys,
+        keys: keys.to_vec(),
         offsets,
         window,
         bucket_width,
@@ -663,15 +898,17 @@ fn analyse(
     })
 }
 
-/// Places `keys` by `placement` and measures the spread.
-fn measure<K: AsRef<str>>(
+/// Places `keys` by `placement` (from their `digests` if known) and
+/// measures the spread.
+fn measure(
     placement: Placement,
-    keys: &[K],
+    keys: &[String],
+    digests: Option<&Digests>,
     bucket_width: u32,
     buckets: u32,
 ) -> Result<Spread, InvalidInput> {
     let window = placement.window;
-    let offsets = placement.place(keys)?;
+    let offsets = placement.place_given(keys, digests)?;
     let bucket_counts = count_buckets(&offsets, bucket_width, buckets);
     let mut sorted = offsets.clone();
     sorted.sort_unstable();
@@ -826,34 +1063,49 @@ pub fn stability<K: AsRef<str>>(
         keys,
         &offsets,
         added,
+        Known::default(),
         second_window,
         bucket_width,
     )
 }
 
-/// [`stability`] given the keys' `offsets` under `placement`.
+/// [`stability`] given the keys' `offsets` under `placement`, and what is
+/// `known` of `keys` then `added`, digests under `placement` first.
 fn stability_of<K: AsRef<str>>(
     placement: Placement,
     keys: &[K],
     offsets: &[u32],
     added: &[K],
+    known: Known,
     second_window: u32,
     bucket_width: u32,
 ) -> Result<Stability, InvalidInput> {
     let grown: Vec<&str> = keys.iter().chain(added).map(AsRef::as_ref).collect();
     let window = placement.window;
-    let key_ranks = ranks(keys);
+    // One sort serves both rankings: the grown keys' order, less the added
+    // ones, is the keys' own.
+    let grown_order = match known.order {
+        Some(order) => order,
+        None => &sorted_order(&grown),
+    };
+    let [digests, _] = known.digests;
+    let key_ranks = ranks_in_order(grown_order, keys.len());
     let by_rank = offsets_by_rank(&key_ranks, window);
+    let grown_by_rank = offsets_by_rank(&ranks_in_order(grown_order, grown.len()), window);
     let resized = Placement {
         window: second_window,
         ..placement
     };
     Ok(Stability {
         added_keys: added.len() as u32,
-        on_growth: movement(offsets, &placement.place(&grown)?, bucket_width),
-        rank_on_growth: movement(&by_rank, &place_by_rank(&grown, window), bucket_width),
+        on_growth: movement(
+            offsets,
+            &placement.place_given(&grown, digests)?,
+            bucket_width,
+        ),
+        rank_on_growth: movement(&by_rank, &grown_by_rank, bucket_width),
         second_window,
-        on_window_change: movement(offsets, &resized.place(keys)?, bucket_width),
+        on_window_change: movement(offsets, &resized.place_given(keys, digests)?, bucket_width),
         rank_on_window_change: movement(
             &by_rank,
             &offsets_by_rank(&key_ranks, second_window),

@@ -33,15 +33,39 @@ pub fn quantile_sorted(sorted: &[f64], p: f64) -> Option<f64> {
 /// O(n) instead of an O(n log n) sort; `values` is reordered. Same result
 /// and `None` cases as [`quantile_sorted`].
 pub fn quantile_unsorted(values: &mut [f64], p: f64) -> Option<f64> {
-    if values.is_empty() || !(0.0..=1.0).contains(&p) {
+    quantiles_unsorted(values, [p]).map(|[quantile]| quantile)
+}
+
+/// [`quantile_unsorted`] at each of `ps`, which ascend: each is selected
+/// among the values the one before left above it, so several cost little
+/// more than one. `None` when any p would give `None`, or `ps` descend.
+pub fn quantiles_unsorted<const N: usize>(values: &mut [f64], ps: [f64; N]) -> Option<[f64; N]> {
+    let ascending = ps.is_sorted_by(|a, b| a <= b);
+    if values.is_empty() || !ascending || !ps.iter().all(|p| (0.0..=1.0).contains(p)) {
         return None;
     }
-    let h = (values.len() - 1) as f64 * p;
-    let below = h.floor();
-    let (_, &mut low, above) = values.select_nth_unstable_by(below as usize, f64::total_cmp);
-    // The next order statistic is the smallest of what selection left above.
-    let high = above.iter().copied().min_by(f64::total_cmp).unwrap_or(low);
-    Some(low + (h - below) * (high - low))
+    let last = (values.len() - 1) as f64;
+    // values[unplaced..] hold the order statistics from `unplaced` on.
+    let mut unplaced = 0;
+    let mut low = f64::NAN;
+    Some(ps.map(|p| {
+        let h = last * p;
+        let below = h.floor();
+        let k = below as usize;
+        if k >= unplaced {
+            low = *values[unplaced..]
+                .select_nth_unstable_by(k - unplaced, f64::total_cmp)
+                .1;
+            unplaced = k + 1;
+        }
+        // The next order statistic is the smallest of what lies above.
+        let high = values[k + 1..]
+            .iter()
+            .copied()
+            .min_by(f64::total_cmp)
+            .unwrap_or(low);
+        low + (h - below) * (high - low)
+    }))
 }
 
 /// The arithmetic mean; `None` for an empty slice.
@@ -80,6 +104,35 @@ pub fn bin_index(value: f64, origin: f64, bin_width: f64) -> f64 {
     let guess = ((value - origin) / bin_width).floor();
     // The division can round a value on an edge into the neighbouring bin;
     // the edges themselves decide.
+    if value < edge(guess) {
+        guess - 1.0
+    } else if value >= edge(guess + 1.0) {
+        guess + 1.0
+    } else {
+        guess
+    }
+}
+
+/// `bin_index(value, 0.0, bin_width)`, the same number, found for a bin
+/// in [0, `below`) with a multiplication by `per_width` = 1 / bin_width
+/// (as f64 rounds it) where [`bin_index`] divides: a hot loop's saving.
+/// Other values go to [`bin_index`]. `below` must be at most 2^50 and
+/// `bin_width` between 1e−300 and 1e300, so that its reciprocal is normal.
+///
+/// Why the same: edge k rounds k·w by at most 2^−53 of itself, so a value
+/// in bin k has value/w within (k + 1)·2^−53 of [k, k + 1), and both the
+/// rounded quotient and value·per_width (two more roundings) have whole
+/// parts k − 1, k or k + 1; the edge tests [`bin_index`] makes then give k
+/// from either.
+#[inline]
+pub fn bin_index_by_reciprocal(value: f64, bin_width: f64, per_width: f64, below: f64) -> f64 {
+    let guess = value * per_width;
+    // Zeros too go to `bin_index`, which keeps the sign of a −0.
+    if !(guess > 0.0 && guess < below) {
+        return bin_index(value, 0.0, bin_width);
+    }
+    let guess = (guess as u64) as f64;
+    let edge = |k: f64| 0.0 + k * bin_width;
     if value < edge(guess) {
         guess - 1.0
     } else if value >= edge(guess + 1.0) {

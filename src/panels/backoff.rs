@@ -52,7 +52,7 @@ pub fn explanation() -> impl IntoView {
 }
 
 pub fn figure() -> impl IntoView {
-    let computed = Computed::new(|s| &s.backoff, backoff::run);
+    let computed = Computed::cached(|s| &s.backoff, backoff::RunCache::run);
     let Computed { params, run, .. } = computed;
 
     let calls = ChartCanvas::new(320.0);

@@ -50,7 +50,7 @@ pub fn explanation() -> impl IntoView {
 }
 
 pub fn figure() -> impl IntoView {
-    let computed = Computed::new(|s| &s.hash, spread::run);
+    let computed = Computed::cached(|s| &s.hash, spread::RunCache::run);
     let Computed { params, run, .. } = computed;
 
     let strips = ChartCanvas::new(260.0);

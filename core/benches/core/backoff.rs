@@ -28,6 +28,52 @@ fn panel_defaults(c: &mut Criterion) {
     );
 }
 
+/// The panel's defaults with the clients slider dragged to a quarter of a
+/// million: the exponential fleet stands for all of them with one client,
+/// the full-jitter and decorrelated fleets simulate every one.
+fn panel_at_a_quarter_million_clients(c: &mut Criterion) {
+    let params = BackoffParams {
+        clients: 250_000,
+        ..Default::default()
+    };
+    let mut group = c.benchmark_group("backoff");
+    group.sample_size(20);
+    group.bench_function("run, panel defaults at 250k clients", |b| {
+        b.iter(|| backoff::run(black_box(&params), 1).unwrap())
+    });
+    group.finish();
+}
+
+/// The panel's defaults as a reader drags M up from 10,000 to 250,000 in
+/// 20 moves, each 18 % more clients: one fresh run per move, against one
+/// [`backoff::RunCache`] kept across the moves as the page keeps it.
+fn drag_of_m(c: &mut Criterion) {
+    let moves: Vec<BackoffParams> = (0..20)
+        .map(|step| BackoffParams {
+            clients: (10_000.0 * 25f64.powf(f64::from(step) / 19.0)).round() as u32,
+            ..Default::default()
+        })
+        .collect();
+    let mut group = c.benchmark_group("backoff: a drag of M, 10,000 to 250,000 in 20 moves");
+    group.sample_size(10);
+    group.bench_function("fresh runs", |b| {
+        b.iter(|| {
+            for params in &moves {
+                black_box(backoff::run(params, 1).unwrap());
+            }
+        })
+    });
+    group.bench_function("one run cache", |b| {
+        b.iter(|| {
+            let mut cache = backoff::RunCache::default();
+            for params in &moves {
+                black_box(cache.run(params, 1).unwrap());
+            }
+        })
+    });
+    group.finish();
+}
+
 /// The slowest run the panel allows: four strategies sharing the
 /// 10-million-call budget, as many clients as fit with the default retries.
 fn run_at_the_call_cap(c: &mut Criterion) {
@@ -49,5 +95,7 @@ criterion::criterion_group!(
     benches,
     fleet_of_a_hundred_thousand,
     panel_defaults,
+    panel_at_a_quarter_million_clients,
+    drag_of_m,
     run_at_the_call_cap
 );

@@ -14,6 +14,18 @@ fn million_poisson_events(c: &mut Criterion) {
     });
 }
 
+/// The panel's defaults with the events slider dragged to a quarter of a
+/// million a day, where the browser's frame budget is tightest.
+fn quarter_million_poisson_events(c: &mut Criterion) {
+    let params = PoissonParams {
+        per_day: 250_000,
+        ..Default::default()
+    };
+    c.bench_function("poisson: 250k events a day, one day", |b| {
+        b.iter(|| poisson::run(black_box(&params), 1).unwrap())
+    });
+}
+
 fn ten_thousand_jittered_jobs(c: &mut Criterion) {
     let params = JitterParams::default();
     c.bench_function("jitter: 10k jobs, uniform over 30 min", |b| {
@@ -21,4 +33,9 @@ fn ten_thousand_jittered_jobs(c: &mut Criterion) {
     });
 }
 
-criterion::criterion_group!(benches, million_poisson_events, ten_thousand_jittered_jobs);
+criterion::criterion_group!(
+    benches,
+    million_poisson_events,
+    quarter_million_poisson_events,
+    ten_thousand_jittered_jobs
+);

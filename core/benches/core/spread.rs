@@ -2,7 +2,7 @@ use std::hint::black_box;
 
 use criterion::Criterion;
 use stampede_core::keys::{KeyKind, generate};
-use stampede_core::spread::{HashMode, Placement, Reduction, run, stability};
+use stampede_core::spread::{HashMode, Placement, Reduction, RunCache, run, stability};
 use stampede_core::state::State;
 
 /// Keys per measured pass: the most a run places.
@@ -79,9 +79,40 @@ fn panel_runs(c: &mut Criterion) {
     group.finish();
 }
 
+/// The default page as a reader drags N up from 1,000 to Ruby's cap of
+/// 20,000 in 20 moves, each 16 % more ids: one fresh run per move, against
+/// one [`RunCache`] kept across the moves as the page keeps it.
+fn drag_of_n(c: &mut Criterion) {
+    let states: Vec<State> = (0..20)
+        .map(|step| {
+            let keys = (1_000.0 * 20f64.powf(f64::from(step) / 19.0)).round();
+            State::from_query(&format!("v=1&p=hash&s=1&n={keys}")).0
+        })
+        .collect();
+    let mut group = c.benchmark_group("spread: a drag of N, 1,000 to 20,000 in 20 moves");
+    group.sample_size(10);
+    group.bench_function("fresh runs", |b| {
+        b.iter(|| {
+            for state in &states {
+                black_box(run(&state.hash, 1).unwrap());
+            }
+        })
+    });
+    group.bench_function("one run cache", |b| {
+        b.iter(|| {
+            let mut cache = RunCache::default();
+            for state in &states {
+                black_box(cache.run(&state.hash, 1).unwrap());
+            }
+        })
+    });
+    group.finish();
+}
+
 criterion::criterion_group!(
     benches,
     panel_runs,
+    drag_of_n,
     million_keys_per_hash,
     hundred_thousand_keys_in_ruby_mode,
     million_key_stability

@@ -1,9 +1,9 @@
 use proptest::prelude::*;
 use stampede_core::backoff::{
     AWS_THROTTLING_SCALE, AWS_TRANSIENT_SCALE, Backoff, BackoffParams, BackoffRun, Burst, Fleet,
-    PRESETS, Strategy, active_job_delay, aws_standard_delay, celery_countdown, celery_delay,
-    client_rng, decorrelated, delay_bands, equal_jitter, exponential, full_jitter, key_numbers,
-    run, sidekiq_delay, simulate_fleet, simulate_fleets,
+    PRESETS, RunCache, Strategy, active_job_delay, aws_standard_delay, celery_countdown,
+    celery_delay, client_rng, decorrelated, delay_bands, equal_jitter, exponential, full_jitter,
+    key_numbers, run, sidekiq_delay, simulate_fleet, simulate_fleets,
 };
 use stampede_core::error::InvalidInput;
 use stampede_core::field::{ChoiceSet, PanelParams};
@@ -1127,5 +1127,106 @@ fn every_preset_runs_and_its_lesson_holds() {
         let fleet = fleet_of(&libraries, strategy);
         assert_eq!(fleet.gave_up, 0, "{strategy:?}");
         assert!(fleet.last_success.unwrap() < 120.0, "{strategy:?}");
+    }
+}
+
+#[test]
+fn a_run_cache_gives_what_a_fresh_run_gives() {
+    let defaults = BackoffParams {
+        clients: 2_000,
+        ..Default::default()
+    };
+    let jittered = BackoffParams {
+        strategy: Strategy::EqualJitter,
+        compared: ChoiceSet::new([Strategy::Decorrelated, Strategy::Sidekiq]),
+        clients: 3_000,
+        ..defaults.clone()
+    };
+    // Waits far longer than the first client's on some seeds, so calls
+    // outgrow the fine bins and are drawn again (see the test above).
+    let long = BackoffParams {
+        strategy: Strategy::FullJitter,
+        compared: ChoiceSet::new([]),
+        base: 1_000.0,
+        factor: 20.0,
+        cap: 1e6,
+        outage: 1e7,
+        retries: 3,
+        clients: 300,
+    };
+    let overflowing = (0..1_000)
+        .find(|&seed| {
+            let fleet = run(&long, seed).unwrap().fleets.remove(0).fleet;
+            fleet.timeline.bin_seconds * fleet.timeline.calls.len() as f64 > 200_000.0
+        })
+        .expect("a seed whose calls outgrow the fine bins");
+    // A reader's path: M up and down, the outage, the strategies, the seed
+    // and the retries changed, runs too long for fine bins, and back.
+    let steps = [
+        (defaults.clone(), 1),
+        (
+            BackoffParams {
+                clients: 5_000,
+                ..defaults.clone()
+            },
+            1,
+        ),
+        (
+            BackoffParams {
+                clients: 1_200,
+                ..defaults.clone()
+            },
+            1,
+        ),
+        (
+            BackoffParams {
+                clients: 1_200,
+                outage: 120.0,
+                ..defaults.clone()
+            },
+            1,
+        ),
+        (jittered.clone(), 1),
+        (
+            BackoffParams {
+                clients: 3_500,
+                ..jittered.clone()
+            },
+            2,
+        ),
+        (
+            BackoffParams {
+                retries: 3,
+                ..jittered.clone()
+            },
+            2,
+        ),
+        (long.clone(), overflowing),
+        (
+            BackoffParams {
+                clients: 100,
+                ..long.clone()
+            },
+            overflowing,
+        ),
+        (
+            BackoffParams {
+                clients: 400,
+                ..long.clone()
+            },
+            overflowing,
+        ),
+        (
+            BackoffParams {
+                clients: 1,
+                ..defaults.clone()
+            },
+            1,
+        ),
+        (defaults, 1),
+    ];
+    let mut cache = RunCache::default();
+    for (index, (params, seed)) in steps.into_iter().enumerate() {
+        assert_eq!(cache.run(&params, seed), run(&params, seed), "step {index}");
     }
 }

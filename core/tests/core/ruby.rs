@@ -1,4 +1,4 @@
-use stampede_core::ruby::{RubyRandom, rand_below};
+use stampede_core::ruby::{HEAD_OUTPUTS, RubyRandom, rand_below};
 
 /// Rows of (seed bytes, limits, results) that Ruby 3.1 itself produced;
 /// the file's header says how.
@@ -161,4 +161,29 @@ fn seeding_many_at_once_matches_seeding_each() {
     }
     assert!(!uuid_sized.len().is_multiple_of(stampede_core::ruby::LANES));
     assert!(RubyRandom::new_many::<&[u8]>(&[]).is_empty());
+}
+
+#[test]
+fn a_head_draws_what_its_generator_draws_or_says_it_cannot() {
+    let rows = rows();
+    // 65,537 rejects nearly half of all outputs, so some heads run out.
+    let limits = [0, 1, 2, 60, 86_400, 65_537, u32::MAX];
+    let mut ran_out = 0;
+    for row in &rows {
+        let head = RubyRandom::new(&row.seed_be).head();
+        for limit in limits {
+            let drawn = RubyRandom::new(&row.seed_be).rand_below(limit);
+            match head.rand_below(limit) {
+                Some(offset) => assert_eq!(offset, drawn, "{:02x?} {limit}", row.seed_be),
+                None => ran_out += 1,
+            }
+        }
+    }
+    // Each of the rows' seeds runs out with probability about 2^-8 at
+    // 65,537 and far less at the other limits.
+    let expected = rows.len() as f64 / f64::from(1u32 << HEAD_OUTPUTS);
+    assert!(
+        (1..=(3.0 * expected) as usize).contains(&ran_out),
+        "{ran_out} heads ran out, about {expected:.1} expected"
+    );
 }

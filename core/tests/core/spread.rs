@@ -5,7 +5,7 @@ use stampede_core::keys::{KeyKind, generate};
 use stampede_core::spread::{self, Uniformity};
 use stampede_core::spread::{
     HashMode, LookupId, MAX_BUCKETS, MAX_PLACED_KEYS, MAX_RUBY_KEYS, PRESETS, PastedIds, Placement,
-    Reduction, SpreadParams, key_numbers, place_by_rank, ruby_seed, run, run_with_ids,
+    Reduction, RunCache, SpreadParams, key_numbers, place_by_rank, ruby_seed, run, run_with_ids,
 };
 use stampede_core::state::{Panel, State};
 
@@ -790,4 +790,71 @@ fn every_preset_runs_without_notices_and_says_what_it_shows() {
     assert!(value("ruby-6-hours", "lookup").starts_with("42 runs at 04:23:15, then every 6 h"));
     assert!(value("ruby-6-hours", "chi-square").ends_with("consistent with uniform"));
     assert!(value("ruby-6-hours", "chi-square-2").ends_with("consistent with uniform"));
+}
+
+#[test]
+fn a_run_cache_gives_what_a_fresh_run_gives() {
+    // A reader's path through the panel: N up and down, a new window (65,580
+    // s rejects about half of Ruby's outputs, so some ids need more than
+    // their head), the functions swapped, every function and reduction,
+    // other kinds of id, another seed, pasted ids, and back.
+    let steps = [
+        "s=1&n=500",
+        "s=1&n=3000",
+        "s=1&n=800",
+        "s=1&n=3000&w=65580",
+        "s=1&n=3000&w=65580&fn=ruby&fn2=farm",
+        "s=1&n=4000&fn=ruby&w=3600&rd=mulshift",
+        "s=1&n=2000&kk=seq&fn=ruby",
+        "s=1&n=1000&kk=seq",
+        "s=1&n=1500&kk=seq&fn=fnv&rd=mulshift&fn2=head",
+        "s=1&n=2500&kk=email&fn=murmur&fn2=xxh&w=3600&rd2=mulshift",
+        "s=1&n=2000&kk=email&fn=murmur&fn2=fnv",
+        "s=2&n=1000",
+        "s=2&n=3000&fn=ruby&w=65580",
+        "s=2&ids=1,2,x",
+        "s=2&n=3500&fn=ruby&w=65580",
+        "s=1&n=0",
+    ];
+    let mut cache = RunCache::default();
+    for step in steps {
+        let (state, _) = State::from_query(&format!("v=1&p=hash&{step}"));
+        let reused = cache.run(&state.hash, state.seed);
+        assert_eq!(reused, run(&state.hash, state.seed), "{step}");
+        // Offsets from kept heads equal those of generators seeded afresh.
+        if let Ok(reused) = reused {
+            let params = &state.hash;
+            let placed = |placement: Placement| placement.place(&reused.keys).unwrap();
+            assert_eq!(reused.offsets, placed(params.placement()), "{step}");
+            assert_eq!(
+                reused.second.offsets,
+                placed(params.second_placement()),
+                "{step}"
+            );
+        }
+    }
+}
+
+#[test]
+fn more_ids_of_a_kind_begin_with_fewer() {
+    for kind in KeyKind::ALL.iter().copied() {
+        let more = generate(kind, 300, 7).unwrap();
+        assert_eq!(generate(kind, 120, 7).unwrap(), more[..120], "{kind:?}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Keys drawn from few bytes, so that many share their first eight.
+    #[test]
+    fn the_rank_spread_ranks_keys_bytewise(keys in prop::collection::vec("[ab\\x00é]{0,12}", 1..80)) {
+        let mut order: Vec<usize> = (0..keys.len()).collect();
+        order.sort_by(|&a, &b| keys[a].cmp(&keys[b]).then(a.cmp(&b)));
+        let mut expected = vec![0; keys.len()];
+        for (rank, &index) in (0u64..).zip(&order) {
+            expected[index] = (rank * 3_600 / keys.len() as u64) as u32;
+        }
+        prop_assert_eq!(place_by_rank(&keys, 3_600), expected);
+    }
 }

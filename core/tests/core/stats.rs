@@ -1,5 +1,7 @@
+use proptest::prelude::*;
 use stampede_core::stats::{
     chi_square_p_value, histogram, ks_p_value, ks_statistic, max_per_group, mean, quantile_sorted,
+    quantiles_unsorted,
 };
 
 #[test]
@@ -185,4 +187,33 @@ fn thinning_keeps_every_peak() {
     assert_eq!(max_per_group(&values, 5), (1, values.to_vec()));
     assert_eq!(max_per_group(&values, 0), (5, vec![7.0]));
     assert_eq!(max_per_group(&[], 3), (1, vec![]));
+}
+
+proptest! {
+    /// Few distinct values, so order statistics repeat; p may repeat too.
+    #[test]
+    fn quantiles_by_selection_equal_those_of_the_sorted_values(
+        values in prop::collection::vec((0u8..20).prop_map(f64::from), 1..200),
+        mut ps in prop::collection::vec(prop_oneof![Just(0.0), Just(1.0), 0.0..=1.0f64], 4),
+    ) {
+        ps.sort_by(f64::total_cmp);
+        let ps: [f64; 4] = ps.try_into().unwrap();
+        let mut sorted = values.clone();
+        sorted.sort_by(f64::total_cmp);
+        let expected = ps.map(|p| quantile_sorted(&sorted, p).unwrap());
+        let mut scratch = values.clone();
+        prop_assert_eq!(quantiles_unsorted(&mut scratch, ps), Some(expected));
+    }
+}
+
+#[test]
+fn quantiles_need_ascending_probabilities_within_zero_and_one() {
+    let mut values = [3.0, 1.0, 2.0];
+    assert_eq!(quantiles_unsorted(&mut values, [0.5, 0.25]), None);
+    assert_eq!(quantiles_unsorted(&mut values, [0.5, 1.5]), None);
+    assert_eq!(quantiles_unsorted(&mut [], [0.5]), None);
+    assert_eq!(
+        quantiles_unsorted(&mut values, [0.0, 0.5, 0.5, 1.0]),
+        Some([1.0, 2.0, 2.0, 3.0])
+    );
 }
