@@ -109,7 +109,7 @@ impl ChartCanvas {
         canvas.set_width((css_width * ratio).round() as u32);
         canvas.set_height((self.height * ratio).round() as u32);
         let element: web_sys::HtmlCanvasElement = canvas;
-        let pen = Pen::new(ratio, &element);
+        let pen = Pen::for_canvas(ratio, &element);
         let Some(backend) = canvas::Canvas::new(element) else {
             return;
         };
@@ -180,6 +180,7 @@ pub enum Ink {
 }
 
 /// Lengths in CSS pixels turned into canvas pixels, and the theme's colours.
+#[derive(Clone, Copy)]
 pub struct Pen {
     ratio: f64,
     pub background: RGBColor,
@@ -190,8 +191,33 @@ pub struct Pen {
     series: [RGBColor; 4],
 }
 
+thread_local! {
+    /// The last pen made, and whether the dark scheme was on then.
+    static LAST_PEN: Cell<Option<(bool, Pen)>> = const { Cell::new(None) };
+}
+
 impl Pen {
-    fn new(ratio: f64, element: &web_sys::HtmlCanvasElement) -> Self {
+    /// The pen for a canvas at `ratio`. Reading the CSS variables makes the
+    /// browser bring every style up to date, which a slider's redraw has
+    /// just made stale, so they are read again only when the colour scheme
+    /// or the ratio changes, not for every chart drawn.
+    fn for_canvas(ratio: f64, element: &web_sys::HtmlCanvasElement) -> Self {
+        let dark = window()
+            .match_media("(prefers-color-scheme: dark)")
+            .ok()
+            .flatten()
+            .is_some_and(|query| query.matches());
+        match LAST_PEN.get() {
+            Some((was_dark, pen)) if was_dark == dark && pen.ratio == ratio => pen,
+            _ => {
+                let pen = Self::read(ratio, element);
+                LAST_PEN.set(Some((dark, pen)));
+                pen
+            }
+        }
+    }
+
+    fn read(ratio: f64, element: &web_sys::HtmlCanvasElement) -> Self {
         let style = window().get_computed_style(element).ok().flatten();
         let color = |name, fallback| {
             style

@@ -91,6 +91,13 @@ enum Shape {
     FoldedNormal(Peak),
 }
 
+/// −ln(1 − u) for one uniform draw u in [0, 1): an exponential draw of unit
+/// rate. An exponential of rate λ draws it and divides by λ, so a caller
+/// that keeps these draws can make the gaps of any rate from them.
+pub fn unit_exponential(rng: &mut SeededRng) -> f64 {
+    -libm::log1p(-rng.random::<f64>())
+}
+
 impl Dist {
     /// Always `value`, in [0, [`MAX_MAGNITUDE`]].
     pub fn constant(value: f64) -> Result<Self, InvalidInput> {
@@ -166,7 +173,7 @@ impl Dist {
     pub fn sample(&self, rng: &mut SeededRng) -> f64 {
         match self.0 {
             Shape::Constant(value) => value,
-            Shape::Exponential { rate } => -libm::log1p(-rng.random::<f64>()) / rate,
+            Shape::Exponential { rate } => unit_exponential(rng) / rate,
             Shape::Uniform { min, max } => min + rng.random::<f64>() * (max - min),
             Shape::ClippedNormal(peak) => peak.draw(rng).max(0.0),
             Shape::Lognormal { mu, sigma } => libm::exp(mu + sigma * standard_normal(rng)),

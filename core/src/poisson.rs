@@ -19,13 +19,13 @@
 use std::fmt;
 
 use crate::choice_enum;
-use crate::dist::Dist;
+use crate::dist::{self, Dist};
 use crate::error::{InvalidInput, count_at_most, positive, within};
 use crate::field::{Field, FieldValue, Kind, Notice, shorten};
 use crate::key_numbers::KeyNumber;
 use crate::panel_params;
 use crate::presets::Preset;
-use crate::rng::{Purpose, seeded};
+use crate::rng::{Purpose, SeededRng, seeded};
 use crate::stats;
 use crate::units;
 
@@ -382,6 +382,40 @@ struct Arrival {
 
 /// Runs the schedule `params` describes with `seed`.
 pub fn run(params: &PoissonParams, seed: u64) -> Result<PoissonRun, InvalidInput> {
+    RunCache::default().run(params, seed)
+}
+
+/// Each tenant's unit-rate exponential draws ([`dist::unit_exponential`]),
+/// kept between runs: a tenant's gaps are its draws divided by its rate, so
+/// a run with another N, window or horizon draws only past the last one.
+#[derive(Debug, Default)]
+pub struct RunCache {
+    seed: u64,
+    streams: Vec<Stream>,
+}
+
+/// One tenant's stream: its draws so far, and its generator after them.
+#[derive(Debug)]
+struct Stream {
+    rng: SeededRng,
+    draws: Vec<f64>,
+}
+
+impl RunCache {
+    /// [`run`], reusing the draws of earlier runs.
+    pub fn run(&mut self, params: &PoissonParams, seed: u64) -> Result<PoissonRun, InvalidInput> {
+        if seed != self.seed {
+            (self.seed, self.streams) = (seed, Vec::new());
+        }
+        run_with(&mut self.streams, params, seed)
+    }
+}
+
+fn run_with(
+    streams: &mut Vec<Stream>,
+    params: &PoissonParams,
+    seed: u64,
+) -> Result<PoissonRun, InvalidInput> {
     within("UTC offset", params.utc_offset, -24.0, 24.0)?;
     count_at_most("horizon", u64::from(params.days), 366)?;
     count_at_most(
@@ -403,9 +437,18 @@ pub fn run(params: &PoissonParams, seed: u64) -> Result<PoissonRun, InvalidInput
     let mut deferred_wait = 0.0;
     for (index, tenant) in tenants.iter().enumerate() {
         let rate = positive("events a day", tenant.rate_per_second(params.policy))?;
+        // Refuses a rate no exponential may have, as a drawn one would.
+        Dist::exponential(rate)?;
+        if streams.len() == index {
+            streams.push(Stream {
+                rng: seeded(seed, GAPS.indexed(index as u64)),
+                draws: Vec::new(),
+            });
+        }
         let mut draw = Drawer {
-            gap: Dist::exponential(rate)?,
-            rng: seeded(seed, GAPS.indexed(index as u64)),
+            rate,
+            stream: &mut streams[index],
+            next: 0,
         };
         let (open, length) = tenant.window();
         let (open, length) = (f64::from(open), f64::from(length));
@@ -516,19 +559,32 @@ pub fn run(params: &PoissonParams, seed: u64) -> Result<PoissonRun, InvalidInput
 }
 
 /// Draws one tenant's exponential gaps.
-struct Drawer {
-    gap: Dist,
-    rng: crate::rng::SeededRng,
+struct Drawer<'a> {
+    rate: f64,
+    stream: &'a mut Stream,
+    /// How many of the stream's draws this run has used.
+    next: usize,
 }
 
-impl Drawer {
+impl Drawer<'_> {
     /// Calls `event` at each time of a Poisson process on [from, to).
     fn events_between(&mut self, from: f64, to: f64, event: &mut impl FnMut(f64)) {
-        let mut time = from + self.gap.sample(&mut self.rng);
+        let mut time = from + self.gap();
         while time < to {
             event(time);
-            time += self.gap.sample(&mut self.rng);
+            time += self.gap();
         }
+    }
+
+    /// The next exponential gap: the stream's next draw over the rate, as
+    /// [`Dist::sample`] would draw it.
+    fn gap(&mut self) -> f64 {
+        let stream = &mut *self.stream;
+        if self.next == stream.draws.len() {
+            stream.draws.push(dist::unit_exponential(&mut stream.rng));
+        }
+        self.next += 1;
+        stream.draws[self.next - 1] / self.rate
     }
 }
 

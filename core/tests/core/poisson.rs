@@ -1,8 +1,9 @@
 use stampede_core::field::{FieldValue, PanelParams};
 use stampede_core::key_numbers::KeyNumber;
 use stampede_core::poisson::{
-    BucketPolicy, ExtraTenants, PoissonParams, PoissonRun, WindowPolicy, key_numbers, run,
+    BucketPolicy, ExtraTenants, PoissonParams, PoissonRun, RunCache, WindowPolicy, key_numbers, run,
 };
+use stampede_core::state::State;
 use stampede_core::stats::{
     bin_index, bin_index_by_reciprocal, ks_p_value, ks_statistic, quantile_sorted,
 };
@@ -361,5 +362,33 @@ fn bins_found_by_a_reciprocal_are_those_of_bin_index() {
                 );
             }
         }
+    }
+}
+
+#[test]
+fn a_run_cache_gives_what_a_fresh_run_gives() {
+    // A reader's path: N up and down, a window with either policy, more
+    // days, tenants added and taken away, a bucket, another seed, and back.
+    let steps = [
+        "s=1&n=300",
+        "s=1&n=5000",
+        "s=1&n=1200",
+        "s=1&n=1200&ws=9&we=17&wp=defer",
+        "s=1&n=1200&ws=22&we=6&wp=scale&d=3",
+        "s=1&n=800&t=1000@22-6,50",
+        "s=1&n=900&t=50",
+        "s=1&n=900&bc=5&br=0.01&bp=wait",
+        "s=2&n=900",
+        "s=2&n=20000&tz=5.5",
+        "s=1&n=300",
+    ];
+    let mut cache = RunCache::default();
+    for step in steps {
+        let (state, _) = State::from_query(&format!("v=1&p=poisson&{step}"));
+        assert_eq!(
+            cache.run(&state.poisson, state.seed),
+            run(&state.poisson, state.seed),
+            "{step}"
+        );
     }
 }
