@@ -67,33 +67,58 @@ choice_enum! {
 /// The first `count` keys of `kind` under `seed`.
 pub fn generate(kind: KeyKind, count: u32, seed: u64) -> Result<Vec<String>, InvalidInput> {
     count_at_most("keys", u64::from(count), u64::from(MAX_KEYS))?;
-    let numbers = 1..=count;
-    Ok(match kind {
-        KeyKind::Sequential => numbers.map(|n| n.to_string()).collect(),
-        KeyKind::Email => numbers.map(|n| format!("user{n}@example.com")).collect(),
-        KeyKind::UuidV4 => {
-            let mut rng = seeded(seed, UUID_V4);
-            numbers
-                .map(|_| {
-                    let bytes = random_bytes(&mut rng);
-                    uuid_text(uuid::Builder::from_random_bytes(bytes))
-                })
-                .collect()
+    Ok(KeyStream::new(kind, seed).take(count as usize).collect())
+}
+
+/// The keys of `kind` under `seed`, one after another: [`generate`] takes
+/// the first N, and a caller that keeps the stream takes the next ones later
+/// without making the first again.
+#[derive(Clone, Debug)]
+pub struct KeyStream {
+    kind: KeyKind,
+    /// How many keys the stream has made.
+    made: u32,
+    rng: SeededRng,
+    /// The last UUIDv7 key's clock.
+    clock: u64,
+}
+
+impl KeyStream {
+    pub fn new(kind: KeyKind, seed: u64) -> Self {
+        let purpose = match kind {
+            KeyKind::UuidV7 => UUID_V7,
+            _ => UUID_V4,
+        };
+        Self {
+            kind,
+            made: 0,
+            rng: seeded(seed, purpose),
+            clock: UUID_V7_START_MS,
         }
-        KeyKind::UuidV7 => {
-            let mut rng = seeded(seed, UUID_V7);
-            let mut clock = UUID_V7_START_MS;
-            numbers
-                .map(|_| {
-                    clock += u64::from(rng.random_range(1..=UUID_V7_MAX_STEP_MS));
-                    let bytes = random_bytes(&mut rng);
-                    let mut rest = [0u8; 10];
-                    rest.copy_from_slice(&bytes[..10]);
-                    uuid_text(uuid::Builder::from_unix_timestamp_millis(clock, &rest))
-                })
-                .collect()
-        }
-    })
+    }
+}
+
+impl Iterator for KeyStream {
+    type Item = String;
+
+    fn next(&mut self) -> Option<String> {
+        self.made = self.made.checked_add(1)?;
+        let n = self.made;
+        Some(match self.kind {
+            KeyKind::Sequential => n.to_string(),
+            KeyKind::Email => format!("user{n}@example.com"),
+            KeyKind::UuidV4 => uuid_text(uuid::Builder::from_random_bytes(random_bytes(
+                &mut self.rng,
+            ))),
+            KeyKind::UuidV7 => {
+                self.clock += u64::from(self.rng.random_range(1..=UUID_V7_MAX_STEP_MS));
+                let bytes = random_bytes(&mut self.rng);
+                let mut rest = [0u8; 10];
+                rest.copy_from_slice(&bytes[..10]);
+                uuid_text(uuid::Builder::from_unix_timestamp_millis(self.clock, &rest))
+            }
+        })
+    }
 }
 
 /// 16 bytes from four PCG32 outputs, each little-endian.

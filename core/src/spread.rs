@@ -72,7 +72,7 @@ use crate::error::{InvalidInput, count_at_most};
 use crate::field::{Field, FieldValue, Notice};
 use crate::hash;
 use crate::key_numbers::KeyNumber;
-use crate::keys::{self, KeyKind, MAX_ID_CHARS};
+use crate::keys::{self, KeyKind, KeyStream, MAX_ID_CHARS};
 use crate::panel_params;
 use crate::poisson::SECONDS_PER_DAY;
 use crate::presets::Preset;
@@ -641,6 +641,8 @@ pub struct RunCache {
 struct GeneratedIds {
     kind: KeyKind,
     seed: u64,
+    /// Where the ids after `keys` come from.
+    stream: KeyStream,
     keys: Vec<String>,
     digests: Vec<Digests>,
     order: Option<Vec<usize>>,
@@ -742,35 +744,33 @@ impl RunCache {
         analyse(params, keys, added, known)
     }
 
-    /// At least `count` ids of `kind` under `seed`, with the digests already
-    /// made for them when the kind and seed are the ones kept.
+    /// At least `count` ids of `kind` under `seed`: those kept, if of that
+    /// kind and seed, with their digests, then the stream's next ones.
     fn generated(
         &mut self,
         kind: KeyKind,
         seed: u64,
         count: u32,
     ) -> Result<&mut GeneratedIds, InvalidInput> {
+        count_at_most("keys", u64::from(count), u64::from(keys::MAX_KEYS))?;
         let ids = match self.generated.take() {
-            Some(ids) if ids.kind == kind && ids.seed == seed => {
-                if ids.keys.len() >= count as usize {
-                    ids
-                } else {
-                    GeneratedIds {
-                        keys: keys::generate(kind, count, seed)?,
-                        order: None,
-                        ..ids
-                    }
-                }
-            }
+            Some(ids) if ids.kind == kind && ids.seed == seed => ids,
             _ => GeneratedIds {
                 kind,
                 seed,
-                keys: keys::generate(kind, count, seed)?,
+                stream: KeyStream::new(kind, seed),
+                keys: Vec::new(),
                 digests: Vec::new(),
                 order: None,
             },
         };
-        Ok(self.generated.insert(ids))
+        let ids = self.generated.insert(ids);
+        let more = (count as usize).saturating_sub(ids.keys.len());
+        if more > 0 {
+            ids.keys.extend(ids.stream.by_ref().take(more));
+            ids.order = None;
+        }
+        Ok(ids)
     }
 }
 
