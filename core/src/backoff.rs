@@ -60,8 +60,8 @@ use crate::units::{count, duration, significant};
 pub const MAX_CLIENTS: u32 = 1_000_000;
 /// Most retries a client may make after its first call.
 pub const MAX_RETRIES: u32 = 100;
-/// Most calls a run may make, M·(A + 1) for each strategy: about a quarter
-/// of a second natively, so a browser tab stays responsive.
+/// Most calls a run may make, M·(A + 1) for each strategy: under 0.1 s
+/// natively (the call-cap benchmark), so a browser tab stays responsive.
 pub const MAX_CALLS: u64 = 10_000_000;
 /// Most strategies compared with the main one.
 pub const MAX_COMPARED: usize = 3;
