@@ -100,10 +100,16 @@ pub fn histogram(
 /// The bin k, as an f64, whose [origin + k·w, origin + (k + 1)·w) holds
 /// `value`, each edge as that f64 expression evaluates; NaN for NaN.
 pub fn bin_index(value: f64, origin: f64, bin_width: f64) -> f64 {
-    let edge = |k: f64| origin + k * bin_width;
-    let guess = ((value - origin) / bin_width).floor();
     // The division can round a value on an edge into the neighbouring bin;
     // the edges themselves decide.
+    let guess = ((value - origin) / bin_width).floor();
+    on_edges(value, guess, |k| origin + k * bin_width)
+}
+
+/// The bin `guess`, at most one bin off, moved to the one whose edges
+/// (`edge(k)` to `edge(k + 1)`) hold `value`.
+#[inline]
+fn on_edges(value: f64, guess: f64, edge: impl Fn(f64) -> f64) -> f64 {
     if value < edge(guess) {
         guess - 1.0
     } else if value >= edge(guess + 1.0) {
@@ -131,15 +137,7 @@ pub fn bin_index_by_reciprocal(value: f64, bin_width: f64, per_width: f64, below
     if !(guess > 0.0 && guess < below) {
         return bin_index(value, 0.0, bin_width);
     }
-    let guess = (guess as u64) as f64;
-    let edge = |k: f64| 0.0 + k * bin_width;
-    if value < edge(guess) {
-        guess - 1.0
-    } else if value >= edge(guess + 1.0) {
-        guess + 1.0
-    } else {
-        guess
-    }
+    on_edges(value, (guess as u64) as f64, |k| 0.0 + k * bin_width)
 }
 
 /// `values` merged in runs of `group` = ⌈len / at_most⌉ neighbours, each
