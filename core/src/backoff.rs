@@ -53,7 +53,7 @@ use crate::key_numbers::KeyNumber;
 use crate::panel_params;
 use crate::presets::Preset;
 use crate::rng::{Purpose, SeededRng, seeded};
-use crate::stats::{bin_index, histogram, quantile_unsorted, quantiles_unsorted};
+use crate::stats::{bin_index_by_reciprocal, histogram, quantile_unsorted, quantiles_unsorted};
 use crate::units::{count, duration, significant};
 
 /// Most clients a fleet may have.
@@ -709,15 +709,30 @@ fn power_of_ten_within(seconds: f64) -> f64 {
 #[derive(Debug)]
 struct FineCounts {
     width: f64,
+    /// 1 / width, for [`bin_index_by_reciprocal`]: every call is binned.
+    per_width: f64,
     counts: Option<Vec<u32>>,
 }
 
 impl FineCounts {
+    fn new(width: f64) -> Self {
+        Self {
+            width,
+            per_width: 1.0 / width,
+            counts: Some(Vec::new()),
+        }
+    }
+
+    /// `bin_index(at, 0.0, width)`.
+    fn bin(&self, at: f64) -> f64 {
+        bin_index_by_reciprocal(at, self.width, self.per_width, MAX_FINE_BINS as f64)
+    }
+
     fn add(&mut self, at: f64, calls: u32) {
+        let bin = self.bin(at);
         let Some(counts) = &mut self.counts else {
             return;
         };
-        let bin = bin_index(at, 0.0, self.width);
         if !(0.0..MAX_FINE_BINS as f64).contains(&bin) {
             self.counts = None;
             return;
@@ -733,7 +748,7 @@ impl FineCounts {
     /// simulates every client drops clients, and its counts, at most
     /// [`MAX_CALLS`], never saturated.
     fn remove(&mut self, at: f64, calls: u32) {
-        let bin = bin_index(at, 0.0, self.width) as usize;
+        let bin = self.bin(at) as usize;
         if let Some(count) = self.counts.as_mut().and_then(|counts| counts.get_mut(bin)) {
             *count -= calls;
         }
@@ -775,10 +790,7 @@ impl Clients {
             setup,
             calls: 0,
             completions: Vec::new(),
-            fine: FineCounts {
-                width: fine_seconds,
-                counts: Some(Vec::new()),
-            },
+            fine: FineCounts::new(fine_seconds),
         }
     }
 
