@@ -21,7 +21,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, PREFIX, dragSlider, percentile, startServer } from './e2e.mjs';
+import { CHROMIUM, DRAGGED as E2E_DRAGGED, PREFIX, dragSlider, percentile, startServer } from './e2e.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DIST = path.resolve(process.argv[2] ?? path.join(REPO, 'dist'));
@@ -30,14 +30,9 @@ const LOADS = Number(process.env.BENCH_LOADS ?? 3);
 const WEEK_RUNS = Number(process.env.BENCH_WEEK_RUNS ?? 3);
 
 // The panels and the slider the e2e drags on each.
-const DRAGGED = [
-  ['poisson', 'n'],
-  ['jitter', 'hi'],
-  ['backoff', 'm'],
-  ['hash', 'n'],
-  ['slots', 'cyc'],
-  ['queue', 'w'],
-].filter(([slug]) => !process.env.BENCH_PANELS || process.env.BENCH_PANELS.split(',').includes(slug));
+const DRAGGED = E2E_DRAGGED.filter(
+  ([slug]) => !process.env.BENCH_PANELS || process.env.BENCH_PANELS.split(',').includes(slug),
+);
 const WEEK_RUN = '?v=1&p=queue&s=1&n=100000&w=15&cyc=780&hz=168&dm=5.6&d90=11&vs=';
 const WEEK_HOURS = '168';
 const WEEK_RUN_SHORT = WEEK_RUN.replace(`hz=${WEEK_HOURS}`, 'hz=1');

@@ -31,7 +31,7 @@ const PRESETS = path.resolve(process.env.E2E_PRESETS ?? path.join(REPO, 'target'
 // (scripts/test builds it before the e2e).
 const STAMPEDE = path.resolve(process.env.E2E_STAMPEDE ?? path.join(REPO, 'target', 'debug', 'stampede'));
 // The panels whose charts follow a dragged slider, and the slider to drag.
-const DRAGGED = [
+export const DRAGGED = [
   ['poisson', 'n'],
   ['jitter', 'hi'],
   ['backoff', 'm'],
