@@ -311,7 +311,13 @@ pub fn active_job_delay(executions: u32, u: f64) -> f64 {
 /// throttling scale, 1 s. An `x-amz-retry-after` header, which can raise
 /// the wait, is not modelled.
 pub fn aws_standard_delay(attempt: u32, scale: f64, u: f64) -> f64 {
-    u * (scale * power(2.0, attempt.max(1) - 1)).min(AWS_MAX_BACKOFF)
+    full_jitter(aws_ceiling(attempt, scale), u)
+}
+
+/// The AWS SDK's wait at u → 1 after attempt `attempt`:
+/// min(scale·2^(attempt−1), 20).
+fn aws_ceiling(attempt: u32, scale: f64) -> f64 {
+    (scale * power(2.0, attempt.max(1) - 1)).min(AWS_MAX_BACKOFF)
 }
 
 /// A validated retry strategy with its base delay, factor and cap.
@@ -350,20 +356,42 @@ impl Backoff {
     /// first; only decorrelated jitter reads it) and u in [0, 1).
     pub fn delay(&self, retry: u32, previous: f64, u: f64) -> f64 {
         let n = retry.max(1);
+        self.delay_under(self.ceiling(n), n, previous, u)
+    }
+
+    /// What the wait before retry `n` (from 1) is without a draw, or the
+    /// most a draw scales it to: the wait itself for the strategies without
+    /// jitter, e(n) for full and equal jitter, the AWS SDK's capped
+    /// doubling. The other strategies work their waits out from each draw
+    /// and read 0. A run works it out once per retry, not once per call.
+    fn ceiling(&self, n: u32) -> f64 {
         let Self {
             base, factor, cap, ..
         } = *self;
         match self.strategy {
             Strategy::Constant => base,
             Strategy::Linear => (base * f64::from(n)).min(cap),
-            Strategy::Exponential => exponential(base, factor, cap, n),
-            Strategy::FullJitter => full_jitter(exponential(base, factor, cap, n), u),
-            Strategy::EqualJitter => equal_jitter(exponential(base, factor, cap, n), u),
-            Strategy::Decorrelated => decorrelated(base, cap, previous, u),
+            Strategy::Exponential | Strategy::FullJitter | Strategy::EqualJitter => {
+                exponential(base, factor, cap, n)
+            }
+            Strategy::Aws => aws_ceiling(n, AWS_TRANSIENT_SCALE),
+            Strategy::Decorrelated | Strategy::Sidekiq | Strategy::Celery | Strategy::ActiveJob => {
+                0.0
+            }
+        }
+    }
+
+    /// [`Self::delay`] before retry `n` (from 1), given its
+    /// [`Self::ceiling`].
+    fn delay_under(&self, ceiling: f64, n: u32, previous: f64, u: f64) -> f64 {
+        match self.strategy {
+            Strategy::Constant | Strategy::Linear | Strategy::Exponential => ceiling,
+            Strategy::FullJitter | Strategy::Aws => full_jitter(ceiling, u),
+            Strategy::EqualJitter => equal_jitter(ceiling, u),
+            Strategy::Decorrelated => decorrelated(self.base, self.cap, previous, u),
             Strategy::Sidekiq => sidekiq_delay(n - 1, u) as f64,
             Strategy::Celery => celery_delay(n - 1, u) as f64,
             Strategy::ActiveJob => active_job_delay(n, u),
-            Strategy::Aws => aws_standard_delay(n, AWS_TRANSIENT_SCALE, u),
         }
     }
 
@@ -524,25 +552,73 @@ pub struct Fleet {
     pub completion_p99: f64,
 }
 
-/// The times of one client's calls: the first at 0, then one after each
-/// wait, until a call lands at or after `outage` or the retries run out.
-fn call_times(
+/// How the clients of one fleet call: the strategy, with the ceiling of
+/// each retry's wait worked out once, against one outage.
+#[derive(Debug)]
+struct Retrying {
     backoff: Backoff,
     outage: f64,
-    retries: u32,
+    /// [`Backoff::ceiling`] of retries 1 to A.
+    ceilings: Vec<f64>,
+}
+
+impl Retrying {
+    fn new(backoff: Backoff, outage: f64, retries: u32) -> Self {
+        Self {
+            backoff,
+            outage,
+            ceilings: (1..=retries).map(|n| backoff.ceiling(n)).collect(),
+        }
+    }
+
+    /// The times of the calls of the client drawing from `rng`: the first
+    /// at 0, then one after each wait, until a call lands at or after the
+    /// outage's end or the retries run out.
+    fn calls(&self, rng: SeededRng) -> Calls<'_> {
+        Calls {
+            retrying: self,
+            rng,
+            next: Some(0.0),
+            retry: 0,
+            previous: self.backoff.base,
+        }
+    }
+}
+
+/// One client's calls; see [`Retrying::calls`].
+struct Calls<'a> {
+    retrying: &'a Retrying,
     rng: SeededRng,
-) -> impl Iterator<Item = f64> {
-    let mut waits = backoff.waits(rng).take(retries as usize);
-    let mut next = Some(0.0);
-    std::iter::from_fn(move || {
-        let now = next?;
-        next = if now >= outage {
-            None
-        } else {
-            waits.next().map(|wait| now + wait)
+    next: Option<f64>,
+    /// Retries made so far.
+    retry: usize,
+    /// The last wait, the base before the first.
+    previous: f64,
+}
+
+impl Iterator for Calls<'_> {
+    type Item = f64;
+
+    fn next(&mut self) -> Option<f64> {
+        let now = self.next?;
+        let Retrying {
+            backoff,
+            outage,
+            ceilings,
+        } = self.retrying;
+        self.next = match ceilings.get(self.retry) {
+            Some(&ceiling) if now < *outage => {
+                self.retry += 1;
+                // Drawn even where the strategy ignores it, as in
+                // [`Backoff::waits`].
+                let u = self.rng.random::<f64>();
+                self.previous = backoff.delay_under(ceiling, self.retry as u32, self.previous, u);
+                Some(now + self.previous)
+            }
+            _ => None,
         };
         Some(now)
-    })
+    }
 }
 
 /// `clients` clients (1 to [`MAX_CLIENTS`]) fail at t = 0 against a
@@ -621,7 +697,10 @@ fn simulate_fleets_keeping(
     // exactly.
     let first_client_last = backoffs
         .iter()
-        .flat_map(|backoff| call_times(*backoff, outage, retries, client_rng(seed, 0)))
+        .map(|&backoff| {
+            let retrying = Retrying::new(backoff, outage, retries);
+            retrying.calls(client_rng(seed, 0)).fold(0.0, f64::max)
+        })
         .fold(0.0, f64::max);
     let fine_seconds = power_of_ten_within(timeline_bin(first_client_last));
     let mut earlier = std::mem::take(kept);
@@ -674,9 +753,8 @@ fn simulate_fleets_keeping(
                     calls
                 }
                 None => {
-                    let drawn = (0..clients).flat_map(|index| {
-                        call_times(run.setup.backoff, outage, retries, client_rng(seed, index))
-                    });
+                    let drawn =
+                        (0..clients).flat_map(|index| run.retrying.calls(client_rng(seed, index)));
                     histogram(drawn, 0.0, bin_seconds, bins)
                 }
             };
@@ -771,6 +849,7 @@ struct Setup {
 #[derive(Debug)]
 struct Clients {
     setup: Setup,
+    retrying: Retrying,
     calls: u64,
     /// When each simulated client made its last call, in client order.
     completions: Vec<f64>,
@@ -788,6 +867,7 @@ impl Clients {
     fn new(setup: Setup, fine_seconds: f64) -> Self {
         Self {
             setup,
+            retrying: Retrying::new(setup.backoff, setup.outage, setup.retries),
             calls: 0,
             completions: Vec::new(),
             fine: FineCounts::new(fine_seconds),
@@ -803,17 +883,11 @@ impl Clients {
     /// Simulates clients up to `simulated`, or drops those from it on,
     /// replaying their calls to count them out.
     fn resize(&mut self, simulated: u32) {
-        let Setup {
-            backoff,
-            outage,
-            retries,
-            seed,
-            alike,
-        } = self.setup;
+        let Setup { seed, alike, .. } = self.setup;
         let had = self.completions.len() as u32;
         for index in had..simulated {
             let mut last = 0.0;
-            for at in call_times(backoff, outage, retries, client_rng(seed, index)) {
+            for at in self.retrying.calls(client_rng(seed, index)) {
                 self.calls += u64::from(alike);
                 last = at;
                 self.fine.add(at, alike);
@@ -821,7 +895,7 @@ impl Clients {
             self.completions.push(last);
         }
         for index in simulated..had {
-            for at in call_times(backoff, outage, retries, client_rng(seed, index)) {
+            for at in self.retrying.calls(client_rng(seed, index)) {
                 self.calls -= u64::from(alike);
                 self.fine.remove(at, alike);
             }
