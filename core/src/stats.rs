@@ -108,7 +108,7 @@ pub fn bin_index(value: f64, origin: f64, bin_width: f64) -> f64 {
 
 /// The bin `guess`, at most one bin off, moved to the one whose edges
 /// (`edge(k)` to `edge(k + 1)`) hold `value`.
-#[inline]
+#[inline(always)]
 fn on_edges(value: f64, guess: f64, edge: impl Fn(f64) -> f64) -> f64 {
     if value < edge(guess) {
         guess - 1.0
@@ -129,8 +129,9 @@ fn on_edges(value: f64, guess: f64, edge: impl Fn(f64) -> f64) -> f64 {
 /// in bin k has value/w within (k + 1)·2^−53 of [k, k + 1), and both the
 /// rounded quotient and value·per_width (two more roundings) have whole
 /// parts k − 1, k or k + 1; the edge tests [`bin_index`] makes then give k
-/// from either.
-#[inline]
+/// from either. Always inlined, as it is meant for hot loops, which the
+/// app's size-first build would otherwise make call it.
+#[inline(always)]
 pub fn bin_index_by_reciprocal(value: f64, bin_width: f64, per_width: f64, below: f64) -> f64 {
     let guess = value * per_width;
     // Zeros too go to `bin_index`, which keeps the sign of a −0.
