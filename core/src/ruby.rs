@@ -221,12 +221,10 @@ fn by_array_states<const L: usize>(keys: [&[u32]; L]) -> [[u32; L]; N] {
     let mut i = 1;
     let mut j = 0;
     for _ in 0..N.max(length) {
-        let previous = state[i - 1];
-        let addend = addends[j];
-        for lane in 0..L {
-            let p = previous[lane];
-            state[i][lane] = (state[i][lane] ^ (p ^ (p >> 30)).wrapping_mul(1_664_525))
-                .wrapping_add(addend[lane]);
+        let (done, rest) = state.split_at_mut(i);
+        let words = rest[0].iter_mut().zip(&done[i - 1]).zip(&addends[j]);
+        for ((word, &p), &addend) in words {
+            *word = (*word ^ (p ^ (p >> 30)).wrapping_mul(1_664_525)).wrapping_add(addend);
         }
         i += 1;
         j += 1;
@@ -239,11 +237,9 @@ fn by_array_states<const L: usize>(keys: [&[u32]; L]) -> [[u32; L]; N] {
         }
     }
     for _ in 0..N - 1 {
-        let previous = state[i - 1];
-        for lane in 0..L {
-            let p = previous[lane];
-            state[i][lane] = (state[i][lane] ^ (p ^ (p >> 30)).wrapping_mul(1_566_083_941))
-                .wrapping_sub(i as u32);
+        let (done, rest) = state.split_at_mut(i);
+        for (word, &p) in rest[0].iter_mut().zip(&done[i - 1]) {
+            *word = (*word ^ (p ^ (p >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
         }
         i += 1;
         if i >= N {
