@@ -129,8 +129,8 @@ fn on_edges(value: f64, guess: f64, edge: impl Fn(f64) -> f64) -> f64 {
 /// in bin k has value/w within (k + 1)·2^−53 of [k, k + 1), and both the
 /// rounded quotient and value·per_width (two more roundings) have whole
 /// parts k − 1, k or k + 1; the edge tests [`bin_index`] makes then give k
-/// from either. Always inlined, as it is meant for hot loops, which the
-/// app's size-first build would otherwise make call it.
+/// from either. Always inlined, as it is meant for hot loops, which a
+/// size-first build would otherwise make call it.
 #[inline(always)]
 pub fn bin_index_by_reciprocal(value: f64, bin_width: f64, per_width: f64, below: f64) -> f64 {
     let guess = value * per_width;
