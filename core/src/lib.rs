@@ -25,6 +25,7 @@ pub mod run;
 pub mod scheduler;
 pub mod sim;
 pub mod slots;
+pub mod snippet;
 pub mod spread;
 pub mod state;
 pub mod stats;
