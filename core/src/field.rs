@@ -160,9 +160,16 @@ impl Field {
             Kind::Number {
                 min,
                 max,
+                step,
                 log: true,
-                ..
-            } => LOG_SLIDER_STEPS * (value / min).ln() / (max / min).ln(),
+            } => {
+                let low = log_low(min, step);
+                if value < low {
+                    0.0
+                } else {
+                    LOG_SLIDER_STEPS * (value / low).ln() / (max / low).ln()
+                }
+            }
             _ => value,
         }
     }
@@ -178,13 +185,22 @@ impl Field {
         else {
             return position;
         };
-        let value = if log {
-            min * (max / min).powf(position / LOG_SLIDER_STEPS)
-        } else {
+        let value = if !log {
             position
+        } else if min == 0.0 && position <= 0.0 {
+            0.0
+        } else {
+            let low = log_low(min, step);
+            low * (max / low).powf(position / LOG_SLIDER_STEPS)
         };
         snap(value, step).clamp(min, max)
     }
+}
+
+/// Where a logarithmic slider's scale starts: its minimum, or for a range
+/// from 0, one step above it, with 0 itself at the slider's first position.
+fn log_low(min: f64, step: f64) -> f64 {
+    if min > 0.0 { min } else { step }
 }
 
 /// `value` rounded to a multiple of `step`. Fractional steps divide by their
@@ -540,6 +556,18 @@ mod tests {
         assert_eq!(EVENTS.slider_value(500.0), 1000.0);
         assert_eq!(EVENTS.slider_value(1000.0), 1_000_000.0);
         assert!((EVENTS.slider_position(300.0) - 412.9).abs() < 0.1);
+    }
+
+    #[test]
+    fn a_log_slider_from_zero_keeps_zero_at_its_start() {
+        const DELAY: Field = Field::number("hi", "Max delay", "min", (0.0, 1440.0), 0.1).log();
+        assert_eq!(DELAY.slider_value(0.0), 0.0);
+        assert_eq!(DELAY.slider_position(0.0), 0.0);
+        assert_eq!(DELAY.slider_value(1000.0), 1440.0);
+        // A fifth of the track reaches about 0.7 min, not the 288 min of a
+        // linear slider.
+        assert_eq!(DELAY.slider_value(200.0), 0.7);
+        assert!((DELAY.slider_position(30.0) - 1000.0 * 300f64.ln() / 14_400f64.ln()).abs() < 1e-9);
     }
 
     #[test]

@@ -3,22 +3,25 @@
 //! When N jobs are enqueued at the same instant, they all hit the downstream
 //! at once: the thundering herd. Giving each job its own random delay drawn
 //! uniformly from [min, max) spreads them out; the downstream then sees a
-//! flat rate of N / (max − min) jobs per unit of time, and the last job runs
-//! by t0 + max. A fixed delay only moves the herd later. Other shapes trade
-//! the flat rate for an early bulk (exponential) or a hump (normal).
+//! flat rate of N / (max − min), and the last job runs by t0 + max. A fixed
+//! delay only moves the herd later. Other shapes trade the flat rate for an
+//! early bulk (exponential) or a hump (normal).
 //!
-//! A downstream that takes R jobs a minute is overrun by Σ max(0, count − R)
-//! jobs over the minutes from t0, and even at its limit it needs N / R to
-//! take them all: the cumulative starts can never rise faster than
-//! min(N, R·t). With uniform jitter each minute inside [min, max) holds
-//! Binomial(N, 1 min / (max − min)) jobs, so the busiest one sits a couple
-//! of standard deviations above the flat rate.
+//! A downstream's limit is stated per second, as APIs state theirs: L
+//! calls a second. Everything over it is counted per whole second from t0,
+//! Σ max(0, count − L), however coarsely a chart bins. Even at its limit it
+//! needs N / L to take all N, so no window shorter than that can fit. With
+//! uniform jitter over W seconds each second holds Binomial(N, 1/W) jobs,
+//! and the busiest of the W sits several spreads above the flat rate: the
+//! window that fits is wider than N / L. [`WindowFit`] finds it twice,
+//! measured on this seed's draws and from that binomial maximum.
 //!
 //! The charts count arrivals on one time axis for a run and its herd, in
 //! bins of 1 s, 10 s, 1 min or 10 min: the narrowest that keeps the axis
 //! to at most 600 bins.
 
 use rand::RngExt;
+use statrs::distribution::{Binomial, DiscreteCDF};
 
 use crate::choice_enum;
 use crate::dist::{Dist, Peak};
@@ -34,13 +37,20 @@ use crate::units::{count, duration, significant};
 const DELAYS: Purpose = Purpose::new("jitter.delays");
 const MAX_JOBS: u64 = 1_000_000;
 const MAX_DELAY_MINUTES: f64 = 1440.0;
+/// Delays move in tenths of a minute: 6 s, so a window is whole seconds.
+pub const DELAY_STEP_MINUTES: f64 = 0.1;
+/// Steps in a minute: a delay of k steps is k / 10 min, divided rather than
+/// multiplied by 0.1 so that it is the f64 a URL's "17.9" reads as.
+const STEPS_PER_MINUTE: f64 = 10.0;
+/// Steps in the longest delay.
+const DELAY_STEPS: u32 = 14_400;
 
 choice_enum! {
     /// How each job's delay is drawn.
     pub enum Strategy {
         /// Every job runs at t0: the herd.
         NoDelay = ("none", "None: all at once"),
-        /// Every job waits the mean delay: the herd, later.
+        /// Every job waits the same fixed delay: the herd, later.
         Fixed = ("fixed", "Fixed delay"),
         /// Uniform in [min, max): a flat rate.
         Uniform = ("uniform", "Uniform"),
@@ -60,18 +70,25 @@ panel_params! {
         pub jobs: u32 = 10_000, Field::number("n", "Jobs", "jobs", (1.0, 1_000_000.0), 1.0).log();
         pub strategy: Strategy = Strategy::Uniform, Field::choice("js", "Delay", Strategy::OPTIONS);
         /// Shortest delay, in minutes.
-        pub min_delay: f64 = 0.0, Field::number("lo", "Min delay", "min", (0.0, 1440.0), 0.5);
+        pub min_delay: f64 = 0.0, Field::number("lo", "Min delay", "min", (0.0, MAX_DELAY_MINUTES), DELAY_STEP_MINUTES).log();
         /// Longest delay, in minutes (exclusive for uniform).
-        pub max_delay: f64 = 30.0, Field::number("hi", "Max delay", "min", (0.0, 1440.0), 0.5);
-        /// The fixed delay, and the mean of the exponential and normal shapes.
-        pub mean_delay: f64 = 10.0, Field::number("m", "Mean delay", "min", (0.0, 1440.0), 0.5);
-        /// Spread of the normal shapes.
+        pub max_delay: f64 = 30.0, Field::number("hi", "Max delay", "min", (0.0, MAX_DELAY_MINUTES), DELAY_STEP_MINUTES).log();
+        /// The one delay every job waits under the fixed strategy, in minutes.
+        pub fixed_delay: f64 = 10.0, Field::number("fd", "Fixed delay", "min", (0.0, MAX_DELAY_MINUTES), DELAY_STEP_MINUTES).log();
+        /// The mean of the exponential and normal shapes, in minutes.
+        pub mean_delay: f64 = 10.0, Field::number("m", "Mean delay", "min", (0.0, MAX_DELAY_MINUTES), DELAY_STEP_MINUTES).log();
+        /// Spread of the normal shapes, in minutes.
         pub sd: f64 = 5.0, Field::number("sd", "Std deviation", "min", (0.1, 720.0), 0.1).log();
-        /// What the downstream accepts per minute.
-        pub limit_per_minute: u32 = 500, Field::number("r", "Downstream limit", "/min", (1.0, 1_000_000.0), 1.0).log();
+        /// L, the calls a second the downstream accepts.
+        pub limit_per_second: u32 = 20, Field::number("rps", "Downstream limit", "/s", (1.0, 100_000.0), 1.0).log();
     }
     settle_rules = keep_delays_apart;
+    relevance = is_relevant;
 }
+
+/// The URL key of the downstream limit before it was per second: a number
+/// of jobs a minute. [`JitterParams::read_per_minute_limit`] still reads it.
+pub const PER_MINUTE_LIMIT_KEY: &str = "r";
 
 /// The uniform range [min, max) must not be empty.
 fn keep_delays_apart(params: &mut JitterParams) -> Vec<Notice> {
@@ -88,15 +105,53 @@ fn keep_delays_apart(params: &mut JitterParams) -> Vec<Notice> {
     }
 }
 
+/// Which delays a strategy reads: the others' controls are hidden.
+fn is_relevant(params: &JitterParams, key: &str) -> bool {
+    let [_, _, min, max, fixed, mean, sd, _] = JitterParams::FIELDS.map(|field| field.key);
+    let uses: &[&str] = match params.strategy {
+        Strategy::NoDelay => &[],
+        Strategy::Fixed => &[fixed],
+        Strategy::Uniform => &[min, max],
+        Strategy::Exponential => &[max, mean],
+        Strategy::Normal => &[min, max, mean, sd],
+        Strategy::TwoPeak => &[min, max, sd],
+    };
+    ![min, max, fixed, mean, sd].contains(&key) || uses.contains(&key)
+}
+
 impl JitterParams {
     /// Width of the delay range, in minutes.
     pub fn spread_minutes(&self) -> f64 {
         self.max_delay - self.min_delay
     }
 
-    /// The rate a uniform delay gives the downstream: N / (max − min) per minute.
-    pub fn flat_rate_per_minute(&self) -> f64 {
-        f64::from(self.jobs) / self.spread_minutes()
+    /// The rate a uniform delay gives the downstream: N / (max − min), per second.
+    pub fn flat_rate_per_second(&self) -> f64 {
+        f64::from(self.jobs) / (self.spread_minutes() * 60.0)
+    }
+
+    /// Reads `raw`, a limit in jobs a minute as URLs once wrote it under
+    /// [`PER_MINUTE_LIMIT_KEY`], into the per-second limit, rounded up to a
+    /// whole call a second; the notice says what it became.
+    pub fn read_per_minute_limit(&mut self, raw: &str) -> Notice {
+        const LIMIT: Field = JitterParams::FIELDS[7];
+        let per_minute = crate::decimal::parse_finite(raw.trim());
+        match per_minute {
+            Some(per_minute) if per_minute > 0.0 => {
+                let per_second = (per_minute / 60.0).ceil().clamp(1.0, 100_000.0);
+                self.limit_per_second = per_second as u32;
+                LIMIT.notice(format!(
+                    "the limit is per second now: {} a minute read as {} /s",
+                    crate::field::shorten(raw.trim()),
+                    self.limit_per_second
+                ))
+            }
+            _ => LIMIT.notice(format!(
+                "\"{}\" is not a limit a minute; using {} /s",
+                crate::field::shorten(raw.trim()),
+                self.limit_per_second
+            )),
+        }
     }
 }
 
@@ -107,21 +162,118 @@ pub struct JitterRun {
     pub run_at: Vec<f64>,
     /// Jobs starting in each second from t0.
     pub per_second: Vec<u32>,
-    /// Jobs starting in each minute from t0.
-    pub per_minute: Vec<u32>,
-    /// The busiest minute's start and count (the earliest of equals).
-    pub peak_minute: (f64, u32),
-    /// Jobs beyond the limit, summed over minutes: Σ max(0, count − R).
+    /// The busiest second's start and count (the earliest of equals).
+    pub peak_second: (f64, u32),
+    /// Seconds in which more than L jobs start.
+    pub seconds_over_limit: u32,
+    /// Jobs beyond the limit, summed over seconds: Σ max(0, count − L).
     pub over_limit: u64,
     /// When the last job runs.
     pub last_run: f64,
-    /// N / (max − min) per minute, for the uniform strategy.
-    pub flat_rate_per_minute: Option<f64>,
+    /// N / (max − min) per second, for the uniform strategy.
+    pub flat_rate_per_second: Option<f64>,
+    /// The narrowest uniform window that keeps every second within L.
+    pub window_fit: WindowFit,
+}
+
+/// The narrowest uniform window [min, max) whose busiest second stays at or
+/// under the limit L, for N jobs. Windows are whole seconds.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct WindowFit {
+    /// Measured: the smallest max delay, in minutes and in steps of
+    /// [`DELAY_STEP_MINUTES`] above the min delay, at which this seed's
+    /// uniform run stays at or under L in every second, while one step less
+    /// does not; `None` when even 1,440 minutes do not.
+    pub max_delay: Option<f64>,
+    /// That window, max − min, in seconds.
+    pub window_seconds: Option<f64>,
+    /// N / L: no window shorter can take all N at the limit.
+    pub floor_seconds: f64,
+    /// Theory: the fewest whole seconds W whose expected busiest second,
+    /// the maximum of W counts each Binomial(N, 1/W), is at most L; `None`
+    /// beyond a day.
+    pub theory_seconds: Option<u32>,
 }
 
 /// Draws every job's delay for `params` with `seed` and counts what the
 /// downstream sees.
 pub fn run(params: &JitterParams, seed: u64) -> Result<JitterRun, InvalidInput> {
+    RunCache::default().run(params, seed)
+}
+
+/// Keeps the last [`WindowFit`], which does not depend on the max delay,
+/// so that dragging the max delay recounts only the run.
+#[derive(Debug, Default)]
+pub struct RunCache {
+    fit: Option<(FitInputs, WindowFit)>,
+}
+
+/// What a [`WindowFit`] depends on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct FitInputs {
+    jobs: u32,
+    min_delay: f64,
+    limit_per_second: u32,
+    seed: u64,
+}
+
+impl RunCache {
+    /// [`run`], reusing the window fit when only the delays' shape or the
+    /// max delay changed.
+    pub fn run(&mut self, params: &JitterParams, seed: u64) -> Result<JitterRun, InvalidInput> {
+        let run_at = draw(params, seed)?;
+        let inputs = FitInputs {
+            jobs: params.jobs,
+            min_delay: params.min_delay,
+            limit_per_second: params.limit_per_second,
+            seed,
+        };
+        let window_fit = match self.fit {
+            Some((kept, fit)) if kept == inputs => fit,
+            _ => fit_window(params, seed),
+        };
+        self.fit = Some((inputs, window_fit));
+
+        Ok(counted(params, run_at, window_fit))
+    }
+}
+
+/// What the downstream sees of the starts `run_at`, second by second.
+fn counted(params: &JitterParams, run_at: Vec<f64>, window_fit: WindowFit) -> JitterRun {
+    let last_run = run_at.iter().copied().fold(0.0, f64::max);
+    let seconds = last_run.floor() as usize + 1;
+    let per_second = stats::histogram(run_at.iter().copied(), 0.0, 1.0, seconds);
+    let (peak_index, peak_count) = busiest(&per_second);
+    let limit = params.limit_per_second;
+    let over = per_second.iter().filter(|&&c| c > limit);
+    let seconds_over_limit = over.clone().count() as u32;
+    let over_limit = over.map(|&c| u64::from(c - limit)).sum();
+    JitterRun {
+        run_at,
+        per_second,
+        peak_second: (peak_index as f64, peak_count),
+        seconds_over_limit,
+        over_limit,
+        last_run,
+        flat_rate_per_second: (params.strategy == Strategy::Uniform)
+            .then(|| params.flat_rate_per_second()),
+        window_fit,
+    }
+}
+
+/// The fullest of `counts` and its index, the earliest of equals.
+fn busiest(counts: &[u32]) -> (usize, u32) {
+    counts
+        .iter()
+        .copied()
+        .enumerate()
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+        .unwrap_or((0, 0))
+}
+
+/// Every job's start in seconds after t0, in enqueue order, after checking
+/// the parameters.
+fn draw(params: &JitterParams, seed: u64) -> Result<Vec<f64>, InvalidInput> {
     count_at_most("jobs", u64::from(params.jobs), MAX_JOBS)?;
     let (lo, hi) = (params.min_delay, params.max_delay);
     within("min delay", lo, 0.0, MAX_DELAY_MINUTES)?;
@@ -131,13 +283,13 @@ pub fn run(params: &JitterParams, seed: u64) -> Result<JitterRun, InvalidInput> 
             format!("{hi} must lie in ({lo}, 1440]"),
         ));
     }
-    // A fixed delay is the mean itself, so the mean bounds how many seconds the run counts.
+    let fixed = within("fixed delay", params.fixed_delay, 0.0, MAX_DELAY_MINUTES)?;
     let mean = within("mean delay", params.mean_delay, 0.0, MAX_DELAY_MINUTES)?;
     let sd = positive("std deviation", params.sd)?;
-    if params.limit_per_minute == 0 {
+    if params.limit_per_second == 0 {
         return Err(InvalidInput::new(
             "downstream limit",
-            "must take at least 1 job a minute",
+            "must take at least 1 job a second",
         ));
     }
     let width = hi - lo;
@@ -161,50 +313,141 @@ pub fn run(params: &JitterParams, seed: u64) -> Result<JitterRun, InvalidInput> 
     let mut rng = seeded(seed, DELAYS);
     let mut draw_minutes = || match params.strategy {
         Strategy::NoDelay => 0.0,
-        Strategy::Fixed => mean,
-        Strategy::Uniform => lo + rng.random::<f64>() * width,
+        Strategy::Fixed => fixed,
+        Strategy::Uniform => uniform_minutes(lo, width, rng.random::<f64>()),
         Strategy::Exponential if mean == 0.0 => 0.0,
         Strategy::Exponential => -mean * libm::log1p(-rng.random::<f64>() * exponential_mass),
         Strategy::Normal | Strategy::TwoPeak => shape
             .as_ref()
             .map_or(lo, |shape| shape.sample(&mut rng).clamp(lo, hi)),
     };
-    let run_at: Vec<f64> = (0..params.jobs).map(|_| draw_minutes() * 60.0).collect();
-
-    let last_run = run_at.iter().copied().fold(0.0, f64::max);
-    let seconds = last_run.floor() as usize + 1;
-    let per_second = stats::histogram(run_at.iter().copied(), 0.0, 1.0, seconds);
-    let per_minute = stats::histogram(run_at.iter().copied(), 0.0, 60.0, seconds.div_ceil(60));
-    let (peak_index, peak_count) = per_minute
-        .iter()
-        .copied()
-        .enumerate()
-        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
-        .unwrap_or((0, 0));
-    let limit = params.limit_per_minute;
-    let over_limit = per_minute
-        .iter()
-        .map(|&c| u64::from(c.saturating_sub(limit)))
-        .sum();
-    Ok(JitterRun {
-        run_at,
-        per_second,
-        per_minute,
-        peak_minute: (peak_index as f64 * 60.0, peak_count),
-        over_limit,
-        last_run,
-        flat_rate_per_minute: (params.strategy == Strategy::Uniform)
-            .then(|| params.flat_rate_per_minute()),
-    })
+    Ok((0..params.jobs).map(|_| draw_minutes() * 60.0).collect())
 }
 
-/// The same enqueue without any delay: the herd that jitter breaks up.
-pub fn herd(params: &JitterParams, seed: u64) -> Result<JitterRun, InvalidInput> {
+/// A uniform delay in minutes from one draw u: the run and the window fit
+/// share this expression, so the fit counts exactly the seconds a run would.
+fn uniform_minutes(min: f64, width: f64, u: f64) -> f64 {
+    min + u * width
+}
+
+/// The narrowest window for the uniform draws of `seed`, measured and in
+/// theory; see [`WindowFit`].
+///
+/// The measured one bisects the max delay over tenths of a minute: it
+/// keeps a max delay known to overrun (one whose window holds fewer than
+/// N / L − 2 whole seconds cannot fit, by counting) and one known to fit,
+/// and counts the busiest second of the run at their midpoint, about 17
+/// counts of N jobs.
+pub fn fit_window(params: &JitterParams, seed: u64) -> WindowFit {
+    let (jobs, limit) = (params.jobs, params.limit_per_second.max(1));
+    let floor_seconds = f64::from(jobs) / f64::from(limit);
+    let mut rng = seeded(seed, DELAYS);
+    let draws: Vec<f64> = (0..jobs).map(|_| rng.random::<f64>()).collect();
+    let lo = params.min_delay;
+    let max_delay_at = |step: u32| f64::from(step) / STEPS_PER_MINUTE;
+    let mut counts = Vec::new();
+    let mut fits = |step: u32| {
+        let hi = max_delay_at(step);
+        let seconds = (hi * 60.0).floor() as usize + 1;
+        counts.clear();
+        counts.resize(seconds, 0u32);
+        let width = hi - lo;
+        let mut busiest = 0;
+        for &u in &draws {
+            let at = uniform_minutes(lo, width, u) * 60.0;
+            let count = &mut counts[(at.floor() as usize).min(seconds - 1)];
+            *count += 1;
+            busiest = busiest.max(*count);
+        }
+        busiest <= limit
+    };
+    // The first step above the min delay, and the last that the counting
+    // bound rules out.
+    let first = (lo * STEPS_PER_MINUTE).floor() as u32 + 1;
+    let ruled_out = ((lo + (floor_seconds - 2.0) / 60.0) * STEPS_PER_MINUTE).floor();
+    let mut overruns = (ruled_out.max(f64::from(first) - 1.0) as u32).min(DELAY_STEPS);
+    let mut fitting = DELAY_STEPS;
+    let max_delay = (first <= DELAY_STEPS && fits(fitting)).then(|| {
+        while fitting - overruns > 1 {
+            let middle = overruns + (fitting - overruns) / 2;
+            if fits(middle) {
+                fitting = middle;
+            } else {
+                overruns = middle;
+            }
+        }
+        max_delay_at(fitting)
+    });
+    WindowFit {
+        max_delay,
+        window_seconds: max_delay.map(|hi| ((hi - lo) * 60.0).round()),
+        floor_seconds,
+        theory_seconds: theory_window(jobs, limit),
+    }
+}
+
+/// The fewest whole seconds W, from ⌈N / L⌉ to a day, for which the
+/// expected busiest second of N uniform starts is at most L; found by
+/// bisection, as the expectation falls as W grows.
+fn theory_window(jobs: u32, limit: u32) -> Option<u32> {
+    const DAY: u32 = 86_400;
+    let fits = |seconds: u32| expected_busiest_second(jobs, seconds) <= f64::from(limit);
+    let floor = jobs.div_ceil(limit).max(1);
+    if floor > DAY || !fits(DAY) {
+        return None;
+    }
+    if fits(floor) {
+        return Some(floor);
+    }
+    let (mut overruns, mut fitting) = (floor, DAY);
+    while fitting - overruns > 1 {
+        let middle = overruns + (fitting - overruns) / 2;
+        if fits(middle) {
+            fitting = middle;
+        } else {
+            overruns = middle;
+        }
+    }
+    Some(fitting)
+}
+
+/// The expected largest of `seconds` counts, each Binomial(N, 1/seconds):
+/// Σₖ P(max > k) = Σₖ (1 − F(k)^W), taking the counts as independent (the
+/// multinomial's slight negative correlation makes the true value a
+/// little lower).
+pub fn expected_busiest_second(jobs: u32, seconds: u32) -> f64 {
+    let n = u64::from(jobs);
+    if seconds <= 1 {
+        return f64::from(jobs);
+    }
+    let bins = f64::from(seconds);
+    let Ok(binomial) = Binomial::new(1.0 / bins, n) else {
+        return f64::from(jobs);
+    };
+    let mean = f64::from(jobs) / bins;
+    let spread = (mean * (1.0 - 1.0 / bins)).sqrt();
+    // Far below the mean every one of the W counts exceeds k: terms of 1.
+    let start = (mean - 12.0 * spread - 1.0).max(0.0).floor() as u64;
+    let mut total = start as f64;
+    for k in start..n {
+        let above = binomial.sf(k);
+        let term = -libm::expm1(bins * libm::log1p(-above));
+        total += term;
+        if k as f64 > mean && term < 1e-9 {
+            break;
+        }
+    }
+    total
+}
+
+/// The same enqueue without any delay: the herd that jitter breaks up, as
+/// counted beside `run`, whose window fit it shares.
+pub fn herd(params: &JitterParams, run: &JitterRun) -> JitterRun {
     let all_at_once = JitterParams {
         strategy: Strategy::NoDelay,
         ..params.clone()
     };
-    run(&all_at_once, seed)
+    counted(&all_at_once, vec![0.0; run.run_at.len()], run.window_fit)
 }
 
 /// The most bins a time axis is cut into: enough to show the shape, few
@@ -291,17 +534,17 @@ impl JitterRun {
 }
 
 impl JitterParams {
-    /// The downstream limit R converted to a bin `seconds` wide.
+    /// The downstream limit L converted to a bin `seconds` wide.
     pub fn limit_per(&self, seconds: f64) -> f64 {
-        f64::from(self.limit_per_minute) * seconds / 60.0
+        f64::from(self.limit_per_second) * seconds
     }
 
-    /// Seconds the downstream needs to take all N at its limit: N / R.
+    /// Seconds the downstream needs to take all N at its limit: N / L.
     pub fn drain_seconds(&self) -> f64 {
         f64::from(self.jobs) / self.limit_per(1.0)
     }
 
-    /// The fastest the downstream could take the jobs, min(N, R·t), from
+    /// The fastest the downstream could take the jobs, min(N, L·t), from
     /// t0 to `until` seconds: a ramp, then flat once all N are in.
     pub fn fastest_at_limit(&self, until: f64) -> Vec<(f64, f64)> {
         let jobs = f64::from(self.jobs);
@@ -320,70 +563,90 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         slug: "herd",
         title: "10,000 jobs, no jitter",
-        lesson: "All 10,000 jobs start in the same second, twenty times what the downstream takes in a minute, so 9,500 of them are over its limit.",
+        lesson: "All 10,000 jobs start in the same second, 500 times the 20 a second the downstream takes, so 9,980 of them are over its limit.",
         query: "js=none&n=10000",
     },
     Preset {
         slug: "fixed-delay",
         title: "A fixed 10-minute delay just moves the herd",
-        lesson: "The same spike of 10,000 jobs arrives ten minutes later, and the same 9,500 of them are over the limit.",
-        query: "js=fixed&m=10",
+        lesson: "The same spike of 10,000 jobs arrives ten minutes later, and the same 9,980 of them are over the limit.",
+        query: "js=fixed&fd=10",
     },
     Preset {
         slug: "uniform-30",
-        title: "30-minute uniform jitter ≈ 333/min",
-        lesson: "Spread evenly over 30 minutes the jobs arrive at about 333 a minute, and even the busiest minute stays well under the limit of 500.",
+        title: "30-minute uniform jitter ≈ 5.6/s",
+        lesson: "Spread evenly over 30 minutes the jobs arrive at 5.56 a second (333 a minute); by chance the busiest second holds two or three times that, still under the limit of 20.",
         query: "js=uniform&lo=0&hi=30",
+    },
+    Preset {
+        slug: "api-limit",
+        title: "5,000 jobs against a 50/s API",
+        lesson: "Over 2 minutes 5,000 jobs average 41.7 a second, under the limit of 50, yet the busiest second holds about 60: the window that fits is about 2 min 30 s, where N / L alone says 1 min 40 s.",
+        query: "n=5000&rps=50&hi=2",
     },
     Preset {
         slug: "exponential-vs-uniform",
         title: "Exponential vs uniform",
-        lesson: "Over the same 30 minutes an exponential delay starts about 1,000 jobs in the first minute, three times the uniform rate and twice the limit, and only about 50 in the last.",
+        lesson: "Over the same 30 minutes an exponential delay front-loads the jobs, about 17.5 in each of its first seconds, so by chance some of them break the limit of 20, where uniform jitter breaks it in none.",
         query: "js=exponential&m=10&hi=30",
     },
-    Preset {
-        slug: "tight-limit",
-        title: "A limit of 300/min needs more than 30 minutes",
-        lesson: "Taking 300 a minute, the downstream needs 33 min 20 s for 10,000 jobs, so a uniform spread over 30 minutes still overruns it in nearly every minute.",
-        query: "r=300",
-    },
 ];
+
+/// A rate per second with the same rate a minute beside it.
+fn per_second_and_minute(per_second: f64) -> String {
+    format!(
+        "{} /s ({} /min)",
+        significant(per_second, 3),
+        significant(per_second * 60.0, 3)
+    )
+}
 
 /// The figures the panel prints beside its charts.
 pub fn key_numbers(params: &JitterParams, run: &JitterRun) -> Vec<KeyNumber> {
     let jobs = u64::from(params.jobs);
-    let (peak_start, peak_count) = run.peak_minute;
+    let limit = params.limit_per_second;
+    let (peak_start, peak_count) = run.peak_second;
     let peak = KeyNumber::new(
-        "peak-minute",
-        "Busiest minute",
+        "peak-second",
+        "Busiest second",
         format!(
             "{} jobs at {}",
             count(u64::from(peak_count)),
             duration(peak_start)
         ),
-        "most jobs starting within one minute [k, k + 1) from t0",
+        "most jobs starting within one second [k, k + 1) from t0",
     );
-    let peak = match busiest_minute_theory(params) {
+    let peak = match busiest_second_theory(params) {
         Some(theory) => peak.beside(theory),
         None => peak,
     };
+    let seconds_over = KeyNumber::new(
+        "seconds-over",
+        "Seconds over the limit",
+        format!(
+            "{} of {}",
+            count(u64::from(run.seconds_over_limit)),
+            count(run.per_second.len() as u64)
+        ),
+        "seconds [k, k + 1) with more than L jobs",
+    );
     let over_limit = KeyNumber::new(
         "over-limit",
         "Jobs over the downstream limit",
         count(run.over_limit),
-        "Σ max(0, jobs in a minute − R)",
+        "Σ max(0, jobs in a second − L), over every second",
     );
     let over_limit = match params.strategy {
         Strategy::NoDelay | Strategy::Fixed => over_limit.beside(format!(
-            "all N in one minute, so N − R = {}",
-            count(jobs.saturating_sub(u64::from(params.limit_per_minute)))
+            "all N in one second, so N − L = {}",
+            count(jobs.saturating_sub(u64::from(limit)))
         )),
         _ => over_limit,
     };
     let range_end = duration(params.max_delay * 60.0);
     let last_job_theory = match params.strategy {
         Strategy::NoDelay => "t0 = 0 s".to_string(),
-        Strategy::Fixed => format!("t0 + fixed delay = {}", duration(params.mean_delay * 60.0)),
+        Strategy::Fixed => format!("t0 + fixed delay = {}", duration(params.fixed_delay * 60.0)),
         Strategy::Uniform => format!("just before t0 + max = {range_end}"),
         Strategy::Exponential | Strategy::Normal | Strategy::TwoPeak => {
             format!("no later than t0 + max = {range_end}")
@@ -391,10 +654,13 @@ pub fn key_numbers(params: &JitterParams, run: &JitterRun) -> Vec<KeyNumber> {
     };
     vec![
         peak,
+        seconds_over,
+        over_limit,
+        fit_number(&run.window_fit, params.min_delay),
         KeyNumber::new(
             "flat-rate",
             "Flat rate with uniform jitter",
-            format!("{} /min", significant(params.flat_rate_per_minute(), 3)),
+            per_second_and_minute(params.flat_rate_per_second()),
             "N / (max − min)",
         ),
         KeyNumber::new(
@@ -403,12 +669,11 @@ pub fn key_numbers(params: &JitterParams, run: &JitterRun) -> Vec<KeyNumber> {
             format!("{} at once", count(jobs)),
             "all N at t0",
         ),
-        over_limit,
         KeyNumber::new(
             "at-limit",
             "Fastest the downstream can take them",
             duration(params.drain_seconds()),
-            "N / R, at the limit from t0",
+            "N / L, at the limit from t0",
         ),
         KeyNumber::new(
             "last-job",
@@ -420,58 +685,77 @@ pub fn key_numbers(params: &JitterParams, run: &JitterRun) -> Vec<KeyNumber> {
     ]
 }
 
-/// What theory expects of the busiest minute, where it says something
-/// simple: the whole herd for no or a fixed delay, and for uniform and
-/// exponential delays the fullest minute's expected count N·p with its
-/// binomial spread √(N·p·(1 − p)). Normal shapes clipped at the range's
-/// ends pile jobs onto the ends, so they get no simple figure.
-fn busiest_minute_theory(params: &JitterParams) -> Option<String> {
-    let jobs = f64::from(params.jobs);
-    let (lo, hi, mean) = (params.min_delay, params.max_delay, params.mean_delay);
-    let by_chance = |share: f64| {
-        let spread = (jobs * share * (1.0 - share)).sqrt();
-        format!("± {} by chance", significant(spread, 2))
+/// The narrowest uniform window, measured and in theory.
+fn fit_number(fit: &WindowFit, min_delay: f64) -> KeyNumber {
+    let measured = match (fit.window_seconds, fit.max_delay) {
+        (Some(window), Some(max_delay)) => format!(
+            "{} (min {} to max {} min)",
+            duration(window),
+            min_delay,
+            max_delay
+        ),
+        _ => "none up to 1,440 min".into(),
     };
+    let theory = match fit.theory_seconds {
+        Some(seconds) => format!(
+            "at least N / L = {}; the expected busiest second, max of W seconds each \
+             Binomial(N, 1/W), falls to L at W = {}",
+            duration(fit.floor_seconds),
+            duration(f64::from(seconds))
+        ),
+        None => format!(
+            "at least N / L = {}; the expected busiest second stays above L for any W up to a day",
+            duration(fit.floor_seconds)
+        ),
+    };
+    KeyNumber::new(
+        "fit-window",
+        "Smallest uniform window under the limit",
+        measured,
+        "this seed's uniform draws, the max delay bisected in steps of 6 s",
+    )
+    .beside(theory)
+}
+
+/// What theory expects of the busiest second, where it says something
+/// simple: the whole herd for no or a fixed delay; for uniform delays over
+/// W seconds the expected largest of W Binomial(N, 1/W) counts; for an
+/// exponential one the first second's expected count N·p with its binomial
+/// spread √(N·p·(1 − p)). Normal shapes clipped at the range's ends pile
+/// jobs onto the ends, so they get no simple figure.
+fn busiest_second_theory(params: &JitterParams) -> Option<String> {
+    let jobs = f64::from(params.jobs);
+    let (hi, mean) = (params.max_delay, params.mean_delay);
     let all = count(u64::from(params.jobs));
     match params.strategy {
-        Strategy::NoDelay => Some(format!("all N in the first minute = {all}")),
+        Strategy::NoDelay => Some(format!("all N in the first second = {all}")),
         Strategy::Fixed => Some(format!(
             "all N at t0 + fixed delay = {all} at {}",
-            duration(mean.floor() * 60.0)
+            duration((params.fixed_delay * 60.0).floor())
         )),
         Strategy::Uniform => {
-            // The minute overlapping [min, max) the most holds that overlap's share.
-            // Capped like the run's range, so no input makes this a long loop.
-            let fullest = (lo.floor() as u32..hi.min(MAX_DELAY_MINUTES).ceil() as u32)
-                .map(|minute| (f64::from(minute) + 1.0).min(hi) - f64::from(minute).max(lo))
-                .fold(0.0, f64::max);
-            let share = fullest / (hi - lo);
-            Some(if fullest == 1.0 {
-                format!(
-                    "N / (max − min) = {} a minute, {}",
-                    significant(params.flat_rate_per_minute(), 3),
-                    by_chance(share)
-                )
-            } else {
-                // A range narrower than a minute, or cut by the minute
-                // edges, fills no whole minute at the flat rate.
-                format!(
-                    "N × the fullest minute's share of [min, max) = {}, {}",
-                    significant(jobs * share, 3),
-                    by_chance(share)
-                )
-            })
+            let seconds = (params.spread_minutes() * 60.0).round().max(1.0) as u32;
+            Some(format!(
+                "max of W = {} seconds each Binomial(N, 1/W) ≈ {} (flat rate N / W = {})",
+                count(u64::from(seconds)),
+                significant(expected_busiest_second(params.jobs, seconds), 3),
+                significant(jobs / f64::from(seconds), 3)
+            ))
         }
-        Strategy::Exponential if mean == 0.0 || hi <= 1.0 => {
-            Some(format!("all N in the first minute = {all}"))
+        Strategy::Exponential if mean == 0.0 || hi * 60.0 <= 1.0 => {
+            Some(format!("all N in the first second = {all}"))
         }
         Strategy::Exponential => {
-            // The density falls from t0, so the first minute is the fullest.
-            let first = libm::expm1(-1.0 / mean) / libm::expm1(-hi / mean);
+            // The density falls from t0, so the first second expects the
+            // most, and the seconds after it nearly as many: the busiest of
+            // them lands a few spreads above.
+            let first = libm::expm1(-1.0 / (60.0 * mean)) / libm::expm1(-hi / mean);
+            let spread = (jobs * first * (1.0 - first)).sqrt();
             Some(format!(
-                "N(1 − e^(−1/mean)) / (1 − e^(−max/mean)) = {} in the first minute, {}",
+                "N(1 − e^(−1 s/mean)) / (1 − e^(−max/mean)) = {} expected in the first second, \
+                 ± {} by chance, and nearly as many in each second after it",
                 significant(jobs * first, 3),
-                by_chance(first)
+                significant(spread, 2)
             ))
         }
         Strategy::Normal | Strategy::TwoPeak => None,
@@ -484,9 +768,9 @@ mod tests {
     use crate::field::PanelParams;
 
     #[test]
-    fn ten_thousand_jobs_over_thirty_minutes_is_about_333_a_minute() {
-        let rate = JitterParams::default().flat_rate_per_minute();
-        assert!((rate - 333.33).abs() < 0.01, "{rate}");
+    fn ten_thousand_jobs_over_thirty_minutes_is_about_5_6_a_second() {
+        let rate = JitterParams::default().flat_rate_per_second();
+        assert!((rate - 5.5556).abs() < 0.0001, "{rate}");
     }
 
     #[test]

@@ -8,7 +8,7 @@
 
 use crate::backoff::BackoffParams;
 use crate::field::{Field, Kind, Notice, PanelParams, shorten};
-use crate::jitter::JitterParams;
+use crate::jitter::{self, JitterParams};
 use crate::poisson::PoissonParams;
 use crate::queue::QueueParams;
 use crate::slots::SlotParams;
@@ -234,6 +234,17 @@ impl State {
                 notices.extend(params.set(field.key, raw));
             }
         }
+        // Links made while the limit was per minute still open with the
+        // same limit, read per second, unless they name the new key too.
+        let limit_key = JitterParams::FIELDS[7].key;
+        if let (Panel::Jitter, Some(raw), None) = (
+            panel,
+            last(jitter::PER_MINUTE_LIMIT_KEY),
+            last(limit_key),
+        ) {
+            notices.push(state.jitter.read_per_minute_limit(raw));
+        }
+        let params = state.params_mut(panel);
         notices.extend(params.settle());
         (state, notices)
     }

@@ -1,8 +1,9 @@
 use stampede_core::jitter::{
-    JitterParams, JitterRun, PRESETS, Strategy, TimeAxis, herd, key_numbers, run,
+    JitterParams, JitterRun, PRESETS, Strategy, TimeAxis, expected_busiest_second, fit_window,
+    herd, key_numbers, run,
 };
 use stampede_core::key_numbers::KeyNumber;
-use stampede_core::state::{DEFAULT_SEED, Panel};
+use stampede_core::state::{DEFAULT_SEED, Panel, State};
 use stampede_core::units::{count, duration};
 
 fn jitter(strategy: Strategy) -> JitterParams {
@@ -13,27 +14,27 @@ fn jitter(strategy: Strategy) -> JitterParams {
 }
 
 #[test]
-fn uniform_jitter_spreads_ten_thousand_jobs_to_about_333_a_minute() {
+fn uniform_jitter_spreads_ten_thousand_jobs_to_about_5_6_a_second() {
     let result = run(&jitter(Strategy::Uniform), 1).unwrap();
-    assert_eq!(result.per_minute.len(), 30);
-    // Each minute holds Binomial(10,000, 1/30) jobs: mean 333, sd 18. The
-    // largest of 30 such minutes stays below mean + 4 sd.
-    for &count in &result.per_minute {
-        assert!((260..406).contains(&count), "{:?}", result.per_minute);
-    }
-    assert!(result.peak_minute.1 < 406);
-    assert_eq!(result.over_limit, 0);
+    assert_eq!(result.per_second.len(), 1_800);
+    // Each second holds Binomial(10,000, 1/1,800) jobs: mean 5.56, sd 2.36.
+    // The largest of 1,800 such seconds is expected near 15.2; over 22
+    // (mean + 7 sd) has odds far below 1 in a million.
+    let busiest = result.peak_second.1;
+    assert!((10..=22).contains(&busiest), "{busiest}");
+    assert_eq!((result.over_limit, result.seconds_over_limit), (0, 0));
     assert!(result.last_run < 1_800.0 && result.last_run > 1_790.0);
-    assert_eq!(result.flat_rate_per_minute.map(f64::round), Some(333.0));
+    let rate = result.flat_rate_per_second.unwrap();
+    assert!((rate - 10_000.0 / 1_800.0).abs() < 1e-12);
 }
 
 #[test]
 fn without_jitter_every_job_lands_in_the_first_second() {
     let result = run(&jitter(Strategy::NoDelay), 1).unwrap();
     assert_eq!(result.per_second, [10_000]);
-    assert_eq!(result.peak_minute, (0.0, 10_000));
-    assert_eq!(result.over_limit, 10_000 - 500);
-    assert_eq!(result.flat_rate_per_minute, None);
+    assert_eq!(result.peak_second, (0.0, 10_000));
+    assert_eq!((result.over_limit, result.seconds_over_limit), (9_980, 1));
+    assert_eq!(result.flat_rate_per_second, None);
 }
 
 #[test]
@@ -41,15 +42,122 @@ fn a_fixed_delay_only_moves_the_herd() {
     let result = run(&jitter(Strategy::Fixed), 1).unwrap();
     assert_eq!(result.last_run, 600.0);
     assert_eq!(result.per_second[600], 10_000);
-    assert_eq!(result.peak_minute, (600.0, 10_000));
-    assert_eq!(result.over_limit, 9_500);
+    assert_eq!(result.peak_second, (600.0, 10_000));
+    assert_eq!(result.over_limit, 9_980);
+}
+
+/// The operator's case: 5,000 jobs over 2 minutes against 50 a second.
+fn operator() -> JitterParams {
+    JitterParams {
+        jobs: 5_000,
+        max_delay: 2.0,
+        limit_per_second: 50,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn the_limit_is_counted_per_second_whatever_a_minute_holds() {
+    let result = run(&operator(), 1).unwrap();
+    let over: u64 = result
+        .per_second
+        .iter()
+        .map(|&c| u64::from(c.saturating_sub(50)))
+        .sum();
+    assert_eq!(result.over_limit, over);
+    assert!(result.over_limit > 0 && result.peak_second.1 > 50);
+    // Per minute the 2,500 sit under 50 × 60 = 3,000: a per-minute count
+    // would see nothing wrong.
+    let busiest_minute = per_minute(&result).into_iter().max().unwrap();
+    assert!(busiest_minute <= 3_000, "{busiest_minute}");
+}
+
+#[test]
+fn the_measured_window_fits_and_one_step_less_does_not() {
+    for (params, seed) in [
+        (operator(), 1),
+        (operator(), 9),
+        (JitterParams::default(), 1),
+        (
+            JitterParams {
+                min_delay: 1.5,
+                jobs: 777,
+                limit_per_second: 3,
+                ..Default::default()
+            },
+            4,
+        ),
+    ] {
+        let fit = fit_window(&params, seed);
+        let max_delay = fit.max_delay.expect("a window fits");
+        // Run the panel as a URL would, at W and one 6 s step less.
+        let peak_at = |max_delay: f64| {
+            let query = format!(
+                "p=jitter&s={seed}&n={}&lo={}&hi={max_delay}&rps={}",
+                params.jobs, params.min_delay, params.limit_per_second
+            );
+            let (state, notices) = State::from_query(&query);
+            assert_eq!(notices, [], "{query}");
+            run(&state.jitter, seed).unwrap().peak_second.1
+        };
+        let under = peak_at(max_delay);
+        let over = peak_at(((max_delay * 10.0).round() - 1.0) / 10.0);
+        assert!(under <= params.limit_per_second, "{under} at {max_delay}");
+        assert!(over > params.limit_per_second, "{over} below {max_delay}");
+        let window = fit.window_seconds.unwrap();
+        assert!(window >= fit.floor_seconds, "{fit:?}");
+        assert_eq!(window, ((max_delay - params.min_delay) * 60.0).round());
+    }
+}
+
+#[test]
+fn the_theory_window_is_where_the_expected_busiest_second_reaches_the_limit() {
+    let fit = fit_window(&operator(), 1);
+    assert_eq!(fit.floor_seconds, 100.0);
+    let seconds = fit.theory_seconds.unwrap();
+    assert!(expected_busiest_second(5_000, seconds) <= 50.0);
+    assert!(expected_busiest_second(5_000, seconds - 1) > 50.0);
+    // The measured window of five seeds scatters around the theory's.
+    for seed in 1..=5 {
+        let measured = fit_window(&operator(), seed).window_seconds.unwrap();
+        let ratio = measured / f64::from(seconds);
+        assert!((0.8..1.25).contains(&ratio), "seed {seed}: {measured} vs {seconds}");
+    }
+    // No window up to a day holds a million jobs under 10 a second.
+    let crowded = JitterParams {
+        jobs: 1_000_000,
+        limit_per_second: 10,
+        ..Default::default()
+    };
+    let fit = fit_window(&crowded, 1);
+    assert_eq!((fit.max_delay, fit.theory_seconds), (None, None));
+}
+
+#[test]
+fn the_expected_busiest_second_matches_a_simulation() {
+    // 200 seconds of Binomial(2,000, 1/200), mean 10: the maximum, averaged
+    // over 2,000 seeded throws, within 0.2 (its sd is about 2, so the
+    // average's is 0.05).
+    let expected = expected_busiest_second(2_000, 200);
+    let params = JitterParams {
+        jobs: 2_000,
+        max_delay: 200.0 / 60.0,
+        ..Default::default()
+    };
+    let throws = 2_000u64;
+    let total: u64 = (0..throws)
+        .map(|seed| u64::from(run(&params, seed).unwrap().peak_second.1))
+        .sum();
+    let mean = total as f64 / throws as f64;
+    assert!((mean - expected).abs() < 0.3, "{mean} vs {expected}");
+    assert_eq!(expected_busiest_second(7, 1), 7.0);
 }
 
 #[test]
 fn exponential_jitter_is_cut_at_the_max_and_front_loaded() {
     let result = run(&jitter(Strategy::Exponential), 2).unwrap();
     assert!(result.run_at.iter().all(|&t| (0.0..=1_800.0).contains(&t)));
-    assert_eq!(result.peak_minute.0, 0.0);
+    assert!(result.peak_second.0 < 120.0, "{:?}", result.peak_second);
     // Mean of an exponential (mean 10) cut at 30: 10 − 30·e^−3 / (1 − e^−3)
     // ≈ 8.43 min. The sd of a draw is under 8 min, so 10,000 draws put the
     // sample mean within 0.08 min per sd; 0.35 min is over four sd.
@@ -59,19 +167,29 @@ fn exponential_jitter_is_cut_at_the_max_and_front_loaded() {
     assert!((mean - expected).abs() < 0.35, "{mean} vs {expected}");
 }
 
+/// Jobs starting in each minute from t0.
+fn per_minute(result: &JitterRun) -> Vec<u32> {
+    result
+        .per_second
+        .chunks(60)
+        .map(|minute| minute.iter().sum())
+        .collect()
+}
+
 #[test]
 fn normal_and_two_peak_jitter_stay_in_range_with_their_shapes() {
     let normal = run(&jitter(Strategy::Normal), 3).unwrap();
     assert!(normal.run_at.iter().all(|&t| (0.0..=1_800.0).contains(&t)));
     // The density peaks at 10 min, so minutes 9 and 10 are equally likely to lead.
-    let peak = normal.peak_minute.0;
-    assert!(peak == 540.0 || peak == 600.0, "{:?}", normal.per_minute);
+    let minutes = per_minute(&normal);
+    let leading = (0..minutes.len()).max_by_key(|&m| minutes[m]).unwrap();
+    assert!(leading == 9 || leading == 10, "{minutes:?}");
 
     let narrow_peaks = JitterParams {
         sd: 2.5,
         ..jitter(Strategy::TwoPeak)
     };
-    let minutes = run(&narrow_peaks, 3).unwrap().per_minute;
+    let minutes = per_minute(&run(&narrow_peaks, 3).unwrap());
     // Peaks at 7.5 and 22.5 minutes, three sd from the valley at 15, where
     // the density is 45 times lower.
     assert!(
@@ -119,119 +237,6 @@ fn key_number(numbers: &[KeyNumber], key: &str) -> KeyNumber {
 }
 
 #[test]
-fn key_numbers_of_the_default_uniform_run() {
-    let params = JitterParams::default();
-    let numbers = key_numbers(&params, &run(&params, 1).unwrap());
-    let keys: Vec<&str> = numbers.iter().map(|number| number.key).collect();
-    assert_eq!(
-        keys,
-        [
-            "peak-minute",
-            "flat-rate",
-            "herd",
-            "over-limit",
-            "at-limit",
-            "last-job"
-        ]
-    );
-    let flat = key_number(&numbers, "flat-rate");
-    assert_eq!(
-        (flat.value.as_str(), flat.formula),
-        ("333 /min", "N / (max − min)")
-    );
-    assert_eq!(key_number(&numbers, "herd").value, "10,000 at once");
-    assert_eq!(key_number(&numbers, "over-limit").value, "0");
-    assert_eq!(key_number(&numbers, "at-limit").value, "20 min");
-    let last = key_number(&numbers, "last-job");
-    assert_eq!(last.value, "30 min");
-    assert_eq!(
-        last.theory.as_deref(),
-        Some("just before t0 + max = 30 min")
-    );
-    let peak = key_number(&numbers, "peak-minute");
-    assert_eq!(
-        peak.theory.as_deref(),
-        Some("N / (max − min) = 333 a minute, ± 18 by chance")
-    );
-}
-
-#[test]
-fn the_busiest_uniform_minute_sits_a_few_spreads_above_the_flat_rate() {
-    let params = JitterParams::default();
-    for seed in 1..=5 {
-        let result = run(&params, seed).unwrap();
-        let (start, busiest) = result.peak_minute;
-        // The 30 minutes share all 10,000 jobs, so the fullest holds at least
-        // the mean 333.3. Each is Binomial(10,000, 1/30), sd 17.9; a minute
-        // beyond mean + 4.5 sd (414) has odds of 1 in 10,000 among 30.
-        assert!((334..414).contains(&busiest), "seed {seed}: {busiest}");
-        let value = key_numbers(&params, &result)[0].value.clone();
-        assert_eq!(
-            value,
-            format!("{} jobs at {}", count(u64::from(busiest)), duration(start))
-        );
-    }
-}
-
-#[test]
-fn key_numbers_of_the_herd_are_exact() {
-    for (strategy, peak, last) in [
-        (Strategy::NoDelay, "10,000 jobs at 0 s", "0 s"),
-        (Strategy::Fixed, "10,000 jobs at 10 min", "10 min"),
-    ] {
-        let params = jitter(strategy);
-        let numbers = key_numbers(&params, &run(&params, 1).unwrap());
-        assert_eq!(key_number(&numbers, "peak-minute").value, peak);
-        assert_eq!(key_number(&numbers, "last-job").value, last);
-        let over = key_number(&numbers, "over-limit");
-        assert_eq!(over.value, "9,500");
-        assert_eq!(
-            over.theory.as_deref(),
-            Some("all N in one minute, so N − R = 9,500")
-        );
-    }
-    let fixed = jitter(Strategy::Fixed);
-    let numbers = key_numbers(&fixed, &run(&fixed, 1).unwrap());
-    assert_eq!(
-        key_number(&numbers, "peak-minute").theory.as_deref(),
-        Some("all N at t0 + fixed delay = 10,000 at 10 min")
-    );
-}
-
-#[test]
-fn exponential_jitter_packs_the_first_minute_as_theory_says() {
-    let params = jitter(Strategy::Exponential);
-    let numbers = key_numbers(&params, &run(&params, 1).unwrap());
-    let peak = key_number(&numbers, "peak-minute");
-    // (1 − e^−0.1) / (1 − e^−3) = 0.1002 of 10,000 jobs, sd √(N·p·(1 − p)) = 30.
-    assert_eq!(
-        peak.theory.as_deref(),
-        Some(
-            "N(1 − e^(−1/mean)) / (1 − e^(−max/mean)) = 1,001 in the first minute, ± 30 by chance"
-        )
-    );
-    for seed in 1..=5 {
-        let (start, busiest) = run(&params, seed).unwrap().peak_minute;
-        // Four sd either side: a miss has odds of about 1 in 16,000 per seed.
-        assert_eq!(start, 0.0);
-        assert!((881..1_121).contains(&busiest), "seed {seed}: {busiest}");
-    }
-}
-
-#[test]
-fn normal_shapes_claim_no_busiest_minute_theory() {
-    for strategy in [Strategy::Normal, Strategy::TwoPeak] {
-        let params = jitter(strategy);
-        let numbers = key_numbers(&params, &run(&params, 1).unwrap());
-        assert_eq!(key_number(&numbers, "peak-minute").theory, None);
-        assert_eq!(
-            key_number(&numbers, "last-job").theory.as_deref(),
-            Some("no later than t0 + max = 30 min")
-        );
-    }
-}
-
-#[test]
 fn the_time_axis_keeps_between_30_and_600_bins() {
     for (max_delay, bin_seconds, bins) in [
         (0.5, 1, 30),
@@ -267,7 +272,7 @@ fn the_axis_reaches_a_job_clipped_onto_the_max_and_a_late_fixed_delay() {
     assert_eq!(result.arrivals(&axis).iter().sum::<u32>(), 10_000);
 
     let late = JitterParams {
-        mean_delay: 45.0,
+        fixed_delay: 45.0,
         ..jitter(Strategy::Fixed)
     };
     let result = run(&late, 1).unwrap();
@@ -281,14 +286,14 @@ fn the_axis_reaches_a_job_clipped_onto_the_max_and_a_late_fixed_delay() {
 fn the_herd_shares_the_axis_with_every_job_in_the_first_bin() {
     let params = JitterParams::default();
     let jittered = run(&params, 1).unwrap();
-    let all_at_once = herd(&params, 1).unwrap();
+    let all_at_once = herd(&params, &jittered);
     let axis = TimeAxis::for_run(&params, &jittered);
     let counts = all_at_once.arrivals(&axis);
     assert_eq!(counts.len(), 180);
     assert_eq!((counts[0], counts[1..].iter().sum::<u32>()), (10_000, 0));
     assert_eq!(jittered.arrivals(&axis).iter().sum::<u32>(), 10_000);
     assert_eq!(all_at_once, run(&jitter(Strategy::NoDelay), 1).unwrap());
-    assert_eq!(params.limit_per(10.0), 500.0 / 6.0);
+    assert_eq!(params.limit_per(10.0), 200.0);
 }
 
 #[test]
@@ -315,11 +320,9 @@ fn completion_curves_climb_to_n_in_at_most_601_points() {
             );
         }
     }
-    let all_at_once = herd(&JitterParams::default(), 1).unwrap();
-    let axis = TimeAxis::for_run(
-        &JitterParams::default(),
-        &run(&JitterParams::default(), 1).unwrap(),
-    );
+    let jittered = run(&JitterParams::default(), 1).unwrap();
+    let all_at_once = herd(&JitterParams::default(), &jittered);
+    let axis = TimeAxis::for_run(&JitterParams::default(), &jittered);
     assert_eq!(
         all_at_once.completion(&axis)[..3],
         [(0.0, 0.0), (10.0, 10_000.0), (20.0, 10_000.0)]
@@ -327,15 +330,151 @@ fn completion_curves_climb_to_n_in_at_most_601_points() {
 }
 
 #[test]
+fn key_numbers_of_the_default_uniform_run() {
+    let params = JitterParams::default();
+    let numbers = key_numbers(&params, &run(&params, 1).unwrap());
+    let keys: Vec<&str> = numbers.iter().map(|number| number.key).collect();
+    assert_eq!(
+        keys,
+        [
+            "peak-second",
+            "seconds-over",
+            "over-limit",
+            "fit-window",
+            "flat-rate",
+            "herd",
+            "at-limit",
+            "last-job"
+        ]
+    );
+    let flat = key_number(&numbers, "flat-rate");
+    assert_eq!(
+        (flat.value.as_str(), flat.formula),
+        ("5.56 /s (333 /min)", "N / (max − min)")
+    );
+    assert_eq!(key_number(&numbers, "herd").value, "10,000 at once");
+    assert_eq!(key_number(&numbers, "over-limit").value, "0");
+    assert_eq!(key_number(&numbers, "seconds-over").value, "0 of 1,800");
+    assert_eq!(key_number(&numbers, "at-limit").value, "8 min 20 s");
+    let last = key_number(&numbers, "last-job");
+    assert_eq!(last.value, "30 min");
+    assert_eq!(
+        last.theory.as_deref(),
+        Some("just before t0 + max = 30 min")
+    );
+    let peak = key_number(&numbers, "peak-second");
+    assert_eq!(
+        peak.theory.as_deref(),
+        Some("max of W = 1,800 seconds each Binomial(N, 1/W) ≈ 15.2 (flat rate N / W = 5.56)")
+    );
+}
+
+#[test]
+fn the_fit_card_states_the_measured_window_and_both_theories() {
+    let params = operator();
+    let result = run(&params, 1).unwrap();
+    let fit = key_number(&key_numbers(&params, &result), "fit-window");
+    let measured = result.window_fit;
+    assert_eq!(
+        fit.value,
+        format!(
+            "{} (min 0 to max {} min)",
+            duration(measured.window_seconds.unwrap()),
+            measured.max_delay.unwrap()
+        )
+    );
+    let theory = fit.theory.unwrap();
+    assert!(theory.starts_with("at least N / L = 1 min 40 s; "), "{theory}");
+    let seconds = f64::from(measured.theory_seconds.unwrap());
+    assert!(theory.ends_with(&format!("at W = {}", duration(seconds))), "{theory}");
+}
+
+#[test]
+fn the_busiest_uniform_second_sits_near_the_expected_maximum() {
+    let params = JitterParams::default();
+    for seed in 1..=5 {
+        let result = run(&params, seed).unwrap();
+        let (start, busiest) = result.peak_second;
+        // The expected maximum is 15.2; 10 to 22 holds it with room.
+        assert!((10..=22).contains(&busiest), "seed {seed}: {busiest}");
+        let value = key_numbers(&params, &result)[0].value.clone();
+        assert_eq!(
+            value,
+            format!("{} jobs at {}", count(u64::from(busiest)), duration(start))
+        );
+    }
+}
+
+#[test]
+fn key_numbers_of_the_herd_are_exact() {
+    for (strategy, peak, last) in [
+        (Strategy::NoDelay, "10,000 jobs at 0 s", "0 s"),
+        (Strategy::Fixed, "10,000 jobs at 10 min", "10 min"),
+    ] {
+        let params = jitter(strategy);
+        let numbers = key_numbers(&params, &run(&params, 1).unwrap());
+        assert_eq!(key_number(&numbers, "peak-second").value, peak);
+        assert_eq!(key_number(&numbers, "last-job").value, last);
+        let over = key_number(&numbers, "over-limit");
+        assert_eq!(over.value, "9,980");
+        assert_eq!(
+            over.theory.as_deref(),
+            Some("all N in one second, so N − L = 9,980")
+        );
+    }
+    let fixed = jitter(Strategy::Fixed);
+    let numbers = key_numbers(&fixed, &run(&fixed, 1).unwrap());
+    assert_eq!(
+        key_number(&numbers, "peak-second").theory.as_deref(),
+        Some("all N at t0 + fixed delay = 10,000 at 10 min")
+    );
+}
+
+#[test]
+fn exponential_jitter_packs_its_first_seconds_as_theory_says() {
+    let params = jitter(Strategy::Exponential);
+    let numbers = key_numbers(&params, &run(&params, 1).unwrap());
+    let peak = key_number(&numbers, "peak-second");
+    // (1 − e^(−1/600)) / (1 − e^−3) = 0.001753 of 10,000 jobs, sd 4.2.
+    assert_eq!(
+        peak.theory.as_deref(),
+        Some(
+            "N(1 − e^(−1 s/mean)) / (1 − e^(−max/mean)) = 17.5 expected in the first second, \
+             ± 4.2 by chance, and nearly as many in each second after it"
+        )
+    );
+    for seed in 1..=5 {
+        let result = run(&params, seed).unwrap();
+        // The first minute's 60 seconds expect 17.5 down to 16.6 each.
+        let first: u32 = result.per_second[..60].iter().sum();
+        assert!((930..1_150).contains(&first), "seed {seed}: {first}");
+        assert!(result.peak_second.1 >= 20, "seed {seed}");
+    }
+}
+
+#[test]
+fn normal_shapes_claim_no_busiest_second_theory() {
+    for strategy in [Strategy::Normal, Strategy::TwoPeak] {
+        let params = jitter(strategy);
+        let numbers = key_numbers(&params, &run(&params, 1).unwrap());
+        assert_eq!(key_number(&numbers, "peak-second").theory, None);
+        assert_eq!(
+            key_number(&numbers, "last-job").theory.as_deref(),
+            Some("no later than t0 + max = 30 min")
+        );
+    }
+}
+
+#[test]
 fn the_downstream_limit_caps_how_fast_jobs_can_start() {
     let params = JitterParams::default();
-    assert_eq!(params.drain_seconds(), 1_200.0);
+    assert_eq!(params.drain_seconds(), 500.0);
     assert_eq!(
         params.fastest_at_limit(1_800.0),
-        [(0.0, 0.0), (1_200.0, 10_000.0), (1_800.0, 10_000.0)]
+        [(0.0, 0.0), (500.0, 10_000.0), (1_800.0, 10_000.0)]
     );
     let slow = JitterParams {
-        limit_per_minute: 300,
+        limit_per_second: 5,
         ..Default::default()
     };
     assert_eq!(
@@ -347,12 +486,12 @@ fn the_downstream_limit_caps_how_fast_jobs_can_start() {
 #[test]
 fn delays_and_limits_out_of_range_are_refused_by_name() {
     let late = JitterParams {
-        mean_delay: 1e12,
+        fixed_delay: 1e12,
         ..jitter(Strategy::Fixed)
     };
-    assert_eq!(run(&late, 1).unwrap_err().field, "mean delay");
+    assert_eq!(run(&late, 1).unwrap_err().field, "fixed delay");
     let closed = JitterParams {
-        limit_per_minute: 0,
+        limit_per_second: 0,
         ..Default::default()
     };
     assert_eq!(run(&closed, 1).unwrap_err().field, "downstream limit");
@@ -364,17 +503,41 @@ fn delays_and_limits_out_of_range_are_refused_by_name() {
 }
 
 #[test]
-fn a_uniform_range_that_fills_no_whole_minute_says_so() {
-    let params = JitterParams {
-        min_delay: 0.5,
-        max_delay: 1.5,
-        ..Default::default()
-    };
-    let numbers = key_numbers(&params, &run(&params, 1).unwrap());
+fn a_link_with_the_old_per_minute_limit_opens_with_the_same_limit_per_second() {
+    let (state, notices) = State::from_query("p=jitter&r=3000");
+    assert_eq!(state.jitter.limit_per_second, 50);
+    assert_eq!(notices.len(), 1);
+    assert_eq!(notices[0].key, "rps");
     assert_eq!(
-        key_number(&numbers, "peak-minute").theory.as_deref(),
-        Some("N × the fullest minute's share of [min, max) = 5,000, ± 50 by chance")
+        notices[0].message,
+        "the limit is per second now: 3000 a minute read as 50 /s"
     );
+    // 500 a minute is 8.3 a second: rounded up to a whole call.
+    assert_eq!(State::from_query("p=jitter&r=500").0.jitter.limit_per_second, 9);
+    // The new key wins, silently.
+    let (state, notices) = State::from_query("p=jitter&r=500&rps=7");
+    assert_eq!((state.jitter.limit_per_second, notices.len()), (7, 0));
+    assert_eq!(State::from_query("p=jitter&r=x").1[0].key, "rps");
+}
+
+#[test]
+fn each_strategy_shows_only_the_delays_it_reads() {
+    use stampede_core::field::PanelParams;
+    let shown = |strategy| {
+        let params = jitter(strategy);
+        let keys: Vec<&str> = JitterParams::FIELDS
+            .iter()
+            .map(|field| field.key)
+            .filter(|key| params.is_relevant(key))
+            .collect();
+        keys.join(" ")
+    };
+    assert_eq!(shown(Strategy::NoDelay), "n js rps");
+    assert_eq!(shown(Strategy::Fixed), "n js fd rps");
+    assert_eq!(shown(Strategy::Uniform), "n js lo hi rps");
+    assert_eq!(shown(Strategy::Exponential), "n js hi m rps");
+    assert_eq!(shown(Strategy::Normal), "n js lo hi m sd rps");
+    assert_eq!(shown(Strategy::TwoPeak), "n js lo hi sd rps");
 }
 
 /// Each preset's params and run for `seed`, after checking the preset
@@ -394,7 +557,7 @@ fn every_preset_runs_and_keeps_its_seed() {
         let (state, notices) = preset.state(Panel::Jitter, 42);
         assert_eq!((state.seed, notices.len()), (42, 0), "{}", preset.slug);
         let result = run(&state.jitter, 42).unwrap();
-        assert_eq!(key_numbers(&state.jitter, &result).len(), 6);
+        assert_eq!(key_numbers(&state.jitter, &result).len(), 8);
         // One sentence each: a single full stop, at the end.
         assert_eq!(preset.lesson.matches(". ").count(), 0, "{}", preset.slug);
         assert!(preset.lesson.ends_with('.'), "{}", preset.slug);
@@ -407,35 +570,31 @@ fn every_preset_runs_and_keeps_its_seed() {
 fn the_preset_lessons_hold() {
     for seed in [DEFAULT_SEED, 2, 3, 4, 5] {
         let (_, herd) = preset_run("herd", seed);
-        assert_eq!((herd.per_second[0], herd.over_limit), (10_000, 9_500));
+        assert_eq!((herd.per_second[0], herd.over_limit), (10_000, 9_980));
 
         let (_, fixed) = preset_run("fixed-delay", seed);
         assert_eq!(
-            (fixed.peak_minute, fixed.over_limit),
-            ((600.0, 10_000), 9_500)
+            (fixed.peak_second, fixed.over_limit),
+            ((600.0, 10_000), 9_980)
         );
 
         let (uniform_params, uniform) = preset_run("uniform-30", seed);
-        assert_eq!(uniform_params.flat_rate_per_minute().round(), 333.0);
-        // "Well under 500": mean 333 + 4.5 sd is 414.
-        assert!(uniform.peak_minute.1 < 414, "seed {seed}");
+        let rate = uniform_params.flat_rate_per_second();
+        assert_eq!(((rate * 100.0).round(), (rate * 60.0).round()), (556.0, 333.0));
+        // "Two or three times that, still under 20."
+        let busiest = f64::from(uniform.peak_second.1);
+        assert!(busiest >= 2.0 * rate && busiest <= 3.5 * rate, "seed {seed}");
+        assert_eq!(uniform.seconds_over_limit, 0, "seed {seed}");
+
+        let (api_params, api) = preset_run("api-limit", seed);
+        assert!((api_params.flat_rate_per_second() - 41.67).abs() < 0.01);
+        // "About 60" and "about 2 min 30 s".
+        assert!((55..=66).contains(&api.peak_second.1), "seed {seed}");
+        let window = api.window_fit.window_seconds.unwrap();
+        assert!((130.0..=170.0).contains(&window), "seed {seed}: {window}");
+        assert_eq!(api.window_fit.floor_seconds, 100.0);
 
         let (_, exponential) = preset_run("exponential-vs-uniform", seed);
-        let minutes = &exponential.per_minute;
-        // "About 1,000" first and "about 50" last: 1,001 ± 4 sd of 30, and
-        // N·(e^−2.9 − e^−3) / (1 − e^−3) = 55 ± 4 sd of 7.4.
-        assert_eq!(exponential.peak_minute.0, 0.0);
-        assert!(
-            (880..1_120).contains(&minutes[0]),
-            "seed {seed}: {minutes:?}"
-        );
-        assert!((25..85).contains(&minutes[29]), "seed {seed}: {minutes:?}");
-
-        let (tight_params, tight) = preset_run("tight-limit", seed);
-        let numbers = key_numbers(&tight_params, &tight);
-        assert_eq!(key_number(&numbers, "at-limit").value, "33 min 20 s");
-        // 333 ± 18 a minute against 300: "nearly every minute" means 25 of 30.
-        let overrun = tight.per_minute.iter().filter(|&&c| c > 300).count();
-        assert!(overrun >= 25, "seed {seed}: {overrun}");
+        assert!(exponential.seconds_over_limit > 0, "seed {seed}");
     }
 }
