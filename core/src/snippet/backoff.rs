@@ -140,7 +140,7 @@ fn formula(params: &BackoffParams, language: Language, previous: Option<&str>) -
                     differs: Some(format!(
                         "It cannot see the previous wait, so it draws each wait afresh between b \
                          and min(c, b·{spread}ⁿ), the range decorrelated jitter reaches by retry n, \
-                         and waits longer on average."
+                         so below the cap it waits longer on average."
                     )),
                 },
             }
@@ -295,10 +295,11 @@ fn botocore(params: &BackoffParams) -> Snippet {
          counts retries only)."
     );
     let waits = format!(
-        "u·min({}·2^(n−1), {}) s after attempt n, {} s for throttling errors",
-        number(AWS_TRANSIENT_SCALE),
+        "u·min(s·2^(n−1), {}) s after attempt n, where s is {} for throttling errors and, \
+         from botocore 1.44, {} for the others",
         number(AWS_MAX_BACKOFF),
-        number(AWS_THROTTLING_SCALE)
+        number(AWS_THROTTLING_SCALE),
+        number(AWS_TRANSIENT_SCALE)
     );
     let differs = match params.strategy {
         Strategy::Aws => format!("Its waits are the panel's: {waits}."),
@@ -468,4 +469,235 @@ fn celery(params: &BackoffParams) -> Snippet {
         code,
         format!("{does} {detail}"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// b, f, c and k that no library default shares.
+    fn params(strategy: Strategy) -> BackoffParams {
+        BackoffParams {
+            strategy,
+            base: 0.25,
+            factor: 3.0,
+            cap: 45.0,
+            retries: 7,
+            ..Default::default()
+        }
+    }
+
+    fn code(snippets: &[Snippet], key: &str) -> String {
+        let snippet = snippets.iter().find(|snippet| snippet.key == key);
+        snippet.unwrap_or_else(|| panic!("no {key}")).code.clone()
+    }
+
+    /// What each snippet's code must contain for `strategy` under
+    /// [`params`], beside the counts.
+    fn expected(strategy: Strategy) -> Vec<(&'static str, &'static str)> {
+        match strategy {
+            Strategy::Constant => vec![
+                ("tenacity", "wait_fixed(0.25)"),
+                ("sidekiq", "seconds = 0.25"),
+                ("activejob", "seconds = 0.25"),
+                ("celery", "default_retry_delay=0.25, "),
+            ],
+            Strategy::Linear => vec![
+                (
+                    "tenacity",
+                    "wait_incrementing(start=0.25, increment=0.25, max=45)",
+                ),
+                ("sidekiq", "seconds = [45, 0.25 * n].min"),
+                ("activejob", "seconds = [45, 0.25 * n].min"),
+                ("celery", "seconds = min(45, 0.25 * n)"),
+            ],
+            Strategy::Exponential => vec![
+                (
+                    "tenacity",
+                    "wait_exponential(multiplier=0.25, exp_base=3, max=45)",
+                ),
+                ("sidekiq", "seconds = [45, 0.25 * 3 ** (n - 1)].min"),
+                ("activejob", "seconds = [45, 0.25 * 3 ** (n - 1)].min"),
+                ("celery", "seconds = min(45, 0.25 * 3 ** (n - 1))"),
+            ],
+            Strategy::FullJitter => vec![
+                (
+                    "tenacity",
+                    "wait_random_exponential(multiplier=0.25, exp_base=3, max=45)",
+                ),
+                ("sidekiq", "seconds = rand * [45, 0.25 * 3 ** (n - 1)].min"),
+                (
+                    "activejob",
+                    "seconds = rand * [45, 0.25 * 3 ** (n - 1)].min",
+                ),
+                (
+                    "celery",
+                    "seconds = random.random() * min(45, 0.25 * 3 ** (n - 1))",
+                ),
+            ],
+            Strategy::EqualJitter => vec![
+                (
+                    "tenacity",
+                    "wait_exponential(multiplier=0.125, exp_base=3, max=22.5) + \
+                     wait_random_exponential(multiplier=0.125, exp_base=3, max=22.5)",
+                ),
+                ("sidekiq", "half = [45, 0.25 * 3 ** (n - 1)].min / 2.0"),
+                ("activejob", "seconds = half + rand * half"),
+                ("celery", "half = min(45, 0.25 * 3 ** (n - 1)) / 2.0"),
+            ],
+            Strategy::Decorrelated => vec![
+                ("tenacity", "previous = retry_state.upcoming_sleep or 0.25"),
+                (
+                    "tenacity",
+                    "seconds = min(45, 0.25 + random.random() * (3 * previous - 0.25))",
+                ),
+                (
+                    "sidekiq",
+                    "seconds = 0.25 + rand * ([45, 0.25 * 3 ** n].min - 0.25)",
+                ),
+                (
+                    "activejob",
+                    "seconds = 0.25 + rand * ([45, 0.25 * 3 ** n].min - 0.25)",
+                ),
+                (
+                    "celery",
+                    "seconds = 0.25 + random.random() * (min(45, 0.25 * 3 ** n) - 0.25)",
+                ),
+            ],
+            Strategy::Sidekiq => vec![
+                (
+                    "tenacity",
+                    "seconds = (n - 1) ** 4 + 15 + random.randrange(10 * n)",
+                ),
+                ("activejob", "seconds = (n - 1) ** 4 + 15 + rand(10 * n)"),
+                (
+                    "celery",
+                    "seconds = (n - 1) ** 4 + 15 + random.randrange(10 * n)",
+                ),
+            ],
+            Strategy::Celery => vec![
+                (
+                    "tenacity",
+                    "seconds = random.randrange(min(600, 2 ** (n - 1)) + 1)",
+                ),
+                ("sidekiq", "seconds = rand([600, 2 ** (n - 1)].min + 1)"),
+                ("activejob", "seconds = rand([600, 2 ** (n - 1)].min + 1)"),
+                (
+                    "celery",
+                    "retry_backoff=True, retry_backoff_max=600, retry_jitter=True, ",
+                ),
+            ],
+            Strategy::ActiveJob => vec![
+                (
+                    "tenacity",
+                    "seconds = n ** 4 + random.random() * n ** 4 * 0.15 + 2",
+                ),
+                ("sidekiq", "seconds = n ** 4 + rand * n ** 4 * 0.15 + 2"),
+                (
+                    "activejob",
+                    "wait: :polynomially_longer, attempts: 8, jitter: 0.15",
+                ),
+                (
+                    "celery",
+                    "seconds = n ** 4 + random.random() * n ** 4 * 0.15 + 2",
+                ),
+            ],
+            Strategy::Aws => vec![
+                (
+                    "tenacity",
+                    "wait_random_exponential(multiplier=0.05, max=20)",
+                ),
+                ("sidekiq", "seconds = rand * [20, 0.05 * 2 ** (n - 1)].min"),
+                (
+                    "activejob",
+                    "seconds = rand * [20, 0.05 * 2 ** (n - 1)].min",
+                ),
+                (
+                    "celery",
+                    "seconds = random.random() * min(20, 0.05 * 2 ** (n - 1))",
+                ),
+            ],
+        }
+    }
+
+    #[test]
+    fn every_snippet_counts_the_retries_in_its_librarys_terms() {
+        for &strategy in Strategy::ALL {
+            let snippets = snippets(&params(strategy));
+            let keys: Vec<_> = snippets.iter().map(|snippet| snippet.key).collect();
+            assert_eq!(
+                keys,
+                ["tenacity", "botocore", "sidekiq", "activejob", "celery"]
+            );
+            for (key, count) in [
+                ("tenacity", "stop_after_attempt(8)"),
+                ("botocore", "\"total_max_attempts\": 8"),
+                ("sidekiq", "sidekiq_options retry: 7\n"),
+                ("activejob", "attempts: 8"),
+                ("celery", "max_retries=7)"),
+            ] {
+                let code = code(&snippets, key);
+                assert!(code.contains(count), "{strategy:?} {key}: {code}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_snippet_carries_the_strategys_numbers() {
+        for &strategy in Strategy::ALL {
+            let snippets = snippets(&params(strategy));
+            for (key, text) in expected(strategy) {
+                let code = code(&snippets, key);
+                assert!(code.contains(text), "{strategy:?} {key}: {code}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_presets_use_the_librarys_own_formula() {
+        let sidekiq = snippets(&params(Strategy::Sidekiq));
+        assert!(!code(&sidekiq, "sidekiq").contains("sidekiq_retry_in"));
+        let active_job = snippets(&params(Strategy::ActiveJob));
+        assert!(!code(&active_job, "activejob").contains("WAIT"));
+        let celery = snippets(&params(Strategy::Celery));
+        assert!(code(&celery, "celery").contains("autoretry_for"));
+    }
+
+    #[test]
+    fn celery_autoretries_whole_doublings_and_computes_anything_else() {
+        let doubling = |strategy, base| BackoffParams {
+            strategy,
+            base,
+            factor: 2.0,
+            cap: 90.0,
+            ..params(strategy)
+        };
+        let exponential = code(&snippets(&doubling(Strategy::Exponential, 3.0)), "celery");
+        assert!(
+            exponential.contains("retry_backoff=3, retry_backoff_max=90, retry_jitter=False, "),
+            "{exponential}"
+        );
+        let full = code(&snippets(&doubling(Strategy::FullJitter, 3.0)), "celery");
+        assert!(full.contains("retry_jitter=True, "), "{full}");
+        let fractional = code(&snippets(&doubling(Strategy::Exponential, 0.5)), "celery");
+        assert!(
+            fractional.contains("countdown=seconds")
+                && fractional.contains("min(90, 0.5 * 2 ** (n - 1))"),
+            "{fractional}"
+        );
+    }
+
+    #[test]
+    fn notes_say_where_a_library_differs() {
+        let note = |strategy, key| {
+            let snippets = snippets(&params(strategy));
+            let snippet = snippets.iter().find(|snippet| snippet.key == key);
+            snippet.unwrap().note.clone()
+        };
+        assert!(note(Strategy::Decorrelated, "activejob").contains("cannot see the previous wait"));
+        assert!(!note(Strategy::Decorrelated, "tenacity").contains("cannot see"));
+        assert!(note(Strategy::Exponential, "botocore").contains("no custom wait formula"));
+        assert!(note(Strategy::Aws, "botocore").contains("Its waits are the panel's"));
+        assert!(note(Strategy::Exponential, "sidekiq").contains("rand(10·(count + 1))"));
+    }
 }

@@ -102,7 +102,12 @@ fn each_hash_mode_has_snippets_where_its_function_exists() {
     };
     assert_eq!(keys(HashMode::Ruby), ["ruby"]);
     assert_eq!(keys(HashMode::Head), ["sql", "python"]);
-    for mode in [HashMode::Farm, HashMode::Murmur, HashMode::Xxh, HashMode::Fnv] {
+    for mode in [
+        HashMode::Farm,
+        HashMode::Murmur,
+        HashMode::Xxh,
+        HashMode::Fnv,
+    ] {
         assert_eq!(keys(mode), ["python", "go"], "{mode:?}");
     }
 }
