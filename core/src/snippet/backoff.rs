@@ -28,6 +28,43 @@ pub fn snippets(params: &BackoffParams) -> Vec<Snippet> {
     ]
 }
 
+/// The form of a strategy's wait, which decides how each library writes
+/// it. Every other match in this module is on the form, so a new strategy
+/// needs one arm here.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Form {
+    Constant,
+    Linear,
+    Exponential,
+    FullJitter,
+    EqualJitter,
+    Decorrelated,
+    Sidekiq,
+    Celery,
+    ActiveJob,
+    Aws,
+}
+
+fn form(strategy: Strategy) -> Form {
+    match strategy {
+        Strategy::Constant => Form::Constant,
+        Strategy::Linear => Form::Linear,
+        // A circuit breaker (`breaker`) joins this arm: it waits like this
+        // between the calls it lets through; none of these libraries has a
+        // breaker, which goes around the call.
+        Strategy::Exponential => Form::Exponential,
+        Strategy::FullJitter => Form::FullJitter,
+        Strategy::EqualJitter => Form::EqualJitter,
+        Strategy::Decorrelated => Form::Decorrelated,
+        Strategy::Sidekiq => Form::Sidekiq,
+        Strategy::Celery => Form::Celery,
+        Strategy::ActiveJob => Form::ActiveJob,
+        // The retry quota (`awsquota`) joins this arm: it is botocore
+        // standard mode's own, and the other libraries have none.
+        Strategy::Aws => Form::Aws,
+    }
+}
+
 /// The two languages the libraries are written in.
 #[derive(Clone, Copy)]
 enum Language {
@@ -95,27 +132,22 @@ fn formula(params: &BackoffParams, language: Language, previous: Option<&str>) -
         reads_n: true,
         differs: None,
     };
-    match params.strategy {
-        Strategy::Constant => exact(vec![format!("seconds = {b}")]),
-        Strategy::Linear => exact(vec![format!(
+    match form(params.strategy) {
+        Form::Constant => exact(vec![format!("seconds = {b}")]),
+        Form::Linear => exact(vec![format!(
             "seconds = {}",
             language.min(&c, &format!("{b} * n"))
         )]),
-        // A circuit breaker (`breaker`) joins this arm: it waits like this
-        // between the calls it lets through, and goes around the call, in
-        // none of these libraries.
-        Strategy::Exponential => {
-            exact(vec![format!("seconds = {}", exponential(params, language))])
-        }
-        Strategy::FullJitter => exact(vec![format!(
+        Form::Exponential => exact(vec![format!("seconds = {}", exponential(params, language))]),
+        Form::FullJitter => exact(vec![format!(
             "seconds = {u} * {}",
             exponential(params, language)
         )]),
-        Strategy::EqualJitter => exact(vec![
+        Form::EqualJitter => exact(vec![
             format!("half = {} / 2.0", exponential(params, language)),
             format!("seconds = half + {u} * half"),
         ]),
-        Strategy::Decorrelated => {
+        Form::Decorrelated => {
             let spread = number(DECORRELATED_SPREAD);
             match previous {
                 Some(previous) => Formula {
@@ -145,24 +177,22 @@ fn formula(params: &BackoffParams, language: Language, previous: Option<&str>) -
                 },
             }
         }
-        Strategy::Sidekiq => exact(vec![format!(
+        Form::Sidekiq => exact(vec![format!(
             "seconds = (n - 1) ** 4 + 15 + {}",
             language.below("10 * n")
         )]),
-        Strategy::Celery => exact(vec![format!(
+        Form::Celery => exact(vec![format!(
             "seconds = {}",
             language.below(&format!(
                 "{} + 1",
                 language.min(&CELERY_MAX_COUNTDOWN.to_string(), "2 ** (n - 1)")
             ))
         )]),
-        Strategy::ActiveJob => exact(vec![format!(
+        Form::ActiveJob => exact(vec![format!(
             "seconds = n ** 4 + {u} * n ** 4 * {} + 2",
             number(ACTIVE_JOB_JITTER)
         )]),
-        // The retry quota (`awsquota`) joins this arm: it is botocore
-        // standard mode's own, and the other libraries have none.
-        Strategy::Aws => exact(vec![format!(
+        Form::Aws => exact(vec![format!(
             "seconds = {u} * {}",
             language.min(
                 &number(AWS_MAX_BACKOFF),
@@ -197,29 +227,29 @@ fn tenacity(params: &BackoffParams) -> Snippet {
     );
     let exponential =
         |multiplier: &str, max: &str| format!("multiplier={multiplier}, exp_base={f}, max={max}");
-    let built_in = match params.strategy {
-        Strategy::Constant => Some(("wait_fixed", format!("wait_fixed({b})"))),
-        Strategy::Linear => Some((
+    let built_in = match form(params.strategy) {
+        Form::Constant => Some(("wait_fixed", format!("wait_fixed({b})"))),
+        Form::Linear => Some((
             "wait_incrementing",
             format!("wait_incrementing(start={b}, increment={b}, max={c})"),
         )),
-        Strategy::Exponential => Some((
+        Form::Exponential => Some((
             "wait_exponential",
             format!("wait_exponential({})", exponential(&b, &c)),
         )),
-        Strategy::FullJitter => Some((
+        Form::FullJitter => Some((
             "wait_random_exponential",
             format!("wait_random_exponential({})", exponential(&b, &c)),
         )),
         // e(n)/2 + u·e(n)/2 is a fixed half plus a random half.
-        Strategy::EqualJitter => {
+        Form::EqualJitter => {
             let half = exponential(&number(params.base / 2.0), &number(params.cap / 2.0));
             Some((
                 "wait_exponential, wait_random_exponential",
                 format!("wait_exponential({half}) + wait_random_exponential({half})"),
             ))
         }
-        Strategy::Aws => Some((
+        Form::Aws => Some((
             "wait_random_exponential",
             format!(
                 "wait_random_exponential(multiplier={}, max={})",
@@ -227,7 +257,7 @@ fn tenacity(params: &BackoffParams) -> Snippet {
                 number(AWS_MAX_BACKOFF)
             ),
         )),
-        _ => None,
+        Form::Decorrelated | Form::Sidekiq | Form::Celery | Form::ActiveJob => None,
     };
     let (code, differs) = match built_in {
         Some((imports, wait)) => (
@@ -266,7 +296,7 @@ fn tenacity(params: &BackoffParams) -> Snippet {
         "Calls up to {attempts} times (stop_after_attempt counts the first call), waiting \
          the panel's wait before each retry."
     );
-    if params.strategy == Strategy::Aws {
+    if form(params.strategy) == Form::Aws {
         does.push_str(&format!(
             " The scale is botocore's for errors other than throttling; its throttling scale \
              is {} s.",
@@ -301,8 +331,8 @@ fn botocore(params: &BackoffParams) -> Snippet {
         number(AWS_THROTTLING_SCALE),
         number(AWS_TRANSIENT_SCALE)
     );
-    let differs = match params.strategy {
-        Strategy::Aws => format!("Its waits are the panel's: {waits}."),
+    let differs = match form(params.strategy) {
+        Form::Aws => format!("Its waits are the panel's: {waits}."),
         _ => format!(
             "botocore takes no custom wait formula: whatever the strategy, it waits {waits}."
         ),
@@ -323,7 +353,7 @@ fn sidekiq(params: &BackoffParams) -> Snippet {
     let header =
         format!("class HardJob\n  include Sidekiq::Job\n  sidekiq_options retry: {retries}\n");
     let does = format!("Retries up to {retries} times after the first run.");
-    if params.strategy == Strategy::Sidekiq {
+    if form(params.strategy) == Form::Sidekiq {
         return Snippet::new(
             "sidekiq",
             "Sidekiq",
@@ -357,7 +387,7 @@ fn sidekiq(params: &BackoffParams) -> Snippet {
 fn active_job(params: &BackoffParams) -> Snippet {
     let attempts = u64::from(params.retries) + 1;
     let does = format!("Runs the job up to {attempts} times (attempts counts the first run).");
-    if params.strategy == Strategy::ActiveJob {
+    if form(params.strategy) == Form::ActiveJob {
         let code = format!(
             "class HardJob < ApplicationJob\n  \
              retry_on Timeout::Error, wait: :polynomially_longer, attempts: {attempts}, jitter: {}\nend\n",
@@ -417,23 +447,23 @@ fn celery(params: &BackoffParams) -> Snippet {
             b as u64, c as u64
         )
     };
-    let (code, detail) = match params.strategy {
-        Strategy::Constant => (
+    let (code, detail) = match form(params.strategy) {
+        Form::Constant => (
             autoretry(format!("default_retry_delay={}, ", number(b))),
             "It waits default_retry_delay before every retry.".to_string(),
         ),
-        Strategy::Exponential if whole_doubling => (
+        Form::Exponential if whole_doubling => (
             autoretry(backoff("False")),
             "Its countdown min(retry_backoff_max, retry_backoff·2^retries) is the panel's e(n)."
                 .into(),
         ),
-        Strategy::FullJitter if whole_doubling => (
+        Form::FullJitter if whole_doubling => (
             autoretry(backoff("True")),
             "It draws a whole number of seconds from 0 to e(n) inclusive \
              (randrange(countdown + 1)), not any time below e(n)."
                 .into(),
         ),
-        Strategy::Celery => (
+        Form::Celery => (
             autoretry(format!(
                 "retry_backoff=True, retry_backoff_max={CELERY_MAX_COUNTDOWN}, retry_jitter=True, "
             )),
