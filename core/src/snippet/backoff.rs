@@ -5,9 +5,16 @@
 //! `total_max_attempts` counts the same way, Sidekiq's `retry:` and
 //! Celery's `max_retries` count retries (k), Active Job's `attempts:`
 //! counts executions (k + 1). Where a library has the strategy built in the
-//! snippet uses it; elsewhere it computes the panel's wait e.g. min(c,
-//! b·f^(n−1)) before retry n in a few lines of the library's language, and
-//! the note says what the library does on top of it.
+//! snippet uses it; elsewhere it computes the panel's wait before retry n
+//! (min(c, b·f^(n−1)) for exponential) in a few lines of the library's
+//! language, and the note says what the library does on top of it.
+//!
+//! Each library's behaviour is read from its source: tenacity 9.2.1
+//! `tenacity/wait.py`, botocore's `args.py` (whose client `max_attempts`
+//! counts retries), Sidekiq 8.1.7 `lib/sidekiq/job_retry.rb` (a
+//! `sidekiq_retry_in` value is cut to whole seconds, and its own jitter is
+//! added), Active Job 8.1 `exceptions.rb` (a `wait:` proc gets no jitter)
+//! and Celery 5.7.0 `celery/app/autoretry.py`.
 
 use crate::backoff::{
     ACTIVE_JOB_JITTER, AWS_MAX_BACKOFF, AWS_THROTTLING_SCALE, AWS_TRANSIENT_SCALE, BackoffParams,
