@@ -15,5 +15,6 @@ mod ruby;
 mod scheduler;
 mod sim;
 mod slots;
+mod snippet;
 mod spread;
 mod stats;

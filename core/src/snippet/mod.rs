@@ -7,6 +7,9 @@
 //! shows them under "Use it in your stack" with a copy button each, and the
 //! tests check every number in them against the parameters.
 
+pub mod backoff;
+pub mod hash;
+
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
