@@ -251,8 +251,8 @@ mod tests {
         let Ok(PanelRun::Jitter(run)) = run(&State::new(Panel::Jitter)) else {
             panic!("the jitter panel did not give a jitter run");
         };
-        let rate = run.flat_rate_per_minute.unwrap();
-        assert!((rate - 10_000.0 / 30.0).abs() < 1e-9, "{rate}");
+        let rate = run.flat_rate_per_second.unwrap();
+        assert!((rate - 10_000.0 / 1_800.0).abs() < 1e-9, "{rate}");
         assert!(matches!(
             super::run(&State::new(Panel::Backoff)),
             Ok(PanelRun::Backoff(_))

@@ -237,11 +237,9 @@ impl State {
         // Links made while the limit was per minute still open with the
         // same limit, read per second, unless they name the new key too.
         let limit_key = JitterParams::FIELDS[7].key;
-        if let (Panel::Jitter, Some(raw), None) = (
-            panel,
-            last(jitter::PER_MINUTE_LIMIT_KEY),
-            last(limit_key),
-        ) {
+        if let (Panel::Jitter, Some(raw), None) =
+            (panel, last(jitter::PER_MINUTE_LIMIT_KEY), last(limit_key))
+        {
             notices.push(state.jitter.read_per_minute_limit(raw));
         }
         let params = state.params_mut(panel);

@@ -53,7 +53,7 @@ pub fn explanation() -> impl IntoView {
 
 pub fn figure() -> impl IntoView {
     let computed = Computed::cached(|s| &s.backoff, backoff::RunCache::run);
-    let Computed { params, run, .. } = computed;
+    let Computed { params, run } = computed;
 
     let calls = ChartCanvas::new(320.0);
     let waits = ChartCanvas::new(280.0);

@@ -51,7 +51,7 @@ pub fn explanation() -> impl IntoView {
 
 pub fn figure() -> impl IntoView {
     let computed = Computed::cached(|s| &s.hash, spread::RunCache::run);
-    let Computed { params, run, .. } = computed;
+    let Computed { params, run } = computed;
 
     let strips = ChartCanvas::new(260.0);
     // One canvas per function, sharing the y range, so their axes line up.

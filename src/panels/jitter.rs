@@ -1,11 +1,13 @@
 //! Jitter: random delays that break up a bulk enqueue.
 
 use leptos::prelude::*;
-use stampede_core::jitter::{self, JitterParams, JitterRun, TimeAxis};
-use stampede_core::units::{count, significant};
+use stampede_core::jitter::{self, JitterParams, JitterRun, Strategy, TimeAxis, WindowFit};
+use stampede_core::snippet;
+use stampede_core::units::{count, duration, significant};
 
-use super::Computed;
+use super::{Computed, use_it};
 use crate::chart::{self, Area, ChartCanvas, Drawn, Ink, Layer, Pen, Plot};
+use crate::store::Store;
 
 /// Ink of the chosen strategy and of the no-jitter herd, the same in both charts.
 const CHOSEN: Ink = Ink::Series(0);
@@ -25,8 +27,8 @@ pub fn explanation() -> impl IntoView {
         <p class="explain">
             "Jitter gives every job its own random delay. With a delay drawn
             evenly from [min, max), each moment of that range is as likely as
-            any other, so N jobs arrive at a steady N / (max − min) per minute:
-            10,000 jobs over 30 minutes come to about 333 a minute. Nothing runs
+            any other, so N jobs arrive at a steady N / (max − min): 10,000
+            jobs over 30 minutes come to 5.56 a second, 333 a minute. Nothing runs
             before t0 + min (a min above zero gives a freshly deployed service
             time to warm up), and the last job starts just before t0 + max."
         </p>
@@ -39,22 +41,32 @@ pub fn explanation() -> impl IntoView {
             mean."
         </p>
         <p class="explain">
-            "Pick max from two limits. The downstream, taking at most R jobs a
-            minute, needs at least N / R to take them all, so a window shorter
-            than that cannot stay under its limit however evenly it spreads.
-            And every job may wait up to max, so jitter suits background work
-            with a loose deadline (cleanups, reconciliation, reports), not a job
-            a user is waiting for, nor jobs that must run in a set order. A
-            small batch, or a downstream that easily absorbs the burst, needs
-            no jitter at all."
+            "Pick the window from the downstream's limit, stated per second as APIs state it: L
+            calls a second. Taking L a second it needs at least N / L to take all N, so no window
+            shorter can fit however evenly it spreads. Random starts are not even, though: over W
+            seconds each second holds Binomial(N, 1/W) jobs, and the busiest of W such seconds
+            sits several spreads above the flat rate N / W. 5,000 jobs against 50 a second need
+            100 s by the floor, but about 150 s before the busiest second stays under 50. The panel
+            finds that window for the current seed and from the binomial maximum."
+        </p>
+        <p class="explain">
+            "Every job may wait up to max, so jitter suits background work with a loose deadline
+            (cleanups, reconciliation, reports), not a job a user is waiting for, nor jobs that
+            must run in a set order. A small batch, or a downstream that easily absorbs the burst,
+            needs no jitter at all."
         </p>
     }
 }
 
 pub fn figure() -> impl IntoView {
-    let computed = Computed::new(|s| &s.jitter, jitter::run);
-    let Computed { params, seed, run } = computed;
-    let herd = Memo::new(move |_| params.with(|params| jitter::herd(params, seed.get())));
+    let computed = Computed::cached(|s| &s.jitter, jitter::RunCache::run);
+    let Computed { params, run } = computed;
+    let herd = Memo::new(move |_| {
+        run.with(|run| {
+            let run = run.as_ref().ok()?;
+            Some(params.with(|params| jitter::herd(params, run)))
+        })
+    });
 
     let arrivals = ChartCanvas::new(440.0);
     let completion = ChartCanvas::new(300.0);
@@ -62,7 +74,7 @@ pub fn figure() -> impl IntoView {
         let params = params.get();
         run.with(|run| {
             herd.with(|herd| {
-                let (Ok(run), Ok(herd)) = (run, herd) else {
+                let (Ok(run), Some(herd)) = (run, herd) else {
                     return;
                 };
                 let axis = TimeAxis::for_run(&params, run);
@@ -77,10 +89,10 @@ pub fn figure() -> impl IntoView {
         let params = params.get();
         format!(
             "Two bar charts of jobs starting over time. Top: without jitter, all {} jobs start at once. \
-             Bottom: with the chosen delay ({}), against a downstream limit of {} jobs a minute.",
+             Bottom: with the chosen delay ({}), against a downstream limit of {} jobs a second.",
             count(u64::from(params.jobs)),
             params.strategy.label(),
-            count(u64::from(params.limit_per_minute)),
+            count(u64::from(params.limit_per_second)),
         )
     };
     let completion_label = move || {
@@ -92,13 +104,16 @@ pub fn figure() -> impl IntoView {
             params.strategy.label(),
         )
     };
+    let fit = move || run.with(|run| run.as_ref().ok().map(|run| run.window_fit));
     view! {
         {computed.key_numbers(jitter::key_numbers)}
+        {move || fit().map(|fit| window_answer(params, fit))}
         <div class="chart-block">
             <h3>"Arrivals at the downstream"</h3>
             <p class="caption">
                 "Jobs starting in each bin, without jitter (top) and with the chosen delay (bottom), each
-                on its own scale; bars above the dashed line break the downstream's limit."
+                on its own scale; bars above the dashed line break the downstream's limit. Wide bins
+                average their seconds, so the key numbers count the limit per second."
             </p>
             {arrivals.view("jitter-arrivals", arrivals_label)}
         </div>
@@ -109,6 +124,75 @@ pub fn figure() -> impl IntoView {
                 the most the downstream can take at its limit, jobs arrive faster than it can serve them."
             </p>
             {completion.view("jitter-completion", completion_label)}
+        </div>
+        {use_it(move || params.with(snippet::jitter::snippets))}
+    }
+}
+
+/// "What window do I need?": the narrowest uniform window for N and L,
+/// measured on this seed and in theory, with a button that sets it.
+fn window_answer(params: Memo<JitterParams>, fit: WindowFit) -> impl IntoView {
+    let store = Store::get();
+    let (jobs, limit, uniform, max_delay) = params.with(|params| {
+        (
+            params.jobs,
+            params.limit_per_second,
+            params.strategy == Strategy::Uniform,
+            params.max_delay,
+        )
+    });
+    let floor = duration(fit.floor_seconds);
+    let theory = fit.theory_seconds.map_or_else(
+        || "no window up to a day".to_string(),
+        |seconds| duration(f64::from(seconds)),
+    );
+    let measured = fit.window_seconds.zip(fit.max_delay);
+    let answer = match measured {
+        Some((window, _)) => format!(
+            "{} jobs under {} a second need a uniform window of {} with this seed: N / L = {} is the \
+             floor, and the expected busiest second reaches L at {}.",
+            count(u64::from(jobs)),
+            count(u64::from(limit)),
+            duration(window),
+            floor,
+            theory
+        ),
+        None => format!(
+            "No uniform window up to 1,440 min keeps {} jobs under {} a second: even N / L = {} \
+             is past a day's worth of spreading.",
+            count(u64::from(jobs)),
+            count(u64::from(limit)),
+            floor
+        ),
+    };
+    let button = measured
+        .filter(|&(_, fitting)| !(uniform && fitting == max_delay))
+        .map(|(_, fitting)| {
+            let label = if uniform {
+                format!("Use this window (max {fitting} min)")
+            } else {
+                format!("Use uniform jitter over it (max {fitting} min)")
+            };
+            view! {
+                <button
+                    type="button"
+                    id="use-window"
+                    on:click=move |_| {
+                        if !uniform {
+                            store.set("js", Strategy::Uniform.slug());
+                        }
+                        store.set("hi", &fitting.to_string());
+                    }
+                >
+                    {label}
+                </button>
+            }
+        });
+    view! {
+        <div class="answer" id="window-answer">
+            <h3>"What window do I need?"</h3>
+            <p>{answer}</p>
+            {button}
         </div>
     }
 }
@@ -167,7 +251,7 @@ fn arrivals_plot(
                 ink: Ink::Reference,
                 dashed: true,
                 label: Some(format!(
-                    "limit R = {} per {}",
+                    "limit L = {} per {}",
                     significant(limit, 3),
                     axis.bin_name
                 )),
@@ -203,7 +287,7 @@ fn completion_plot(
                 points: in_units(params.fastest_at_limit(axis.end())),
                 ink: Ink::Reference,
                 dashed: true,
-                label: Some("most the limit allows, min(N, R·t)".into()),
+                label: Some("most the limit allows, min(N, L·t)".into()),
             },
             Layer::Line {
                 points: in_units(herd.completion(axis)),

@@ -9,11 +9,14 @@ mod queue;
 mod slots;
 
 use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
 
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 use stampede_core::error::InvalidInput;
 use stampede_core::key_numbers::KeyNumber;
 use stampede_core::presets;
+use stampede_core::snippet::Snippet;
 use stampede_core::state::{Panel, State};
 
 use crate::controls::Controls;
@@ -54,11 +57,10 @@ pub fn PanelView(panel: Panel) -> impl IntoView {
     }
 }
 
-/// One panel's parameters, the seed and the panel's run, as memos: the run
-/// is recomputed only when the panel's own parameters or the seed change.
+/// One panel's parameters and its run, as memos: the run is recomputed only
+/// when the panel's own parameters or the seed change.
 struct Computed<P: Send + Sync + 'static, R: Send + Sync + 'static> {
     params: Memo<P>,
-    seed: Memo<u64>,
     run: Memo<Result<R, InvalidInput>>,
 }
 
@@ -100,7 +102,7 @@ where
         let params = Memo::new(move |_| state.with(|s| params_of(s).clone()));
         let seed = Memo::new(move |_| state.with(|s| s.seed));
         let run = Memo::new(move |_| params.with(|p| compute(p, seed.get())));
-        Self { params, seed, run }
+        Self { params, run }
     }
 
     /// Text about the current run, such as a chart's label for a reader who
@@ -191,4 +193,66 @@ fn Presets(panel: Panel) -> impl IntoView {
             </section>
         }
     })
+}
+
+/// "Use it in your stack": the snippets core writes for the current
+/// parameters, one system at a time, each with its note and a copy button.
+fn use_it(snippets: impl Fn() -> Vec<Snippet> + Copy + Send + Sync + 'static) -> impl IntoView {
+    let chosen = RwSignal::new(0usize);
+    let copied = RwSignal::new(None::<bool>);
+    let current = move || {
+        let mut all = snippets();
+        let index = chosen.get().min(all.len().saturating_sub(1));
+        (!all.is_empty()).then(|| all.swap_remove(index))
+    };
+    let copy = move |_| {
+        let Some(snippet) = current() else { return };
+        spawn_local(async move {
+            copied.set(Some(crate::browser::copy_to_clipboard(&snippet.code).await));
+            set_timeout(move || copied.set(None), Duration::from_secs(2));
+        });
+    };
+    view! {
+        <section class="use-it" aria-labelledby="use-it-title">
+            <h3 id="use-it-title">"Use it in your stack"</h3>
+            <div class="use-it-systems" role="group" aria-label="System">
+                {move || {
+                    snippets()
+                        .into_iter()
+                        .enumerate()
+                        .map(|(index, snippet)| {
+                            view! {
+                                <button
+                                    type="button"
+                                    data-snippet=snippet.key
+                                    aria-pressed=move || (chosen.get() == index).to_string()
+                                    on:click=move |_| chosen.set(index)
+                                >
+                                    {snippet.title}
+                                </button>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </div>
+            {move || {
+                current()
+                    .map(|snippet| {
+                        view! {
+                            <div class="snippet" data-snippet=snippet.key>
+                                <pre><code class=format!("language-{}", snippet.language)>{snippet.code}</code></pre>
+                                <button type="button" class="copy-snippet" on:click=copy>
+                                    {move || match copied.get() {
+                                        None => format!("Copy {}", snippet.title),
+                                        Some(true) => "Copied ✓".to_string(),
+                                        Some(false) => "Copy failed: select the text".to_string(),
+                                    }}
+                                </button>
+                                <p class="snippet-note">{snippet.note}</p>
+                            </div>
+                        }
+                    })
+            }}
+        </section>
+    }
 }

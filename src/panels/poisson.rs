@@ -47,7 +47,7 @@ pub fn explanation() -> impl IntoView {
 
 pub fn figure() -> impl IntoView {
     let computed = Computed::cached(|s| &s.poisson, poisson::RunCache::run);
-    let Computed { params, run, .. } = computed;
+    let Computed { params, run } = computed;
 
     let timeline = ChartCanvas::new(110.0);
     let gaps = ChartCanvas::new(230.0);

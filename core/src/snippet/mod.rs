@@ -9,6 +9,7 @@
 
 pub mod backoff;
 pub mod hash;
+pub mod jitter;
 
 use serde::Serialize;
 

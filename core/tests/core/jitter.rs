@@ -121,7 +121,10 @@ fn the_theory_window_is_where_the_expected_busiest_second_reaches_the_limit() {
     for seed in 1..=5 {
         let measured = fit_window(&operator(), seed).window_seconds.unwrap();
         let ratio = measured / f64::from(seconds);
-        assert!((0.8..1.25).contains(&ratio), "seed {seed}: {measured} vs {seconds}");
+        assert!(
+            (0.8..1.25).contains(&ratio),
+            "seed {seed}: {measured} vs {seconds}"
+        );
     }
     // No window up to a day holds a million jobs under 10 a second.
     let crowded = JitterParams {
@@ -384,9 +387,15 @@ fn the_fit_card_states_the_measured_window_and_both_theories() {
         )
     );
     let theory = fit.theory.unwrap();
-    assert!(theory.starts_with("at least N / L = 1 min 40 s; "), "{theory}");
+    assert!(
+        theory.starts_with("at least N / L = 1 min 40 s; "),
+        "{theory}"
+    );
     let seconds = f64::from(measured.theory_seconds.unwrap());
-    assert!(theory.ends_with(&format!("at W = {}", duration(seconds))), "{theory}");
+    assert!(
+        theory.ends_with(&format!("at W = {}", duration(seconds))),
+        "{theory}"
+    );
 }
 
 #[test]
@@ -513,7 +522,13 @@ fn a_link_with_the_old_per_minute_limit_opens_with_the_same_limit_per_second() {
         "the limit is per second now: 3000 a minute read as 50 /s"
     );
     // 500 a minute is 8.3 a second: rounded up to a whole call.
-    assert_eq!(State::from_query("p=jitter&r=500").0.jitter.limit_per_second, 9);
+    assert_eq!(
+        State::from_query("p=jitter&r=500")
+            .0
+            .jitter
+            .limit_per_second,
+        9
+    );
     // The new key wins, silently.
     let (state, notices) = State::from_query("p=jitter&r=500&rps=7");
     assert_eq!((state.jitter.limit_per_second, notices.len()), (7, 0));
@@ -580,10 +595,16 @@ fn the_preset_lessons_hold() {
 
         let (uniform_params, uniform) = preset_run("uniform-30", seed);
         let rate = uniform_params.flat_rate_per_second();
-        assert_eq!(((rate * 100.0).round(), (rate * 60.0).round()), (556.0, 333.0));
+        assert_eq!(
+            ((rate * 100.0).round(), (rate * 60.0).round()),
+            (556.0, 333.0)
+        );
         // "Two or three times that, still under 20."
         let busiest = f64::from(uniform.peak_second.1);
-        assert!(busiest >= 2.0 * rate && busiest <= 3.5 * rate, "seed {seed}");
+        assert!(
+            busiest >= 2.0 * rate && busiest <= 3.5 * rate,
+            "seed {seed}"
+        );
         assert_eq!(uniform.seconds_over_limit, 0, "seed {seed}");
 
         let (api_params, api) = preset_run("api-limit", seed);
