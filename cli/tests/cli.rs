@@ -135,8 +135,8 @@ fn run_prints_the_panel_of_a_url_as_json() {
     let result: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(result["panel"], "jitter");
     assert_eq!(result["run_at"].as_array().unwrap().len(), 10_000);
-    let rate = result["flat_rate_per_minute"].as_f64().unwrap();
-    assert!((rate - 10_000.0 / 30.0).abs() < 1e-9, "{rate}");
+    let rate = result["flat_rate_per_second"].as_f64().unwrap();
+    assert!((rate - 10_000.0 / 1_800.0).abs() < 1e-9, "{rate}");
 
     // A bare query works too, and adjusted parameters are reported on stderr.
     let adjusted = stampede(&["run", "p=poisson&n=5000000"], b"");

@@ -738,7 +738,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         slug: "token-bucket",
-        title: "A 60/min token bucket in front",
+        title: "A token bucket in front: 1 a second, bursts of 60",
         lesson: "100,000 a day is 1.16 a second against 1 token a second: about one event in seven finds the bucket empty and is dropped.",
         query: "n=100000&bc=60&br=1&bp=drop",
     },

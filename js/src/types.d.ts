@@ -41,12 +41,14 @@ export interface JitterParams {
   lo?: number;
   /** Longest delay in minutes, above `lo`, up to 1440 (30). */
   hi?: number;
-  /** Fixed delay, or mean of the exponential and normal shapes, in minutes (10). */
+  /** The one delay of the fixed strategy, in minutes, 0 to 1440 (10). */
+  fd?: number;
+  /** Mean of the exponential and normal shapes, in minutes, 0 to 1440 (10). */
   m?: number;
   /** Standard deviation of the normal shapes in minutes, 0.1 to 720 (5). */
   sd?: number;
-  /** What the downstream accepts per minute, 1 to 1,000,000 (500). */
-  r?: number;
+  /** Calls a second the downstream accepts, 1 to 100,000 (20). */
+  rps?: number;
   s?: Seed;
 }
 
@@ -173,13 +175,28 @@ export interface JitterRun {
   /** When each job runs, in enqueue order. */
   run_at: number[];
   per_second: number[];
-  per_minute: number[];
-  /** [start of the minute, jobs in it]. */
-  peak_minute: [number, number];
+  /** [start of the busiest second, jobs in it]. */
+  peak_second: [number, number];
+  /** Seconds with more than `rps` jobs. */
+  seconds_over_limit: number;
+  /** Jobs over the limit, summed over seconds. */
   over_limit: number;
   last_run: number;
-  /** n / (hi - lo) per minute, for the uniform strategy. */
-  flat_rate_per_minute: number | null;
+  /** n / (hi - lo) per second, for the uniform strategy. */
+  flat_rate_per_second: number | null;
+  window_fit: WindowFit;
+}
+
+/** The narrowest uniform window whose busiest second stays within `rps`. */
+export interface WindowFit {
+  /** Measured on this seed's draws: the max delay in minutes, or null when none up to 1440 fits. */
+  max_delay: number | null;
+  /** That window, max - min, in seconds. */
+  window_seconds: number | null;
+  /** n / rps: no shorter window can fit. */
+  floor_seconds: number;
+  /** Where the expected busiest second of n uniform starts falls to rps, in whole seconds. */
+  theory_seconds: number | null;
 }
 
 export interface Band {

@@ -93,6 +93,7 @@ fn result_types_list_every_key_of_the_results() {
         ("PoissonRun", "GapQuantile", |v| &v["gap_quantiles"][0]),
         ("PoissonRun", "BucketOutcome", |v| &v["bucket"]),
         ("PoissonRun", "GapHistogram", |v| &v["gap_histogram"]),
+        ("JitterRun", "WindowFit", |v| &v["window_fit"]),
         ("BackoffRun", "Band", |v| &v["bands"][0]),
         ("BackoffRun", "StrategyFleet", |v| &v["fleets"][0]),
         ("StrategyFleet", "Fleet", |v| &v["fleet"]),

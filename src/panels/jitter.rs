@@ -106,8 +106,8 @@ pub fn figure() -> impl IntoView {
     };
     let fit = move || run.with(|run| run.as_ref().ok().map(|run| run.window_fit));
     view! {
-        {computed.key_numbers(jitter::key_numbers)}
         {move || fit().map(|fit| window_answer(params, fit))}
+        {computed.key_numbers(jitter::key_numbers)}
         <div class="chart-block">
             <h3>"Arrivals at the downstream"</h3>
             <p class="caption">

@@ -248,11 +248,26 @@ fn use_it(snippets: impl Fn() -> Vec<Snippet> + Copy + Send + Sync + 'static) ->
                                         Some(false) => "Copy failed: select the text".to_string(),
                                     }}
                                 </button>
-                                <p class="snippet-note">{snippet.note}</p>
+                                <p class="snippet-note">{with_code(&snippet.note)}</p>
                             </div>
                         }
                     })
             }}
         </section>
     }
+}
+
+/// Text whose `backticked` stretches are code, as snippet notes write it.
+fn with_code(text: &str) -> impl IntoView + use<> {
+    text.split('`')
+        .enumerate()
+        .map(|(index, piece)| {
+            let piece = piece.to_string();
+            if index % 2 == 1 {
+                view! { <code>{piece}</code> }.into_any()
+            } else {
+                piece.into_any()
+            }
+        })
+        .collect_view()
 }

@@ -412,6 +412,28 @@ async function main() {
       await poll(async () => (await keyNumbers(page)) !== before, `key numbers to change from "${before}"`);
     });
 
+    // The operator's question, answered and applied: 5,000 jobs, 50 a second.
+    await check('jitter: "use this window" sets a window whose busiest second fits the limit', async (t) => {
+      const page = await t.newPage({ viewport: { width: 1280, height: 900 } });
+      await openApp(page, '?v=1&p=jitter&s=1&n=5000&rps=50&hi=2');
+      const over = () => page.textContent('dd[data-key="seconds-over"]');
+      assert(!(await over()).startsWith('0 of'), `seconds over the limit at 2 min: ${await over()}`);
+      await page.click('#use-window');
+      await poll(() => queryParam(page, 'hi') !== '2', `hi to change from 2 (URL is ${page.url()})`, 2000);
+      const window = Number(queryParam(page, 'hi'));
+      assert(window > 2 && window < 3, `the window set: max ${window} min`);
+      await poll(async () => (await over()).startsWith('0 of'), 'no second over the limit after the click');
+      // Its snippets carry the same whole seconds.
+      const seconds = Math.round(window * 60);
+      await page.click('.use-it button[data-snippet="systemd"]');
+      const systemd = await page.textContent('.snippet[data-snippet="systemd"] code');
+      assert(systemd.includes(`RandomizedDelaySec=${seconds}`), `systemd snippet: ${systemd}`);
+      await page.click('.use-it button[data-snippet="crontab"]');
+      const crontab = await page.textContent('.snippet[data-snippet="crontab"] code');
+      assert(crontab.includes(`shuf -i 0-${seconds - 1} -n 1`), `crontab snippet: ${crontab}`);
+      await t.shot(page, 'jitter-window-applied');
+    });
+
     // 3 -------------------------------------------------------------------------
     for (const [i, slug] of SLUGS.entries()) {
       await check(`panel ${slug}: nav link opens it`, async (t) => {
@@ -823,7 +845,7 @@ async function main() {
 
     const jitter = value('jitter');
     equal(jitter.panel, 'jitter', 'jitter().panel');
-    equal(jitter.flatRate.toFixed(2), '333.33', 'jitter({n: 10000, lo: 0, hi: 30}).flat_rate_per_minute');
+    equal(jitter.flatRate.toFixed(3), '5.556', 'jitter({n: 10000, lo: 0, hi: 30}).flat_rate_per_second');
     equal(jitter.jobs, 10000, 'jobs counted in jitter().per_second');
 
     const backoff = value('backoff');
