@@ -21,10 +21,36 @@ fn poisson_events(c: &mut Criterion) {
     }
 }
 
+/// A run from scratch, window fit included; a drag of the max delay, which
+/// keeps the fit; and the fit alone for a million jobs, the slider's top.
 fn ten_thousand_jittered_jobs(c: &mut Criterion) {
     let params = JitterParams::default();
     c.bench_function("jitter: 10k jobs, uniform over 30 min", |b| {
         b.iter(|| jitter::run(black_box(&params), 1).unwrap())
+    });
+    let mut cache = jitter::RunCache::default();
+    let mut max_delay = 30.0;
+    c.bench_function("jitter: 10k jobs, the max delay dragged", |b| {
+        b.iter(|| {
+            max_delay = if max_delay >= 40.0 {
+                20.0
+            } else {
+                max_delay + 0.1
+            };
+            let dragged = JitterParams {
+                max_delay,
+                ..params.clone()
+            };
+            cache.run(black_box(&dragged), 1).unwrap()
+        })
+    });
+    let million = JitterParams {
+        jobs: 1_000_000,
+        limit_per_second: 1_000,
+        ..Default::default()
+    };
+    c.bench_function("jitter: window fit for 1M jobs at 1,000 /s", |b| {
+        b.iter(|| jitter::fit_window(black_box(&million), 1))
     });
 }
 
