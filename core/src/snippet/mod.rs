@@ -7,6 +7,8 @@
 //! shows them under "Use it in your stack" with a copy button each, and the
 //! tests check every number in them against the parameters.
 
+pub mod slots;
+
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
