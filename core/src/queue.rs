@@ -19,8 +19,8 @@
 //! cycle's start, the whole cycle unless narrowed. The window is in seconds:
 //! the one that spreads N jobs to a rate R is N / R s, seldom whole minutes
 //! (5,000 jobs at 50 /s need 100 s). Each lane reports the most calls the
-//! downstream received in one whole second, which a narrower window raises
-//! towards N / window and beyond it by chance.
+//! downstream received in one whole second: a window W brings N / W calls
+//! a second on average, and the busiest second lies above that by chance.
 //!
 //! With arrivals at λ = N / C per second (first attempts), each job keeping a
 //! worker E[S] s, the load is λ·E[S] busy workers and ρ = λ·E[S] / W. Only
@@ -315,9 +315,8 @@ fn gcd(a: u32, b: u32) -> u32 {
 }
 
 /// Slots, batch and jitter window settings matter only to a lane that uses
-/// them, retries
-/// only with a downstream that refuses calls, the autoscaler's settings
-/// only with it on.
+/// them, retries only with a downstream that refuses calls, the
+/// autoscaler's settings only with it on.
 fn is_relevant(params: &QueueParams, key: &str) -> bool {
     let uses = |strategy: QueueStrategy| match params.compare_by {
         CompareBy::Strategies => with_main(params.strategy, &params.compared).contains(&strategy),

@@ -18,8 +18,7 @@
 //! Strategies, each syncing every account about once per cycle of C s:
 //! - herd: every account due at k·C (cron at one instant);
 //! - uniform jitter: due at k·C + u, u uniform in [0, W) for a window
-//!   W ≤ C (the whole cycle by default), drawn anew each cycle, enqueued
-//!   when due;
+//!   W ≤ C, drawn anew each cycle, enqueued when due;
 //! - Poisson: arrivals with exponential gaps of mean C / N, accounts in
 //!   turn;
 //! - hash spread: due at k·C + (hash32(id) mod C) s ([`crate::spread`]);
@@ -849,19 +848,20 @@ impl Bank {
 }
 
 /// A count within the whole second of the latest time asked about; times
-/// come in order, so a new second starts it from 0.
+/// come in order, so a later second starts it from 0. Keeping the second's
+/// end spares every call a division.
 #[derive(Default)]
 struct PerSecond {
-    second: u64,
+    /// The end of the counted second, in µs.
+    ends: u64,
     count: u32,
 }
 
 impl PerSecond {
     /// The count of the second holding `now`.
     fn at(&mut self, now: u64) -> &mut u32 {
-        let second = now / MICROS;
-        if second != self.second {
-            self.second = second;
+        if now >= self.ends {
+            self.ends = (now / MICROS + 1) * MICROS;
             self.count = 0;
         }
         &mut self.count
