@@ -71,8 +71,9 @@ fn query(buckets: u32, id_bytes: IdBytes, slots: u32) -> String {
 fn note(id_bytes: IdBytes, slots: u32) -> String {
     let raw_values = id_bytes.raw_values();
     let each = format!(
-        "Run it once per slot, $1 from 0 to {}: every account is in exactly one.",
-        slots - 1
+        "For a table accounts with a uuid column id. Run it once per slot, $1 from 0 to {}: \
+         every account is in exactly one.",
+        count(u64::from(slots - 1))
     );
     let stranded = raw_values % slots;
     if stranded == 0 {

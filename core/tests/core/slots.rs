@@ -829,19 +829,19 @@ fn the_snippets_note_counts_what_the_common_form_strands() {
     };
     assert_eq!(
         note("cyc=28800&bk=255&lb=1"),
-        "Run it once per slot, $1 from 0 to 14: every account is in exactly one. The common \
+        "For a table accounts with a uuid column id. Run it once per slot, $1 from 0 to 14: every account is in exactly one. The common \
          raw / (256 / 15) divides by 17, so raw value 255 lands at slot 15, which no job asks \
          for: about 0.39 % of accounts are never synced."
     );
     assert_eq!(
         note("cyc=28800&bk=100&lb=1"),
-        "Run it once per slot, $1 from 0 to 99: every account is in exactly one. The common \
+        "For a table accounts with a uuid column id. Run it once per slot, $1 from 0 to 99: every account is in exactly one. The common \
          raw / (256 / 100) divides by 2, so the 56 raw values from 200 on land at slot 100 or \
          above, which no job asks for: about 22 % of accounts are never synced."
     );
     assert_eq!(
         note("cyc=28800&bk=64&lb=1"),
-        "Run it once per slot, $1 from 0 to 63: every account is in exactly one."
+        "For a table accounts with a uuid column id. Run it once per slot, $1 from 0 to 63: every account is in exactly one."
     );
     // What the note says is what the core's model of that SQL does.
     let layout = Layout::new(28_800, 255, IdBytes::Last).unwrap();
