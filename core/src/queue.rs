@@ -599,6 +599,15 @@ pub const PRESETS: &[Preset] = &[
                  herd is done a minute sooner.",
         query: "st=herd&by=retries&rt=exponential&rvs=full&od=10&os=0&w=20&hz=2&rb=5",
     },
+    Preset {
+        slug: "jitter-window-for-a-limit",
+        title: "A jitter window for a 50 /s limit",
+        lesson: "Drawing 5,000 calls into a 100 s window averages exactly the bank's 50 /s, yet \
+                 chance and the refused calls' retries bring 95 in the busiest second and 19,943 \
+                 refusals over the day; a 200 s window keeps the busiest second at 44 and refuses \
+                 none.",
+        query: "st=jitter&vs=&n=5000&w=400&wmax=400&lim=50&jw=100",
+    },
 ];
 
 /// The figures the panel prints beside its charts, for the main lane, with
