@@ -15,6 +15,13 @@
 //! autoscaler looks every 10 s and never goes below the W workers it starts
 //! with.
 //!
+//! Uniform jitter draws each sync's delay in a window of its own from the
+//! cycle's start, the whole cycle unless narrowed. The window is in seconds:
+//! the one that spreads N jobs to a rate R is N / R s, seldom whole minutes
+//! (5,000 jobs at 50 /s need 100 s). Each lane reports the most calls the
+//! downstream received in one whole second: a window W brings N / W calls
+//! a second on average, and the busiest second lies above that by chance.
+//!
 //! With arrivals at λ = N / C per second (first attempts), each job keeping a
 //! worker E[S] s, the load is λ·E[S] busy workers and ρ = λ·E[S] / W. Only
 //! Poisson arrivals make an M/G/W queue; there the wait of an M/M/W queue at
@@ -114,6 +121,9 @@ panel_params! {
         pub duration_mean: f64 = 5.0, Field::number("dm", "Job duration, mean", "s", (0.01, 3_600.0), 0.01).log();
         /// The sync's 90th percentile before folding, in seconds.
         pub duration_p90: f64 = 8.0, Field::number("d90", "Job duration, p90", "s", (0.02, 7_200.0), 0.01).log();
+        /// Uniform jitter's window from the cycle's start, in seconds, at
+        /// most the cycle; 0 for the whole cycle.
+        pub jitter_window: u32 = 0, Field::number("jw", "Jitter window", "s", (0.0, 604_800.0), 1.0);
         /// Slots asked for; the cycle is cut into gcd(C in s, this) of them.
         pub slots: u32 = 60, Field::number("sl", "Slots", "", (1.0, 3_600.0), 1.0).log();
         /// T, minutes between least-recently-synced batches.
@@ -154,6 +164,15 @@ panel_params! {
 impl QueueParams {
     pub fn cycle_seconds(&self) -> u32 {
         self.cycle_minutes * 60
+    }
+
+    /// The window uniform jitter draws delays in: the one asked for, or the
+    /// whole cycle for 0 and for any longer than it.
+    pub fn jitter_window_seconds(&self) -> u32 {
+        match self.jitter_window {
+            0 => self.cycle_seconds(),
+            window => window.min(self.cycle_seconds()),
+        }
     }
 
     /// gcd(C in seconds, slots asked for).
@@ -216,7 +235,9 @@ impl QueueParams {
                 batch: self.batch_size(),
                 spread_seconds: self.batch_spread,
             },
-            QueueStrategy::Jitter => Strategy::UniformJitter,
+            QueueStrategy::Jitter => Strategy::UniformJitter {
+                window_seconds: self.jitter_window_seconds(),
+            },
             QueueStrategy::Poisson => Strategy::Poisson,
             QueueStrategy::Hash => Strategy::HashSpread(HashMode::Farm),
             QueueStrategy::Slots => Strategy::Slots {
@@ -293,9 +314,9 @@ fn gcd(a: u32, b: u32) -> u32 {
     if b == 0 { a } else { gcd(b, a % b) }
 }
 
-/// Slots and batch settings matter only to a lane that uses them, retries
-/// only with a downstream that refuses calls, the autoscaler's settings
-/// only with it on.
+/// Slots, batch and jitter window settings matter only to a lane that uses
+/// them, retries only with a downstream that refuses calls, the
+/// autoscaler's settings only with it on.
 fn is_relevant(params: &QueueParams, key: &str) -> bool {
     let uses = |strategy: QueueStrategy| match params.compare_by {
         CompareBy::Strategies => with_main(params.strategy, &params.compared).contains(&strategy),
@@ -305,6 +326,7 @@ fn is_relevant(params: &QueueParams, key: &str) -> bool {
     match key {
         "vs" => params.compare_by == CompareBy::Strategies,
         "rvs" => params.compare_by == CompareBy::Retries && refuses,
+        "jw" => uses(QueueStrategy::Jitter),
         "sl" => uses(QueueStrategy::Slots),
         "ev" | "spr" => uses(QueueStrategy::LeastRecent),
         "os" => params.outage_minutes > 0,
@@ -341,6 +363,14 @@ fn settle(params: &mut QueueParams) -> Vec<Notice> {
         notices.push(field("wmax").notice(format!(
             "must be at least the {} workers it starts with; using {}",
             params.workers, params.workers
+        )));
+    }
+    let cycle_seconds = params.cycle_seconds();
+    if params.jitter_window > cycle_seconds {
+        params.jitter_window = cycle_seconds;
+        notices.push(field("jw").notice(format!(
+            "must fit in the cycle of {}; using {cycle_seconds} s",
+            duration(f64::from(cycle_seconds))
         )));
     }
     let batch_window = params.batch_every * 60;
@@ -569,12 +599,21 @@ pub const PRESETS: &[Preset] = &[
                  herd is done a minute sooner.",
         query: "st=herd&by=retries&rt=exponential&rvs=full&od=10&os=0&w=20&hz=2&rb=5",
     },
+    Preset {
+        slug: "jitter-window-for-a-limit",
+        title: "A jitter window for a 50 /s limit",
+        lesson: "Drawing 5,000 calls into a 100 s window averages exactly the bank's 50 /s, yet \
+                 chance and the refused calls' retries bring 95 in the busiest second and 19,943 \
+                 refusals over the day; a 200 s window keeps the busiest second at 44 and refuses \
+                 none.",
+        query: "st=jitter&vs=&n=5000&w=400&wmax=400&lim=50&jw=100",
+    },
 ];
 
 /// The figures the panel prints beside its charts, for the main lane, with
 /// the theory where one applies: the load when the workers are fixed and
-/// every call succeeds, the herd's drain, and Erlang C for Poisson
-/// arrivals.
+/// every call succeeds, the herd's drain, Erlang C for Poisson arrivals,
+/// and uniform jitter's mean call rate over its window.
 pub fn key_numbers(params: &QueueParams, run: &QueueRun) -> Vec<KeyNumber> {
     let Some(main) = run.lanes.first() else {
         return Vec::new();
@@ -667,6 +706,7 @@ pub fn key_numbers(params: &QueueParams, run: &QueueRun) -> Vec<KeyNumber> {
             count(u64::from(summary.never_synced)),
             "no finished sync by the end",
         ),
+        peak_calls(params, summary.peak_calls_per_second),
     ];
     if params.reports != ReportPlacement::Off {
         numbers.push(KeyNumber::new(
@@ -706,6 +746,36 @@ pub fn key_numbers(params: &QueueParams, run: &QueueRun) -> Vec<KeyNumber> {
         ));
     }
     numbers
+}
+
+/// The busiest second's calls, per second and per minute, beside uniform
+/// jitter's mean rate N / W over its window and the limit, where set.
+fn peak_calls(params: &QueueParams, peak: u32) -> KeyNumber {
+    let number = KeyNumber::new(
+        "peak-calls",
+        "Peak downstream calls, one second",
+        format!(
+            "{} /s ({} /min)",
+            count(u64::from(peak)),
+            count(u64::from(peak) * 60)
+        ),
+        "syncs started in the busiest whole second, retries and refused calls included",
+    );
+    let limit = (params.rate_limit > 0).then(|| format!("the limit is {} /s", params.rate_limit));
+    let mean_rate = (params.strategy == QueueStrategy::Jitter).then(|| {
+        let window = params.jitter_window_seconds();
+        format!(
+            "first attempts N / W = {} / {} = {} /s on average over the window",
+            count(u64::from(params.accounts)),
+            duration(f64::from(window)),
+            significant(f64::from(params.accounts) / f64::from(window), 3)
+        )
+    });
+    match (mean_rate, limit) {
+        (Some(mean_rate), Some(limit)) => number.beside(format!("{mean_rate}; {limit}")),
+        (Some(theory), None) | (None, Some(theory)) => number.beside(theory),
+        (None, None) => number,
+    }
 }
 
 fn whole(n: u64) -> (String, f64) {
@@ -782,6 +852,15 @@ pub fn summary_rows(params: &QueueParams, run: &QueueRun) -> Vec<SummaryRow> {
             "Longest time between syncs",
             "of one account, finish to finish",
             |r| time(r.summary.max_sync_interval_s),
+        ),
+        (
+            "peak_calls_per_second",
+            "Peak downstream calls",
+            "syncs started in the busiest whole second",
+            |r| {
+                let peak = r.summary.peak_calls_per_second;
+                (format!("{} /s", count(u64::from(peak))), f64::from(peak))
+            },
         ),
     ];
     if params.reports != ReportPlacement::Off {

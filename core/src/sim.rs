@@ -17,8 +17,8 @@
 //!
 //! Strategies, each syncing every account about once per cycle of C s:
 //! - herd: every account due at k·C (cron at one instant);
-//! - uniform jitter: due at k·C + u, u uniform in [0, C), drawn anew each
-//!   cycle, enqueued when due;
+//! - uniform jitter: due at k·C + u, u uniform in [0, W) for a window
+//!   W ≤ C, drawn anew each cycle, enqueued when due;
 //! - Poisson: arrivals with exponential gaps of mean C / N, accounts in
 //!   turn;
 //! - hash spread: due at k·C + (hash32(id) mod C) s ([`crate::spread`]);
@@ -41,7 +41,9 @@
 //! at the start of its own slot. s = 0 puts each report on its account's
 //! sync, s = C/2 opposite it. Where a sync's time is a random draw (jitter,
 //! Poisson, self-rescheduling, least recently synced), a shift of it is as
-//! random, so a report falls due at its own uniform time in each cycle.
+//! random, so a report falls due at its own uniform time in each cycle
+//! (over the whole cycle: the jitter window narrows only the syncs, the
+//! jobs that call the downstream).
 //!
 //! Every job holds its account's lock while it runs, so one job of an
 //! account runs at a time. A job reaching a worker while its account's lock
@@ -63,7 +65,13 @@
 //! recently synced its account stays at the front and under
 //! self-rescheduling its chain ends. `jobs_enqueued` counts first attempts
 //! (syncs and reports), `retries` the retries due before the horizon, and
-//! `ingress` both; waits cover every start, retries included. The times
+//! `ingress` both; waits cover every start, retries included.
+//!
+//! The calls the downstream receives are the syncs' starts, first attempts
+//! and retries, refused or not; parked jobs have not started. Without a
+//! downstream the syncs' starts are still counted: they are the calls a
+//! downstream would receive. The peak is the most in one whole second ⌊t⌋,
+//! counted per second whatever the series' bins. The times
 //! between two finished syncs of one account make a histogram of
 //! [`WAIT_BINS`] equal bins from the shortest to just past the longest, as
 //! waits make one from 0 (kept in 32 bits, at a resolution of 1 µs up to
@@ -154,7 +162,11 @@ const RETRY_WAITS: Purpose = Purpose::new("sim.retry_waits");
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strategy {
     Herd,
-    UniformJitter,
+    /// Due at a uniform delay in [0, `window_seconds`) from each cycle's
+    /// start, the window at most the cycle.
+    UniformJitter {
+        window_seconds: u32,
+    },
     Poisson,
     HashSpread(HashMode),
     Slots {
@@ -282,6 +294,9 @@ pub struct Summary {
     /// The longest time between two finished syncs of one account; 0 when
     /// no account finished two.
     pub max_sync_interval_s: f64,
+    /// The most calls the downstream received in one whole second: syncs
+    /// started, retries and refused calls included (see the module text).
+    pub peak_calls_per_second: u32,
 }
 
 /// A run: its summary, time series over bins of `bin_seconds` (the last
@@ -482,6 +497,10 @@ fn validate(params: &SimParams) -> Result<Estimate, InvalidInput> {
                 ),
             ));
         }
+        Strategy::UniformJitter { window_seconds } => {
+            in_range("window_seconds", window_seconds, params.cycle_seconds)?;
+            accounts * cycles
+        }
         Strategy::Slots { slots } => {
             if slots == 0 || !params.cycle_seconds.is_multiple_of(slots) {
                 return Err(InvalidInput::new(
@@ -672,7 +691,10 @@ enum Source {
 /// The per-strategy state that produces each window's due syncs.
 enum Plan {
     Herd,
-    Jitter(SeededRng),
+    Jitter {
+        delays: SeededRng,
+        window_us: u64,
+    },
     Poisson {
         gaps: SeededRng,
         gap: Dist,
@@ -766,9 +788,7 @@ struct Bank {
     /// strategy reading it, assumes: the base b, its wait for u = 0,
     /// min(c, b + 0) = b.
     first_wait: f64,
-    /// The whole second calls are counted in, and the calls it accepted.
-    second: u64,
-    accepted: u32,
+    accepted: PerSecond,
     waits: SeededRng,
 }
 
@@ -780,8 +800,7 @@ impl Bank {
             refused: vec![Attempt::FIRST; accounts as usize],
             outage_us: config.outage.map(|(start, end)| (to_us(start), to_us(end))),
             first_wait: config.retry.delay(1, 0.0, 0.0),
-            second: 0,
-            accepted: 0,
+            accepted: PerSecond::default(),
             waits: seeded(seed, RETRY_WAITS),
         }
     }
@@ -795,15 +814,11 @@ impl Bank {
             return false;
         }
         if let Some(limit) = self.config.rate_limit_per_second {
-            let second = now / MICROS;
-            if second != self.second {
-                self.second = second;
-                self.accepted = 0;
-            }
-            if self.accepted >= limit {
+            let accepted = self.accepted.at(now);
+            if *accepted >= limit {
                 return false;
             }
-            self.accepted += 1;
+            *accepted += 1;
         }
         true
     }
@@ -829,6 +844,27 @@ impl Bank {
             wait: wait as f32,
         };
         Some((attempt, micros(wait)))
+    }
+}
+
+/// A count within the whole second of the latest time asked about; times
+/// come in order, so a later second starts it from 0. Keeping the second's
+/// end spares every call a division.
+#[derive(Default)]
+struct PerSecond {
+    /// The end of the counted second, in µs.
+    ends: u64,
+    count: u32,
+}
+
+impl PerSecond {
+    /// The count of the second holding `now`.
+    fn at(&mut self, now: u64) -> &mut u32 {
+        if now >= self.ends {
+            self.ends = (now / MICROS + 1) * MICROS;
+            self.count = 0;
+        }
+        &mut self.count
     }
 }
 
@@ -1229,6 +1265,8 @@ struct Sim {
     failed_calls: u64,
     retries_due: u64,
     gave_up: u64,
+    calls: PerSecond,
+    peak_calls_per_second: u32,
     series: Series,
 }
 
@@ -1241,7 +1279,10 @@ impl Sim {
         let bins = params.horizon_seconds.div_ceil(bin_seconds) as usize;
         let plan = match params.strategy {
             Strategy::Herd => Plan::Herd,
-            Strategy::UniformJitter => Plan::Jitter(seeded(seed, JITTER)),
+            Strategy::UniformJitter { window_seconds } => Plan::Jitter {
+                delays: seeded(seed, JITTER),
+                window_us: u64::from(window_seconds) * MICROS,
+            },
             Strategy::Poisson => {
                 let mut gaps = seeded(seed, ARRIVALS);
                 let rate = f64::from(params.accounts) / f64::from(params.cycle_seconds);
@@ -1358,6 +1399,8 @@ impl Sim {
             failed_calls: 0,
             retries_due: 0,
             gave_up: 0,
+            calls: PerSecond::default(),
+            peak_calls_per_second: 0,
             series: Series::new(u64::from(bin_seconds) * MICROS, bins),
         }
     }
@@ -1506,6 +1549,11 @@ impl Sim {
         self.locks.set(account, true);
         self.waits_us.push(now - time_of(job.key));
         let kind = kind_of(job.key);
+        if kind == Kind::Sync {
+            let calls = self.calls.at(now);
+            *calls += 1;
+            self.peak_calls_per_second = self.peak_calls_per_second.max(*calls);
+        }
         let work_us = if kind == Kind::Report {
             self.report_us()
         } else if self.bank.as_mut().is_some_and(|bank| !bank.accepts(now)) {
@@ -1638,8 +1686,8 @@ impl Sim {
                 (0..self.accounts).for_each(|account| jobs.push(now, now, account));
                 cycle_end
             }
-            Plan::Jitter(rng) => {
-                jobs.push_uniform(rng, now, self.cycle_us, self.accounts);
+            Plan::Jitter { delays, window_us } => {
+                jobs.push_uniform(delays, now, *window_us, self.accounts);
                 cycle_end
             }
             Plan::Poisson {
@@ -1762,6 +1810,7 @@ impl Sim {
                 retries: self.retries_due,
                 gave_up: self.gave_up,
                 max_sync_interval_s: seconds(self.sync_intervals.longest_us),
+                peak_calls_per_second: self.peak_calls_per_second,
             },
             bin_seconds: (series.bin_us / MICROS) as u32,
             queue_depth: series.queue_depth,

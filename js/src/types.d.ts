@@ -439,6 +439,9 @@ export interface Summary {
   gave_up: number;
   /** The longest time between two finished syncs of one account. */
   max_sync_interval_s: number;
+  /** The most calls the downstream received in one whole second: syncs
+   *  started, retries and refused calls included. */
+  peak_calls_per_second: number;
 }
 
 /** One lane's simulation: series per bin of `bin_seconds`, and histograms. */

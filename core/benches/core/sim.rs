@@ -28,7 +28,12 @@ fn week_of_syncs(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(8));
     let strategies = [
         ("herd", Strategy::Herd),
-        ("uniform jitter", Strategy::UniformJitter),
+        (
+            "uniform jitter",
+            Strategy::UniformJitter {
+                window_seconds: 46_800,
+            },
+        ),
         ("poisson", Strategy::Poisson),
         ("hash spread", Strategy::HashSpread(HashMode::Farm)),
         ("slots", Strategy::Slots { slots: 15 }),

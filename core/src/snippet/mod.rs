@@ -10,8 +10,11 @@
 pub mod backoff;
 pub mod hash;
 pub mod jitter;
+pub mod slots;
 
 use serde::Serialize;
+
+use crate::state::{Panel, State};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Snippet {
@@ -43,5 +46,17 @@ impl Snippet {
             code: code.into(),
             note: note.into(),
         }
+    }
+}
+
+/// The snippets of the open panel of `state`, for its parameters; none for
+/// a panel whose figures are not something to paste.
+pub fn of_panel(state: &State) -> Vec<Snippet> {
+    match state.panel {
+        Panel::Jitter => jitter::snippets(&state.jitter),
+        Panel::Backoff => backoff::snippets(&state.backoff),
+        Panel::Hash => hash::snippets(&state.hash),
+        Panel::Slots => slots::snippets(&state.slots),
+        Panel::Poisson | Panel::Queue => Vec::new(),
     }
 }

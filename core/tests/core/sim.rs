@@ -150,7 +150,9 @@ fn assert_flat_ingress(strategy: Strategy) {
 #[test]
 fn jitter_hash_spread_and_poisson_keep_ingress_flat() {
     for strategy in [
-        Strategy::UniformJitter,
+        Strategy::UniformJitter {
+            window_seconds: 3_600,
+        },
         Strategy::HashSpread(HashMode::Farm),
         Strategy::HashSpread(HashMode::Murmur),
         Strategy::Poisson,
@@ -269,7 +271,9 @@ fn least_recently_synced_repicks_accounts_stuck_in_the_queue() {
 fn same_seed_same_run_other_seed_other_run() {
     let lognormal = Dist::lognormal(0.5, 1.0).unwrap();
     for strategy in [
-        Strategy::UniformJitter,
+        Strategy::UniformJitter {
+            window_seconds: 3_600,
+        },
         Strategy::Poisson,
         Strategy::SelfRescheduling,
         Strategy::LeastRecentlySynced {
@@ -294,7 +298,9 @@ fn series_add_up_to_the_summary() {
             5_000,
             3,
             Dist::exponential(0.2).unwrap(),
-            Strategy::UniformJitter,
+            Strategy::UniformJitter {
+                window_seconds: 86_400,
+            },
         )
     };
     let run = run(&params);
@@ -831,7 +837,9 @@ fn a_rate_limit_caps_the_calls_accepted_each_second() {
 fn reports_and_a_bank_replay_with_their_seed() {
     let lognormal = Dist::lognormal(0.5, 1.0).unwrap();
     for strategy in [
-        Strategy::UniformJitter,
+        Strategy::UniformJitter {
+            window_seconds: 3_600,
+        },
         Strategy::Poisson,
         Strategy::HashSpread(HashMode::Murmur),
         Strategy::Slots { slots: 4 },
@@ -918,4 +926,62 @@ fn reports_and_bank_limits_name_the_field() {
         .unwrap()
             <= MAX_JOBS
     );
+}
+
+/// The peak second counts sync starts to the second, whatever the bins:
+/// 100 workers on 0.5 s syncs start 200 of the herd a second.
+#[test]
+fn the_peak_second_counts_the_calls_of_each_whole_second() {
+    let herd = params(1_000, 100, constant(0.5), Strategy::Herd);
+    let plain = run(&herd);
+    assert_eq!(plain.bin_seconds, 60);
+    assert_eq!(plain.summary.peak_calls_per_second, 200);
+    // Reports start on the same workers but call nothing.
+    let reports = SimParams {
+        reports: Some(Reports {
+            duration: constant(0.5),
+            shift_seconds: 1_800,
+        }),
+        ..herd.clone()
+    };
+    assert_eq!(run(&reports).summary.peak_calls_per_second, 200);
+    // Refused calls reach the downstream too: at 0 s all 100 workers call
+    // and 50 pass; at 0.5 s the 50 that passed call again, into a used-up
+    // second. Each refusal holds its worker for 1 s.
+    let limited = SimParams {
+        downstream: Some(bank(Some(50), None, backoff::Strategy::Exponential, 3)),
+        ..herd
+    };
+    assert_eq!(run(&limited).summary.peak_calls_per_second, 150);
+}
+
+/// Uniform jitter's window holds every first attempt: none falls due after
+/// it in any cycle.
+#[test]
+fn a_jitter_window_holds_every_due_time() {
+    let windowed = params(
+        6_000,
+        500,
+        constant(0.1),
+        Strategy::UniformJitter {
+            window_seconds: 600,
+        },
+    );
+    let run = run(&windowed);
+    // One-minute bins: the first 10 of each hour take all 6,000.
+    for (minute, &ingress) in run.ingress.iter().enumerate() {
+        let in_window = minute % 60 < 10;
+        assert_eq!(ingress > 0, in_window, "minute {minute}: {ingress}");
+    }
+    assert_eq!(run.summary.jobs_enqueued, 12_000);
+    for window_seconds in [0, 3_601] {
+        let outside = SimParams {
+            strategy: Strategy::UniformJitter { window_seconds },
+            ..windowed.clone()
+        };
+        assert_eq!(
+            sim::simulate(&outside, 1).unwrap_err().field,
+            "window_seconds"
+        );
+    }
 }

@@ -7,8 +7,15 @@ use stampede_core::slots::{
     self, DelaySource, IdBytes, Layout, MAX_BINS, MAX_RUBY_ACCOUNTS, SlotParams, SlotRun,
     account_costs, account_ids, balance, euclid_steps, gcd, plan, reciprocals, run, uuid_text,
 };
+use stampede_core::snippet::slots::snippets;
 use stampede_core::state::{Panel, State};
 use stampede_core::stats::{chi_square, chi_square_p_value};
+use stampede_core::units::count;
+
+/// The slots PostgreSQL 15 gave a fixed list of UUIDs by running the SQL
+/// snippet slot by slot, for five parameter sets
+/// (`make_slots_sql_vectors.sh` beside it).
+const SQL_VECTORS: &str = include_str!("../data/slots_sql_vectors.tsv");
 
 /// Offsets Ruby 3.1 gives the ids of `account_ids(1, 6)` and
 /// `account_ids(7, 6)` through the talk's UUID-to-seed conversion.
@@ -739,4 +746,111 @@ fn a_slot_says_which_kind_works_on_it_when() {
             .ends_with("no kind works on it now.")
     );
     assert_eq!(slots::kind_name(3), "kind 4");
+}
+
+// ---------------------------------------------------------------------------
+// The SQL snippet
+
+fn id_bytes_from_count(bytes: u32) -> IdBytes {
+    match bytes {
+        1 => IdBytes::Last,
+        _ => IdBytes::LastTwo,
+    }
+}
+
+#[test]
+fn postgres_ran_the_snippet_into_the_cores_slots() {
+    let mut rows = SQL_VECTORS
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .skip(1)
+        .peekable();
+    assert!(rows.peek().is_some());
+    let mut sets = Vec::new();
+    for row in rows {
+        let columns: Vec<&str> = row.split('\t').collect();
+        let [cycle, buckets, bytes, slots, slot] =
+            [0, 1, 2, 3, 5].map(|column| columns[column].parse::<u32>().unwrap());
+        let id_bytes = id_bytes_from_count(bytes);
+        let layout = Layout::new(cycle, buckets, id_bytes).unwrap();
+        assert_eq!(layout.slots(), slots, "{row}");
+        let id = id_from_text(columns[4]);
+        assert_eq!(layout.even_slot(id_bytes.raw(&id)), slot, "{row}");
+        if !sets.contains(&(cycle, buckets, bytes, slots)) {
+            sets.push((cycle, buckets, bytes, slots));
+        }
+    }
+    // 65,535 buckets from two bytes; 100, 255 and 64 from one; and 65,535
+    // slots, where bucket · n passes 2³¹ and needs the bigint.
+    assert_eq!(
+        sets,
+        [
+            (28_800, 65_535, 2, 15),
+            (28_800, 100, 1, 100),
+            (28_800, 255, 1, 15),
+            (28_800, 64, 1, 64),
+            (262_140, 65_535, 2, 65_535),
+        ]
+    );
+    for (cycle, buckets, bytes, slots) in sets {
+        let params = SlotParams {
+            cycle,
+            buckets,
+            id_bytes: id_bytes_from_count(bytes),
+            ..SlotParams::default()
+        };
+        let [snippet] = <[_; 1]>::try_from(snippets(&params)).unwrap();
+        assert_eq!((snippet.key, snippet.language), ("postgres", "sql"));
+        let code = &snippet.code;
+        let raw = match bytes {
+            1 => "get_byte(uuid_send(id), 15)",
+            _ => "(get_byte(uuid_send(id), 14) * 256 + get_byte(uuid_send(id), 15))",
+        };
+        let slot = format!("WHERE ({raw} % {buckets})::bigint * {slots} / {buckets} = $1;");
+        assert!(code.ends_with(&slot), "{code}");
+        assert!(
+            code.starts_with(&format!(
+                "-- The accounts of slot $1 (0 to {}).",
+                count(u64::from(slots - 1))
+            )),
+            "{code}"
+        );
+        // Only the 65,535 slots multiply past integer's range.
+        assert_eq!(code.contains("would overflow"), slots == 65_535, "{code}");
+    }
+}
+
+#[test]
+fn the_snippets_note_counts_what_the_common_form_strands() {
+    let note = |query: &str| {
+        let (state, notices) = State::from_query(&format!("p=slots&{query}"));
+        assert!(notices.is_empty(), "{notices:?}");
+        snippets(&state.slots).remove(0).note
+    };
+    assert_eq!(
+        note("cyc=28800&bk=255&lb=1"),
+        "For a table accounts with a uuid column id. Run it once per slot, $1 from 0 to 14: every account is in exactly one. The common \
+         raw / (256 / 15) divides by 17, so raw value 255 lands at slot 15, which no job asks \
+         for: about 0.39 % of accounts are never synced."
+    );
+    assert_eq!(
+        note("cyc=28800&bk=100&lb=1"),
+        "For a table accounts with a uuid column id. Run it once per slot, $1 from 0 to 99: every account is in exactly one. The common \
+         raw / (256 / 100) divides by 2, so the 56 raw values from 200 on land at slot 100 or \
+         above, which no job asks for: about 22 % of accounts are never synced."
+    );
+    assert_eq!(
+        note("cyc=28800&bk=64&lb=1"),
+        "For a table accounts with a uuid column id. Run it once per slot, $1 from 0 to 63: every account is in exactly one."
+    );
+    // What the note says is what the core's model of that SQL does.
+    let layout = Layout::new(28_800, 255, IdBytes::Last).unwrap();
+    assert_eq!((layout.sql_slot(254), layout.sql_slot(255)), (14, 15));
+    // Buckets one byte cannot hold make no layout, and no snippet.
+    let unsettled = SlotParams {
+        buckets: 300,
+        id_bytes: IdBytes::Last,
+        ..SlotParams::default()
+    };
+    assert!(snippets(&unsettled).is_empty());
 }
