@@ -12,6 +12,10 @@
 //!   Parameters the app would adjust are adjusted the same way, and each
 //!   adjustment is reported on stderr.
 //!
+//! - `stampede snippets QUERY` prints what the open panel hands a reader to
+//!   paste into their own system (a crontab line, a retry policy, a SQL
+//!   query), each under a heading with its note, for that URL's parameters.
+//!
 //! - `stampede presets [--seed N]` prints every panel's "try this" presets
 //!   as a JSON array: each with its full query string and the key numbers
 //!   the page shows for it, word for word, so a browser test can compare.
@@ -35,6 +39,7 @@ use stampede_core::field::Choice;
 use stampede_core::key_numbers::KeyNumber;
 use stampede_core::presets;
 use stampede_core::run::{self, KeyOffset, TimeSeries};
+use stampede_core::snippet;
 use stampede_core::spread::{HashMode, Reduction};
 use stampede_core::state::{Panel, RESERVED_KEYS, State};
 
@@ -77,6 +82,11 @@ enum Command {
         /// Also write the panel's time series to this CSV file.
         #[arg(long, value_name = "FILE")]
         csv: Option<PathBuf>,
+    },
+    /// Print the open panel's snippets for an app URL: what to paste where.
+    Snippets {
+        /// An app URL, or its query string, e.g. 'v=1&p=jitter&n=5000&hi=2.5'.
+        query: OsString,
     },
     /// Print every "try this" preset with its URL query and key numbers, as JSON.
     Presets {
@@ -129,6 +139,7 @@ fn main() -> ExitCode {
             reduce,
         } => spread(function, reduce, window),
         Command::Run { query, csv } => run_query(&query, csv.as_deref()),
+        Command::Snippets { query } => snippets(&query),
         Command::Presets { seed } => presets(seed),
     };
     match outcome {
@@ -200,7 +211,8 @@ fn keys(bytes: &[u8]) -> Result<Vec<String>, Failure> {
     Ok(keys)
 }
 
-fn run_query(link: &OsStr, csv: Option<&Path>) -> Result<(), Failure> {
+/// The state an app URL restores, its notices reported on stderr.
+fn state_of(link: &OsStr) -> Result<State, Failure> {
     let link = link
         .to_str()
         .ok_or_else(|| input("QUERY is not valid UTF-8"))?;
@@ -214,6 +226,11 @@ fn run_query(link: &OsStr, csv: Option<&Path>) -> Result<(), Failure> {
     for notice in &notices {
         eprintln!("notice: {notice}");
     }
+    Ok(state)
+}
+
+fn run_query(link: &OsStr, csv: Option<&Path>) -> Result<(), Failure> {
+    let state = state_of(link)?;
     let result = run::run(&state).map_err(|e| input(format!("QUERY: {e}")))?;
     if let Some(path) = csv {
         let series = result.time_series().ok_or_else(|| {
@@ -230,6 +247,28 @@ fn run_query(link: &OsStr, csv: Option<&Path>) -> Result<(), Failure> {
         .and_then(|()| writeln!(out))
         .and_then(|()| out.flush())
         .map_err(output("the results"))
+}
+
+fn snippets(link: &OsStr) -> Result<(), Failure> {
+    let state = state_of(link)?;
+    let snippets = snippet::of_panel(&state);
+    if snippets.is_empty() {
+        return Err(input(format!(
+            "QUERY: the {} panel has no snippets; Jitter, Backoff, Hash spread and Slots do",
+            state.panel.title()
+        )));
+    }
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut write = || -> io::Result<()> {
+        for snippet in &snippets {
+            writeln!(out, "== {} ({}) ==", snippet.title, snippet.language)?;
+            writeln!(out, "{}", snippet.code)?;
+            writeln!(out, "-- {}", snippet.note)?;
+            writeln!(out)?;
+        }
+        out.flush()
+    };
+    write().map_err(output("the snippets"))
 }
 
 /// One preset as `presets` prints it.

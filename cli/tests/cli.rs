@@ -248,3 +248,16 @@ fn a_query_that_is_not_utf8_is_refused() {
         .unwrap();
     assert_refused(&output, "QUERY is not valid UTF-8");
 }
+
+#[test]
+fn snippets_print_what_to_paste_for_the_url() {
+    let output = stampede(&["snippets", "?v=1&p=jitter&n=5000&rps=50&hi=2.5"], b"");
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let printed = text(&output.stdout);
+    let headings: Vec<&str> = printed.lines().filter(|l| l.starts_with("== ")).collect();
+    assert_eq!(headings.len(), 6, "{printed}");
+    assert!(printed.contains("== crontab (sh) ==\n0 0 * * * sleep \"$(shuf -i 0-149 -n 1)\""));
+    assert!(printed.contains("RandomizedDelaySec=150\n"));
+    // A panel without snippets is an input problem, named.
+    assert_refused(&stampede(&["snippets", "p=queue"], b""), "QUERY");
+}

@@ -1,10 +1,11 @@
 //! Hash spread: each task's offset in the window, derived from its id.
 
 use leptos::prelude::*;
+use stampede_core::snippet;
 use stampede_core::spread::{self, HashMode, Reduction, SpreadRun};
 use stampede_core::units::{count, significant};
 
-use super::Computed;
+use super::{Computed, use_it};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot, number_tick};
 
 pub fn explanation() -> impl IntoView {
@@ -112,6 +113,7 @@ pub fn figure() -> impl IntoView {
                 )
             }))}
         </div>
+        {use_it(move || params.with(snippet::hash::snippets))}
     }
 }
 

@@ -6,9 +6,10 @@ mod donut;
 
 use leptos::prelude::*;
 use stampede_core::slots::{self, SlotRun};
+use stampede_core::snippet;
 use stampede_core::units::{count, counted, duration};
 
-use super::Computed;
+use super::{Computed, use_it};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot, number_tick};
 use crate::playback::{PlaybackControls, Playhead};
 
@@ -280,6 +281,7 @@ pub fn figure() -> impl IntoView {
                 )
             }))}
         </div>
+        {use_it(move || computed.params.with(snippet::slots::snippets))}
     }
 }
 
