@@ -2089,8 +2089,74 @@ fn verdict(params: &BackoffParams, fleets: &[StrategyFleet]) -> Verdict {
     }
 }
 
-/// The panel's "try this" presets.
-pub const PRESETS: &[Preset] = &[];
+/// The panel's "try this" presets. Every number in a lesson is what the
+/// preset shows at seed 1, which a test checks.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        slug: "no-jitter",
+        title: "No jitter: synchronized waves",
+        lesson: "Every client waits the same 1, 2, 4, … s, so each retry is all 10,000 calls in \
+                 one second, and the dependency, back at 60 s and serving every call, meets the \
+                 whole fleet at once at 1 min 3 s.",
+        query: "st=exponential&vs=&dep=unlimited",
+    },
+    Preset {
+        slug: "metastable",
+        title: "Metastable: the herd knocks it down again",
+        lesson: "Against a capacity of 1,000 calls a second, the 10,000 clients without jitter \
+                 all return at 1 min 3 s, 10× capacity, and the 9,000 refused return together \
+                 again at 2 min 3 s and 3 min 3 s, so the dependency is healthy only at 3 min 4 s \
+                 and 7,000 clients give up, while full jitter peaks at 0.295× capacity and finds \
+                 it healthy at 1 min.",
+        query: "st=exponential&vs=full",
+    },
+    Preset {
+        slug: "jitter-kinds",
+        title: "Full vs equal vs decorrelated",
+        lesson: "All three peak between 0.263× and 0.389× the capacity, so the dependency is \
+                 healthy at 1 min for each, but equal jitter, never waiting less than half of \
+                 e(n), is the only one whose 8 retries outlast the minute for every client: full \
+                 jitter loses 1,275 clients and decorrelated jitter 4,232.",
+        query: "st=full&vs=equal,decorrelated",
+    },
+    Preset {
+        slug: "sidekiq-25",
+        title: "Sidekiq's 25 retries",
+        lesson: "Sidekiq's 25 retries outlast a 6-hour outage, but its jitter, under 10·n s \
+                 before retry n, is tiny beside its (n − 1)⁴-second waits, so its clients return \
+                 within minutes of each other, its busiest second at 0.07× capacity, over four \
+                 times Active Job's 0.015×, whose jitter is up to 15 % of the wait.",
+        query: "st=sidekiq&k=25&d=21600&vs=activejob",
+    },
+    Preset {
+        slug: "libraries",
+        title: "Four libraries' defaults",
+        lesson: "The AWS SDK's waits, sized for blips, add up to at most 12.75 s over 8 retries, \
+                 so all 10,000 clients give up on a one-minute outage, while Sidekiq and Active \
+                 Job, made for background jobs, bring every client back by 1 min 59 s, Active Job \
+                 at up to 0.881× capacity.",
+        query: "st=aws&vs=celery,activejob,sidekiq",
+    },
+    Preset {
+        slug: "retry-quota",
+        title: "The AWS SDK's retry quota",
+        lesson: "One SDK client's quota of 500 tokens pays for 35 retries at 14 tokens each and \
+                 refills only on successes, so 10,000 requests failing in a 1-second outage drain \
+                 it at once: 10,035 calls in all and 0 % succeeded, the dependency healthy at 1 s, \
+                 where the SDK without its quota makes 83,858 calls, peaks at 9.27× capacity and \
+                 serves 82.3 % of its requests.",
+        query: "st=awsquota&vs=aws&d=1",
+    },
+    Preset {
+        slug: "circuit-breaker",
+        title: "A circuit breaker in front",
+        lesson: "In front of a dependency serving 100 calls a second, the breaker turns 82,434 \
+                 calls away without load and holds the refusals to 1,937, against 5,301 for full \
+                 jitter alone, but its clients spend their retries on it: 5,313 give up, against \
+                 3,641.",
+        query: "st=breaker&vs=full&cp=100",
+    },
+];
 
 /// Retries whose median wait the key numbers list; a longer run ends in "…".
 const LISTED_WAITS: usize = 10;
@@ -2180,11 +2246,12 @@ pub fn key_numbers(params: &BackoffParams, run: &BackoffRun) -> Vec<KeyNumber> {
         "load",
         "Peak load",
         match fleet.peak_load {
-            Some(load) => format!(
+            Some(load) if load > 0.0 => format!(
                 "{}× the capacity of {} /s",
                 significant(load, 3),
                 count(u64::from(params.capacity))
             ),
+            Some(_) => "none: no call from D on".into(),
             None => "no capacity limit".into(),
         },
         "busiest whole second from D on, calls made at or after D, ÷ K",
