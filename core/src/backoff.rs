@@ -212,17 +212,22 @@ choice_enum! {
 }
 
 choice_enum! {
-    /// What the verdict ranks the strategies by, best first.
+    /// What the verdict ranks the strategies by, smallest first; two more
+    /// figures break ties in turn, then the order drawn.
     pub enum Objective {
-        /// When the dependency is healthy again; ties by the client p99.
+        /// When the dependency is healthy again; ties by the client p99,
+        /// then by the clients that gave up.
         Recovery = ("recovery", "Recovery time"),
-        /// The busiest second from D on, over the capacity (over a second
-        /// when unlimited); ties by the recovery time.
+        /// The busiest second from D on, over the capacity (the busiest bin
+        /// from D on, per second, when unlimited); ties by the recovery
+        /// time, then by the client p99.
         Load = ("load", "Load on the dependency"),
         /// When 99 % of the clients had succeeded, never when more than
-        /// 1 % gave up; ties by the clients that gave up.
+        /// 1 % gave up; ties by the clients that gave up, then by the
+        /// recovery time.
         ClientP99 = ("p99", "Client p99 time to success"),
-        /// How many clients gave up; ties by the client p99.
+        /// How many clients gave up; ties by the client p99, then by the
+        /// recovery time.
         GaveUp = ("gaveup", "Clients that gave up"),
     }
 }
@@ -250,10 +255,10 @@ panel_params! {
         /// Whether the dependency serves at most K calls a second from D on.
         pub dependency: DependencyModel = DependencyModel::Capacity,
             Field::choice("dep", "Dependency", DependencyModel::OPTIONS);
-        /// K, the calls a second the dependency serves. With the defaults,
-        /// 1,000 /s: exponential backoff without jitter brings all 10,000
-        /// clients back in one second, 10 times that, and keeps failing
-        /// until its clients give up, while full and decorrelated jitter
+        /// K, the calls a second the dependency serves. With the other
+        /// defaults, 1,000 /s: exponential backoff without jitter brings all
+        /// 10,000 clients back in one second, 10 times that, and keeps it
+        /// overloaded until 3 min 4 s, while full and decorrelated jitter
         /// peak under 300 calls a second and find it healthy at D.
         pub capacity: u32 = 1_000, Field::number("cp", "Capacity", "/s", (1.0, 1_000_000.0), 1.0).log();
         /// What the verdict ranks the strategies by.
@@ -1076,11 +1081,11 @@ impl Service {
     /// last ones; returns how many it serves.
     fn serve(&mut self, at: f64, calls: u64) -> u64 {
         self.counts.add_taken(at, calls);
-        let room = self.room(at);
         if at < self.outage {
             self.failed_in_outage += calls;
             return 0;
         }
+        let room = self.room(at);
         self.load += calls;
         self.busiest = self.busiest.max(self.load);
         let served = calls.min(room);
@@ -1275,9 +1280,8 @@ fn simulate_interacting(
     let mut cohorts = Vec::with_capacity(simulated as usize);
     let (mut calls, mut last) = (0, 0.0);
     let mut early_stops = Stops::new();
-    // Pushed last to first, so that of calls at one instant, which the
-    // queue gives back last first, client 0 calls first.
-    for index in (0..simulated).rev() {
+    // Cohort i is simulated client i.
+    for index in 0..simulated {
         let weight = u64::from(weight + u32::from(index < heavier));
         let mut client = Client::new(client_rng(seed, index), backoff.base);
         let mut at = 0.0;
@@ -1295,9 +1299,9 @@ fn simulate_interacting(
             }
         }
         if !replay_before_outage || at >= dependency.outage {
-            queue.push(at, cohorts.len() as u32);
-            cohorts.push(Cohort { client, weight });
+            queue.push(at, index);
         }
+        cohorts.push(Cohort { client, weight });
     }
     let gave_up_early: u64 = early_stops.iter().map(|&(_, clients)| clients).sum();
     early_stops.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
