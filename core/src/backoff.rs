@@ -78,7 +78,9 @@ use crate::key_numbers::KeyNumber;
 use crate::panel_params;
 use crate::presets::Preset;
 use crate::rng::{Purpose, SeededRng, seeded};
-use crate::stats::{bin_index_by_reciprocal, histogram, quantiles_unsorted};
+use crate::stats::{
+    bin_index_by_reciprocal, histogram, place_order_statistics, quantiles_unsorted,
+};
 use crate::units::{count, duration, significant};
 
 /// Most clients a fleet may have.
@@ -1757,19 +1759,33 @@ impl Clients {
         });
         let gave_up = gave_up * alike;
         let succeeded = clients - gave_up;
-        let mut success = |rank: u64| {
-            let rank = gave_up + rank as usize - 1;
-            *completions
-                .select_nth_unstable_by(rank / alike, f64::total_cmp)
-                .1
-        };
+        // The k-th success of the fleet, as a simulated client's rank.
+        let success = |k: u64| (gave_up + k as usize - 1) / alike;
         let needed = nearest_rank(clients as u64, 99);
         let success_99 = (needed <= succeeded as u64).then(|| success(needed));
         let [success_p50, success_p99] = [50, 99].map(|percent| {
             (succeeded > 0).then(|| success(nearest_rank(succeeded as u64, percent)))
         });
-        let [completion_p50, completion_p99] =
-            quantiles_unsorted(&mut completions, [0.5, 0.99]).unwrap_or([0.0; 2]);
+        // Type 7, as [`quantiles_unsorted`]: h = (n − 1)·p between ranks
+        // ⌊h⌋ and ⌊h⌋ + 1.
+        let last_rank = completions.len() - 1;
+        let completion = [0.5, 0.99].map(|p| {
+            let h = last_rank as f64 * p;
+            (h.floor() as usize, h - h.floor())
+        });
+        let mut ranks: Vec<usize> = [success_99, success_p50, success_p99]
+            .into_iter()
+            .flatten()
+            .chain(completion.iter().flat_map(|&(below, _)| [below, below + 1]))
+            .collect();
+        ranks.sort_unstable();
+        place_order_statistics(&mut completions, &ranks);
+        let at = |rank: Option<usize>| rank.map(|rank| completions[rank]);
+        let [completion_p50, completion_p99] = completion.map(|(below, fraction)| {
+            let low = completions[below];
+            let high = completions.get(below + 1).copied().unwrap_or(low);
+            low + fraction * (high - low)
+        });
         let fleet = Fleet {
             timeline: Timeline {
                 bin_seconds: 1.0,
@@ -1789,11 +1805,11 @@ impl Clients {
             succeeded: succeeded as u32,
             gave_up: gave_up as u32,
             last_success: (succeeded > 0).then_some(last),
-            success_99,
+            success_99: at(success_99),
             completion_p50,
             completion_p99,
-            success_p50,
-            success_p99,
+            success_p50: at(success_p50),
+            success_p99: at(success_p99),
         };
         Finished { fleet, last }
     }
