@@ -19,30 +19,55 @@
 //! that library's own counter (see [`Strategy`]): Sidekiq, Celery autoretry,
 //! Active Job's `:polynomially_longer` and the AWS SDK's standard retry
 //! mode. A library that draws a whole number below k is modelled as
-//! ⌊u·k⌋.
+//! ⌊u·k⌋. Two more strategies spend a budget the fleet shares: the AWS
+//! SDK's retry quota, and a circuit breaker (see [`Strategy`]).
 //!
-//! Without jitter, clients that failed together wait the same and retry
-//! together: the fleet returns in spikes as tall as the fleet. The fleet
-//! simulation shows it. M clients make their first call at t = 0 to a
-//! dependency that is down for D seconds: a call at time t succeeds if and
-//! only if t ≥ D. A client retries until a call succeeds or its last
-//! allowed retry fails, in which case it gives up.
+//! The fleet simulation: M clients make their first call at t = 0 to a
+//! dependency that is down for D seconds; every call before D fails. From D
+//! on the dependency either serves every call ([`DependencyModel::Unlimited`])
+//! or, by default, at most K calls a second ([`DependencyModel::Capacity`]):
+//! in each whole second [s, s + 1) the first K calls made at or after D
+//! succeed and the rest fail, as during the outage. A client retries a
+//! failed call until one succeeds or its last allowed retry fails, and then
+//! gives up. Without jitter, clients that failed together retry together, so
+//! the herd that meets the dependency as it returns can overload it, fail
+//! again and come back together: overload outlasting the outage, a
+//! metastable failure. The dependency is healthy again at the end of the last
+//! second from D on in which it refused a call for capacity (D if none).
 //!
 //! Client i draws from its own PCG32 stream (`backoff.client`, index i),
 //! so its waits stay the same however many clients there are and in
 //! whatever order they are simulated. The delay bands, which show the
-//! spread of each retry's wait, read the same streams: they are the waits
-//! the first clients of the fleet would draw if the outage never ended.
+//! spread of each retry's wait for every strategy drawn, read the same
+//! streams: they are the waits the first clients of the fleet would draw if
+//! the outage never ended.
 //!
 //! A run compares the main strategy with up to three others. Every fleet
 //! has the same clients with the same streams, and their calls are counted
 //! in the same bins, as wide as the longest of the runs needs, so their
-//! timelines lie on one time axis.
+//! timelines lie on one time axis. A verdict ranks them by one
+//! [`Objective`] and says in one sentence why the first one wins.
 //!
-//! As client i's calls do not depend on M, a [`RunCache`] keeps what the
-//! clients of the last run did: when a slider changes M alone, the next run
-//! simulates only the clients it adds, or those it drops to count their
-//! calls out again, and gives what [`run`] gives.
+//! Two simulations give the fleets:
+//! - Independent clients, when nothing is shared: an unlimited dependency and
+//!   a strategy without a shared budget. Client i's calls then do not depend
+//!   on M, a client without jitter stands for all of them, and a
+//!   [`RunCache`] keeps what the clients of the last run did, so that a
+//!   change of M alone simulates only the clients it adds or drops.
+//! - Interacting clients, otherwise: calls are taken in time order from one
+//!   queue, each entry a client standing for `weight` alike clients, which
+//!   the dependency serves in part when its capacity runs out in that
+//!   second; the part that failed retries as one. A strategy without jitter
+//!   is one entry for the whole fleet. A jittered fleet of more than
+//!   [`MAX_SIMULATED`] clients is simulated as [`MAX_SIMULATED`] clients
+//!   each standing for ⌊M / 10,000⌋ or ⌈M / 10,000⌉ alike ones, so that a
+//!   run takes the same time however large M is: alike clients call at the
+//!   same instants and share the capacity in those weights. Calls before D
+//!   fail whatever the others do, so a fleet without a shared budget
+//!   replays each client up to its first call from D on without the queue.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 use rand::RngExt;
 
@@ -53,7 +78,9 @@ use crate::key_numbers::KeyNumber;
 use crate::panel_params;
 use crate::presets::Preset;
 use crate::rng::{Purpose, SeededRng, seeded};
-use crate::stats::{bin_index_by_reciprocal, histogram, quantile_unsorted, quantiles_unsorted};
+use crate::stats::{
+    bin_index_by_reciprocal, histogram, place_order_statistics, quantiles_unsorted,
+};
 use crate::units::{count, duration, significant};
 
 /// Most clients a fleet may have.
@@ -89,6 +116,35 @@ pub const AWS_MAX_BACKOFF: f64 = 20.0;
 pub const AWS_TRANSIENT_SCALE: f64 = 0.05;
 /// botocore's scale for throttling errors.
 pub const AWS_THROTTLING_SCALE: f64 = 1.0;
+/// botocore's `RetryQuota.INITIAL_CAPACITY`, also its most: the tokens one
+/// SDK client starts with.
+pub const AWS_QUOTA_CAPACITY: u64 = 500;
+/// botocore's `_RETRY_COST_V2`: the tokens a retry after an error that is
+/// not throttling costs with the new retries (`_RETRY_COST`, 5, before, and
+/// 10 after a timeout).
+pub const AWS_RETRY_COST: u64 = 14;
+/// botocore's `_NO_RETRY_INCREMENT`: the tokens a call that succeeds at once
+/// gives back.
+pub const AWS_NO_RETRY_REFUND: u64 = 1;
+
+/// The circuit breaker opens when, over its window, at least
+/// [`BREAKER_MIN_CALLS`] calls reached the dependency and at least this
+/// percentage of them failed.
+pub const BREAKER_FAILURE_PERCENT: u64 = 50;
+/// Fewest calls in the window before the breaker may open.
+pub const BREAKER_MIN_CALLS: u64 = 20;
+/// The breaker's sliding window: the calls of the last 10 s.
+pub const BREAKER_WINDOW_SECONDS: f64 = 10.0;
+/// How long the breaker stays open before it lets one probe call through:
+/// long enough to shed a herd's load, short beside a one-minute outage.
+pub const BREAKER_OPEN_SECONDS: f64 = 5.0;
+
+/// Most clients the interacting simulation follows one by one; a larger
+/// jittered fleet is simulated as this many, each standing for several
+/// alike clients, which keeps a run within a frame however large M is.
+pub const MAX_SIMULATED: u32 = 10_000;
+/// Most calls a dependency with finite capacity serves a second.
+pub const MAX_CAPACITY: u32 = 1_000_000;
 
 /// Each client's stream; the delay bands share it.
 const CLIENTS: Purpose = Purpose::new("backoff.client");
@@ -119,6 +175,62 @@ choice_enum! {
         ActiveJob = ("activejob", "Active Job 8.1 polynomially longer"),
         /// [`aws_standard_delay`] with attempt = n and the transient scale.
         Aws = ("aws", "AWS SDK standard (botocore 1.44.5)"),
+        /// The AWS SDK's standard mode with its retry quota, as botocore
+        /// 1.43.67 has it with the new retries (`AWS_NEW_RETRIES_2026`) on,
+        /// the behaviour whose transient scale [`Strategy::Aws`] follows:
+        /// `RetryQuotaChecker` in `botocore/retries/standard.py` and
+        /// `RetryQuota` in `botocore/retries/quota.py`. The whole fleet is
+        /// one process with M requests in flight through one SDK client,
+        /// whose quota starts full at [`AWS_QUOTA_CAPACITY`] tokens. A retry
+        /// costs [`AWS_RETRY_COST`] tokens: outage and overload replies are
+        /// 5xx errors, neither timeouts nor throttling codes. A success
+        /// gives back [`AWS_NO_RETRY_REFUND`] token without retries, or what
+        /// its last retry cost after them, never above the capacity. When
+        /// the quota cannot pay for a retry, the client gives up. The waits
+        /// are [`Strategy::Aws`]'s.
+        AwsQuota = ("awsquota", "AWS SDK standard with its retry quota"),
+        /// Full jitter on b, f and c, every call passing one circuit breaker
+        /// the fleet shares, as a proxy in front of the dependency holds it.
+        /// Closed, it lets calls through and opens when, of the calls of
+        /// the last [`BREAKER_WINDOW_SECONDS`], at least
+        /// [`BREAKER_MIN_CALLS`] reached the dependency and at least
+        /// [`BREAKER_FAILURE_PERCENT`] % failed. Open, it turns every call
+        /// away at once, without load on the dependency: the call fails and
+        /// uses a retry. After [`BREAKER_OPEN_SECONDS`] the next call goes
+        /// through as a probe; its success closes the breaker with an empty
+        /// window, its failure opens it again.
+        Breaker = ("breaker", "Full jitter behind a circuit breaker"),
+    }
+}
+
+choice_enum! {
+    /// What the dependency serves once its outage is over.
+    pub enum DependencyModel {
+        /// At most K calls a second; the others fail as during the outage.
+        Capacity = ("capacity", "At most K calls a second"),
+        /// Every call: the dependency is either down or fine.
+        Unlimited = ("unlimited", "Every call"),
+    }
+}
+
+choice_enum! {
+    /// What the verdict ranks the strategies by, smallest first; two more
+    /// figures break ties in turn, then the order drawn.
+    pub enum Objective {
+        /// When the dependency is healthy again; ties by the client p99,
+        /// then by the clients that gave up.
+        Recovery = ("recovery", "Recovery time"),
+        /// The busiest second from D on, over the capacity (the busiest bin
+        /// from D on, per second, when unlimited); ties by the recovery
+        /// time, then by the client p99.
+        Load = ("load", "Load on the dependency"),
+        /// When 99 % of the clients had succeeded, never when more than
+        /// 1 % gave up; ties by the clients that gave up, then by the
+        /// recovery time.
+        ClientP99 = ("p99", "Client p99 time to success"),
+        /// How many clients gave up; ties by the client p99, then by the
+        /// recovery time.
+        GaveUp = ("gaveup", "Clients that gave up"),
     }
 }
 
@@ -142,12 +254,29 @@ panel_params! {
         /// drawn once, as the main one.
         pub compared: ChoiceSet<Strategy> = ChoiceSet::new([Strategy::FullJitter, Strategy::Decorrelated]),
             Field::choices("vs", "Compare with", Strategy::OPTIONS, MAX_COMPARED);
+        /// Whether the dependency serves at most K calls a second from D on.
+        pub dependency: DependencyModel = DependencyModel::Capacity,
+            Field::choice("dep", "Dependency", DependencyModel::OPTIONS);
+        /// K, the calls a second the dependency serves. With the other
+        /// defaults, 1,000 /s: exponential backoff without jitter brings all
+        /// 10,000 clients back in one second, 10 times that, and keeps it
+        /// overloaded until 3 min 4 s, while full and decorrelated jitter
+        /// peak under 300 calls a second and find it healthy at D.
+        pub capacity: u32 = 1_000, Field::number("cp", "Capacity", "/s", (1.0, 1_000_000.0), 1.0).log();
+        /// What the verdict ranks the strategies by.
+        pub objective: Objective = Objective::Recovery, Field::choice("obj", "Rank by", Objective::OPTIONS);
     }
     settle_rules = settle;
+    relevance = is_relevant;
+}
+
+/// K matters only for a dependency with finite capacity.
+fn is_relevant(params: &BackoffParams, key: &str) -> bool {
+    key != "cp" || params.dependency == DependencyModel::Capacity
 }
 
 fn settle(params: &mut BackoffParams) -> Vec<Notice> {
-    let [_, _, _, cap, _, clients, _, _] = BackoffParams::FIELDS;
+    let [_, _, _, cap, _, clients, ..] = BackoffParams::FIELDS;
     let mut notices = Vec::new();
     // A cap below the base would make every wait the cap: say so instead.
     if params.cap < params.base {
@@ -157,10 +286,11 @@ fn settle(params: &mut BackoffParams) -> Vec<Notice> {
             params.cap
         )));
     }
-    // Each strategy simulates the whole fleet again.
+    // Each strategy whose clients are independent simulates the whole fleet
+    // again; the interacting simulation follows at most MAX_SIMULATED.
     let calls_per_client = u64::from(params.retries) + 1;
-    let strategies = params.strategies().len() as u64;
-    if u64::from(params.clients) * calls_per_client * strategies > MAX_CALLS {
+    let strategies = params.independent_strategies();
+    if strategies > 0 && u64::from(params.clients) * calls_per_client * strategies > MAX_CALLS {
         params.clients = (MAX_CALLS / (calls_per_client * strategies)) as u32;
         let each = match strategies {
             1 => String::new(),
@@ -187,6 +317,53 @@ impl BackoffParams {
             )
             .collect()
     }
+
+    /// The dependency the fleets call.
+    pub fn dependency(&self) -> Dependency {
+        Dependency {
+            outage: self.outage,
+            capacity: match self.dependency {
+                DependencyModel::Capacity => Some(self.capacity),
+                DependencyModel::Unlimited => None,
+            },
+        }
+    }
+
+    /// How many of the strategies drawn simulate M independent clients, each
+    /// making up to A + 1 calls: those the call budget [`MAX_CALLS`] bounds.
+    pub fn independent_strategies(&self) -> u64 {
+        let dependency = self.dependency();
+        let strategies = self.strategies().into_iter();
+        strategies
+            .filter(|&strategy| dependency.keeps_independent(strategy))
+            .count() as u64
+    }
+}
+
+/// The dependency a fleet calls: down until `outage`, then serving every
+/// call, or at most `capacity` calls in each whole second.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Dependency {
+    /// D, in seconds.
+    pub outage: f64,
+    /// K, calls a second; `None` for no limit.
+    pub capacity: Option<u32>,
+}
+
+impl Dependency {
+    /// Down for `outage` seconds, then serving every call.
+    pub fn unlimited(outage: f64) -> Self {
+        Self {
+            outage,
+            capacity: None,
+        }
+    }
+
+    /// Whether the clients of `strategy` call independently of each other
+    /// here: without a capacity to share and without a shared budget.
+    fn keeps_independent(&self, strategy: Strategy) -> bool {
+        self.capacity.is_none() && !strategy.shares_a_budget()
+    }
 }
 
 impl Strategy {
@@ -194,6 +371,12 @@ impl Strategy {
     /// ignored, so that clients failing together retry together.
     pub fn is_jitterless(self) -> bool {
         matches!(self, Self::Constant | Self::Linear | Self::Exponential)
+    }
+
+    /// Whether the fleet's clients spend one budget they share: the retry
+    /// quota or the circuit breaker.
+    pub fn shares_a_budget(self) -> bool {
+        matches!(self, Self::AwsQuota | Self::Breaker)
     }
 }
 
@@ -374,10 +557,11 @@ impl Backoff {
         match self.strategy {
             Strategy::Constant => base,
             Strategy::Linear => (base * f64::from(n)).min(cap),
-            Strategy::Exponential | Strategy::FullJitter | Strategy::EqualJitter => {
-                exponential(base, factor, cap, n)
-            }
-            Strategy::Aws => aws_ceiling(n, AWS_TRANSIENT_SCALE),
+            Strategy::Exponential
+            | Strategy::FullJitter
+            | Strategy::EqualJitter
+            | Strategy::Breaker => exponential(base, factor, cap, n),
+            Strategy::Aws | Strategy::AwsQuota => aws_ceiling(n, AWS_TRANSIENT_SCALE),
             Strategy::Decorrelated | Strategy::Sidekiq | Strategy::Celery | Strategy::ActiveJob => {
                 0.0
             }
@@ -390,7 +574,9 @@ impl Backoff {
     fn delay_under(&self, ceiling: f64, n: u32, previous: f64, u: f64) -> f64 {
         match self.strategy {
             Strategy::Constant | Strategy::Linear | Strategy::Exponential => ceiling,
-            Strategy::FullJitter | Strategy::Aws => full_jitter(ceiling, u),
+            Strategy::FullJitter | Strategy::Aws | Strategy::AwsQuota | Strategy::Breaker => {
+                full_jitter(ceiling, u)
+            }
             Strategy::EqualJitter => equal_jitter(ceiling, u),
             Strategy::Decorrelated => decorrelated(self.base, self.cap, previous, u),
             Strategy::Sidekiq => sidekiq_delay(n - 1, u) as f64,
@@ -462,6 +648,20 @@ pub fn delay_bands(
     if draws == 0 {
         return Err(InvalidInput::new("draws", "must be at least 1"));
     }
+    // Without jitter every draw gives the same wait.
+    if backoff.strategy.is_jitterless() {
+        let band = |retry| {
+            let wait = backoff.delay(retry, backoff.base, 0.0);
+            Band {
+                retry,
+                min: wait,
+                median: wait,
+                p90: wait,
+                max: wait,
+            }
+        };
+        return Ok((1..=retries).map(band).collect());
+    }
     let mut clients: Vec<Waits> = (0..draws)
         .map(|index| backoff.waits(client_rng(seed, index)))
         .collect();
@@ -472,10 +672,9 @@ pub fn delay_bands(
             column.extend(clients.iter_mut().flat_map(|waits| waits.next()));
             // Selection rather than a sort: the panel redraws these on
             // every change, and four order statistics need no full order.
-            let mut at = |p| quantile_unsorted(&mut column, p).unwrap_or(0.0);
-            let (median, p90) = (at(0.5), at(0.9));
             let smallest = column.iter().copied().fold(f64::INFINITY, f64::min);
             let largest = column.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let [median, p90] = quantiles_unsorted(&mut column, [0.5, 0.9]).unwrap_or([0.0; 2]);
             Band {
                 retry,
                 min: smallest,
@@ -537,13 +736,28 @@ impl Timeline {
 /// failure at t = 0.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Fleet {
-    /// Every call, the M first calls at t = 0 included.
+    /// Every call that reached the dependency, the M first calls at t = 0
+    /// included: all calls but those a circuit breaker turned away.
     pub timeline: Timeline,
     /// The busiest bin from the one holding D on: the load that meets the
     /// dependency as it comes back. Without jitter it is the whole fleet.
     pub peak_after_outage: Burst,
     /// Every call, first calls included.
     pub calls: u64,
+    /// Calls made during the outage, all of which failed.
+    pub failed_in_outage: u64,
+    /// Calls from D on that the dependency refused for capacity.
+    pub refused: u64,
+    /// Calls an open circuit breaker turned away before the dependency.
+    pub rejected: u64,
+    /// When the dependency is healthy again: the end of the last second from
+    /// D on in which it refused a call for capacity, D if it never did.
+    pub healthy_at: f64,
+    /// The busiest whole second from D on, counting the calls made at or
+    /// after D that reached the dependency, over K; `None` when unlimited.
+    pub peak_load: Option<f64>,
+    /// Clients whose last call succeeded.
+    pub succeeded: u32,
     pub gave_up: u32,
     /// When the last client to succeed did; `None` when none did.
     pub last_success: Option<f64>,
@@ -554,6 +768,24 @@ pub struct Fleet {
     /// they succeeded or gave up.
     pub completion_p50: f64,
     pub completion_p99: f64,
+    /// The time to success of the ⌈0.5·S⌉-th and ⌈0.99·S⌉-th of the S
+    /// clients that succeeded; `None` when none did.
+    pub success_p50: Option<f64>,
+    pub success_p99: Option<f64>,
+}
+
+impl Fleet {
+    /// Every call that failed: during the outage, over capacity, or turned
+    /// away by a breaker.
+    pub fn wasted(&self) -> u64 {
+        self.failed_in_outage + self.refused + self.rejected
+    }
+
+    /// The share of the fleet's clients that succeeded, from 0 to 1.
+    pub fn succeeded_share(&self) -> f64 {
+        let clients = u64::from(self.succeeded) + u64::from(self.gave_up);
+        self.succeeded as f64 / clients.max(1) as f64
+    }
 }
 
 /// How the clients of one fleet call: the strategy, with the ceiling of
@@ -581,58 +813,584 @@ impl Retrying {
     fn calls(&self, rng: SeededRng) -> Calls<'_> {
         Calls {
             retrying: self,
-            rng,
+            client: Client::new(rng, self.backoff.base),
             next: Some(0.0),
-            retry: 0,
-            previous: self.backoff.base,
         }
+    }
+}
+
+/// Where one client is in its retries.
+#[derive(Clone, Debug)]
+struct Client {
+    rng: SeededRng,
+    /// Retries made so far.
+    retries: u32,
+    /// The last wait, the base before the first.
+    previous: f64,
+}
+
+impl Client {
+    fn new(rng: SeededRng, base: f64) -> Self {
+        Self {
+            rng,
+            retries: 0,
+            previous: base,
+        }
+    }
+
+    /// The wait before the next retry, or `None` when the retries have run
+    /// out.
+    // Here, in the calls' iterator and in the fine binning,
+    // `inline(always)`: in a size-first build (the docs module's, and the
+    // app's before its core was built at opt-level 2) the inliner otherwise
+    // leaves a call per client call in the fleet's loop, a sixth of a top
+    // move in Chromium.
+    #[inline(always)]
+    fn wait(&mut self, retrying: &Retrying) -> Option<f64> {
+        let &ceiling = retrying.ceilings.get(self.retries as usize)?;
+        self.retries += 1;
+        // Drawn even where the strategy ignores it, as in
+        // [`Backoff::waits`].
+        let u = self.rng.random::<f64>();
+        self.previous = retrying
+            .backoff
+            .delay_under(ceiling, self.retries, self.previous, u);
+        Some(self.previous)
     }
 }
 
 /// One client's calls; see [`Retrying::calls`].
 struct Calls<'a> {
     retrying: &'a Retrying,
-    rng: SeededRng,
+    client: Client,
     next: Option<f64>,
-    /// Retries made so far.
-    retry: usize,
-    /// The last wait, the base before the first.
-    previous: f64,
 }
 
 impl Iterator for Calls<'_> {
     type Item = f64;
 
-    // Here and in the fine binning, `inline(always)`: in a size-first build
-    // (the docs module's, and the app's before its core was built at
-    // opt-level 2) the inliner otherwise leaves a call per client call in
-    // the fleet's loop, a sixth of a top move in Chromium.
     #[inline(always)]
     fn next(&mut self) -> Option<f64> {
         let now = self.next?;
-        let Retrying {
-            backoff,
-            outage,
-            ceilings,
-        } = self.retrying;
-        self.next = match ceilings.get(self.retry) {
-            Some(&ceiling) if now < *outage => {
-                self.retry += 1;
-                // Drawn even where the strategy ignores it, as in
-                // [`Backoff::waits`].
-                let u = self.rng.random::<f64>();
-                self.previous = backoff.delay_under(ceiling, self.retry as u32, self.previous, u);
-                Some(now + self.previous)
-            }
-            _ => None,
+        self.next = if now < self.retrying.outage {
+            self.client.wait(self.retrying).map(|wait| now + wait)
+        } else {
+            None
         };
         Some(now)
     }
 }
 
+/// Calls waiting to be made, taken in time order, second by second: the
+/// calls of the next [`NEAR_SECONDS`] seconds in one bucket per second, each
+/// sorted when its second comes, later ones in a heap. A call is keyed by
+/// the bits of its time, which for times from +0 on order as the times do,
+/// and then its client, so that of calls at one instant client 0 comes
+/// first. It takes only calls no earlier than the last one taken, as
+/// retries are.
+struct CallQueue {
+    /// The second whose calls are being taken, once `open`, or the first
+    /// second the buckets can hold.
+    second: u64,
+    open: bool,
+    /// The open second's calls, sorted latest first.
+    current: Vec<(u64, u32)>,
+    /// Calls made into the open second after it was sorted.
+    late: BinaryHeap<Reverse<(u64, u32)>>,
+    /// Second s's calls in bucket s mod [`NEAR_SECONDS`], for the seconds
+    /// after the open one and before it + [`NEAR_SECONDS`].
+    near: Vec<Vec<(u64, u32)>>,
+    near_calls: usize,
+    far: BinaryHeap<Reverse<(u64, u32)>>,
+}
+
+/// Seconds ahead whose calls a [`CallQueue`] keeps in buckets.
+const NEAR_SECONDS: u64 = 1024;
+
+impl CallQueue {
+    fn new() -> Self {
+        Self {
+            second: 0,
+            open: false,
+            current: Vec::new(),
+            late: BinaryHeap::new(),
+            near: (0..NEAR_SECONDS).map(|_| Vec::new()).collect(),
+            near_calls: 0,
+            far: BinaryHeap::new(),
+        }
+    }
+
+    fn bucket(second: u64) -> usize {
+        (second % NEAR_SECONDS) as usize
+    }
+
+    /// Client `client` calls at `at`, no earlier than the last call taken.
+    fn push(&mut self, at: f64, client: u32) {
+        let key = (at.to_bits(), client);
+        let second = at as u64;
+        if self.open && second == self.second {
+            self.late.push(Reverse(key));
+        } else if second < self.second + NEAR_SECONDS {
+            self.near[Self::bucket(second)].push(key);
+            self.near_calls += 1;
+        } else {
+            self.far.push(Reverse(key));
+        }
+    }
+
+    /// The earliest call and its client.
+    fn pop(&mut self) -> Option<(f64, u32)> {
+        loop {
+            let sorted = self.current.last().copied();
+            let late = self.late.peek().map(|&Reverse(key)| key);
+            let key = match (sorted, late) {
+                (Some(sorted), Some(late)) if late < sorted => self.late.pop().map(|key| key.0),
+                (Some(_), _) => self.current.pop(),
+                (None, Some(_)) => self.late.pop().map(|key| key.0),
+                (None, None) if self.next_second() => continue,
+                (None, None) => None,
+            };
+            return key.map(|(bits, client)| (f64::from_bits(bits), client));
+        }
+    }
+
+    /// Opens the next second with calls; false when there is none.
+    fn next_second(&mut self) -> bool {
+        let first = self.second + u64::from(self.open);
+        let next = if self.near_calls > 0 {
+            (first..first + NEAR_SECONDS)
+                .find(|&second| !self.near[Self::bucket(second)].is_empty())
+        } else {
+            self.far
+                .peek()
+                .map(|&Reverse((bits, _))| f64::from_bits(bits) as u64)
+        };
+        let Some(next) = next else {
+            return false;
+        };
+        (self.second, self.open) = (next, true);
+        while let Some(&Reverse((bits, client))) = self.far.peek() {
+            let second = f64::from_bits(bits) as u64;
+            if second >= next + NEAR_SECONDS {
+                break;
+            }
+            self.far.pop();
+            self.near[Self::bucket(second)].push((bits, client));
+            self.near_calls += 1;
+        }
+        std::mem::swap(&mut self.current, &mut self.near[Self::bucket(next)]);
+        self.near_calls -= self.current.len();
+        self.current.sort_unstable_by(|a, b| b.cmp(a));
+        true
+    }
+}
+
+/// Outages longer than this send every call through the queue rather than
+/// counting the calls before D second by second.
+const MAX_EARLY_SECONDS: f64 = 200_000.0;
+
+/// Calls that reached the dependency, per whole second: those before D
+/// replayed client by client, and those taken from the queue in time order.
+#[derive(Debug, Default)]
+struct SecondCounts {
+    /// Calls in second s at index s.
+    early: Vec<u64>,
+    /// (second, calls) in ascending seconds.
+    taken: Vec<(u64, u64)>,
+}
+
+impl SecondCounts {
+    fn add_early(&mut self, at: f64, calls: u64) {
+        let second = at as usize;
+        if second >= self.early.len() {
+            self.early.resize(second + 1, 0);
+        }
+        self.early[second] += calls;
+    }
+
+    fn add_taken(&mut self, at: f64, calls: u64) {
+        let second = at as u64;
+        match self.taken.last_mut() {
+            Some((last, count)) if *last == second => *count += calls,
+            _ => self.taken.push((second, calls)),
+        }
+    }
+
+    /// The calls in `bins` bins `bin_seconds` wide, a whole number of
+    /// seconds, so each second lies in one bin.
+    fn binned(&self, bin_seconds: f64, bins: usize) -> Vec<u32> {
+        let width = bin_seconds as u64;
+        let mut counts = vec![0u32; bins];
+        let early = self.early.iter().enumerate();
+        let seconds = early.map(|(second, &calls)| (second as u64, calls));
+        for (second, calls) in seconds.chain(self.taken.iter().copied()) {
+            let bin = usize::try_from(second / width).unwrap_or(usize::MAX);
+            if let Some(count) = counts.get_mut(bin) {
+                *count = count.saturating_add(u32::try_from(calls).unwrap_or(u32::MAX));
+            }
+        }
+        counts
+    }
+}
+
+/// The dependency as a fleet's calls find it, second by second, and what it
+/// did with them.
+struct Service {
+    outage: f64,
+    /// K, or no limit as `u64::MAX`.
+    capacity: u64,
+    /// The whole second of the last call from D on, and how many calls from
+    /// D on reached the dependency in it.
+    second: u64,
+    load: u64,
+    busiest: u64,
+    /// The last second in which a call was refused for capacity.
+    last_refusal: Option<u64>,
+    failed_in_outage: u64,
+    refused: u64,
+    counts: SecondCounts,
+}
+
+impl Service {
+    fn new(dependency: Dependency) -> Self {
+        Self {
+            outage: dependency.outage,
+            capacity: dependency.capacity.map_or(u64::MAX, u64::from),
+            second: 0,
+            load: 0,
+            busiest: 0,
+            last_refusal: None,
+            failed_in_outage: 0,
+            refused: 0,
+            counts: SecondCounts::default(),
+        }
+    }
+
+    /// How many more calls made at `at` it serves.
+    fn room(&mut self, at: f64) -> u64 {
+        if at < self.outage {
+            return 0;
+        }
+        let second = at as u64;
+        if second != self.second {
+            self.second = second;
+            self.load = 0;
+        }
+        self.capacity.saturating_sub(self.load)
+    }
+
+    /// `calls` calls made at `at` reach the dependency, no earlier than the
+    /// last ones; returns how many it serves.
+    fn serve(&mut self, at: f64, calls: u64) -> u64 {
+        self.counts.add_taken(at, calls);
+        if at < self.outage {
+            self.failed_in_outage += calls;
+            return 0;
+        }
+        let room = self.room(at);
+        self.load += calls;
+        self.busiest = self.busiest.max(self.load);
+        let served = calls.min(room);
+        if served < calls {
+            self.refused += calls - served;
+            self.last_refusal = Some(self.second);
+        }
+        served
+    }
+}
+
+/// The retry quota of one AWS SDK client, in tokens; see
+/// [`Strategy::AwsQuota`].
+struct RetryQuota {
+    available: u64,
+}
+
+impl RetryQuota {
+    /// How many of `retries` retries, taken one after the other, the quota
+    /// pays for.
+    fn acquire(&mut self, retries: u64) -> u64 {
+        let paid = retries.min(self.available / AWS_RETRY_COST);
+        self.available -= paid * AWS_RETRY_COST;
+        paid
+    }
+
+    /// `calls` calls succeeded, after `retries_made` retries each. Each
+    /// gives its tokens back in turn, up to the capacity.
+    fn release(&mut self, calls: u64, retries_made: u32) {
+        let each = if retries_made == 0 {
+            AWS_NO_RETRY_REFUND
+        } else {
+            AWS_RETRY_COST
+        };
+        self.available = (self.available + calls * each).min(AWS_QUOTA_CAPACITY);
+    }
+}
+
+/// The circuit breaker the fleet shares; see [`Strategy::Breaker`].
+#[derive(Default)]
+struct Breaker {
+    /// Calls that reached the dependency while closed, as (time, calls,
+    /// failed), within the window.
+    window: std::collections::VecDeque<(f64, u64, u64)>,
+    calls: u64,
+    failed: u64,
+    /// Open until then; a call from then on is a probe. `None` when closed.
+    open_until: Option<f64>,
+}
+
+impl Breaker {
+    /// Lets `calls` calls made together at `at` through to `service`, in
+    /// turn; returns how many the dependency served and how many the
+    /// breaker turned away.
+    fn pass(&mut self, at: f64, calls: u64, service: &mut Service) -> (u64, u64) {
+        let (mut left, mut served) = (calls, 0);
+        while left > 0 {
+            match self.open_until {
+                Some(until) if at < until => break,
+                Some(_) => {
+                    left -= 1;
+                    if service.serve(at, 1) == 1 {
+                        served += 1;
+                        self.close();
+                    } else {
+                        self.open(at);
+                    }
+                }
+                None => {
+                    self.forget_before(at);
+                    // The first `room` succeed; of the failures after them,
+                    // the one that tips the window opens the breaker.
+                    let succeeding = left.min(service.room(at));
+                    let failing = left - succeeding;
+                    self.calls += succeeding;
+                    let tipping = self.failures_to_open();
+                    let failed = failing.min(tipping);
+                    let reached = succeeding + failed;
+                    served += service.serve(at, reached);
+                    self.calls += failed;
+                    self.failed += failed;
+                    self.window.push_back((at, reached, failed));
+                    left -= reached;
+                    if failed == tipping {
+                        self.open(at);
+                    }
+                }
+            }
+        }
+        (served, left)
+    }
+
+    /// How many more failures in a row open the closed breaker: j with
+    /// calls + j ≥ the minimum and 100·(failed + j) ≥ percent·(calls + j).
+    fn failures_to_open(&self) -> u64 {
+        let short = BREAKER_MIN_CALLS.saturating_sub(self.calls);
+        let excess = (BREAKER_FAILURE_PERCENT * self.calls).saturating_sub(100 * self.failed);
+        let share = excess.div_ceil(100 - BREAKER_FAILURE_PERCENT);
+        short.max(share).max(1)
+    }
+
+    fn forget_before(&mut self, at: f64) {
+        while let Some(&(then, calls, failed)) = self.window.front() {
+            if then > at - BREAKER_WINDOW_SECONDS {
+                break;
+            }
+            self.window.pop_front();
+            self.calls -= calls;
+            self.failed -= failed;
+        }
+    }
+
+    fn open(&mut self, at: f64) {
+        self.open_until = Some(at + BREAKER_OPEN_SECONDS);
+        self.clear();
+    }
+
+    fn close(&mut self) {
+        self.open_until = None;
+        self.clear();
+    }
+
+    fn clear(&mut self) {
+        self.window.clear();
+        (self.calls, self.failed) = (0, 0);
+    }
+}
+
+/// Clients that call together: one simulated client standing for `weight`
+/// alike ones.
+struct Cohort {
+    client: Client,
+    weight: u64,
+}
+
+/// When clients stopped calling, as (time, clients), in time order.
+type Stops = Vec<(f64, u64)>;
+
+/// The value of rank `rank` (from 0) among the stops, each counted as
+/// often as its clients; the last one past the end.
+fn stop_at_rank(stops: &[(f64, u64)], rank: u64) -> f64 {
+    let mut below = 0;
+    for &(at, clients) in stops {
+        below += clients;
+        if rank < below {
+            return at;
+        }
+    }
+    stops.last().map_or(0.0, |&(at, _)| at)
+}
+
+/// The type-7 quantile p of the stops, each counted as often as its clients,
+/// as [`quantiles_unsorted`] gives it for the clients one by one.
+fn stop_quantile(stops: &[(f64, u64)], clients: u64, p: f64) -> f64 {
+    let h = (clients.saturating_sub(1)) as f64 * p;
+    let below = h.floor();
+    let low = stop_at_rank(stops, below as u64);
+    let high = stop_at_rank(stops, h.ceil() as u64);
+    low + (h - below) * (high - low)
+}
+
+/// One strategy's fleet against `dependency`, its clients interacting
+/// through the dependency's capacity or the strategy's shared budget: the
+/// fleet without its timeline, and its calls per second.
+fn simulate_interacting(
+    backoff: Backoff,
+    clients: u32,
+    dependency: Dependency,
+    retries: u32,
+    seed: u64,
+) -> (Finished, SecondCounts) {
+    let retrying = Retrying::new(backoff, dependency.outage, retries);
+    let (simulated, weight) = if backoff.strategy.is_jitterless() {
+        (1, clients)
+    } else {
+        let simulated = clients.min(MAX_SIMULATED);
+        (simulated, clients / simulated)
+    };
+    // The first M mod N simulated clients stand for one more.
+    let heavier = clients - simulated * weight;
+    let mut service = Service::new(dependency);
+    let mut quota = (backoff.strategy == Strategy::AwsQuota).then_some(RetryQuota {
+        available: AWS_QUOTA_CAPACITY,
+    });
+    let mut breaker = (backoff.strategy == Strategy::Breaker).then(Breaker::default);
+    // Calls before D fail whatever the other clients do, unless a budget
+    // the clients share hangs on their order.
+    let replay_before_outage =
+        !backoff.strategy.shares_a_budget() && dependency.outage <= MAX_EARLY_SECONDS;
+
+    let mut queue = CallQueue::new();
+    let mut cohorts = Vec::with_capacity(simulated as usize);
+    let (mut calls, mut last) = (0, 0.0);
+    let mut early_stops = Stops::new();
+    // Cohort i is simulated client i.
+    for index in 0..simulated {
+        let weight = u64::from(weight + u32::from(index < heavier));
+        let mut client = Client::new(client_rng(seed, index), backoff.base);
+        let mut at = 0.0;
+        while replay_before_outage && at < dependency.outage {
+            calls += weight;
+            service.failed_in_outage += weight;
+            service.counts.add_early(at, weight);
+            last = at.max(last);
+            match client.wait(&retrying) {
+                Some(wait) => at += wait,
+                None => {
+                    early_stops.push((at, weight));
+                    break;
+                }
+            }
+        }
+        if !replay_before_outage || at >= dependency.outage {
+            queue.push(at, index);
+        }
+        cohorts.push(Cohort { client, weight });
+    }
+    let gave_up_early: u64 = early_stops.iter().map(|&(_, clients)| clients).sum();
+    early_stops.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+
+    let (mut successes, mut later_stops) = (Stops::new(), Stops::new());
+    let (mut rejected, mut gave_up) = (0, gave_up_early);
+    while let Some((at, index)) = queue.pop() {
+        let cohort = &mut cohorts[index as usize];
+        let units = cohort.weight;
+        calls += units;
+        last = at;
+        let (served, turned_away) = match &mut breaker {
+            Some(breaker) => breaker.pass(at, units, &mut service),
+            None => (service.serve(at, units), 0),
+        };
+        rejected += turned_away;
+        if served > 0 {
+            successes.push((at, served));
+            later_stops.push((at, served));
+            if let Some(quota) = &mut quota {
+                quota.release(served, cohort.client.retries);
+            }
+        }
+        let failed = units - served;
+        let mut retrying_units = if cohort.client.retries < retries {
+            failed
+        } else {
+            0
+        };
+        if let Some(quota) = &mut quota {
+            retrying_units = quota.acquire(retrying_units);
+        }
+        if failed > retrying_units {
+            gave_up += failed - retrying_units;
+            later_stops.push((at, failed - retrying_units));
+        }
+        if retrying_units > 0
+            && let Some(wait) = cohort.client.wait(&retrying)
+        {
+            cohort.weight = retrying_units;
+            queue.push(at + wait, index);
+        }
+    }
+
+    let clients = u64::from(clients);
+    let succeeded = clients - gave_up;
+    let mut stops = early_stops;
+    stops.extend(later_stops);
+    let success_at = |rank: u64| stop_at_rank(&successes, rank - 1);
+    let needed = nearest_rank(clients, 99);
+    let [success_p50, success_p99] = [50, 99]
+        .map(|percent| (succeeded > 0).then(|| success_at(nearest_rank(succeeded, percent))));
+    let fleet = Fleet {
+        timeline: Timeline {
+            bin_seconds: 1.0,
+            calls: Vec::new(),
+        },
+        peak_after_outage: Burst {
+            per_second: 0.0,
+            at: 0.0,
+        },
+        calls,
+        failed_in_outage: service.failed_in_outage,
+        refused: service.refused,
+        rejected,
+        healthy_at: service
+            .last_refusal
+            .map_or(dependency.outage, |second| (second + 1) as f64),
+        peak_load: dependency
+            .capacity
+            .map(|capacity| service.busiest as f64 / f64::from(capacity)),
+        succeeded: succeeded as u32,
+        gave_up: gave_up as u32,
+        last_success: successes.last().map(|&(at, _)| at),
+        success_99: (needed <= succeeded).then(|| success_at(needed)),
+        completion_p50: stop_quantile(&stops, clients, 0.5),
+        completion_p99: stop_quantile(&stops, clients, 0.99),
+        success_p50,
+        success_p99,
+    };
+    (Finished { fleet, last }, service.counts)
+}
+
 /// `clients` clients (1 to [`MAX_CLIENTS`]) fail at t = 0 against a
-/// dependency down for `outage` seconds (0 to [`MAX_SECONDS`]) and retry
-/// with `backoff` up to `retries` times (at most [`MAX_RETRIES`]).
+/// dependency down for `outage` seconds (0 to [`MAX_SECONDS`]) and then
+/// unlimited, and retry with `backoff` up to `retries` times (at most
+/// [`MAX_RETRIES`]).
 pub fn simulate_fleet(
     backoff: &Backoff,
     clients: u32,
@@ -650,10 +1408,8 @@ pub fn simulate_fleet(
     Ok(fleets.remove(0))
 }
 
-/// The same fleet of clients once for each of `backoffs` (at least one),
-/// every timeline in the same bins, wide enough for the longest run. Each
-/// strategy makes up to M·(A + 1) calls, and all of them together at most
-/// [`MAX_CALLS`].
+/// [`simulate_fleets_against`] a dependency down for `outage` seconds and
+/// then unlimited.
 pub fn simulate_fleets(
     backoffs: &[Backoff],
     clients: u32,
@@ -661,16 +1417,46 @@ pub fn simulate_fleets(
     retries: u32,
     seed: u64,
 ) -> Result<Vec<Fleet>, InvalidInput> {
-    simulate_fleets_keeping(&mut Vec::new(), backoffs, clients, outage, retries, seed)
+    let dependency = Dependency::unlimited(outage);
+    simulate_fleets_against(backoffs, clients, dependency, retries, seed)
 }
 
-/// [`simulate_fleets`], starting from the `kept` clients of an earlier run
-/// where they fit, and leaving this run's clients there.
+/// The same fleet of clients once for each of `backoffs` (at least one)
+/// against `dependency`, every timeline in the same bins, wide enough for
+/// the longest run. Each strategy whose clients call independently (see
+/// [`Dependency`]) makes up to M·(A + 1) calls, and all of them together at
+/// most [`MAX_CALLS`]; K is 1 to [`MAX_CAPACITY`].
+pub fn simulate_fleets_against(
+    backoffs: &[Backoff],
+    clients: u32,
+    dependency: Dependency,
+    retries: u32,
+    seed: u64,
+) -> Result<Vec<Fleet>, InvalidInput> {
+    simulate_fleets_keeping(
+        &mut Vec::new(),
+        backoffs,
+        clients,
+        dependency,
+        retries,
+        seed,
+    )
+}
+
+/// How a strategy's calls were counted: in the fine bins of the independent
+/// clients kept at an index, or per second.
+enum Counted {
+    Fine(usize),
+    PerSecond(SecondCounts),
+}
+
+/// [`simulate_fleets_against`], starting from the `kept` independent
+/// clients of an earlier run where they fit, and leaving this run's there.
 fn simulate_fleets_keeping(
     kept: &mut Vec<Clients>,
     backoffs: &[Backoff],
     clients: u32,
-    outage: f64,
+    dependency: Dependency,
     retries: u32,
     seed: u64,
 ) -> Result<Vec<Fleet>, InvalidInput> {
@@ -681,7 +1467,25 @@ fn simulate_fleets_keeping(
             "a fleet needs at least 1 client",
         ));
     }
-    let outage = within("outage", non_negative("outage", outage)?, 0.0, MAX_SECONDS)?;
+    let outage = within(
+        "outage",
+        non_negative("outage", dependency.outage)?,
+        0.0,
+        MAX_SECONDS,
+    )?;
+    if let Some(capacity) = dependency.capacity {
+        count_at_most("capacity", u64::from(capacity), u64::from(MAX_CAPACITY))?;
+        if capacity == 0 {
+            return Err(InvalidInput::new(
+                "capacity",
+                "must be at least 1 call a second",
+            ));
+        }
+    }
+    let dependency = Dependency {
+        outage,
+        ..dependency
+    };
     let retries = retries_at_most(retries)?;
     if backoffs.is_empty() {
         return Err(InvalidInput::new(
@@ -689,23 +1493,26 @@ fn simulate_fleets_keeping(
             "a run needs at least 1 strategy",
         ));
     }
-    let most_calls =
-        (u64::from(clients) * (u64::from(retries) + 1)).saturating_mul(backoffs.len() as u64);
+    let independent = |backoff: &&Backoff| dependency.keeps_independent(backoff.strategy);
+    let most_calls = (u64::from(clients) * (u64::from(retries) + 1))
+        .saturating_mul(backoffs.iter().filter(independent).count() as u64);
     count_at_most(
         "clients × (retries + 1) × strategies",
         most_calls,
         MAX_CALLS,
     )?;
 
-    // The bins wait for the longest run, so each run first counts its calls
-    // in fine bins a power of ten seconds wide, which divides every width
-    // the timeline can take from the first client's run on; a timeline bin
-    // w is then the sum of w/g fine bins g, exactly, as ⌊t/w⌋ = ⌊⌊t/g⌋/(w/g)⌋
-    // when w/g is whole. A run whose fine bins would outgrow
-    // [`MAX_FINE_BINS`] draws its calls again instead: every stream replays
-    // exactly.
+    // The bins wait for the longest run, so each run of independent clients
+    // first counts its calls in fine bins a power of ten seconds wide, which
+    // divides every width the timeline can take from the first client's run
+    // on; a timeline bin w is then the sum of w/g fine bins g, exactly, as
+    // ⌊t/w⌋ = ⌊⌊t/g⌋/(w/g)⌋ when w/g is whole. A run whose fine bins would
+    // outgrow [`MAX_FINE_BINS`] draws its calls again instead: every stream
+    // replays exactly. Interacting clients count their calls per second,
+    // and every width is a whole number of seconds.
     let first_client_last = backoffs
         .iter()
+        .filter(independent)
         .map(|&backoff| {
             let retrying = Retrying::new(backoff, outage, retries);
             retrying.calls(client_rng(seed, 0)).fold(0.0, f64::max)
@@ -713,9 +1520,14 @@ fn simulate_fleets_keeping(
         .fold(0.0, f64::max);
     let fine_seconds = power_of_ten_within(timeline_bin(first_client_last));
     let mut earlier = std::mem::take(kept);
-    let finished: Vec<Finished> = backoffs
+    let finished: Vec<(Finished, Counted)> = backoffs
         .iter()
         .map(|backoff| {
+            if !independent(&backoff) {
+                let (finished, counts) =
+                    simulate_interacting(*backoff, clients, dependency, retries, seed);
+                return (finished, Counted::PerSecond(counts));
+            }
             // Without jitter every client calls at the first one's times,
             // so one client stands for all of them.
             let (simulated, alike) = if backoff.strategy.is_jitterless() {
@@ -740,32 +1552,18 @@ fn simulate_fleets_keeping(
             run.resize(simulated);
             let finished = run.finish();
             kept.push(run);
-            finished
+            (finished, Counted::Fine(kept.len() - 1))
         })
         .collect();
-    let horizon = finished.iter().map(|run| run.last).fold(0.0, f64::max);
+    let horizon = finished.iter().map(|(run, _)| run.last).fold(0.0, f64::max);
     let bin_seconds = timeline_bin(horizon);
     let bins = (horizon / bin_seconds) as usize + 1;
-    let fine_per_bin = (bin_seconds / fine_seconds) as usize;
-    let fleets = kept
-        .iter()
-        .zip(finished)
-        .map(|(run, Finished { fleet, .. })| {
-            let calls = match &run.fine.counts {
-                Some(fine) => {
-                    let mut calls = vec![0u32; bins];
-                    for (fine_bin, &count) in fine.iter().enumerate() {
-                        if let Some(bin) = calls.get_mut(fine_bin / fine_per_bin) {
-                            *bin = bin.saturating_add(count);
-                        }
-                    }
-                    calls
-                }
-                None => {
-                    let drawn =
-                        (0..clients).flat_map(|index| run.retrying.calls(client_rng(seed, index)));
-                    histogram(drawn, 0.0, bin_seconds, bins)
-                }
+    let fleets = finished
+        .into_iter()
+        .map(|(Finished { fleet, .. }, counted)| {
+            let calls = match counted {
+                Counted::Fine(index) => kept[index].binned(bin_seconds, bins, clients),
+                Counted::PerSecond(counts) => counts.binned(bin_seconds, bins),
             };
             let timeline = Timeline { bin_seconds, calls };
             Fleet {
@@ -914,6 +1712,29 @@ impl Clients {
         self.completions.truncate(simulated as usize);
     }
 
+    /// The calls of a fleet of `clients` in `bins` bins `bin_seconds`
+    /// wide: summed from the fine bins, or drawn again when they overflowed.
+    fn binned(&self, bin_seconds: f64, bins: usize, clients: u32) -> Vec<u32> {
+        let fine_per_bin = (bin_seconds / self.fine.width) as usize;
+        match &self.fine.counts {
+            Some(fine) => {
+                let mut calls = vec![0u32; bins];
+                for (fine_bin, &count) in fine.iter().enumerate() {
+                    if let Some(bin) = calls.get_mut(fine_bin / fine_per_bin) {
+                        *bin = bin.saturating_add(count);
+                    }
+                }
+                calls
+            }
+            None => {
+                let seed = self.setup.seed;
+                let drawn =
+                    (0..clients).flat_map(|index| self.retrying.calls(client_rng(seed, index)));
+                histogram(drawn, 0.0, bin_seconds, bins)
+            }
+        }
+    }
+
     /// How the fleet ended.
     fn finish(&self) -> Finished {
         let Setup { outage, alike, .. } = self.setup;
@@ -937,17 +1758,34 @@ impl Clients {
             )
         });
         let gave_up = gave_up * alike;
-        // ⌈0.99·M⌉ in integers, so 100 clients need exactly 99 successes.
-        let needed = (clients as u64 * 99).div_ceil(100) as usize;
         let succeeded = clients - gave_up;
-        let success_99 = (needed <= succeeded).then(|| {
-            let rank = gave_up + needed - 1;
-            *completions
-                .select_nth_unstable_by(rank / alike, f64::total_cmp)
-                .1
+        // The k-th success of the fleet, as a simulated client's rank.
+        let success = |k: u64| (gave_up + k as usize - 1) / alike;
+        let needed = nearest_rank(clients as u64, 99);
+        let success_99 = (needed <= succeeded as u64).then(|| success(needed));
+        let [success_p50, success_p99] = [50, 99].map(|percent| {
+            (succeeded > 0).then(|| success(nearest_rank(succeeded as u64, percent)))
         });
-        let [completion_p50, completion_p99] =
-            quantiles_unsorted(&mut completions, [0.5, 0.99]).unwrap_or([0.0; 2]);
+        // Type 7, as [`quantiles_unsorted`]: h = (n − 1)·p between ranks
+        // ⌊h⌋ and ⌊h⌋ + 1.
+        let last_rank = completions.len() - 1;
+        let completion = [0.5, 0.99].map(|p| {
+            let h = last_rank as f64 * p;
+            (h.floor() as usize, h - h.floor())
+        });
+        let mut ranks: Vec<usize> = [success_99, success_p50, success_p99]
+            .into_iter()
+            .flatten()
+            .chain(completion.iter().flat_map(|&(below, _)| [below, below + 1]))
+            .collect();
+        ranks.sort_unstable();
+        place_order_statistics(&mut completions, &ranks);
+        let at = |rank: Option<usize>| rank.map(|rank| completions[rank]);
+        let [completion_p50, completion_p99] = completion.map(|(below, fraction)| {
+            let low = completions[below];
+            let high = completions.get(below + 1).copied().unwrap_or(low);
+            low + fraction * (high - low)
+        });
         let fleet = Fleet {
             timeline: Timeline {
                 bin_seconds: 1.0,
@@ -958,14 +1796,29 @@ impl Clients {
                 at: 0.0,
             },
             calls: self.calls,
+            // Every call before D fails and every one from D on succeeds.
+            failed_in_outage: self.calls - succeeded as u64,
+            refused: 0,
+            rejected: 0,
+            healthy_at: outage,
+            peak_load: None,
+            succeeded: succeeded as u32,
             gave_up: gave_up as u32,
             last_success: (succeeded > 0).then_some(last),
-            success_99,
+            success_99: at(success_99),
             completion_p50,
             completion_p99,
+            success_p50: at(success_p50),
+            success_p99: at(success_p99),
         };
         Finished { fleet, last }
     }
+}
+
+/// The rank of the ⌈percent·count / 100⌉-th of `count` values, at least the
+/// first: in integers, so 100 clients need exactly 99 for 99 %.
+fn nearest_rank(count: u64, percent: u64) -> u64 {
+    (count * percent).div_ceil(100).max(1)
 }
 
 /// 1 s, or the smallest of 2, 5, 10, 20, 50, … s that keeps a run lasting
@@ -989,32 +1842,41 @@ pub struct StrategyFleet {
     pub strategy: Strategy,
     /// The strategy's name, with the library version for the presets.
     pub label: &'static str,
+    /// The spread of each retry's wait over [`BAND_DRAWS`] clients.
+    pub bands: Vec<Band>,
     pub fleet: Fleet,
+}
+
+/// The strategies of a run ranked by one objective, and why the first wins.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Verdict {
+    /// Best first.
+    pub ranking: Vec<Strategy>,
+    /// One sentence, with the figures that decide.
+    pub sentence: String,
 }
 
 /// Everything the Backoff panel shows.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct BackoffRun {
-    /// The spread of each retry's wait over [`BAND_DRAWS`] clients, for the
-    /// main strategy.
-    pub bands: Vec<Band>,
     /// The main strategy's fleet first, then the compared ones', all in
     /// the same timeline bins.
     pub fleets: Vec<StrategyFleet>,
+    pub verdict: Verdict,
 }
 
-/// The delay bands of the main strategy and the fleet of every strategy
-/// for `params` with `seed`.
+/// The delay bands and the fleet of every strategy for `params` with
+/// `seed`, and the verdict.
 pub fn run(params: &BackoffParams, seed: u64) -> Result<BackoffRun, InvalidInput> {
     RunCache::default().run(params, seed)
 }
 
-/// What [`run`] simulated, kept for the next run: the clients of each
-/// fleet, and the delay bands.
+/// What [`run`] simulated, kept for the next run: the independent clients
+/// of each fleet, and the delay bands of each strategy.
 #[derive(Debug, Default)]
 pub struct RunCache {
     clients: Vec<Clients>,
-    bands: Option<KeptBands>,
+    bands: Vec<KeptBands>,
 }
 
 /// Delay bands and what they were drawn for.
@@ -1027,65 +1889,254 @@ struct KeptBands {
 }
 
 impl RunCache {
-    /// [`run`], simulating only the clients the last run did not.
+    /// [`run`], simulating only the independent clients the last run did
+    /// not, and drawing only the bands it did not.
     pub fn run(&mut self, params: &BackoffParams, seed: u64) -> Result<BackoffRun, InvalidInput> {
         let strategies = params.strategies();
         let backoffs = strategies
             .iter()
             .map(|&strategy| Backoff::new(strategy, params.base, params.factor, params.cap))
             .collect::<Result<Vec<_>, _>>()?;
+        let retries = params.retries;
         let fleets = simulate_fleets_keeping(
             &mut self.clients,
             &backoffs,
             params.clients,
-            params.outage,
-            params.retries,
-            seed,
-        )?;
-        let (backoff, retries) = (backoffs[0], params.retries);
-        let bands = match self.bands.take() {
-            Some(kept) if (kept.backoff, kept.retries, kept.seed) == (backoff, retries, seed) => {
-                kept.bands
-            }
-            _ => delay_bands(&backoff, retries, BAND_DRAWS, seed)?,
-        };
-        let kept = self.bands.insert(KeptBands {
-            backoff,
+            params.dependency(),
             retries,
             seed,
-            bands,
-        });
-        Ok(BackoffRun {
-            bands: kept.bands.clone(),
-            fleets: strategies
-                .into_iter()
-                .zip(fleets)
-                .map(|(strategy, fleet)| StrategyFleet {
-                    strategy,
-                    label: strategy.label(),
-                    fleet,
-                })
-                .collect(),
-        })
+        )?;
+        let mut earlier = std::mem::take(&mut self.bands);
+        for backoff in backoffs {
+            let kept = earlier.iter().position(|kept| {
+                (kept.backoff, kept.retries, kept.seed) == (backoff, retries, seed)
+            });
+            let bands = match kept {
+                Some(index) => earlier.swap_remove(index).bands,
+                None => delay_bands(&backoff, retries, BAND_DRAWS, seed)?,
+            };
+            self.bands.push(KeptBands {
+                backoff,
+                retries,
+                seed,
+                bands,
+            });
+        }
+        let fleets: Vec<StrategyFleet> = strategies
+            .into_iter()
+            .zip(fleets)
+            .zip(&self.bands)
+            .map(|((strategy, fleet), kept)| StrategyFleet {
+                strategy,
+                label: strategy.label(),
+                bands: kept.bands.clone(),
+                fleet,
+            })
+            .collect();
+        let verdict = verdict(params, &fleets);
+        Ok(BackoffRun { fleets, verdict })
     }
 }
 
-/// The panel's "try this" presets.
+/// The client p99 the verdict compares: when 99 % had succeeded, never
+/// (infinity) when more than 1 % gave up.
+fn client_p99(fleet: &Fleet) -> f64 {
+    fleet.success_99.unwrap_or(f64::INFINITY)
+}
+
+/// The load the verdict compares: the busiest second from D on over K, or
+/// with no limit the busiest bin from D on in calls a second.
+fn load(fleet: &Fleet) -> f64 {
+    fleet
+        .peak_load
+        .unwrap_or(fleet.peak_after_outage.per_second)
+}
+
+impl Objective {
+    /// The figure of `fleet` this objective ranks by, smaller first.
+    fn figure(self, fleet: &Fleet) -> f64 {
+        match self {
+            Self::Recovery => fleet.healthy_at,
+            Self::Load => load(fleet),
+            Self::ClientP99 => client_p99(fleet),
+            Self::GaveUp => f64::from(fleet.gave_up),
+        }
+    }
+
+    /// This objective, then the two that break its ties in turn.
+    fn with_tie_breakers(self) -> [Self; 3] {
+        match self {
+            Self::Recovery => [self, Self::ClientP99, Self::GaveUp],
+            Self::Load => [self, Self::Recovery, Self::ClientP99],
+            Self::ClientP99 => [self, Self::GaveUp, Self::Recovery],
+            Self::GaveUp => [self, Self::ClientP99, Self::Recovery],
+        }
+    }
+
+    /// The figure `fleet` is ranked by, in words.
+    fn describe(self, fleet: &Fleet, params: &BackoffParams) -> String {
+        let clients = u64::from(fleet.succeeded) + u64::from(fleet.gave_up);
+        match self {
+            Self::Recovery => match fleet.peak_load {
+                Some(load) => format!(
+                    "healthy again at {}, its busiest second from D on {}× capacity",
+                    duration(fleet.healthy_at),
+                    significant(load, 3)
+                ),
+                None => format!(
+                    "healthy again at D = {}, as it serves every call",
+                    duration(fleet.healthy_at)
+                ),
+            },
+            Self::Load => match fleet.peak_load {
+                Some(load) => format!(
+                    "its busiest second from D on is {}× the capacity of {} /s",
+                    significant(load, 3),
+                    count(u64::from(params.capacity))
+                ),
+                None => format!(
+                    "its busiest second from D on brings {} calls a second",
+                    significant(load(fleet), 3)
+                ),
+            },
+            Self::ClientP99 => match fleet.success_99 {
+                Some(at) => format!("99 % of its clients succeeded by {}", duration(at)),
+                None => format!(
+                    "only {} of its clients succeeded ({} of {}), short of 99 %",
+                    percent(fleet.succeeded_share()),
+                    count(u64::from(fleet.succeeded)),
+                    count(clients)
+                ),
+            },
+            Self::GaveUp => format!(
+                "{} of its {} clients gave up",
+                count(u64::from(fleet.gave_up)),
+                count(clients)
+            ),
+        }
+    }
+}
+
+/// A share from 0 to 1 as a percentage: "97.3 %".
+fn percent(share: f64) -> String {
+    format!("{} %", significant(100.0 * share, 3))
+}
+
+/// The strategies of `fleets` ranked by the objective of `params`, ties
+/// broken by two more figures in turn (see [`Objective`]) and then by the
+/// order drawn, and one sentence on why the first comes before the second.
+fn verdict(params: &BackoffParams, fleets: &[StrategyFleet]) -> Verdict {
+    let order = params.objective.with_tie_breakers();
+    let figures =
+        |strategy: &StrategyFleet| order.map(|objective| objective.figure(&strategy.fleet));
+    let mut ranked: Vec<&StrategyFleet> = fleets.iter().collect();
+    ranked.sort_by(|a, b| {
+        let (a, b) = (figures(a), figures(b));
+        a.iter()
+            .zip(&b)
+            .fold(std::cmp::Ordering::Equal, |order, (a, b)| {
+                order.then(a.total_cmp(b))
+            })
+    });
+    let name = |objective: Objective| objective.label().to_lowercase();
+    let describe = |objective: Objective, strategy: &StrategyFleet| {
+        objective.describe(&strategy.fleet, params)
+    };
+    let objective = order[0];
+    let sentence = match &ranked[..] {
+        [] => String::new(),
+        [only] => format!(
+            "{} is the only strategy drawn: {}.",
+            only.label,
+            describe(objective, only)
+        ),
+        [first, second, ..] => {
+            let (mine, theirs) = (figures(first), figures(second));
+            let decider = order
+                .into_iter()
+                .zip(mine.iter().zip(&theirs))
+                .find(|(_, (mine, theirs))| mine != theirs)
+                .map(|(decider, _)| decider);
+            match decider {
+                Some(decider) if decider == objective => format!(
+                    "{} ranks first by {}: {}; next, {}: {}.",
+                    first.label,
+                    name(objective),
+                    describe(objective, first),
+                    second.label,
+                    describe(objective, second)
+                ),
+                Some(decider) => format!(
+                    "{} and {} tie on {} ({}); {} ranks first on {}: {}; {}: {}.",
+                    first.label,
+                    second.label,
+                    name(objective),
+                    describe(objective, first),
+                    first.label,
+                    name(decider),
+                    describe(decider, first),
+                    second.label,
+                    describe(decider, second)
+                ),
+                None => format!(
+                    "{} and {} tie on {}, {} and {} ({}), so the one drawn first leads.",
+                    first.label,
+                    second.label,
+                    name(order[0]),
+                    name(order[1]),
+                    name(order[2]),
+                    describe(objective, first)
+                ),
+            }
+        }
+    };
+    // With three or more, the last one too, where the objective alone
+    // sets it apart from the first.
+    let sentence = match ranked[..] {
+        [first, _, .., last] if objective.figure(&last.fleet) != objective.figure(&first.fleet) => {
+            format!(
+                "{}; last, {}: {}.",
+                sentence.trim_end_matches('.'),
+                last.label,
+                describe(objective, last)
+            )
+        }
+        _ => sentence,
+    };
+    Verdict {
+        ranking: ranked.iter().map(|strategy| strategy.strategy).collect(),
+        sentence,
+    }
+}
+
+/// The panel's "try this" presets. Every number in a lesson is what the
+/// preset shows at seed 1, which a test checks.
 pub const PRESETS: &[Preset] = &[
     Preset {
         slug: "no-jitter",
         title: "No jitter: synchronized waves",
         lesson: "Every client waits the same 1, 2, 4, … s, so each retry is all 10,000 calls in \
-                 one second, and the dependency, back at 60 s, meets the whole fleet at once at 63 s.",
-        query: "st=exponential&vs=",
+                 one second, and the dependency, back at 60 s and serving every call, meets the \
+                 whole fleet at once at 1 min 3 s.",
+        query: "st=exponential&vs=&dep=unlimited",
+    },
+    Preset {
+        slug: "metastable",
+        title: "Metastable: the herd knocks it down again",
+        lesson: "Against a capacity of 1,000 calls a second, the 10,000 clients without jitter \
+                 all return at 1 min 3 s, 10× capacity, and the 9,000 refused return together \
+                 again at 2 min 3 s and 3 min 3 s, so the dependency is healthy only at 3 min 4 s \
+                 and 7,000 clients give up, while full jitter peaks at 0.295× capacity and finds \
+                 it healthy at 1 min.",
+        query: "st=exponential&vs=full",
     },
     Preset {
         slug: "jitter-kinds",
         title: "Full vs equal vs decorrelated",
-        lesson: "All three spread the fleet to a few hundred calls a second, but equal jitter, \
-                 never waiting less than half of e(n), is the only one whose 8 retries outlast \
-                 the minute for every client: full and decorrelated jitter each lose over a \
-                 thousand.",
+        lesson: "All three peak between 0.263× and 0.389× the capacity, so the dependency is \
+                 healthy at 1 min for each, but equal jitter, never waiting less than half of \
+                 e(n), is the only one whose 8 retries outlast the minute for every client: full \
+                 jitter loses 1,275 clients and decorrelated jitter 4,232.",
         query: "st=full&vs=equal,decorrelated",
     },
     Preset {
@@ -1093,17 +2144,37 @@ pub const PRESETS: &[Preset] = &[
         title: "Sidekiq's 25 retries",
         lesson: "Sidekiq's 25 retries outlast a 6-hour outage, but its jitter, under 10·n s \
                  before retry n, is tiny beside its (n − 1)⁴-second waits, so its clients return \
-                 within minutes of each other, at several times the peak of Active Job, whose \
-                 jitter is up to 15 % of the wait.",
+                 within minutes of each other, its busiest second at 0.07× capacity, over four \
+                 times Active Job's 0.015×, whose jitter is up to 15 % of the wait.",
         query: "st=sidekiq&k=25&d=21600&vs=activejob",
     },
     Preset {
         slug: "libraries",
         title: "Four libraries' defaults",
         lesson: "The AWS SDK's waits, sized for blips, add up to at most 12.75 s over 8 retries, \
-                 so every client gives up on a one-minute outage, while Sidekiq and Active Job, \
-                 made for background jobs, bring them all back within two minutes.",
+                 so all 10,000 clients give up on a one-minute outage, while Sidekiq and Active \
+                 Job, made for background jobs, bring every client back by 1 min 59 s, Active Job \
+                 at up to 0.881× capacity.",
         query: "st=aws&vs=celery,activejob,sidekiq",
+    },
+    Preset {
+        slug: "retry-quota",
+        title: "The AWS SDK's retry quota",
+        lesson: "One SDK client's quota of 500 tokens pays for 35 retries at 14 tokens each and \
+                 refills only on successes, so 10,000 requests failing in a 1-second outage drain \
+                 it at once: 10,035 calls in all and 0 % succeeded, the dependency healthy at 1 s, \
+                 where the SDK without its quota makes 83,858 calls, peaks at 9.27× capacity and \
+                 serves 82.3 % of its requests.",
+        query: "st=awsquota&vs=aws&d=1",
+    },
+    Preset {
+        slug: "circuit-breaker",
+        title: "A circuit breaker in front",
+        lesson: "In front of a dependency serving 100 calls a second, the breaker turns 82,434 \
+                 calls away without load and holds the refusals to 1,937, against 5,301 for full \
+                 jitter alone, but its clients spend their retries on it: 5,313 give up, against \
+                 3,641.",
+        query: "st=breaker&vs=full&cp=100",
     },
 ];
 
@@ -1122,7 +2193,8 @@ fn median_wait_formula(strategy: Strategy) -> Option<&'static str> {
         Strategy::FullJitter => Some("e(n)/2"),
         Strategy::EqualJitter => Some("3·e(n)/4"),
         Strategy::ActiveJob => Some("1.075·n⁴ + 2"),
-        Strategy::Aws => Some("min(20, 0.05·2^(n−1))/2"),
+        Strategy::Breaker => Some("e(n)/2"),
+        Strategy::Aws | Strategy::AwsQuota => Some("min(20, 0.05·2^(n−1))/2"),
         Strategy::Decorrelated | Strategy::Sidekiq | Strategy::Celery => None,
     }
 }
@@ -1137,18 +2209,26 @@ fn listed(waits: impl Iterator<Item = f64>) -> String {
     text.join(", ")
 }
 
-/// The figures the panel prints beside its charts, for the main strategy.
+/// The figures the panel prints beside its charts, for the main strategy,
+/// and the verdict over all of them.
 pub fn key_numbers(params: &BackoffParams, run: &BackoffRun) -> Vec<KeyNumber> {
     let Some(main) = run.fleets.first() else {
         return Vec::new();
     };
     let fleet = &main.fleet;
     let never = |at: Option<f64>| at.map_or_else(|| "never".into(), duration);
+    let clients = u64::from(fleet.succeeded) + u64::from(fleet.gave_up);
+    let succeeded = format!(
+        "{} succeeded ({} of {})",
+        percent(fleet.succeeded_share()),
+        count(u64::from(fleet.succeeded)),
+        count(clients)
+    );
 
     let mut waits = KeyNumber::new(
         "waits",
         "Median wait before each retry",
-        listed(run.bands.iter().map(|band| band.median)),
+        listed(main.bands.iter().map(|band| band.median)),
         "median of 10,000 draws per retry",
     );
     let backoff = Backoff::new(main.strategy, params.base, params.factor, params.cap);
@@ -1174,7 +2254,7 @@ pub fn key_numbers(params: &BackoffParams, run: &BackoffRun) -> Vec<KeyNumber> {
     );
     // Without jitter every client calls at the same instants, so the one
     // call that finds the dependency back comes from all M at once.
-    if main.strategy.is_jitterless() && fleet.gave_up == 0 {
+    if main.strategy.is_jitterless() && fleet.gave_up == 0 && fleet.refused == 0 {
         let all_at_once = f64::from(params.clients) / fleet.timeline.bin_seconds;
         peak_number = peak_number.beside(format!(
             "all M in one bin: {} /s",
@@ -1182,26 +2262,92 @@ pub fn key_numbers(params: &BackoffParams, run: &BackoffRun) -> Vec<KeyNumber> {
         ));
     }
 
+    let load_number = KeyNumber::new(
+        "load",
+        "Peak load",
+        match fleet.peak_load {
+            Some(load) if load > 0.0 => format!(
+                "{}× the capacity of {} /s",
+                significant(load, 3),
+                count(u64::from(params.capacity))
+            ),
+            Some(_) => "none: no call from D on".into(),
+            None => "no capacity limit".into(),
+        },
+        "busiest whole second from D on, calls made at or after D, ÷ K",
+    );
+
+    let mut wasted_parts = vec![
+        format!("{} in the outage", count(fleet.failed_in_outage)),
+        format!("{} over capacity", count(fleet.refused)),
+    ];
+    if fleet.rejected > 0 {
+        wasted_parts.push(format!(
+            "{} turned away by the breaker",
+            count(fleet.rejected)
+        ));
+    }
+
+    let success_times = match (fleet.success_p50, fleet.success_p99) {
+        (Some(p50), Some(p99)) => format!(
+            "{} / {} over the {} that succeeded",
+            duration(p50),
+            duration(p99),
+            count(u64::from(fleet.succeeded))
+        ),
+        _ => "none succeeded".into(),
+    };
+
     vec![
         waits,
         peak_number,
+        load_number,
+        KeyNumber::new(
+            "healthy",
+            "Dependency healthy again at",
+            duration(fleet.healthy_at),
+            "end of the last second from D on with a call refused for capacity; D if none",
+        ),
         KeyNumber::new(
             "calls",
             "Calls in all",
             count(fleet.calls),
-            "first calls plus retries",
+            "first calls plus retries; under capacity or a shared budget, a jittered fleet \
+             of more than 10,000 is simulated as 10,000 clients, each standing for \
+             ⌊M / 10,000⌋ or ⌈M / 10,000⌉ alike clients that share the capacity",
+        ),
+        KeyNumber::new(
+            "wasted",
+            "Calls wasted",
+            format!("{}: {}", count(fleet.wasted()), wasted_parts.join(", ")),
+            "calls that failed",
+        ),
+        KeyNumber::new(
+            "succeeded",
+            "Clients that succeeded",
+            succeeded.clone(),
+            "clients whose last call succeeded, of all M",
         ),
         KeyNumber::new(
             "recovered",
             "Last client succeeds at",
             never(fleet.last_success),
-            "first call at or after D, for the slowest client",
+            "the last success, for the slowest client that succeeded",
         ),
         KeyNumber::new(
             "recovered-99",
             "99 % succeeded by",
-            never(fleet.success_99),
+            match fleet.success_99 {
+                Some(at) => duration(at),
+                None => format!("{succeeded}; the 99 % mark was never reached"),
+            },
             "the ⌈0.99 · M⌉-th success",
+        ),
+        KeyNumber::new(
+            "success-time",
+            "Time to success, p50 / p99",
+            success_times,
+            "the ⌈0.5 · S⌉-th and ⌈0.99 · S⌉-th of the S clients that succeeded",
         ),
         KeyNumber::new(
             "completion",
@@ -1217,7 +2363,32 @@ pub fn key_numbers(params: &BackoffParams, run: &BackoffRun) -> Vec<KeyNumber> {
             "gave-up",
             "Clients that gave up",
             count(u64::from(fleet.gave_up)),
-            "every allowed retry came before D",
+            "its last allowed retry failed, or the retry quota could not pay for one",
+        ),
+        KeyNumber::new(
+            "verdict",
+            "Verdict",
+            run.verdict.sentence.clone(),
+            verdict_rule(params.objective),
         ),
     ]
+}
+
+/// How the verdict ranks, for its key number.
+fn verdict_rule(objective: Objective) -> &'static str {
+    match objective {
+        Objective::Recovery => {
+            "earliest healthy-again time first; ties by the ⌈0.99 · M⌉-th success, never last"
+        }
+        Objective::Load => {
+            "lowest busiest second from D on first (÷ K, or per second when unlimited); \
+             ties by the healthy-again time"
+        }
+        Objective::ClientP99 => {
+            "earliest ⌈0.99 · M⌉-th success first, never last; ties by the clients that gave up"
+        }
+        Objective::GaveUp => {
+            "fewest clients that gave up first; ties by the ⌈0.99 · M⌉-th success, never last"
+        }
+    }
 }

@@ -68,6 +68,21 @@ pub fn quantiles_unsorted<const N: usize>(values: &mut [f64], ps: [f64; N]) -> O
     }))
 }
 
+/// Moves the order statistic of each of `ranks` (from 0, ascending) to its
+/// place in `values`, where a sort would put it, each selected among the
+/// values the one before left above it, so several cost little more than
+/// one; ranks out of order or past the end are skipped. `values` is
+/// reordered.
+pub fn place_order_statistics(values: &mut [f64], ranks: &[usize]) {
+    let mut placed = 0;
+    for &rank in ranks {
+        if (placed..values.len()).contains(&rank) {
+            values[placed..].select_nth_unstable_by(rank - placed, f64::total_cmp);
+            placed = rank + 1;
+        }
+    }
+}
+
 /// The arithmetic mean; `None` for an empty slice.
 pub fn mean(values: &[f64]) -> Option<f64> {
     (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)

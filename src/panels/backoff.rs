@@ -64,7 +64,8 @@ pub fn figure() -> impl IntoView {
                 return;
             };
             calls.draw(|area, pen| calls_plot(run, outage).draw(area, pen));
-            waits.draw(|area, pen| bands_plot(&run.bands).draw(area, pen));
+            let main = run.fleets.first().map_or(&[][..], |main| &main.bands[..]);
+            waits.draw(|area, pen| bands_plot(main).draw(area, pen));
         });
     });
 

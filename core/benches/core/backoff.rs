@@ -1,7 +1,7 @@
 use std::hint::black_box;
 
 use criterion::Criterion;
-use stampede_core::backoff::{self, Backoff, BackoffParams, Strategy};
+use stampede_core::backoff::{self, Backoff, BackoffParams, DependencyModel, Strategy};
 use stampede_core::state::State;
 
 /// The fleet the panel can least afford to be slow on: 100,000 clients
@@ -18,22 +18,56 @@ fn fleet_of_a_hundred_thousand(c: &mut Criterion) {
     );
 }
 
-/// What one render of the panel computes with its defaults: the main
-/// strategy's bands and three fleets of 10,000 clients.
+/// What one render of the panel computes with its defaults, a dependency
+/// serving 1,000 calls a second: every strategy's bands and three fleets of
+/// 10,000 clients, and the same again with the bands kept, as a change of
+/// anything but the strategies, b, f, c, A and the seed leaves them.
 fn panel_defaults(c: &mut Criterion) {
     let params = BackoffParams::default();
     c.bench_function(
         "backoff: panel defaults (bands and 3 fleets of 10k clients)",
         |b| b.iter(|| backoff::run(black_box(&params), 1).unwrap()),
     );
+    let mut cache = backoff::RunCache::default();
+    c.bench_function("backoff: panel defaults, bands kept", |b| {
+        b.iter(|| cache.run(black_box(&params), 1).unwrap())
+    });
 }
 
-/// The panel's defaults with the clients slider dragged to a quarter of a
-/// million: the exponential fleet stands for all of them with one client,
-/// the full-jitter and decorrelated fleets simulate every one.
+/// The defaults with a million clients against the finite capacity: the
+/// jittered fleets are simulated as 10,000 clients of 100 each.
+fn panel_at_a_million_clients_under_capacity(c: &mut Criterion) {
+    let params = BackoffParams {
+        clients: 1_000_000,
+        ..Default::default()
+    };
+    let mut cache = backoff::RunCache::default();
+    c.bench_function("backoff: 1M clients under capacity, bands kept", |b| {
+        b.iter(|| cache.run(black_box(&params), 1).unwrap())
+    });
+}
+
+/// The retry quota and the breaker beside full jitter, at the defaults.
+fn shared_budgets(c: &mut Criterion) {
+    let params = BackoffParams {
+        strategy: Strategy::Breaker,
+        compared: stampede_core::field::ChoiceSet::new([Strategy::AwsQuota, Strategy::FullJitter]),
+        ..Default::default()
+    };
+    let mut cache = backoff::RunCache::default();
+    c.bench_function("backoff: breaker, quota and full jitter, bands kept", |b| {
+        b.iter(|| cache.run(black_box(&params), 1).unwrap())
+    });
+}
+
+/// The panel's defaults against an unlimited dependency with the clients
+/// slider dragged to a quarter of a million: the exponential fleet stands
+/// for all of them with one client, the full-jitter and decorrelated fleets
+/// simulate every one.
 fn panel_at_a_quarter_million_clients(c: &mut Criterion) {
     let params = BackoffParams {
         clients: 250_000,
+        dependency: DependencyModel::Unlimited,
         ..Default::default()
     };
     let mut group = c.benchmark_group("backoff");
@@ -46,15 +80,27 @@ fn panel_at_a_quarter_million_clients(c: &mut Criterion) {
 
 /// The panel's defaults as a reader drags M up from 10,000 to 250,000 in
 /// 20 moves, each 18 % more clients: one fresh run per move, against one
-/// [`backoff::RunCache`] kept across the moves as the page keeps it.
+/// [`backoff::RunCache`] kept across the moves as the page keeps it; against
+/// an unlimited dependency, where the cache keeps the clients, and against
+/// the finite capacity, where it keeps the bands alone.
 fn drag_of_m(c: &mut Criterion) {
+    for dependency in [DependencyModel::Unlimited, DependencyModel::Capacity] {
+        drag_of_m_against(c, dependency);
+    }
+}
+
+fn drag_of_m_against(c: &mut Criterion, dependency: DependencyModel) {
     let moves: Vec<BackoffParams> = (0..20)
         .map(|step| BackoffParams {
             clients: (10_000.0 * 25f64.powf(f64::from(step) / 19.0)).round() as u32,
+            dependency,
             ..Default::default()
         })
         .collect();
-    let mut group = c.benchmark_group("backoff: a drag of M, 10,000 to 250,000 in 20 moves");
+    let mut group = c.benchmark_group(format!(
+        "backoff: a drag of M, 10,000 to 250,000 in 20 moves, {}",
+        dependency.slug()
+    ));
     group.sample_size(10);
     group.bench_function("fresh runs", |b| {
         b.iter(|| {
@@ -77,7 +123,8 @@ fn drag_of_m(c: &mut Criterion) {
 /// The slowest run the panel allows: four strategies sharing the
 /// 10-million-call budget, as many clients as fit with the default retries.
 fn run_at_the_call_cap(c: &mut Criterion) {
-    let (state, _) = State::from_query("p=backoff&vs=full,equal,decorrelated&m=1000000");
+    let (state, _) =
+        State::from_query("p=backoff&dep=unlimited&vs=full,equal,decorrelated&m=1000000");
     let params = state.backoff;
     let mut group = c.benchmark_group("backoff");
     group.sample_size(10);
@@ -95,6 +142,8 @@ criterion::criterion_group!(
     benches,
     fleet_of_a_hundred_thousand,
     panel_defaults,
+    panel_at_a_million_clients_under_capacity,
+    shared_budgets,
     panel_at_a_quarter_million_clients,
     drag_of_m,
     run_at_the_call_cap

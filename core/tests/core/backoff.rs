@@ -1,9 +1,11 @@
 use proptest::prelude::*;
 use stampede_core::backoff::{
-    AWS_THROTTLING_SCALE, AWS_TRANSIENT_SCALE, Backoff, BackoffParams, BackoffRun, Burst, Fleet,
-    PRESETS, RunCache, Strategy, active_job_delay, aws_standard_delay, celery_countdown,
-    celery_delay, client_rng, decorrelated, delay_bands, equal_jitter, exponential, full_jitter,
-    key_numbers, run, sidekiq_delay, simulate_fleet, simulate_fleets,
+    AWS_QUOTA_CAPACITY, AWS_RETRY_COST, AWS_THROTTLING_SCALE, AWS_TRANSIENT_SCALE,
+    BREAKER_MIN_CALLS, BREAKER_OPEN_SECONDS, Backoff, BackoffParams, BackoffRun, Burst, Dependency,
+    DependencyModel, Fleet, PRESETS, RunCache, Strategy, active_job_delay, aws_standard_delay,
+    celery_countdown, celery_delay, client_rng, decorrelated, delay_bands, equal_jitter,
+    exponential, full_jitter, key_numbers, run, sidekiq_delay, simulate_fleet, simulate_fleets,
+    simulate_fleets_against,
 };
 use stampede_core::error::InvalidInput;
 use stampede_core::field::{ChoiceSet, PanelParams};
@@ -562,9 +564,15 @@ fn full_jitter_flattens_the_spike_that_meets_the_recovered_dependency() {
 
 fn assert_consistent(fleet: &Fleet, clients: u32, outage: f64) {
     let timeline_calls: u64 = fleet.timeline.calls.iter().map(|&c| u64::from(c)).sum();
-    assert_eq!(timeline_calls, fleet.calls);
+    assert_eq!(timeline_calls + fleet.rejected, fleet.calls);
     assert!(fleet.calls >= u64::from(clients));
-    assert!(fleet.gave_up <= clients);
+    assert_eq!(fleet.succeeded + fleet.gave_up, clients);
+    // Every call fails or is a client's one success.
+    assert_eq!(fleet.wasted() + u64::from(fleet.succeeded), fleet.calls);
+    assert!(fleet.healthy_at >= outage);
+    if let (Some(p50), Some(p99)) = (fleet.success_p50, fleet.success_p99) {
+        assert!(outage <= p50 && p50 <= p99 && Some(p99) <= fleet.last_success);
+    }
     if let Some(last) = fleet.last_success {
         assert!(last >= outage, "{last} < {outage}");
     }
@@ -580,7 +588,10 @@ fn no_strategy_recovers_before_the_outage_ends() {
     for &strategy in Strategy::ALL {
         let fleet = simulate_fleet(&doubling(strategy), 500, 45.0, 60, 2).unwrap();
         assert_consistent(&fleet, 500, 45.0);
-        assert!(fleet.last_success.is_some(), "{strategy:?}");
+        // The retry quota pays for 35 retries in all, too few to outlast
+        // 45 s.
+        let recovers = strategy != Strategy::AwsQuota;
+        assert_eq!(fleet.last_success.is_some(), recovers, "{strategy:?}");
     }
 }
 
@@ -736,9 +747,14 @@ fn long_runs_get_wider_timeline_bins() {
 
 #[test]
 fn the_panel_defaults_run_and_settle() {
-    let params = BackoffParams::default();
+    let params = BackoffParams {
+        dependency: DependencyModel::Unlimited,
+        ..Default::default()
+    };
     let result = run(&params, 1).unwrap();
-    assert_eq!(result.bands.len(), 8);
+    for strategy in &result.fleets {
+        assert_eq!(strategy.bands.len(), 8);
+    }
     let strategies: Vec<Strategy> = result.fleets.iter().map(|f| f.strategy).collect();
     assert_eq!(
         strategies,
@@ -778,6 +794,15 @@ fn the_panel_defaults_run_and_settle() {
     };
     alone.settle();
     assert_eq!(alone.clients, 99_009);
+    // Under capacity the jittered fleets are simulated as at most 10,000
+    // clients, so a million fit.
+    let mut capacity = BackoffParams {
+        clients: 1_000_000,
+        retries: 100,
+        ..BackoffParams::default()
+    };
+    assert!(capacity.settle().is_empty());
+    assert_eq!(capacity.independent_strategies(), 0);
 }
 
 fn field<T>(result: Result<T, InvalidInput>) -> &'static str {
@@ -888,7 +913,7 @@ fn the_compared_strategies_are_read_as_a_list_of_slugs() {
     assert!(notices.is_empty() && compared(&params).is_empty());
     // The default compares two jittered strategies and writes them out.
     let default = State::new(Panel::Backoff).to_query();
-    assert!(default.ends_with("&vs=full,decorrelated"), "{default}");
+    assert!(default.contains("&vs=full,decorrelated&"), "{default}");
 }
 
 #[test]
@@ -943,7 +968,7 @@ fn the_main_strategy_in_the_list_is_drawn_once_as_the_main_one() {
     let (params, _) = decoded("st=full&vs=full,equal,linear");
     assert_eq!(params.strategies().len(), 3);
     // And the call budget counts the strategies drawn, not the ones listed.
-    let (params, notices) = decoded("st=full&vs=full&m=1000000&k=100");
+    let (params, notices) = decoded("st=full&vs=full&m=1000000&k=100&dep=unlimited");
     assert_eq!((params.clients, notices.len()), (99_009, 1));
 }
 
@@ -953,7 +978,7 @@ fn compared_fleets_share_seed_and_bins() {
     // takes 2 s bins; the exponential one gives up at 423 s and alone would
     // get 1 s bins. Together both get the wider bins, and each is the fleet
     // it would be alone, binned alike.
-    let (params, _) = decoded("st=exponential&vs=sidekiq&d=1500&k=12&m=2000");
+    let (params, _) = decoded("st=exponential&vs=sidekiq&d=1500&k=12&m=2000&dep=unlimited");
     let result = run(&params, 3).unwrap();
     let [plain, sidekiq] = &result.fleets[..] else {
         panic!("{} fleets", result.fleets.len());
@@ -999,8 +1024,9 @@ fn numbers(query: &str, seed: u64) -> (BackoffRun, Vec<Shown>) {
 #[test]
 fn without_jitter_the_key_numbers_are_exact() {
     // Every client calls at 0, 1, 3, 7, 15, 31 and 63 s; the dependency is
-    // back at 60 s.
-    let (_, numbers) = numbers("", 1);
+    // back at 60 s and serves every call.
+    let query = "dep=unlimited&vs=";
+    let (_, numbers) = numbers(query, 1);
     let waits = "1 s, 2 s, 4 s, 8 s, 16 s, 32 s, 1 min, 1 min";
     let expected = [
         ("waits", waits.into(), Some(format!("e(n): {waits}"))),
@@ -1009,15 +1035,39 @@ fn without_jitter_the_key_numbers_are_exact() {
             "10,000 /s at 1 min 3 s".into(),
             Some("all M in one bin: 10,000 /s".into()),
         ),
+        ("load", "no capacity limit".into(), None),
+        ("healthy", "1 min".into(), None),
         ("calls", "70,000".into(), None),
+        (
+            "wasted",
+            "60,000: 60,000 in the outage, 0 over capacity".into(),
+            None,
+        ),
+        (
+            "succeeded",
+            "100 % succeeded (10,000 of 10,000)".into(),
+            None,
+        ),
         ("recovered", "1 min 3 s".into(), None),
         ("recovered-99", "1 min 3 s".into(), None),
+        (
+            "success-time",
+            "1 min 3 s / 1 min 3 s over the 10,000 that succeeded".into(),
+            None,
+        ),
         ("completion", "1 min 3 s / 1 min 3 s".into(), None),
         ("gave-up", "0".into(), None),
+        (
+            "verdict",
+            "Exponential, no jitter is the only strategy drawn: healthy again at D = 1 min, \
+             as it serves every call."
+                .into(),
+            None,
+        ),
     ];
     assert_eq!(numbers, expected);
     // The other seeds draw the same, since nothing is random.
-    assert_eq!(self::numbers("", 99).1, expected);
+    assert_eq!(self::numbers(query, 99).1, expected);
 }
 
 #[test]
@@ -1027,7 +1077,7 @@ fn full_jitter_waits_half_the_exponential_wait_in_the_median() {
     assert_eq!(numbers[0].2.as_deref(), Some(theory));
     // The median of 10,000 draws of U(0, e) has sd e / 200 (see the bands'
     // test); four of them bound it.
-    for band in &result.bands {
+    for band in &result.fleets[0].bands {
         let half = exponential(1.0, 2.0, 60.0, band.retry) / 2.0;
         assert!((band.median - half).abs() < 4.0 * half / 100.0, "{band:?}");
     }
@@ -1046,9 +1096,34 @@ fn a_fleet_that_gives_up_has_no_peak_and_never_recovers() {
             .map(|number| number.1.as_str())
     };
     assert_eq!(value("peak"), Some("none: no call from D on"));
+    assert_eq!(value("load"), Some("none: no call from D on"));
     assert_eq!(value("recovered"), Some("never"));
-    assert_eq!(value("recovered-99"), Some("never"));
+    assert_eq!(
+        value("recovered-99"),
+        Some("0 % succeeded (0 of 10,000); the 99 % mark was never reached")
+    );
+    assert_eq!(value("success-time"), Some("none succeeded"));
     assert_eq!(value("gave-up"), Some("10,000"));
+}
+
+#[test]
+fn short_of_99_percent_the_key_numbers_say_how_many_succeeded() {
+    let (_, numbers) = numbers("st=full&vs=", 1);
+    let value = |key| {
+        numbers
+            .iter()
+            .find(|number| number.0 == key)
+            .map(|number| number.1.clone())
+    };
+    assert_eq!(
+        value("recovered-99").as_deref(),
+        Some("87.2 % succeeded (8,725 of 10,000); the 99 % mark was never reached")
+    );
+    assert_eq!(value("recovered").as_deref(), Some("1 min 59 s"));
+    assert_eq!(
+        value("success-time").as_deref(),
+        Some("1 min 18 s / 1 min 52 s over the 8,725 that succeeded")
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -1070,70 +1145,225 @@ fn fleet_of(run: &BackoffRun, strategy: Strategy) -> &Fleet {
         .fleet
 }
 
+/// The key numbers of `strategy`'s fleet in the run of preset `slug` at
+/// seed 1, by key: the preset's parameters with that strategy as the main
+/// one, as the key numbers describe the main fleet.
+fn preset_numbers(slug: &str, strategy: Strategy) -> Vec<(&'static str, String)> {
+    let preset = PRESETS.iter().find(|preset| preset.slug == slug).unwrap();
+    let (state, notices) = preset.state(Panel::Backoff, 1);
+    assert!(notices.is_empty(), "{slug}: {notices:?}");
+    let params = BackoffParams {
+        strategy,
+        ..state.backoff
+    };
+    let result = run(&params, state.seed).unwrap();
+    let numbers = key_numbers(&params, &result);
+    numbers.into_iter().map(|n| (n.key, n.value)).collect()
+}
+
+/// Asserts that each (key, value) is among `numbers`, and that the lesson of
+/// `slug` quotes `quoted`.
+fn assert_shows(slug: &str, strategy: Strategy, shown: &[(&str, &str)], quoted: &[&str]) {
+    let numbers = preset_numbers(slug, strategy);
+    for (key, value) in shown {
+        let found = numbers.iter().find(|number| number.0 == *key);
+        assert_eq!(
+            found.map(|number| number.1.as_str()),
+            Some(*value),
+            "{slug}, {strategy:?}, {key}"
+        );
+    }
+    let lesson = PRESETS.iter().find(|p| p.slug == slug).unwrap().lesson;
+    for quote in quoted {
+        assert!(
+            lesson.contains(quote),
+            "{slug}: {quote:?} not in {lesson:?}"
+        );
+    }
+}
+
 #[test]
-fn every_preset_runs_and_its_lesson_holds() {
+fn every_preset_lesson_quotes_what_its_run_shows() {
     let slugs: Vec<&str> = PRESETS.iter().map(|preset| preset.slug).collect();
     assert_eq!(
         slugs,
-        ["no-jitter", "jitter-kinds", "sidekiq-25", "libraries"]
+        [
+            "no-jitter",
+            "metastable",
+            "jitter-kinds",
+            "sidekiq-25",
+            "libraries",
+            "retry-quota",
+            "circuit-breaker"
+        ]
     );
 
-    // The whole fleet at 63 s.
-    let waves = preset_run("no-jitter");
-    assert_eq!(waves.fleets.len(), 1);
-    assert_eq!(
-        waves.fleets[0].fleet.peak_after_outage,
-        Burst {
-            per_second: 10_000.0,
-            at: 63.0
-        }
+    assert_shows(
+        "no-jitter",
+        Strategy::Exponential,
+        &[
+            ("peak", "10,000 /s at 1 min 3 s"),
+            ("healthy", "1 min"),
+            ("waits", "1 s, 2 s, 4 s, 8 s, 16 s, 32 s, 1 min, 1 min"),
+        ],
+        &["10,000 calls", "60 s", "1 min 3 s"],
     );
 
-    // A few hundred a second each; only equal jitter keeps every client.
-    let kinds = preset_run("jitter-kinds");
-    for strategy in &kinds.fleets {
-        let peak = strategy.fleet.peak_after_outage.per_second;
-        assert!((100.0..1_000.0).contains(&peak), "{peak}");
+    let metastable = preset_run("metastable");
+    let herd = fleet_of(&metastable, Strategy::Exponential);
+    // 1,000 of the 10,000 served at each return, the rest refused.
+    for (second, calls) in [(63, 10_000), (123, 9_000), (183, 8_000)] {
+        assert_eq!(herd.timeline.calls[second], calls);
     }
-    assert_eq!(fleet_of(&kinds, Strategy::EqualJitter).gave_up, 0);
-    for strategy in [Strategy::FullJitter, Strategy::Decorrelated] {
-        assert!(fleet_of(&kinds, strategy).gave_up > 1_000, "{strategy:?}");
+    assert_shows(
+        "metastable",
+        Strategy::Exponential,
+        &[
+            ("peak", "10,000 /s at 1 min 3 s"),
+            ("load", "10× the capacity of 1,000 /s"),
+            ("healthy", "3 min 4 s"),
+            ("gave-up", "7,000"),
+        ],
+        &[
+            "1,000 calls",
+            "10,000 clients",
+            "1 min 3 s, 10× capacity",
+            "9,000",
+            "2 min 3 s and 3 min 3 s",
+            "3 min 4 s",
+            "7,000",
+        ],
+    );
+    assert_shows(
+        "metastable",
+        Strategy::FullJitter,
+        &[
+            ("load", "0.295× the capacity of 1,000 /s"),
+            ("healthy", "1 min"),
+        ],
+        &["0.295× capacity", "healthy at 1 min"],
+    );
+
+    for (strategy, load, gave_up) in [
+        (Strategy::FullJitter, "0.295×", "1,275"),
+        (Strategy::EqualJitter, "0.389×", "0"),
+        (Strategy::Decorrelated, "0.263×", "4,232"),
+    ] {
+        let load = format!("{load} the capacity of 1,000 /s");
+        assert_shows(
+            "jitter-kinds",
+            strategy,
+            &[("load", &load), ("healthy", "1 min"), ("gave-up", gave_up)],
+            &["0.263×", "0.389×", "1 min", "8 retries", "1,275", "4,232"],
+        );
     }
 
-    // Sidekiq's clients all succeed, within minutes of each other, at
-    // several times Active Job's peak.
+    // Sidekiq's clients all succeed, within minutes of each other.
     let sidekiq = preset_run("sidekiq-25");
     let fleet = fleet_of(&sidekiq, Strategy::Sidekiq);
-    assert_eq!(fleet.gave_up, 0);
-    let bin = fleet.timeline.bin_seconds;
-    let first_back = (21_600.0 / bin) as usize;
-    let first = (first_back..fleet.timeline.calls.len())
-        .find(|&at| fleet.timeline.calls[at] > 0)
-        .unwrap() as f64
-        * bin;
-    let spread = fleet.last_success.unwrap() - first;
+    let spread = fleet.last_success.unwrap() - fleet.success_p50.unwrap();
     assert!(spread < 15.0 * 60.0, "{spread}");
-    let active_job = fleet_of(&sidekiq, Strategy::ActiveJob);
-    let ratio = fleet.peak_after_outage.per_second / active_job.peak_after_outage.per_second;
-    assert!(ratio > 3.0, "{ratio}");
+    assert_shows(
+        "sidekiq-25",
+        Strategy::Sidekiq,
+        &[("load", "0.07× the capacity of 1,000 /s"), ("gave-up", "0")],
+        &["6-hour", "0.07× capacity"],
+    );
+    assert_shows(
+        "sidekiq-25",
+        Strategy::ActiveJob,
+        &[("load", "0.015× the capacity of 1,000 /s")],
+        &["over four times", "0.015×"],
+    );
 
-    // The AWS SDK gives up within 12.75 s; Sidekiq and Active Job are
-    // done within two minutes.
+    // The AWS SDK gives up within 12.75 s.
     let libraries = preset_run("libraries");
-    let aws = fleet_of(&libraries, Strategy::Aws);
-    assert_eq!((aws.gave_up, aws.last_success), (10_000, None));
-    assert!(aws.completion_p99 <= 12.75);
-    for strategy in [Strategy::Sidekiq, Strategy::ActiveJob] {
-        let fleet = fleet_of(&libraries, strategy);
-        assert_eq!(fleet.gave_up, 0, "{strategy:?}");
-        assert!(fleet.last_success.unwrap() < 120.0, "{strategy:?}");
-    }
+    assert!(fleet_of(&libraries, Strategy::Aws).completion_p99 <= 12.75);
+    assert_shows(
+        "libraries",
+        Strategy::Aws,
+        &[("gave-up", "10,000")],
+        &["12.75 s", "8 retries", "10,000 clients"],
+    );
+    assert_shows(
+        "libraries",
+        Strategy::Sidekiq,
+        &[("gave-up", "0"), ("recovered", "1 min 58 s")],
+        &[],
+    );
+    assert_shows(
+        "libraries",
+        Strategy::ActiveJob,
+        &[
+            ("gave-up", "0"),
+            ("recovered", "1 min 59 s"),
+            ("load", "0.881× the capacity of 1,000 /s"),
+        ],
+        &["by 1 min 59 s", "0.881× capacity"],
+    );
+
+    // ⌊500 / 14⌋ = 35 retries.
+    assert_eq!(AWS_QUOTA_CAPACITY / AWS_RETRY_COST, 35);
+    assert_shows(
+        "retry-quota",
+        Strategy::AwsQuota,
+        &[
+            ("calls", "10,035"),
+            ("succeeded", "0 % succeeded (0 of 10,000)"),
+            ("healthy", "1 s"),
+        ],
+        &[
+            "500 tokens",
+            "35 retries at 14",
+            "10,000 requests",
+            "1-second",
+            "10,035 calls",
+            "0 % succeeded",
+            "healthy at 1 s",
+        ],
+    );
+    assert_shows(
+        "retry-quota",
+        Strategy::Aws,
+        &[
+            ("calls", "83,858"),
+            ("load", "9.27× the capacity of 1,000 /s"),
+            ("succeeded", "82.3 % succeeded (8,226 of 10,000)"),
+        ],
+        &["83,858 calls", "9.27× capacity", "82.3 %"],
+    );
+
+    assert_shows(
+        "circuit-breaker",
+        Strategy::Breaker,
+        &[
+            (
+                "wasted",
+                "84,402: 31 in the outage, 1,937 over capacity, 82,434 turned away by the breaker",
+            ),
+            ("gave-up", "5,313"),
+        ],
+        &["100 calls", "82,434", "1,937", "5,313"],
+    );
+    assert_shows(
+        "circuit-breaker",
+        Strategy::FullJitter,
+        &[
+            (
+                "wasted",
+                "81,306: 76,005 in the outage, 5,301 over capacity",
+            ),
+            ("gave-up", "3,641"),
+        ],
+        &["5,301", "3,641"],
+    );
 }
 
 #[test]
 fn a_run_cache_gives_what_a_fresh_run_gives() {
     let defaults = BackoffParams {
         clients: 2_000,
+        dependency: DependencyModel::Unlimited,
         ..Default::default()
     };
     let jittered = BackoffParams {
@@ -1153,6 +1383,7 @@ fn a_run_cache_gives_what_a_fresh_run_gives() {
         outage: 1e7,
         retries: 3,
         clients: 300,
+        ..defaults.clone()
     };
     let overflowing = (0..1_000)
         .find(|&seed| {
@@ -1223,10 +1454,328 @@ fn a_run_cache_gives_what_a_fresh_run_gives() {
             },
             1,
         ),
+        (defaults.clone(), 1),
+        // Under capacity and with shared budgets the cache keeps the bands.
+        (
+            BackoffParams {
+                dependency: DependencyModel::Capacity,
+                ..defaults.clone()
+            },
+            1,
+        ),
+        (
+            BackoffParams {
+                dependency: DependencyModel::Capacity,
+                clients: 30_000,
+                ..defaults.clone()
+            },
+            1,
+        ),
+        (
+            BackoffParams {
+                strategy: Strategy::Breaker,
+                compared: ChoiceSet::new([Strategy::AwsQuota, Strategy::FullJitter]),
+                ..defaults.clone()
+            },
+            1,
+        ),
         (defaults, 1),
     ];
     let mut cache = RunCache::default();
     for (index, (params, seed)) in steps.into_iter().enumerate() {
         assert_eq!(cache.run(&params, seed), run(&params, seed), "step {index}");
     }
+}
+
+// ---------------------------------------------------------------------------
+// A dependency with finite capacity
+
+/// The fleets of `strategies` with the default b, f, c against a dependency
+/// down for `outage` seconds serving `capacity` calls a second.
+fn against(
+    strategies: &[Strategy],
+    clients: u32,
+    outage: f64,
+    capacity: Option<u32>,
+    retries: u32,
+    seed: u64,
+) -> Vec<Fleet> {
+    let backoffs: Vec<Backoff> = strategies.iter().map(|&s| doubling(s)).collect();
+    let dependency = Dependency { outage, capacity };
+    simulate_fleets_against(&backoffs, clients, dependency, retries, seed).unwrap()
+}
+
+#[test]
+fn without_jitter_the_herd_overloads_the_dependency_and_fails_again() {
+    let fleets = against(&[Strategy::Exponential], 10_000, 60.0, Some(1_000), 8, 1);
+    let herd = &fleets[0];
+    // All 10,000 call at 63 s; 1,000 are served and 9,000 refused, who
+    // return together at 123 s, and the 8,000 refused then at 183 s, after
+    // which the 7,000 refused have no retry left.
+    assert_eq!(herd.refused, 9_000 + 8_000 + 7_000);
+    assert_eq!(herd.failed_in_outage, 6 * 10_000);
+    assert_eq!((herd.succeeded, herd.gave_up), (3_000, 7_000));
+    assert_eq!(herd.healthy_at, 184.0);
+    assert_eq!(herd.peak_load, Some(10.0));
+    assert_eq!(herd.last_success, Some(183.0));
+    assert_eq!(
+        (herd.success_p50, herd.success_p99),
+        (Some(123.0), Some(183.0))
+    );
+    assert_eq!(herd.success_99, None);
+    assert_consistent(herd, 10_000, 60.0);
+    // The same herd against an unlimited dependency is served at once.
+    let unlimited = against(&[Strategy::Exponential], 10_000, 60.0, None, 8, 1);
+    assert_eq!((unlimited[0].refused, unlimited[0].healthy_at), (0, 60.0));
+}
+
+#[test]
+fn full_jitter_lets_the_dependency_recover_sooner_than_no_jitter() {
+    for (capacity, seed) in [(1_000, 1), (300, 2), (100, 3)] {
+        let fleets = against(
+            &[Strategy::Exponential, Strategy::FullJitter],
+            10_000,
+            60.0,
+            Some(capacity),
+            8,
+            seed,
+        );
+        let [plain, full] = &fleets[..] else {
+            panic!("two fleets")
+        };
+        assert!(plain.healthy_at > 60.0, "{capacity}: {}", plain.healthy_at);
+        assert!(
+            full.healthy_at < plain.healthy_at,
+            "{capacity}: {} against {}",
+            full.healthy_at,
+            plain.healthy_at
+        );
+        assert!(full.peak_load < plain.peak_load);
+        for fleet in [plain, full] {
+            assert_consistent(fleet, 10_000, 60.0);
+        }
+    }
+}
+
+#[test]
+fn a_capacity_nobody_reaches_changes_nothing_but_the_load_figure() {
+    // The interacting simulation, with a capacity no second fills, gives
+    // what the independent one gives.
+    let strategies = [
+        Strategy::Exponential,
+        Strategy::FullJitter,
+        Strategy::Decorrelated,
+        Strategy::Sidekiq,
+    ];
+    let roomy = against(&strategies, 3_000, 45.0, Some(1_000_000), 10, 4);
+    let unlimited = against(&strategies, 3_000, 45.0, None, 10, 4);
+    for (roomy, unlimited) in roomy.iter().zip(&unlimited) {
+        assert!(roomy.peak_load.is_some_and(|load| load < 1.0));
+        let without_load = Fleet {
+            peak_load: None,
+            ..roomy.clone()
+        };
+        assert_eq!(&without_load, unlimited);
+    }
+}
+
+#[test]
+fn a_fleet_above_ten_thousand_is_simulated_in_weights_and_counts_every_client() {
+    let clients = 1_000_000;
+    let fleets = against(
+        &[Strategy::FullJitter, Strategy::Exponential],
+        clients,
+        60.0,
+        Some(1_000),
+        8,
+        1,
+    );
+    for fleet in &fleets {
+        assert_consistent(fleet, clients, 60.0);
+        // A million clients return far above 1,000 calls a second.
+        assert!(fleet.healthy_at > 60.0 && fleet.refused > 0);
+    }
+    // A simulated client stands for 100: calls come in hundreds.
+    assert_eq!(fleets[0].calls % 100, 0);
+}
+
+#[test]
+fn unlimited_reproduces_the_figures_from_before_capacity() {
+    // Pinned from the implementation before the dependency had a capacity:
+    // calls, gave up, last success, 99 % mark, completion p50 and p99,
+    // peak, and Σ (bin + 1)·calls over the timeline.
+    let (params, _) = decoded("dep=unlimited&st=full&vs=equal,decorrelated");
+    let result = run(&params, 1).unwrap();
+    let pinned = [
+        (
+            84_730,
+            1_275,
+            Some(119.40792662069597),
+            None,
+            75.12212976954986,
+            111.61834180735337,
+            (295.0, 60.0),
+            1_612_651,
+        ),
+        (
+            79_991,
+            0,
+            Some(118.97374047361069),
+            Some(113.24391141473615),
+            92.14166773657787,
+            113.24408295027956,
+            (389.0, 91.0),
+            1_864_939,
+        ),
+        (
+            80_960,
+            4_232,
+            Some(119.98850777305992),
+            None,
+            63.2756116353691,
+            117.30098059153937,
+            (263.0, 61.0),
+            1_657_014,
+        ),
+    ];
+    for (strategy, expected) in result.fleets.iter().zip(pinned) {
+        let fleet = &strategy.fleet;
+        let weighted: u64 = (fleet.timeline.calls.iter().enumerate())
+            .map(|(bin, &calls)| (bin as u64 + 1) * u64::from(calls))
+            .sum();
+        let peak = fleet.peak_after_outage;
+        let shown = (
+            fleet.calls,
+            fleet.gave_up,
+            fleet.last_success,
+            fleet.success_99,
+            fleet.completion_p50,
+            fleet.completion_p99,
+            (peak.per_second, peak.at),
+            weighted,
+        );
+        assert_eq!(shown, expected, "{:?}", strategy.strategy);
+        assert_eq!(fleet.timeline.calls.len(), 120);
+    }
+}
+
+#[test]
+fn the_verdict_ranks_by_the_chosen_objective() {
+    // Defaults: full and decorrelated jitter both find the dependency
+    // healthy at 60 s; full jitter loses fewer clients; the herd without
+    // jitter keeps it down until 184 s.
+    let (params, _) = decoded("");
+    let verdict = run(&params, 1).unwrap().verdict;
+    assert_eq!(
+        verdict.ranking,
+        [
+            Strategy::FullJitter,
+            Strategy::Decorrelated,
+            Strategy::Exponential
+        ]
+    );
+    assert_eq!(
+        verdict.sentence,
+        "Full jitter and Decorrelated jitter tie on recovery time (healthy again at 1 min, \
+         its busiest second from D on 0.295× capacity); Full jitter ranks first on clients \
+         that gave up: 1,275 of its 10,000 clients gave up; Decorrelated jitter: 4,232 of its \
+         10,000 clients gave up; last, Exponential, no jitter: healthy again at 3 min 4 s, its \
+         busiest second from D on 10× capacity."
+    );
+    // By load, decorrelated jitter's 263 calls a second come first.
+    let (params, _) = decoded("obj=load");
+    let ranking = run(&params, 1).unwrap().verdict.ranking;
+    assert_eq!(
+        ranking,
+        [
+            Strategy::Decorrelated,
+            Strategy::FullJitter,
+            Strategy::Exponential
+        ]
+    );
+    // Unlimited, by client p99: only the fleet without jitter has 99 % of
+    // its clients back, at 63 s; the other two never do and are told
+    // apart by the clients that gave up.
+    let (params, _) = decoded("dep=unlimited&obj=p99");
+    let verdict = run(&params, 1).unwrap().verdict;
+    assert_eq!(
+        verdict.ranking,
+        [
+            Strategy::Exponential,
+            Strategy::FullJitter,
+            Strategy::Decorrelated
+        ]
+    );
+    assert!(
+        verdict.sentence.starts_with(
+            "Exponential, no jitter ranks first by client p99 time to success: 99 % of its \
+             clients succeeded by 1 min 3 s; next, Full jitter: only 87.2 % of its clients \
+             succeeded (8,725 of 10,000), short of 99 %"
+        ),
+        "{}",
+        verdict.sentence
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Shared budgets
+
+#[test]
+fn a_small_fleet_never_drains_the_retry_quota() {
+    // 3 clients with 8 retries spend at most 24 · 14 = 336 of 500 tokens,
+    // so the quota changes nothing: the fleet is the plain SDK's.
+    const { assert!(3 * 8 * AWS_RETRY_COST < AWS_QUOTA_CAPACITY) };
+    for (outage, seed) in [(0.5, 1), (2.0, 2), (5.0, 3)] {
+        let fleets = against(
+            &[Strategy::AwsQuota, Strategy::Aws],
+            3,
+            outage,
+            None,
+            8,
+            seed,
+        );
+        assert_eq!(fleets[0], fleets[1], "{outage}");
+    }
+}
+
+#[test]
+fn a_large_fleet_drains_the_retry_quota_and_stops_retrying() {
+    // 10,000 calls fail at t = 0; the quota pays for ⌊500 / 14⌋ = 35
+    // retries and no success refills it during a one-minute outage.
+    let retries = AWS_QUOTA_CAPACITY / AWS_RETRY_COST;
+    let fleets = against(&[Strategy::AwsQuota], 10_000, 60.0, Some(1_000), 8, 1);
+    let quota = &fleets[0];
+    assert_eq!(quota.calls, 10_000 + retries);
+    assert_eq!((quota.gave_up, quota.succeeded), (10_000, 0));
+    assert_consistent(quota, 10_000, 60.0);
+    // Without an outage every first call succeeds and the quota is never
+    // touched. With a short one, the 100 calls failing at t = 0 get 35
+    // retries and the other 65 give up at once; successes refill the quota
+    // only later.
+    let fleets = against(&[Strategy::AwsQuota], 10_000, 0.0, Some(1_000_000), 8, 1);
+    assert_eq!((fleets[0].calls, fleets[0].succeeded), (10_000, 10_000));
+    let fleets = against(&[Strategy::AwsQuota], 100, 0.01, None, 8, 1);
+    assert!(fleets[0].gave_up >= 65, "{}", fleets[0].gave_up);
+    assert!(fleets[0].succeeded > 0 && fleets[0].calls >= 100 + retries);
+    assert_consistent(&fleets[0], 100, 0.01);
+}
+
+#[test]
+fn an_open_breaker_puts_no_load_on_the_dependency() {
+    let fleets = against(&[Strategy::Breaker], 10_000, 60.0, Some(1_000), 8, 1);
+    let breaker = &fleets[0];
+    assert_consistent(breaker, 10_000, 60.0);
+    // It opens after the first 20 failures at t = 0 and lets one probe
+    // through each time it has been open 5 s: the outage sees 20 calls and
+    // one probe per 5 s at most.
+    let probes = (60.0 / BREAKER_OPEN_SECONDS) as u64 + 1;
+    assert!(breaker.failed_in_outage <= BREAKER_MIN_CALLS + probes);
+    assert_eq!(breaker.timeline.calls[0], BREAKER_MIN_CALLS as u32);
+    // Nothing reaches the dependency while it stays open after that.
+    assert!(breaker.timeline.calls[1..5].iter().all(|&calls| calls == 0));
+    assert!(breaker.rejected > 70_000);
+    // The same clients without the breaker load it with every call.
+    let full = &against(&[Strategy::FullJitter], 10_000, 60.0, Some(1_000), 8, 1)[0];
+    assert_eq!(full.rejected, 0);
+    assert!(full.failed_in_outage > 70_000);
 }

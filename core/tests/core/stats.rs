@@ -1,7 +1,7 @@
 use proptest::prelude::*;
 use stampede_core::stats::{
-    chi_square_p_value, histogram, ks_p_value, ks_statistic, max_per_group, mean, quantile_sorted,
-    quantiles_unsorted,
+    chi_square_p_value, histogram, ks_p_value, ks_statistic, max_per_group, mean,
+    place_order_statistics, quantile_sorted, quantiles_unsorted,
 };
 
 #[test]
@@ -203,6 +203,23 @@ proptest! {
         let expected = ps.map(|p| quantile_sorted(&sorted, p).unwrap());
         let mut scratch = values.clone();
         prop_assert_eq!(quantiles_unsorted(&mut scratch, ps), Some(expected));
+    }
+
+    /// Ranks may repeat, come out of order or lie past the end; those are
+    /// skipped, and every other one holds what the sorted values hold.
+    #[test]
+    fn placed_order_statistics_sit_where_a_sort_puts_them(
+        values in prop::collection::vec((0u8..20).prop_map(f64::from), 1..200),
+        mut ranks in prop::collection::vec(0usize..220, 0..6),
+    ) {
+        ranks.sort_unstable();
+        let mut sorted = values.clone();
+        sorted.sort_by(f64::total_cmp);
+        let mut placed = values.clone();
+        place_order_statistics(&mut placed, &ranks);
+        for rank in ranks.into_iter().filter(|&rank| rank < values.len()) {
+            prop_assert_eq!(placed[rank], sorted[rank], "rank {}", rank);
+        }
     }
 }
 
