@@ -56,19 +56,19 @@ fn form(strategy: Strategy) -> Form {
     match strategy {
         Strategy::Constant => Form::Constant,
         Strategy::Linear => Form::Linear,
-        // A circuit breaker (`breaker`) joins this arm: it waits like this
-        // between the calls it lets through; none of these libraries has a
-        // breaker, which goes around the call.
         Strategy::Exponential => Form::Exponential,
-        Strategy::FullJitter => Form::FullJitter,
+        // A circuit breaker waits with full jitter between the calls it lets
+        // through; none of these libraries has a breaker, which goes around
+        // the call.
+        Strategy::FullJitter | Strategy::Breaker => Form::FullJitter,
         Strategy::EqualJitter => Form::EqualJitter,
         Strategy::Decorrelated => Form::Decorrelated,
         Strategy::Sidekiq => Form::Sidekiq,
         Strategy::Celery => Form::Celery,
         Strategy::ActiveJob => Form::ActiveJob,
-        // The retry quota (`awsquota`) joins this arm: it is botocore
-        // standard mode's own, and the other libraries have none.
-        Strategy::Aws => Form::Aws,
+        // The retry quota is botocore standard mode's own, on by default;
+        // the other libraries have none.
+        Strategy::Aws | Strategy::AwsQuota => Form::Aws,
     }
 }
 
@@ -557,7 +557,7 @@ mod tests {
                 ("activejob", "seconds = [45, 0.25 * 3 ** (n - 1)].min"),
                 ("celery", "seconds = min(45, 0.25 * 3 ** (n - 1))"),
             ],
-            Strategy::FullJitter => vec![
+            Strategy::FullJitter | Strategy::Breaker => vec![
                 (
                     "tenacity",
                     "wait_random_exponential(multiplier=0.25, exp_base=3, max=45)",
@@ -639,7 +639,7 @@ mod tests {
                     "seconds = n ** 4 + random.random() * n ** 4 * 0.15 + 2",
                 ),
             ],
-            Strategy::Aws => vec![
+            Strategy::Aws | Strategy::AwsQuota => vec![
                 (
                     "tenacity",
                     "wait_random_exponential(multiplier=0.05, max=20)",

@@ -167,5 +167,21 @@ fn each_tenacity_snippet_run_in_python_waits_as_the_panel_does() {
         previous = wait;
         strategies.insert(strategy);
     }
+    // The strategies that spend a shared budget wait as the one they
+    // retry with, and tenacity writes them alike.
+    for (budgeted, waits_as) in [
+        (Strategy::AwsQuota, Strategy::Aws),
+        (Strategy::Breaker, Strategy::FullJitter),
+    ] {
+        let tenacity = |strategy| {
+            let params = BackoffParams {
+                strategy,
+                ..Default::default()
+            };
+            keyed(&backoff::snippets(&params), "tenacity").code.clone()
+        };
+        assert_eq!(tenacity(budgeted), tenacity(waits_as), "{budgeted:?}");
+        strategies.insert(budgeted);
+    }
     assert_eq!(strategies.len(), Strategy::ALL.len());
 }
