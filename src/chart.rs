@@ -171,7 +171,7 @@ fn css_color(style: &web_sys::CssStyleDeclaration, name: &str, fallback: RGBColo
 /// Which colour a layer is drawn in.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Ink {
-    /// One of the series colours, 0 to 3.
+    /// One of the series colours, 0 to 7.
     Series(usize),
     /// Reference lines: a limit, a theory value.
     Reference,
@@ -188,7 +188,7 @@ pub struct Pen {
     muted: RGBColor,
     grid: RGBColor,
     reference: RGBColor,
-    series: [RGBColor; 4],
+    series: [RGBColor; 8],
 }
 
 thread_local! {
@@ -236,6 +236,10 @@ impl Pen {
                 color("--series-2", RGBColor(191, 87, 0)),
                 color("--series-3", RGBColor(26, 127, 55)),
                 color("--series-4", RGBColor(130, 80, 223)),
+                color("--series-5", RGBColor(179, 38, 122)),
+                color("--series-6", RGBColor(10, 127, 134)),
+                color("--series-7", RGBColor(138, 109, 0)),
+                color("--series-8", RGBColor(139, 69, 19)),
             ],
         }
     }

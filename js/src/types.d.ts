@@ -55,7 +55,7 @@ export interface JitterParams {
 /** How a client picks its wait before each retry. */
 export type BackoffStrategy =
   | "constant" | "linear" | "exponential" | "full" | "equal" | "decorrelated"
-  | "sidekiq" | "celery" | "activejob" | "aws";
+  | "sidekiq" | "celery" | "activejob" | "aws" | "awsquota" | "breaker";
 
 /** Parameters of `backoff()`. */
 export interface BackoffParams {
@@ -78,6 +78,12 @@ export interface BackoffParams {
    * or "" for none ("full,decorrelated"). `st` itself, if listed, is drawn once.
    */
   vs?: string;
+  /** "capacity": the dependency serves at most `cp` calls a second from `d` on; "unlimited": every call. */
+  dep?: "capacity" | "unlimited";
+  /** Calls a second the dependency serves, 1 to 1,000,000 (1,000). */
+  cp?: number;
+  /** What the verdict ranks by ("recovery"). */
+  obj?: "recovery" | "load" | "p99" | "gaveup";
   s?: Seed;
 }
 
@@ -219,14 +225,30 @@ export interface Burst {
 }
 
 export interface Fleet {
+  /** Calls that reached the dependency, per bin. */
   timeline: Timeline;
   peak_after_outage: Burst;
+  /** Every call, first calls included. */
   calls: number;
+  /** Calls during the outage, all failed. */
+  failed_in_outage: number;
+  /** Calls from `d` on refused for capacity. */
+  refused: number;
+  /** Calls an open circuit breaker turned away. */
+  rejected: number;
+  /** When the dependency is healthy again, in seconds. */
+  healthy_at: number;
+  /** The busiest second from `d` on over the capacity; null when unlimited. */
+  peak_load: number | null;
+  succeeded: number;
   gave_up: number;
   last_success: number | null;
   success_99: number | null;
   completion_p50: number;
   completion_p99: number;
+  /** Time to success of the median and 99th-percentile client that succeeded. */
+  success_p50: number | null;
+  success_p99: number | null;
 }
 
 export interface StrategyFleet {
@@ -234,15 +256,22 @@ export interface StrategyFleet {
   strategy: BackoffStrategy;
   /** Its name, with the library version for the library strategies. */
   label: string;
+  /** The spread of each retry's wait. */
+  bands: Band[];
   fleet: Fleet;
+}
+
+/** The strategies ranked by `obj`, and why the first wins. */
+export interface Verdict {
+  ranking: BackoffStrategy[];
+  sentence: string;
 }
 
 export interface BackoffRun {
   panel: "backoff";
-  /** The spread of each retry's wait, for the main strategy `st`. */
-  bands: Band[];
   /** The main strategy's fleet first, then each compared one's; all share their timeline bins. */
   fleets: StrategyFleet[];
+  verdict: Verdict;
 }
 
 export interface Uniformity {

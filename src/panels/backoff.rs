@@ -1,10 +1,11 @@
 //! Backoff: how long clients wait before retrying, and why they need jitter.
 
 use leptos::prelude::*;
-use stampede_core::backoff::{self, BackoffRun, Band, Fleet};
+use stampede_core::backoff::{self, BackoffRun, Fleet, Strategy, StrategyFleet};
+use stampede_core::snippet;
 use stampede_core::units::{count, duration, significant};
 
-use super::Computed;
+use super::{Computed, use_it};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
 
 pub fn explanation() -> impl IntoView {
@@ -44,9 +45,17 @@ pub fn explanation() -> impl IntoView {
         </p>
         <p class="explain">
             "The figure follows M clients that fail together at t = 0 against a dependency that is down
-            for D seconds. A call succeeds once the dependency is back; a client that spends all its
-            retries before then gives up. Every compared strategy replays the same clients with the
-            same random draws."
+            for D seconds and then serves at most K calls a second: in each second the first K calls
+            succeed and the rest fail, as a 429 or 503 would. A herd that returns together fails
+            again, and its next retry comes back together too, so the overload can outlast the outage.
+            A client that spends all its retries gives up. Every compared strategy replays the same
+            clients with the same random draws."
+        </p>
+        <p class="explain">
+            "Two strategies spend a budget the fleet shares. The AWS SDK's standard mode keeps a retry
+            quota, a token bucket of 500 that each retry costs 5 and each success pays back, so a fleet
+            that keeps failing stops retrying. A circuit breaker opens when most recent calls failed
+            and turns calls away without touching the dependency, then lets one probe through."
         </p>
     }
 }
@@ -64,8 +73,7 @@ pub fn figure() -> impl IntoView {
                 return;
             };
             calls.draw(|area, pen| calls_plot(run, outage).draw(area, pen));
-            let main = run.fleets.first().map_or(&[][..], |main| &main.bands[..]);
-            waits.draw(|area, pen| bands_plot(main).draw(area, pen));
+            waits.draw(|area, pen| bands_plot(&run.fleets).draw(area, pen));
         });
     });
 
@@ -101,7 +109,20 @@ pub fn figure() -> impl IntoView {
         )
     };
 
+    let verdict = move || {
+        run.with(|run| {
+            run.as_ref().ok().map(|run| {
+                view! {
+                    <div class="answer" id="verdict">
+                        <h3>"Which policy is better here?"</h3>
+                        <p>{run.verdict.sentence.clone()}</p>
+                    </div>
+                }
+            })
+        })
+    };
     view! {
+        {verdict}
         {computed.key_numbers(backoff::key_numbers)}
         <div class="chart-block">
             <h3>"Calls per second after the failure"</h3>
@@ -165,6 +186,7 @@ pub fn figure() -> impl IntoView {
                 </table>
             </div>
         </div>
+        {use_it(move || params.with(snippet::backoff::snippets))}
     }
 }
 
@@ -178,8 +200,30 @@ fn time_or_never(at: Option<f64>) -> String {
 type Total = (&'static str, fn(&Fleet) -> String);
 
 /// The rows of the totals table; one column a strategy keeps it narrow.
-const TOTALS: [Total; 7] = [
+const TOTALS: [Total; 10] = [
+    ("Healthy again at", |fleet| duration(fleet.healthy_at)),
+    ("Peak load", |fleet| {
+        fleet.peak_load.map_or_else(
+            || "unlimited".into(),
+            |load| format!("{} × K", significant(load, 3)),
+        )
+    }),
     ("Calls", |fleet| count(fleet.calls)),
+    ("Wasted calls", |fleet| count(fleet.wasted())),
+    ("Succeeded", |fleet| {
+        format!(
+            "{} ({} %)",
+            count(u64::from(fleet.succeeded)),
+            significant(100.0 * fleet.succeeded_share(), 3)
+        )
+    }),
+    ("Time to success, p50 / p99", |fleet| {
+        format!(
+            "{} / {}",
+            time_or_never(fleet.success_p50),
+            time_or_never(fleet.success_p99)
+        )
+    }),
     ("Peak once back", |fleet| {
         let peak = fleet.peak_after_outage.per_second;
         if peak > 0.0 {
@@ -190,8 +234,6 @@ const TOTALS: [Total; 7] = [
     }),
     ("99 % succeeded by", |fleet| time_or_never(fleet.success_99)),
     ("Last success", |fleet| time_or_never(fleet.last_success)),
-    ("Done, median", |fleet| duration(fleet.completion_p50)),
-    ("Done, p99", |fleet| duration(fleet.completion_p99)),
     ("Gave up", |fleet| count(u64::from(fleet.gave_up))),
 ];
 
@@ -228,8 +270,7 @@ fn calls_plot(run: &BackoffRun, outage: f64) -> Plot {
     let mut layers: Vec<Layer> = run
         .fleets
         .iter()
-        .enumerate()
-        .map(|(index, strategy)| {
+        .map(|strategy| {
             // A step outline, one stretch for each run of equal bins.
             let mut points: Vec<(f64, f64)> = Vec::new();
             for (at, &calls) in strategy.fleet.timeline.calls.iter().enumerate() {
@@ -247,7 +288,7 @@ fn calls_plot(run: &BackoffRun, outage: f64) -> Plot {
             }
             Layer::Line {
                 points,
-                ink: Ink::Series(index),
+                ink: strategy_ink(strategy.strategy),
                 dashed: false,
                 label: Some(strategy.label.into()),
             }
@@ -276,18 +317,63 @@ fn calls_plot(run: &BackoffRun, outage: f64) -> Plot {
     }
 }
 
-/// The spread of the wait before each retry: min to max shaded, median and
-/// 90th percentile as lines.
-fn bands_plot(bands: &[Band]) -> Plot {
-    let longest = bands.iter().map(|band| band.max).fold(0.0, f64::max);
+/// The colour a strategy keeps in every chart, whether it is the main one
+/// or a compared one: the usual comparisons, and each preset's strategies,
+/// get different colours.
+fn strategy_ink(strategy: Strategy) -> Ink {
+    Ink::Series(match strategy {
+        Strategy::Exponential | Strategy::ActiveJob => 0,
+        Strategy::FullJitter | Strategy::Celery => 1,
+        Strategy::Decorrelated => 2,
+        Strategy::EqualJitter | Strategy::Constant => 3,
+        Strategy::Breaker => 4,
+        Strategy::AwsQuota | Strategy::Linear => 5,
+        Strategy::Aws => 6,
+        Strategy::Sidekiq => 7,
+    })
+}
+
+/// The wait before each retry for every strategy drawn: the main one's
+/// shortest to longest draw shaded, and each one's median as a line in its
+/// own colour.
+fn bands_plot(fleets: &[StrategyFleet]) -> Plot {
+    let longest = fleets
+        .iter()
+        .flat_map(|fleet| &fleet.bands)
+        .map(|band| band.max)
+        .fold(0.0, f64::max);
     let (unit, unit_name) = time_unit(longest);
-    let line = |pick: fn(&Band) -> f64| -> Vec<(f64, f64)> {
-        bands
-            .iter()
-            .map(|band| (f64::from(band.retry), pick(band) / unit))
-            .collect()
-    };
-    let last = bands.last().map_or(1, |band| band.retry);
+    let last = fleets
+        .iter()
+        .filter_map(|fleet| fleet.bands.last())
+        .map(|band| band.retry)
+        .max()
+        .unwrap_or(1);
+    let mut layers: Vec<Layer> = fleets
+        .first()
+        .map(|main| Layer::Band {
+            points: main
+                .bands
+                .iter()
+                .map(|band| (f64::from(band.retry), band.min / unit, band.max / unit))
+                .collect(),
+            ink: Ink::Muted,
+            label: Some(format!("{}: shortest to longest", main.label)),
+        })
+        .into_iter()
+        .collect();
+    layers.extend(fleets.iter().map(|fleet| {
+        Layer::Line {
+            points: fleet
+                .bands
+                .iter()
+                .map(|band| (f64::from(band.retry), band.median / unit))
+                .collect(),
+            ink: strategy_ink(fleet.strategy),
+            dashed: false,
+            label: Some(format!("{}: median", fleet.label)),
+        }
+    }));
     Plot {
         x: 1.0..f64::from(last.max(2)),
         y: 0.0..longest / unit * 1.1,
@@ -295,27 +381,6 @@ fn bands_plot(bands: &[Band]) -> Plot {
         y_desc: format!("wait before the retry ({unit_name})"),
         x_tick: chart::number_tick,
         y_tick: chart::number_tick,
-        layers: vec![
-            Layer::Band {
-                points: bands
-                    .iter()
-                    .map(|band| (f64::from(band.retry), band.min / unit, band.max / unit))
-                    .collect(),
-                ink: Ink::Muted,
-                label: Some("shortest to longest".into()),
-            },
-            Layer::Line {
-                points: line(|band| band.p90),
-                ink: Ink::Series(1),
-                dashed: true,
-                label: Some("90th percentile".into()),
-            },
-            Layer::Line {
-                points: line(|band| band.median),
-                ink: Ink::Series(0),
-                dashed: false,
-                label: Some("median".into()),
-            },
-        ],
+        layers,
     }
 }
