@@ -67,7 +67,7 @@
 //!   replays each client up to its first call from D on without the queue.
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
 use rand::RngExt;
 
@@ -1131,7 +1131,7 @@ impl RetryQuota {
 struct Breaker {
     /// Calls that reached the dependency while closed, as (time, calls,
     /// failed), within the window.
-    window: std::collections::VecDeque<(f64, u64, u64)>,
+    window: VecDeque<(f64, u64, u64)>,
     calls: u64,
     failed: u64,
     /// Open until then; a call from then on is a probe. `None` when closed.
