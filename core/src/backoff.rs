@@ -120,8 +120,9 @@ pub const AWS_THROTTLING_SCALE: f64 = 1.0;
 /// SDK client starts with.
 pub const AWS_QUOTA_CAPACITY: u64 = 500;
 /// botocore's `_RETRY_COST_V2`: the tokens a retry after an error that is
-/// not throttling costs with the new retries (`_RETRY_COST`, 5, before, and
-/// 10 after a timeout).
+/// not throttling costs with the new retries, which charge 5
+/// (`_THROTTLING_RETRY_COST`) after throttling; without them a retry costs
+/// 5 (`_RETRY_COST`), or 10 after a timeout (`_TIMEOUT_RETRY_REQUEST`).
 pub const AWS_RETRY_COST: u64 = 14;
 /// botocore's `_NO_RETRY_INCREMENT`: the tokens a call that succeeds at once
 /// gives back.
@@ -188,7 +189,7 @@ choice_enum! {
         /// its last retry cost after them, never above the capacity. When
         /// the quota cannot pay for a retry, the client gives up. The waits
         /// are [`Strategy::Aws`]'s.
-        AwsQuota = ("awsquota", "AWS SDK standard with its retry quota"),
+        AwsQuota = ("awsquota", "AWS SDK standard with retry quota (botocore 1.43.67)"),
         /// Full jitter on b, f and c, every call passing one circuit breaker
         /// the fleet shares, as a proxy in front of the dependency holds it.
         /// Closed, it lets calls through and opens when, of the calls of
