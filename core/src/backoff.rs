@@ -87,8 +87,10 @@ use crate::units::{count, duration, significant};
 pub const MAX_CLIENTS: u32 = 1_000_000;
 /// Most retries a client may make after its first call.
 pub const MAX_RETRIES: u32 = 100;
-/// Most calls a run may make, M·(A + 1) for each strategy: under 0.1 s
-/// natively (the call-cap benchmark), so a browser tab stays responsive.
+/// Most calls a run may make, M·(A + 1) for each strategy whose clients are
+/// independent (the interacting ones follow at most [`MAX_SIMULATED`]):
+/// under 0.1 s natively (the call-cap benchmark), so a browser tab stays
+/// responsive.
 pub const MAX_CALLS: u64 = 10_000_000;
 /// Most strategies compared with the main one.
 pub const MAX_COMPARED: usize = 3;
@@ -1979,10 +1981,14 @@ impl Objective {
         let clients = u64::from(fleet.succeeded) + u64::from(fleet.gave_up);
         match self {
             Self::Recovery => match fleet.peak_load {
-                Some(load) => format!(
+                Some(load) if load > 0.0 => format!(
                     "healthy again at {}, its busiest second from D on {}× capacity",
                     duration(fleet.healthy_at),
                     significant(load, 3)
+                ),
+                Some(_) => format!(
+                    "healthy again at D = {}, as no call comes from D on",
+                    duration(fleet.healthy_at)
                 ),
                 None => format!(
                     "healthy again at D = {}, as it serves every call",
@@ -1990,13 +1996,14 @@ impl Objective {
                 ),
             },
             Self::Load => match fleet.peak_load {
-                Some(load) => format!(
+                Some(load) if load > 0.0 => format!(
                     "its busiest second from D on is {}× the capacity of {} /s",
                     significant(load, 3),
                     count(u64::from(params.capacity))
                 ),
+                Some(_) => "no call comes from D on".into(),
                 None => format!(
-                    "its busiest second from D on brings {} calls a second",
+                    "its busiest bin from D on brings {} calls a second",
                     significant(load(fleet), 3)
                 ),
             },
