@@ -1294,7 +1294,10 @@ fn simulate_interacting(
             calls += weight;
             service.failed_in_outage += weight;
             service.counts.add_early(at, weight);
-            last = at.max(last);
+            // A comparison, not f64::max, which is a call to fmax in wasm.
+            if at > last {
+                last = at;
+            }
             match client.wait(&retrying) {
                 Some(wait) => at += wait,
                 None => {
