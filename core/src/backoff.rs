@@ -67,7 +67,7 @@
 //!   replays each client up to its first call from D on without the queue.
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
 use rand::RngExt;
 
@@ -87,8 +87,10 @@ use crate::units::{count, duration, significant};
 pub const MAX_CLIENTS: u32 = 1_000_000;
 /// Most retries a client may make after its first call.
 pub const MAX_RETRIES: u32 = 100;
-/// Most calls a run may make, M·(A + 1) for each strategy: under 0.1 s
-/// natively (the call-cap benchmark), so a browser tab stays responsive.
+/// Most calls a run may make, M·(A + 1) for each strategy whose clients are
+/// independent (the interacting ones follow at most [`MAX_SIMULATED`]):
+/// under 0.1 s natively (the call-cap benchmark), so a browser tab stays
+/// responsive.
 pub const MAX_CALLS: u64 = 10_000_000;
 /// Most strategies compared with the main one.
 pub const MAX_COMPARED: usize = 3;
@@ -120,8 +122,9 @@ pub const AWS_THROTTLING_SCALE: f64 = 1.0;
 /// SDK client starts with.
 pub const AWS_QUOTA_CAPACITY: u64 = 500;
 /// botocore's `_RETRY_COST_V2`: the tokens a retry after an error that is
-/// not throttling costs with the new retries (`_RETRY_COST`, 5, before, and
-/// 10 after a timeout).
+/// not throttling costs with the new retries, which charge 5
+/// (`_THROTTLING_RETRY_COST`) after throttling; without them a retry costs
+/// 5 (`_RETRY_COST`), or 10 after a timeout (`_TIMEOUT_RETRY_REQUEST`).
 pub const AWS_RETRY_COST: u64 = 14;
 /// botocore's `_NO_RETRY_INCREMENT`: the tokens a call that succeeds at once
 /// gives back.
@@ -188,7 +191,7 @@ choice_enum! {
         /// its last retry cost after them, never above the capacity. When
         /// the quota cannot pay for a retry, the client gives up. The waits
         /// are [`Strategy::Aws`]'s.
-        AwsQuota = ("awsquota", "AWS SDK standard with its retry quota"),
+        AwsQuota = ("awsquota", "AWS SDK standard with retry quota (botocore 1.43.67)"),
         /// Full jitter on b, f and c, every call passing one circuit breaker
         /// the fleet shares, as a proxy in front of the dependency holds it.
         /// Closed, it lets calls through and opens when, of the calls of
@@ -1131,7 +1134,7 @@ impl RetryQuota {
 struct Breaker {
     /// Calls that reached the dependency while closed, as (time, calls,
     /// failed), within the window.
-    window: std::collections::VecDeque<(f64, u64, u64)>,
+    window: VecDeque<(f64, u64, u64)>,
     calls: u64,
     failed: u64,
     /// Open until then; a call from then on is a probe. `None` when closed.
@@ -1291,7 +1294,10 @@ fn simulate_interacting(
             calls += weight;
             service.failed_in_outage += weight;
             service.counts.add_early(at, weight);
-            last = at.max(last);
+            // A comparison, not f64::max, which is a call to fmax in wasm.
+            if at > last {
+                last = at;
+            }
             match client.wait(&retrying) {
                 Some(wait) => at += wait,
                 None => {
@@ -1978,10 +1984,14 @@ impl Objective {
         let clients = u64::from(fleet.succeeded) + u64::from(fleet.gave_up);
         match self {
             Self::Recovery => match fleet.peak_load {
-                Some(load) => format!(
+                Some(load) if load > 0.0 => format!(
                     "healthy again at {}, its busiest second from D on {}× capacity",
                     duration(fleet.healthy_at),
                     significant(load, 3)
+                ),
+                Some(_) => format!(
+                    "healthy again at D = {}, as no call comes from D on",
+                    duration(fleet.healthy_at)
                 ),
                 None => format!(
                     "healthy again at D = {}, as it serves every call",
@@ -1989,13 +1999,14 @@ impl Objective {
                 ),
             },
             Self::Load => match fleet.peak_load {
-                Some(load) => format!(
+                Some(load) if load > 0.0 => format!(
                     "its busiest second from D on is {}× the capacity of {} /s",
                     significant(load, 3),
                     count(u64::from(params.capacity))
                 ),
+                Some(_) => "no call comes from D on".into(),
                 None => format!(
-                    "its busiest second from D on brings {} calls a second",
+                    "its busiest bin from D on brings {} calls a second",
                     significant(load(fleet), 3)
                 ),
             },
