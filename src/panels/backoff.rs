@@ -53,8 +53,8 @@ pub fn explanation() -> impl IntoView {
         </p>
         <p class="explain">
             "Two strategies spend a budget the fleet shares. The AWS SDK's standard mode keeps a retry
-            quota, a token bucket of 500 that each retry costs 5 and each success pays back, so a fleet
-            that keeps failing stops retrying. A circuit breaker opens when most recent calls failed
+            quota, a bucket of 500 tokens that each retry after an error costs 14 (botocore's new
+            retries) and each success pays back, so a fleet that keeps failing stops retrying. A circuit breaker opens when most recent calls failed
             and turns calls away without touching the dependency, then lets one probe through."
         </p>
     }
