@@ -850,7 +850,7 @@ async function main() {
 
     const backoff = value('backoff');
     equal(backoff.panel, 'backoff', 'backoff().panel');
-    equal(backoff.bands, 8, 'backoff().bands.length (8 retries by default)');
+    equal(backoff.bands, 8, 'backoff().fleets[0].bands.length (8 retries by default)');
     equal(backoff.timelineCalls, backoff.calls, 'calls in backoff().fleet.timeline');
 
     // MurmurHash3 of "a", "" and "abc" (core/tests/data/hash_vectors.tsv), mod 3600.
