@@ -365,19 +365,9 @@ pub fn fit_window(params: &JitterParams, seed: u64) -> WindowFit {
     // bound rules out.
     let first = (lo * STEPS_PER_MINUTE).floor() as u32 + 1;
     let ruled_out = ((lo + (floor_seconds - 2.0) / 60.0) * STEPS_PER_MINUTE).floor();
-    let mut overruns = (ruled_out.max(f64::from(first) - 1.0) as u32).min(DELAY_STEPS);
-    let mut fitting = DELAY_STEPS;
-    let max_delay = (first <= DELAY_STEPS && fits(fitting)).then(|| {
-        while fitting - overruns > 1 {
-            let middle = overruns + (fitting - overruns) / 2;
-            if fits(middle) {
-                fitting = middle;
-            } else {
-                overruns = middle;
-            }
-        }
-        max_delay_at(fitting)
-    });
+    let overruns = (ruled_out.max(f64::from(first) - 1.0) as u32).min(DELAY_STEPS);
+    let max_delay = (first <= DELAY_STEPS && fits(DELAY_STEPS))
+        .then(|| max_delay_at(first_fitting(overruns, DELAY_STEPS, &mut fits)));
     WindowFit {
         max_delay,
         window_seconds: max_delay.map(|hi| ((hi - lo) * 60.0).round()),
@@ -399,7 +389,12 @@ fn theory_window(jobs: u32, limit: u32) -> Option<u32> {
     if fits(floor) {
         return Some(floor);
     }
-    let (mut overruns, mut fitting) = (floor, DAY);
+    Some(first_fitting(floor, DAY, fits))
+}
+
+/// Bisects between `overruns`, known not to fit, and `fitting`, known to,
+/// for a value that fits while the one below it does not.
+fn first_fitting(mut overruns: u32, mut fitting: u32, mut fits: impl FnMut(u32) -> bool) -> u32 {
     while fitting - overruns > 1 {
         let middle = overruns + (fitting - overruns) / 2;
         if fits(middle) {
@@ -408,7 +403,7 @@ fn theory_window(jobs: u32, limit: u32) -> Option<u32> {
             overruns = middle;
         }
     }
-    Some(fitting)
+    fitting
 }
 
 /// The expected largest of `seconds` counts, each Binomial(N, 1/seconds):
