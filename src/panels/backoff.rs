@@ -147,7 +147,7 @@ pub fn figure() -> impl IntoView {
                 "The same fleet and the same outage for every strategy: the load it brings back, and
                 when its clients are done."
             </p>
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0" role="region" aria-label="Totals per strategy">
                 <table class="figures backoff-totals">
                     <thead>
                         <tr>

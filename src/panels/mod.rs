@@ -240,7 +240,7 @@ fn use_it(snippets: impl Fn() -> Vec<Snippet> + Copy + Send + Sync + 'static) ->
                     .map(|snippet| {
                         view! {
                             <div class="snippet" data-snippet=snippet.key>
-                                <pre><code class=format!("language-{}", snippet.language)>{snippet.code}</code></pre>
+                                <pre tabindex="0" aria-label=format!("{} code", snippet.title)><code class=format!("language-{}", snippet.language)>{snippet.code}</code></pre>
                                 <button type="button" class="copy-snippet" on:click=copy>
                                     {move || match copied.get() {
                                         None => format!("Copy {}", snippet.title),

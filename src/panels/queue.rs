@@ -378,7 +378,7 @@ fn SummaryTable(shown: RwSignal<Option<Arc<Shown>>>) -> impl IntoView {
             let rows = queue::summary_rows(&shown.params, &shown.run);
             let lanes = &shown.run.lanes;
             Some(view! {
-                <div class="table-scroll">
+                <div class="table-scroll" tabindex="0" role="region" aria-label="Summary per lane">
                     <table class="figures queue-summary">
                         <thead>
                             <tr>
