@@ -1,8 +1,9 @@
 //! The shareable state of the app and its query-string codec.
 //!
 //! A URL holds the format version (`v=1`), the open panel (`p`), the seed
-//! (`s`) and every parameter of that panel under its short key, plus the
-//! view flags `embed` and `controls`. Decoding never fails: unknown keys are
+//! (`s`) and every parameter of that panel under its short key, plus how an
+//! embed shows it (`embed`, `controls`, `fig`, `theme`). Decoding never
+//! fails: unknown keys are
 //! ignored, out-of-range values clamped, unreadable ones replaced by their
 //! defaults, and each adjustment is returned as a [`Notice`] naming the key.
 
@@ -24,8 +25,18 @@ const PANEL_KEY: &str = "p";
 const SEED_KEY: &str = "s";
 const EMBED_KEY: &str = "embed";
 const CONTROLS_KEY: &str = "controls";
+const FIGURE_KEY: &str = "fig";
+const THEME_KEY: &str = "theme";
 /// Keys owned by the state itself; no panel field may use them.
-pub const RESERVED_KEYS: [&str; 5] = [VERSION_KEY, PANEL_KEY, SEED_KEY, EMBED_KEY, CONTROLS_KEY];
+pub const RESERVED_KEYS: [&str; 7] = [
+    VERSION_KEY,
+    PANEL_KEY,
+    SEED_KEY,
+    EMBED_KEY,
+    CONTROLS_KEY,
+    FIGURE_KEY,
+    THEME_KEY,
+];
 
 /// The seed, as a field, for notices and labels.
 pub const SEED_FIELD: Field = Field::number(SEED_KEY, "Seed", "", (0.0, u64::MAX as f64), 1.0);
@@ -78,6 +89,103 @@ impl Panel {
     pub fn from_slug(slug: &str) -> Option<Panel> {
         Panel::ALL.into_iter().find(|panel| panel.slug() == slug)
     }
+
+    /// What the panel draws, key numbers first, in the order it draws them.
+    pub fn figures(self) -> &'static [Figure] {
+        const fn figure(slug: &'static str, title: &'static str) -> Figure {
+            Figure { slug, title }
+        }
+        const POISSON: &[Figure] = &[
+            KEY_NUMBERS,
+            figure("timeline", "The first day, minute by minute"),
+            figure("gaps", "Gaps between events"),
+            figure("hours", "Events per hour of the day"),
+            figure("bucket", "Token bucket"),
+        ];
+        const JITTER: &[Figure] = &[
+            KEY_NUMBERS,
+            figure("arrivals", "Arrivals at the downstream"),
+            figure("completion", "Jobs started so far"),
+        ];
+        const BACKOFF: &[Figure] = &[
+            KEY_NUMBERS,
+            figure("calls", "Calls per second after the failure"),
+            figure("waits", "Wait before each retry"),
+            figure("totals", "Totals per strategy"),
+        ];
+        const HASH: &[Figure] = &[
+            KEY_NUMBERS,
+            figure("strip", "Every offset in the window"),
+            figure("buckets", "Ids per bucket"),
+        ];
+        const SLOTS: &[Figure] = &[
+            KEY_NUMBERS,
+            figure("ring", "The cycle as a ring of slots"),
+            figure("ingress", "Queue ingress over one cycle"),
+            figure("costs", "Cost per slot: jumbo accounts"),
+        ];
+        const QUEUE: &[Figure] = &[
+            KEY_NUMBERS,
+            figure("depth", "Jobs waiting"),
+            figure("busy", "Workers busy"),
+            figure("ingress", "Jobs entering the queue"),
+            figure("waits", "Start delay"),
+            figure("gaps", "Time between an account's syncs"),
+            figure("recurrence", "When each run starts"),
+            figure("heap", "Heap entries, live and dead"),
+        ];
+        match self {
+            Panel::Poisson => POISSON,
+            Panel::Jitter => JITTER,
+            Panel::Backoff => BACKOFF,
+            Panel::Hash => HASH,
+            Panel::Slots => SLOTS,
+            Panel::Queue => QUEUE,
+        }
+    }
+
+    /// The figure named `slug` in URLs, if the panel draws one.
+    pub fn figure(self, slug: &str) -> Option<&'static Figure> {
+        self.figures().iter().find(|figure| figure.slug == slug)
+    }
+}
+
+/// One chart, table or list a panel draws, which an embed can show alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Figure {
+    /// Its name in URLs (`fig=depth`), unique within its panel.
+    pub slug: &'static str,
+    /// Its heading as a reader sees it.
+    pub title: &'static str,
+}
+
+/// The panel's key numbers, a figure of every panel.
+pub const KEY_NUMBERS: Figure = Figure {
+    slug: "numbers",
+    title: "Key numbers",
+};
+
+/// The colour scheme of an embed; the full app follows the reader's own
+/// choice instead, which is not part of a shared link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Theme {
+    /// The reader's system setting.
+    #[default]
+    Auto,
+    Light,
+    Dark,
+}
+
+impl Theme {
+    pub const ALL: [Theme; 3] = [Theme::Auto, Theme::Light, Theme::Dark];
+
+    pub fn slug(self) -> &'static str {
+        match self {
+            Theme::Auto => "auto",
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
 }
 
 /// How the page is shown: the whole app, or one panel inside an iframe.
@@ -87,6 +195,17 @@ pub struct View {
     pub embed: bool,
     /// In an embed, show the panel's controls too.
     pub controls: bool,
+    /// In an embed, only this figure of the panel; every figure when `None`.
+    pub figure: Option<&'static Figure>,
+    /// In an embed, the colour scheme.
+    pub theme: Theme,
+}
+
+impl View {
+    /// Whether the page shows the figure named `slug`.
+    pub fn shows(&self, slug: &str) -> bool {
+        self.figure.is_none_or(|figure| figure.slug == slug)
+    }
 }
 
 /// Everything a shared URL restores.
@@ -224,6 +343,37 @@ impl State {
         state.view = View {
             embed: flag(last(EMBED_KEY), EMBED_KEY, "Embed", &mut notices),
             controls: flag(last(CONTROLS_KEY), CONTROLS_KEY, "Controls", &mut notices),
+            figure: last(FIGURE_KEY).and_then(|slug| {
+                let figure = panel.figure(slug);
+                if figure.is_none() {
+                    notices.push(Notice {
+                        key: FIGURE_KEY,
+                        label: "Figure",
+                        message: format!(
+                            "\"{}\" is not a figure of {}; showing all of them",
+                            shorten(slug),
+                            panel.title()
+                        ),
+                    });
+                }
+                figure
+            }),
+            theme: last(THEME_KEY).map_or(Theme::Auto, |slug| {
+                Theme::ALL
+                    .into_iter()
+                    .find(|theme| theme.slug() == slug)
+                    .unwrap_or_else(|| {
+                        notices.push(Notice {
+                            key: THEME_KEY,
+                            label: "Theme",
+                            message: format!(
+                                "\"{}\" is not auto, light or dark; using auto",
+                                shorten(slug)
+                            ),
+                        });
+                        Theme::Auto
+                    })
+            }),
         };
         if let Some(raw) = last(SEED_KEY) {
             notices.extend(state.set_seed(raw));
@@ -263,6 +413,12 @@ impl State {
         }
         if self.view.controls {
             pairs.push((CONTROLS_KEY, "1".into()));
+        }
+        if let Some(figure) = self.view.figure {
+            pairs.push((FIGURE_KEY, figure.slug.into()));
+        }
+        if self.view.theme != Theme::Auto {
+            pairs.push((THEME_KEY, self.view.theme.slug().into()));
         }
         let pairs: Vec<String> = pairs
             .iter()

@@ -1,6 +1,6 @@
 use proptest::prelude::*;
 use stampede_core::field::{Field, Kind};
-use stampede_core::state::{Panel, RESERVED_KEYS, State, View};
+use stampede_core::state::{Panel, RESERVED_KEYS, State, Theme, View};
 
 /// A raw value for `field` from a uniform `u` in [0, 1): a number snapped to
 /// the field's step, one of its choices, a few of its choices, or its
@@ -44,11 +44,21 @@ fn any_state() -> impl Strategy<Value = State> {
         prop::collection::vec(0.0..1.0f64, 8),
         any::<u64>(),
         any::<(bool, bool)>(),
+        any::<prop::sample::Index>(),
+        prop::sample::select(Theme::ALL.to_vec()),
     )
-        .prop_map(|(panel, draws, seed, (embed, controls))| {
+        .prop_map(|(panel, draws, seed, (embed, controls), figure, theme)| {
             let mut state = State::new(panel);
             state.seed = seed;
-            state.view = View { embed, controls };
+            let figures = panel.figures();
+            // Every figure, and none (the whole panel), equally often.
+            let figure = figures.get(figure.index(figures.len() + 1));
+            state.view = View {
+                embed,
+                controls,
+                figure,
+                theme,
+            };
             let params = state.params_mut(panel);
             for (field, u) in params.fields().iter().zip(draws) {
                 params.set(field.key, &raw_value(field, u));
@@ -103,7 +113,7 @@ proptest! {
     ) {
         let keys = State::new(panel).params(panel).fields().iter().map(|f| f.key);
         let mut query = form_urlencoded::Serializer::new(format!("p={}&", panel.slug()));
-        for (key, value) in keys.chain(["s", "v", "embed", "controls"]).zip(&values) {
+        for (key, value) in keys.chain(["s", "v", "embed", "controls", "fig", "theme"]).zip(&values) {
             query.append_pair(key, value);
         }
         let (state, notices) = State::from_query(&query.finish());
@@ -198,11 +208,46 @@ fn unknown_panels_versions_and_flags_are_reported() {
         state.view,
         View {
             embed: false,
-            controls: true
+            controls: true,
+            ..View::default()
         }
     );
     let keys: Vec<&str> = notices.iter().map(|n| n.key).collect();
     assert_eq!(keys, ["v", "p", "embed", "s"]);
+}
+
+#[test]
+fn an_embed_names_one_figure_of_its_panel_and_a_theme() {
+    let (state, notices) = State::from_query("p=queue&embed=1&fig=depth&theme=dark");
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(state.view.figure.map(|f| f.title), Some("Jobs waiting"));
+    assert_eq!(state.view.theme, Theme::Dark);
+    assert!(state.view.shows("depth") && !state.view.shows("busy"));
+    assert!(state.to_query().ends_with("&embed=1&fig=depth&theme=dark"));
+
+    // A figure of another panel, or an unknown theme, falls back and says so.
+    let (state, notices) = State::from_query("p=jitter&fig=depth&theme=sepia");
+    assert_eq!(state.view.figure, None);
+    assert_eq!(state.view.theme, Theme::Auto);
+    let texts: Vec<String> = notices.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        texts,
+        [
+            "Figure (fig): \"depth\" is not a figure of Jitter; showing all of them",
+            "Theme (theme): \"sepia\" is not auto, light or dark; using auto",
+        ]
+    );
+}
+
+#[test]
+fn every_panel_names_its_figures_once() {
+    for panel in Panel::ALL {
+        let slugs: Vec<&str> = panel.figures().iter().map(|f| f.slug).collect();
+        assert_eq!(slugs[0], "numbers", "{panel:?}");
+        for (index, slug) in slugs.iter().enumerate() {
+            assert!(!slugs[..index].contains(slug), "{panel:?}: {slug} twice");
+        }
+    }
 }
 
 #[test]
