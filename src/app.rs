@@ -1,13 +1,14 @@
-//! The shell: header, navigation, notices, the open panel and sharing; or,
-//! in embed mode, the panel alone.
+//! The shell: header, navigation, the open panel and a footer; or, in
+//! embed mode, the panel alone.
 
 use leptos::prelude::*;
 use stampede_core::state::{Panel, State};
 
 use crate::browser;
+use crate::notices::NoticeSummary;
 use crate::panels::PanelView;
-use crate::share::ShareBar;
 use crate::store::Store;
+use crate::theme::{Scheme, ThemePicker};
 
 #[component]
 pub fn App() -> impl IntoView {
@@ -21,6 +22,7 @@ pub fn App() -> impl IntoView {
     }
     let (state, notices) = State::from_query(&query);
     let embed = state.view.embed;
+    Scheme::provide(embed.then_some(state.view.theme));
     let store = Store::new(state, notices);
     provide_context(store);
 
@@ -39,7 +41,7 @@ pub fn App() -> impl IntoView {
         };
         return view! {
             <main class="embed">
-                <Notices />
+                <NoticeSummary />
                 {panel_view}
                 <p class="open-full">
                     <a href=full_app target="_blank" rel="noopener">"Open in Stampede ↗"</a>
@@ -51,17 +53,19 @@ pub fn App() -> impl IntoView {
 
     view! {
         <header>
-            <h1>"Stampede"</h1>
-            <p class="purpose">"See how scheduled jobs spread out, or pile up, under each scheduling strategy."</p>
+            <div class="masthead">
+                <h1>"Stampede"</h1>
+                <p class="purpose">"See how scheduled jobs spread out, or pile up, under each scheduling strategy."</p>
+                <ThemePicker />
+            </div>
             <nav aria-label="Panels">
                 {Panel::ALL.into_iter().map(|p| view! { <NavLink panel=p current=panel /> }).collect_view()}
             </nav>
         </header>
-        <main>
-            <Notices />
-            {panel_view}
-            <ShareBar />
-        </main>
+        <main>{panel_view}</main>
+        <footer>
+            <a href="embed-example.html">"Embedding a figure in your docs: an example page"</a>
+        </footer>
     }
     .into_any()
 }
@@ -92,36 +96,5 @@ fn NavLink(panel: Panel, current: Memo<Panel>) -> impl IntoView {
         >
             {panel.title()}
         </a>
-    }
-}
-
-/// Parameters that were not taken as written, each with a dismiss button.
-#[component]
-fn Notices() -> impl IntoView {
-    let store = Store::get();
-    view! {
-        <div id="notices" role="status" aria-live="polite">
-            <Show when=move || store.notices.with(|n| !n.is_empty())>
-                <ul>
-                    <For
-                        each=move || store.notices.get()
-                        key=|notice| (notice.key, notice.message.clone())
-                        let(notice)
-                    >
-                        <li class="notice">
-                            <span>{notice.to_string()}</span>
-                            <button
-                                type="button"
-                                class="dismiss"
-                                aria-label=format!("Dismiss the notice about {}", notice.label)
-                                on:click=move |_| store.dismiss(notice.key)
-                            >
-                                "×"
-                            </button>
-                        </li>
-                    </For>
-                </ul>
-            </Show>
-        </div>
     }
 }

@@ -99,6 +99,8 @@ impl ChartCanvas {
     /// effect, it runs again when the container's width changes.
     pub fn draw(self, paint: impl FnOnce(&Area, &Pen) -> Drawn) {
         let css_width = self.width.get();
+        // Tracked, so that a change of colour scheme redraws the chart.
+        let dark = crate::theme::Scheme::current_is_dark();
         let Some(canvas) = self.node.get() else {
             return;
         };
@@ -109,7 +111,7 @@ impl ChartCanvas {
         canvas.set_width((css_width * ratio).round() as u32);
         canvas.set_height((self.height * ratio).round() as u32);
         let element: web_sys::HtmlCanvasElement = canvas;
-        let pen = Pen::for_canvas(ratio, &element);
+        let pen = Pen::for_canvas(ratio, dark, &element);
         let Some(backend) = canvas::Canvas::new(element) else {
             return;
         };
@@ -197,16 +199,12 @@ thread_local! {
 }
 
 impl Pen {
-    /// The pen for a canvas at `ratio`. Reading the CSS variables makes the
-    /// browser bring every style up to date, which a slider's redraw has
-    /// just made stale, so they are read again only when the colour scheme
-    /// or the ratio changes, not for every chart drawn.
-    fn for_canvas(ratio: f64, element: &web_sys::HtmlCanvasElement) -> Self {
-        let dark = window()
-            .match_media("(prefers-color-scheme: dark)")
-            .ok()
-            .flatten()
-            .is_some_and(|query| query.matches());
+    /// The pen for a canvas at `ratio` in the light or `dark` scheme.
+    /// Reading the CSS variables makes the browser bring every style up to
+    /// date, which a slider's redraw has just made stale, so they are read
+    /// again only when the colour scheme or the ratio changes, not for every
+    /// chart drawn.
+    fn for_canvas(ratio: f64, dark: bool, element: &web_sys::HtmlCanvasElement) -> Self {
         match LAST_PEN.get() {
             Some((was_dark, pen)) if was_dark == dark && pen.ratio == ratio => pen,
             _ => {

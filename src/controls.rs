@@ -7,11 +7,13 @@ use leptos::prelude::*;
 use stampede_core::field::{Choice, Field, Kind};
 use stampede_core::state::{Panel, SEED_FIELD};
 
+use crate::notices::FieldNotices;
 use crate::store::Store;
 
-/// The controls of `panel`, one row per field, then the seed.
+/// The controls of `panel`, one row per field, then the seed when
+/// `with_seed` (the full app keeps the seed in the panel's toolbar).
 #[component]
-pub fn Controls(panel: Panel) -> impl IntoView {
+pub fn Controls(panel: Panel, with_seed: bool) -> impl IntoView {
     let store = Store::get();
     let fields = store
         .state
@@ -19,9 +21,42 @@ pub fn Controls(panel: Panel) -> impl IntoView {
     view! {
         <form class="controls" on:submit=|ev| ev.prevent_default()>
             {fields.iter().map(|field| view! { <FieldControl panel field=*field /> }).collect_view()}
-            <SeedControl />
+            {with_seed.then(|| view! { <SeedControl /> })}
         </form>
     }
+}
+
+/// The controls in a column beside the figures, which stays in view while
+/// they scroll; on a phone, a sheet over the page that a button opens.
+#[component]
+pub fn ControlsSheet(panel: Panel) -> impl IntoView {
+    let open = Store::get().controls_open;
+    let toggle = move |_| open.update(|open| *open = !*open);
+    view! {
+        <button
+            type="button"
+            class="sheet-toggle"
+            aria-controls="controls-sheet"
+            aria-expanded=move || open.get().to_string()
+            on:click=toggle
+        >
+            {move || if open.get() { "Hide the controls" } else { "Controls" }}
+        </button>
+        <aside id="controls-sheet" class="controls-column" class:open=open aria-label="Controls">
+            <div class="sheet-head">
+                <h3>"Controls"</h3>
+                <button type="button" on:click=move |_| open.set(false)>
+                    "Done"
+                </button>
+            </div>
+            <Controls panel with_seed=false />
+        </aside>
+    }
+}
+
+/// Opens the controls' sheet, where a phone shows it as one.
+pub fn open_sheet() {
+    Store::get().controls_open.set(true);
 }
 
 #[component]
@@ -120,7 +155,12 @@ fn FieldControl(panel: Panel, field: Field) -> impl IntoView {
             .state
             .with(|state| state.params(panel).is_relevant(field.key))
     };
-    view! { <div class="control-slot" hidden=irrelevant>{control}</div> }
+    view! {
+        <div class="control-slot" hidden=irrelevant>
+            {control}
+            <FieldNotices key=field.key />
+        </div>
+    }
 }
 
 /// A checkbox for each option of a several-choice field whose value, as
@@ -173,7 +213,7 @@ fn checkboxes(
 
 /// The seed every random draw of the panel starts from, and a fresh one.
 #[component]
-fn SeedControl() -> impl IntoView {
+pub fn SeedControl() -> impl IntoView {
     let store = Store::get();
     let new_seed = move |_| {
         // Only the seed button asks the browser for randomness; every
@@ -199,6 +239,7 @@ fn SeedControl() -> impl IntoView {
                     "New seed"
                 </button>
             </div>
+            <FieldNotices key=SEED_FIELD.key />
         </div>
     }
 }

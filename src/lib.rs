@@ -9,10 +9,12 @@ mod app;
 mod browser;
 mod chart;
 mod controls;
+mod notices;
 mod panels;
 mod playback;
 mod share;
 mod store;
+mod theme;
 pub mod worker;
 
 pub use app::App;

@@ -1,13 +1,18 @@
-//! Sharing: copy the address of the exact state, or an iframe snippet that
-//! embeds the open panel in another page.
+//! Sharing, in the panel's toolbar: copy the address of the exact state,
+//! the seed, and the embed picker, which builds an iframe snippet for the
+//! whole panel or one figure, with or without controls, in a chosen theme,
+//! and previews it live.
 
 use std::time::Duration;
 
+use leptos::html;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use stampede_core::state::{State, View};
+use stampede_core::state::{Figure, State, Theme, View};
+use wasm_bindgen::{JsCast, JsValue};
 
 use crate::browser;
+use crate::controls::SeedControl;
 use crate::store::Store;
 
 /// The full address of `state` on this page.
@@ -15,18 +20,32 @@ pub fn url_of(state: &State) -> String {
     format!("{}?{}", browser::page_base(), state.to_query())
 }
 
-/// The iframe that embeds `state`'s panel, with a listener that fits the
-/// iframe to the height the panel reports.
-pub fn embed_snippet(state: &State) -> String {
+/// `state` as an embed shows it with `view`'s choices.
+fn embedded(state: &State, view: View) -> State {
     let mut embedded = state.clone();
     embedded.view = View {
         embed: true,
-        controls: state.view.controls,
+        ..view
     };
-    let src = url_of(&embedded).replace('&', "&amp;");
-    let title = embedded.panel.title();
+    embedded
+}
+
+/// The iframe that embeds `state`, with a listener that fits the iframe to
+/// the height the embed reports. It starts as tall as a figure usually is,
+/// so the page barely moves when the first report arrives.
+pub fn embed_snippet(state: &State) -> String {
+    let src = url_of(state).replace('&', "&amp;");
+    let title = match state.view.figure {
+        Some(figure) => format!("{}: {}", state.panel.title(), figure.title),
+        None => state.panel.title().to_string(),
+    };
+    let height = if state.view.figure.is_some() {
+        360
+    } else {
+        900
+    };
     format!(
-        r#"<iframe class="stampede" src="{src}" title="Stampede: {title}" width="100%" height="420" style="border:0" loading="lazy"></iframe>
+        r#"<iframe class="stampede" src="{src}" title="Stampede: {title}" width="100%" height="{height}" style="border:0" loading="lazy"></iframe>
 <script>
 addEventListener("message", (e) => {{
   if (e.data && e.data.type === "stampede:height")
@@ -37,53 +56,187 @@ addEventListener("message", (e) => {{
     )
 }
 
+/// "Copied ✓" for a moment after a copy, or why it failed.
+fn copy_later(text: String, copied: RwSignal<Option<bool>>) {
+    spawn_local(async move {
+        copied.set(Some(browser::copy_to_clipboard(&text).await));
+        set_timeout(move || copied.set(None), Duration::from_secs(2));
+    });
+}
+
+/// The panel's toolbar: Copy link, Embed and the seed.
 #[component]
-pub fn ShareBar() -> impl IntoView {
+pub fn Toolbar() -> impl IntoView {
     let store = Store::get();
     // None until a copy is tried; then whether it worked, for a moment.
     let copied = RwSignal::new(None::<bool>);
-    let show_embed = RwSignal::new(false);
-    let copy_link = move |_| {
-        let url = store.state.with(url_of);
-        spawn_local(async move {
-            copied.set(Some(browser::copy_to_clipboard(&url).await));
-            set_timeout(move || copied.set(None), Duration::from_secs(2));
-        });
+    let dialog = NodeRef::<html::Dialog>::new();
+    let picking = RwSignal::new(false);
+    let open_picker = move |_| {
+        picking.set(true);
+        if let Some(dialog) = dialog.get() {
+            let _ = dialog.show_modal();
+        }
     };
     view! {
-        <div class="share">
-            <button type="button" id="copy-link" on:click=copy_link>
+        <div class="toolbar" role="toolbar" aria-label="Share and seed">
+            <button
+                type="button"
+                id="copy-link"
+                on:click=move |_| copy_later(store.state.with(url_of), copied)
+            >
                 {move || match copied.get() {
                     None => "Copy link",
                     Some(true) => "Copied ✓",
                     Some(false) => "Copy failed: use the address bar",
                 }}
             </button>
-            <button
-                type="button"
-                id="embed-button"
-                aria-expanded=move || show_embed.get().to_string()
-                on:click=move |_| show_embed.update(|shown| *shown = !*shown)
-            >
+            <button type="button" id="embed-button" aria-haspopup="dialog" on:click=open_picker>
                 "Embed"
             </button>
+            <SeedControl />
         </div>
-        <Show when=move || show_embed.get()>
-            <div class="embed-snippet">
-                <label for="embed-snippet">"Paste this into a page to embed the panel as it is now:"</label>
-                <textarea
-                    id="embed-snippet"
-                    readonly
-                    rows="9"
-                    prop:value=move || store.state.with(embed_snippet)
-                    on:focus=|ev| {
-                        use wasm_bindgen::JsCast;
-                        if let Some(area) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlTextAreaElement>().ok()) {
-                            area.select();
-                        }
-                    }
-                ></textarea>
-            </div>
-        </Show>
+        <dialog
+            id="embed-dialog"
+            node_ref=dialog
+            aria-labelledby="embed-title"
+            on:close=move |_| picking.set(false)
+        >
+            // The preview lives only while the dialog is open.
+            <Show when=move || picking.get()>
+                <EmbedPicker dialog />
+            </Show>
+        </dialog>
     }
+}
+
+/// The embed picker's choices, live preview and snippet.
+#[component]
+fn EmbedPicker(dialog: NodeRef<html::Dialog>) -> impl IntoView {
+    let store = Store::get();
+    let panel = store.state.with_untracked(|state| state.panel);
+    let figure = RwSignal::new(None::<&'static Figure>);
+    let controls = RwSignal::new(false);
+    let theme = RwSignal::new(Theme::Auto);
+    let chosen = move || {
+        store.state.with(|state| {
+            embedded(
+                state,
+                View {
+                    controls: controls.get(),
+                    figure: figure.get(),
+                    theme: theme.get(),
+                    ..View::default()
+                },
+            )
+        })
+    };
+    let snippet = move || embed_snippet(&chosen());
+    let preview_src = move || format!("?{}", chosen().to_query());
+    let copied = RwSignal::new(None::<bool>);
+    let preview = NodeRef::<html::Iframe>::new();
+    fit_to_reported_height(preview);
+    view! {
+        <div class="picker-head">
+            <h2 id="embed-title">{format!("Embed {}", panel.title())}</h2>
+            <button
+                type="button"
+                class="close"
+                on:click=move |_| {
+                    if let Some(dialog) = dialog.get() {
+                        dialog.close();
+                    }
+                }
+            >
+                "Close"
+            </button>
+        </div>
+        <div class="picker-options">
+            <label>
+                "Show "
+                <select
+                    id="embed-figure"
+                    on:change=move |ev| figure.set(panel.figure(&event_target_value(&ev)))
+                >
+                    <option value="" selected>"the whole panel"</option>
+                    {panel
+                        .figures()
+                        .iter()
+                        .map(|f| view! { <option value=f.slug>{f.title}</option> })
+                        .collect_view()}
+                </select>
+            </label>
+            <label>
+                <input
+                    type="checkbox"
+                    id="embed-controls"
+                    on:change=move |ev| controls.set(event_target_checked(&ev))
+                />
+                " with its controls"
+            </label>
+            <label>
+                "Theme "
+                <select
+                    id="embed-theme"
+                    on:change=move |ev| {
+                        let slug = event_target_value(&ev);
+                        theme.set(Theme::ALL.into_iter().find(|t| t.slug() == slug).unwrap_or_default());
+                    }
+                >
+                    {Theme::ALL
+                        .into_iter()
+                        .map(|t| view! { <option value=t.slug()>{t.slug()}</option> })
+                        .collect_view()}
+                </select>
+            </label>
+        </div>
+        <h3>"Preview"</h3>
+        <div class="picker-preview">
+            <iframe node_ref=preview class="stampede" src=preview_src title="Preview of the embed"></iframe>
+        </div>
+        <label for="embed-snippet">"Paste this into your page:"</label>
+        <textarea
+            id="embed-snippet"
+            readonly
+            rows="8"
+            prop:value=snippet
+            on:focus=|ev| {
+                if let Some(area) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlTextAreaElement>().ok()) {
+                    area.select();
+                }
+            }
+        ></textarea>
+        <button type="button" id="copy-embed" on:click=move |_| copy_later(snippet(), copied)>
+            {move || match copied.get() {
+                None => "Copy the snippet",
+                Some(true) => "Copied ✓",
+                Some(false) => "Copy failed: select the text",
+            }}
+        </button>
+    }
+}
+
+/// Sets the preview iframe's height to what the embed inside it reports,
+/// as the snippet's script does on the reader's page.
+fn fit_to_reported_height(preview: NodeRef<html::Iframe>) {
+    let handle = window_event_listener(leptos::ev::message, move |event| {
+        let Some(frame) = preview.get_untracked() else {
+            return;
+        };
+        let from_preview = frame
+            .content_window()
+            .zip(event.source())
+            .is_some_and(|(window, source)| JsValue::from(window) == JsValue::from(source));
+        let data = event.data();
+        let kind = js_sys::Reflect::get(&data, &"type".into()).ok();
+        let height = js_sys::Reflect::get(&data, &"height".into())
+            .ok()
+            .and_then(|h| h.as_f64());
+        if let (true, Some(kind), Some(height)) = (from_preview, kind, height)
+            && kind.as_string().as_deref() == Some("stampede:height")
+        {
+            let _ = frame.set_attribute("style", &format!("height:{height}px"));
+        }
+    });
+    on_cleanup(move || handle.remove());
 }

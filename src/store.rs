@@ -9,14 +9,33 @@ use stampede_core::state::{Panel, State};
 #[derive(Clone, Copy)]
 pub struct Store {
     pub state: RwSignal<State>,
-    pub notices: RwSignal<Vec<Notice>>,
+    pub notices: RwSignal<Vec<Adjusted>>,
+    /// Whether a phone shows the controls' sheet over the page.
+    pub controls_open: RwSignal<bool>,
+}
+
+/// A notice, and the field whose change made it when that was another
+/// field: typing a million accounts can shorten the simulated time, and the
+/// reader should hear about it at the field they typed in too.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Adjusted {
+    pub notice: Notice,
+    pub cause: Option<&'static str>,
+}
+
+impl Adjusted {
+    /// Whether the notice belongs beside the control of `key`.
+    pub fn concerns(&self, key: &str) -> bool {
+        self.notice.key == key || self.cause == Some(key)
+    }
 }
 
 impl Store {
     pub fn new(state: State, notices: Vec<Notice>) -> Self {
         Self {
             state: RwSignal::new(state),
-            notices: RwSignal::new(notices),
+            notices: RwSignal::new(from_url(notices)),
+            controls_open: RwSignal::new(false),
         }
     }
 
@@ -26,13 +45,21 @@ impl Store {
     }
 
     /// Sets a parameter of the open panel (or the seed) from a control's text.
-    /// A notice about the same key, now stale, is dropped.
-    pub fn set(&self, key: &str, raw: &str) {
+    /// Notices about that field, or made by its last change, are now stale.
+    pub fn set(&self, key: &'static str, raw: &str) {
         let mut fresh = Vec::new();
         crate::chart::mark_change();
         self.state.update(|state| fresh = state.set(key, raw));
         self.dismiss(key);
-        self.notify(fresh);
+        let fresh = fresh.into_iter().map(|notice| Adjusted {
+            cause: (notice.key != key).then_some(key),
+            notice,
+        });
+        self.notices.update(|notices| {
+            let fresh: Vec<Adjusted> = fresh.collect();
+            notices.retain(|old| fresh.iter().all(|new| new.notice.key != old.notice.key));
+            notices.extend(fresh);
+        });
     }
 
     /// Shows `preset` on `panel`: its parameters over the defaults, the
@@ -43,26 +70,29 @@ impl Store {
         let (mut state, notices) = preset.state(panel, seed);
         state.view = view;
         self.state.set(state);
-        self.notices.set(notices);
+        self.notices.set(from_url(notices));
     }
 
+    /// Opens `panel`; the notices of the one left behind no longer apply.
     pub fn show_panel(&self, panel: Panel) {
         self.state.update(|state| state.panel = panel);
+        self.notices.set(Vec::new());
     }
 
-    /// Adds notices, each replacing an older one about the same key.
-    fn notify(&self, fresh: Vec<Notice>) {
-        if fresh.is_empty() {
-            return;
-        }
-        self.notices.update(|notices| {
-            notices.retain(|old| fresh.iter().all(|new| new.key != old.key));
-            notices.extend(fresh);
-        });
-    }
-
+    /// Drops the notices about `key` and those its last change made.
     pub fn dismiss(&self, key: &str) {
         self.notices
-            .update(|notices| notices.retain(|n| n.key != key));
+            .update(|notices| notices.retain(|n| !n.concerns(key)));
     }
+}
+
+/// Notices of a URL or a preset, which no control's change caused.
+fn from_url(notices: Vec<Notice>) -> Vec<Adjusted> {
+    notices
+        .into_iter()
+        .map(|notice| Adjusted {
+            notice,
+            cause: None,
+        })
+        .collect()
 }

@@ -5,7 +5,7 @@ use stampede_core::backoff::{self, BackoffRun, Fleet, Strategy, StrategyFleet};
 use stampede_core::snippet;
 use stampede_core::units::{count, duration, significant};
 
-use super::{Computed, use_it};
+use super::{Computed, chart_block, figure_block, use_it};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
 
 pub fn explanation() -> impl IntoView {
@@ -102,12 +102,7 @@ pub fn figure() -> impl IntoView {
             params.with(|params| params.strategy.label()),
         )
     };
-    let waits_title = move || {
-        format!(
-            "Wait before each retry: {}",
-            params.with(|params| params.strategy.label())
-        )
-    };
+    let waits_strategy = move || params.with(|params| params.strategy.label());
 
     let verdict = move || {
         run.with(|run| {
@@ -122,31 +117,29 @@ pub fn figure() -> impl IntoView {
         })
     };
     view! {
+        {chart_block(
+            "calls",
+            "Each strategy's calls reaching the dependency, on a logarithmic scale so that a spike of
+            the whole fleet and a thin trickle both show; a line along the bottom edge is a stretch
+            without calls, and from the dashed line at D on every call succeeds.",
+            calls.view("backoff-calls", calls_label),
+        )}
         {verdict}
         {computed.key_numbers(backoff::key_numbers)}
-        <div class="chart-block">
-            <h3>"Calls per second after the failure"</h3>
-            <p class="caption">
-                "Each strategy's calls reaching the dependency, on a logarithmic scale so that a spike of
-                the whole fleet and a thin trickle both show; a line along the bottom edge is a stretch
-                without calls, and from the dashed line at D on every call succeeds."
-            </p>
-            {calls.view("backoff-calls", calls_label)}
-        </div>
-        <div class="chart-block">
-            <h3>{waits_title}</h3>
-            <p class="caption">
-                "Over 10,000 draws for each retry: the shaded range runs from the shortest wait to the
-                longest, a jitter-free strategy shrinks it to one line."
-            </p>
-            {waits.view("backoff-waits", waits_label)}
-        </div>
-        <div class="chart-block">
-            <h3>"Totals per strategy"</h3>
-            <p class="caption">
-                "The same fleet and the same outage for every strategy: the load it brings back, and
-                when its clients are done."
-            </p>
+        {chart_block(
+            "waits",
+            view! {
+                {waits_strategy}
+                ": over 10,000 draws for each retry, the shaded range runs from the shortest wait to the
+                longest; a jitter-free strategy shrinks it to one line."
+            },
+            waits.view("backoff-waits", waits_label),
+        )}
+        {figure_block(
+            "totals",
+            "The same fleet and the same outage for every strategy: the load it brings back, and
+            when its clients are done.",
+            view! {
             <div class="table-scroll" tabindex="0" role="region" aria-label="Totals per strategy">
                 <table class="figures backoff-totals">
                     <thead>
@@ -185,7 +178,9 @@ pub fn figure() -> impl IntoView {
                     </tbody>
                 </table>
             </div>
-        </div>
+            },
+            false,
+        )}
         {use_it(move || params.with(snippet::backoff::snippets))}
     }
 }

@@ -5,7 +5,7 @@ use stampede_core::snippet;
 use stampede_core::spread::{self, HashMode, Reduction, SpreadRun};
 use stampede_core::units::{count, significant};
 
-use super::{Computed, use_it};
+use super::{Computed, chart_block, use_it};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot, number_tick};
 
 pub fn explanation() -> impl IntoView {
@@ -77,11 +77,10 @@ pub fn figure() -> impl IntoView {
         )
     };
     view! {
-        {computed.key_numbers(spread::key_numbers)}
-        <div class="chart-block">
-            <h3>"Every offset in the window"</h3>
-            <p class="caption">"Each spike is a bin of the window holding ids, on the same ids and the same axis. " {functions}</p>
-            {strips.view("hash-strip", computed.describe(|params, run| {
+        {chart_block(
+            "strip",
+            view! { "Each spike is a bin of the window holding ids, on the same ids and the same axis. " {functions} },
+            strips.view("hash-strip", computed.describe(|params, run| {
                 format!(
                     "Offsets of {} ids in a window of {} s: {} above, {} below",
                     count(run.keys.len() as u64),
@@ -89,11 +88,13 @@ pub fn figure() -> impl IntoView {
                     function_name(params.mode, params.reduction),
                     function_name(params.mode2, params.reduction2)
                 )
-            }))}
-        </div>
-        <div class="chart-block">
-            <h3>"Ids per bucket"</h3>
-            <p class="caption">"Counts per bucket against the count a uniform spread expects (dashed); the χ² key numbers test the gap between them. " {functions}</p>
+            })),
+        )}
+        {computed.key_numbers(spread::key_numbers)}
+        {chart_block(
+            "buckets",
+            view! { "Counts per bucket against the count a uniform spread expects (dashed); the χ² key numbers test the gap between them. " {functions} },
+            view! {
             {buckets.view("hash-buckets", computed.describe(|_, run| {
                 format!(
                     "{} buckets of {} s; first: {}; second: {}",
@@ -112,7 +113,8 @@ pub fn figure() -> impl IntoView {
                     spread::verdict(&run.second.uniformity)
                 )
             }))}
-        </div>
+            },
+        )}
         {use_it(move || params.with(snippet::hash::snippets))}
     }
 }

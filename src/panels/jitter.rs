@@ -5,7 +5,7 @@ use stampede_core::jitter::{self, JitterParams, JitterRun, Strategy, TimeAxis, W
 use stampede_core::snippet;
 use stampede_core::units::{count, duration, significant};
 
-use super::{Computed, use_it};
+use super::{Computed, chart_block, use_it};
 use crate::chart::{self, Area, ChartCanvas, Drawn, Ink, Layer, Pen, Plot};
 use crate::store::Store;
 
@@ -106,25 +106,21 @@ pub fn figure() -> impl IntoView {
     };
     let fit = move || run.with(|run| run.as_ref().ok().map(|run| run.window_fit));
     view! {
+        {chart_block(
+            "arrivals",
+            "Jobs starting in each bin, without jitter (top) and with the chosen delay (bottom), each
+            on its own scale; bars above the dashed line break the downstream's limit. Wide bins
+            average their seconds, so the key numbers count the limit per second.",
+            arrivals.view("jitter-arrivals", arrivals_label),
+        )}
         {move || fit().map(|fit| window_answer(params, fit))}
         {computed.key_numbers(jitter::key_numbers)}
-        <div class="chart-block">
-            <h3>"Arrivals at the downstream"</h3>
-            <p class="caption">
-                "Jobs starting in each bin, without jitter (top) and with the chosen delay (bottom), each
-                on its own scale; bars above the dashed line break the downstream's limit. Wide bins
-                average their seconds, so the key numbers count the limit per second."
-            </p>
-            {arrivals.view("jitter-arrivals", arrivals_label)}
-        </div>
-        <div class="chart-block">
-            <h3>"Jobs started so far"</h3>
-            <p class="caption">
-                "How many jobs have started by each moment; where a curve runs above the dashed line,
-                the most the downstream can take at its limit, jobs arrive faster than it can serve them."
-            </p>
-            {completion.view("jitter-completion", completion_label)}
-        </div>
+        {chart_block(
+            "completion",
+            "How many jobs have started by each moment; where a curve runs above the dashed line,
+            the most the downstream can take at its limit, jobs arrive faster than it can serve them.",
+            completion.view("jitter-completion", completion_label),
+        )}
         {use_it(move || params.with(snippet::jitter::snippets))}
     }
 }

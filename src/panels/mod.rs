@@ -17,13 +17,17 @@ use stampede_core::error::InvalidInput;
 use stampede_core::key_numbers::KeyNumber;
 use stampede_core::presets;
 use stampede_core::snippet::Snippet;
-use stampede_core::state::{Panel, State};
+use stampede_core::state::{KEY_NUMBERS, Panel, State};
 
-use crate::controls::Controls;
+use crate::controls::{Controls, ControlsSheet};
+use crate::notices::NoticeSummary;
+use crate::share::Toolbar;
 use crate::store::Store;
 
-/// The open panel: title, explanation, controls and figure. An embed shows
-/// only the figure, and the controls when the URL asks for them.
+/// The open panel as a workbench: its head with the toolbar, the presets,
+/// the controls beside the figures, and "How it works" below them. An embed
+/// shows only the figures (or one of them), and the controls when the URL
+/// asks for them.
 #[component]
 pub fn PanelView(panel: Panel) -> impl IntoView {
     let view_flags = Store::get().state.with_untracked(|state| state.view);
@@ -44,16 +48,104 @@ pub fn PanelView(panel: Panel) -> impl IntoView {
         Panel::Slots => (slots::explanation().into_any(), slots::figure().into_any()),
         Panel::Queue => (queue::explanation().into_any(), queue::figure().into_any()),
     };
-    let show_text = !view_flags.embed;
-    let show_controls = !view_flags.embed || view_flags.controls;
+    let figures = view! {
+        <div class="figure" class:single=view_flags.figure.is_some() id="figure">
+            {figure}
+        </div>
+    };
+    if view_flags.embed {
+        return view! {
+            <section id="panel" class="embedded" data-panel=panel.slug() aria-label=panel.title()>
+                {view_flags.figure.is_none().then(|| view! { <h2>{panel.title()}</h2> })}
+                {view_flags.controls.then(|| view! { <Controls panel with_seed=true /> })}
+                {figures}
+            </section>
+        }
+        .into_any();
+    }
     view! {
         <section id="panel" data-panel=panel.slug() aria-labelledby="panel-title">
-            <h2 id="panel-title">{panel.title()}</h2>
-            {show_text.then(|| view! { <div class="explain-block">{explanation}</div> })}
-            {show_text.then(|| view! { <Presets panel /> })}
-            {show_controls.then(|| view! { <Controls panel /> })}
-            <div class="figure" id="figure">{figure}</div>
+            <div class="panel-head">
+                <h2 id="panel-title">{panel.title()}</h2>
+                <Toolbar />
+            </div>
+            <NoticeSummary />
+            <Presets panel />
+            <div class="bench">
+                <ControlsSheet panel />
+                {figures}
+            </div>
+            <details class="how-it-works" open>
+                <summary>"How it works"</summary>
+                <div class="explain-block">{explanation}</div>
+            </details>
         </section>
+    }
+    .into_any()
+}
+
+/// One of the open panel's figures, under the title core gives it, with its
+/// caption and, for a chart, a button that saves it as a PNG. In an embed of
+/// a single figure, every other figure is left out, not drawn.
+fn figure_block(
+    slug: &'static str,
+    caption: impl IntoView + 'static,
+    body: impl IntoView + 'static,
+    export: bool,
+) -> impl IntoView {
+    let (panel, view_flags) = Store::get()
+        .state
+        .with_untracked(|state| (state.panel, state.view));
+    let title = panel.figure(slug).map_or(slug, |figure| figure.title);
+    let block_id = format!("fig-{slug}");
+    let png = export.then(|| {
+        let block_id = block_id.clone();
+        view! {
+            <button
+                type="button"
+                class="png"
+                aria-label=format!("Save {title} as PNG")
+                on:click=move |_| save_png(&block_id, title)
+            >
+                "PNG"
+            </button>
+        }
+    });
+    view_flags.shows(slug).then(|| {
+        view! {
+            <div class="chart-block" class:chosen=view_flags.figure.is_some() id=block_id data-fig=slug>
+                <div class="chart-head">
+                    <h3>{title}</h3>
+                    {png}
+                </div>
+                <p class="caption">{caption}</p>
+                {body}
+            </div>
+        }
+    })
+}
+
+/// A chart: a figure that can be saved as a PNG.
+fn chart_block(
+    slug: &'static str,
+    caption: impl IntoView + 'static,
+    body: impl IntoView + 'static,
+) -> impl IntoView {
+    figure_block(slug, caption, body, true)
+}
+
+/// Saves the chart of the figure block `block_id` as a PNG.
+fn save_png(block_id: &str, _title: &str) {
+    let canvas_id = document()
+        .query_selector(&format!("#{block_id} canvas"))
+        .ok()
+        .flatten()
+        .map(|canvas| canvas.id());
+    if let Some(canvas_id) = canvas_id {
+        let file = format!("stampede-{block_id}.png");
+        if let Err(error) = crate::browser::download_canvas_png(&canvas_id, &file) {
+            web_sys::console::warn_1(&error);
+        }
     }
 }
 
@@ -158,15 +250,25 @@ fn key_numbers(
         Err(error) => view! { <div class="key-number" role="alert">{error.to_string()}</div> }.into_any(),
     }
     };
-    view! { <dl class="key-numbers">{items}</dl> }
+    let view_flags = Store::get().state.with_untracked(|state| state.view);
+    view_flags.shows(KEY_NUMBERS.slug).then(|| {
+        view! {
+            <dl class="key-numbers" class:chosen=view_flags.figure.is_some() id="fig-numbers">
+                {items}
+            </dl>
+        }
+    })
 }
 
-/// The panel's "try this" presets: each button sets its parameters, keeps
-/// the seed, and says what to notice.
+/// The panel's "try this" presets, a row of buttons: each sets its
+/// parameters and keeps the seed, and the lesson of the last one pressed
+/// says what to notice.
 #[component]
 fn Presets(panel: Panel) -> impl IntoView {
     let store = Store::get();
     let presets = presets::presets(panel);
+    let pressed = RwSignal::new(None::<usize>);
+    let lesson = move || pressed.get().map(|index| presets[index].lesson);
     (!presets.is_empty()).then(|| {
         view! {
             <section class="presets" aria-labelledby="presets-title">
@@ -174,22 +276,29 @@ fn Presets(panel: Panel) -> impl IntoView {
                 <ul>
                     {presets
                         .iter()
-                        .map(|preset| {
+                        .enumerate()
+                        .map(|(index, preset)| {
                             view! {
                                 <li>
                                     <button
                                         type="button"
                                         data-preset=preset.slug
-                                        on:click=move |_| store.apply_preset(panel, preset)
+                                        aria-pressed=move || (pressed.get() == Some(index)).to_string()
+                                        on:click=move |_| {
+                                            store.apply_preset(panel, preset);
+                                            pressed.set(Some(index));
+                                        }
                                     >
                                         {preset.title}
                                     </button>
-                                    <span class="lesson">{preset.lesson}</span>
                                 </li>
                             }
                         })
                         .collect_view()}
                 </ul>
+                <p class="lesson" aria-live="polite" hidden=move || lesson().is_none()>
+                    {lesson}
+                </p>
             </section>
         }
     })

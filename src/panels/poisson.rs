@@ -4,7 +4,7 @@ use leptos::prelude::*;
 use stampede_core::poisson::{self, BucketOutcome, PoissonParams, PoissonRun, Tenant};
 use stampede_core::units::{self, clock, count, duration, rate};
 
-use super::Computed;
+use super::{Computed, chart_block, figure_block};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot, number_tick};
 
 pub fn explanation() -> impl IntoView {
@@ -64,19 +64,19 @@ pub fn figure() -> impl IntoView {
 
     let bucket = move || run.with(|run| run.as_ref().ok().and_then(|run| run.bucket.clone()));
     view! {
-        {computed.key_numbers(poisson::key_numbers)}
-        <div class="chart-block">
-            <h3>"The first day, minute by minute"</h3>
-            <p class="caption">"Each bar is a minute with events; the shaded stretch is the window."</p>
-            {timeline.view("poisson-timeline", computed.describe(|_, run| {
+        {chart_block(
+            "timeline",
+            "Each bar is a minute with events; the shaded stretch is the window.",
+            timeline.view("poisson-timeline", computed.describe(|_, run| {
                 let day: u32 = run.first_day_per_minute.iter().sum();
                 format!("{} events in the first day, by minute of local time", count(u64::from(day)))
-            }))}
-        </div>
-        <div class="chart-block">
-            <h3>"Gaps between events"</h3>
-            <p class="caption">"Measured gaps against the exponential curve; dashed marks are the measured p50 and p95."</p>
-            {gaps.view("poisson-gaps", computed.describe(|_, run| {
+            })),
+        )}
+        {computed.key_numbers(poisson::key_numbers)}
+        {chart_block(
+            "gaps",
+            "Measured gaps against the exponential curve; dashed marks are the measured p50 and p95.",
+            gaps.view("poisson-gaps", computed.describe(|_, run| {
                 let [p50, p95, _] = run.gap_quantiles;
                 format!(
                     "Histogram of {} gaps: median {}, 95th percentile {}",
@@ -84,17 +84,17 @@ pub fn figure() -> impl IntoView {
                     duration(p50.measured),
                     duration(p95.measured)
                 )
-            }))}
-        </div>
-        <div class="chart-block">
-            <h3>"Events per hour of the day"</h3>
-            <p class="caption">"Summed over the horizon, local time; one colour per tenant."</p>
-            {hours.view("poisson-hours", computed.describe(|params, run| {
+            })),
+        )}
+        {chart_block(
+            "hours",
+            "Summed over the horizon, local time; one colour per tenant.",
+            hours.view("poisson-hours", computed.describe(|params, run| {
                 let tenants = params.tenants().len();
                 let total: u32 = run.per_hour.iter().flatten().sum();
                 format!("{} events by local hour, {tenants} tenant(s)", count(u64::from(total)))
-            }))}
-        </div>
+            })),
+        )}
         {move || bucket().map(bucket_bar)}
     }
 }
@@ -257,10 +257,7 @@ fn bucket_bar(outcome: BucketOutcome) -> impl IntoView {
         .map(|(what, n, _)| format!("{} {what}", count(u64::from(*n))))
         .collect::<Vec<_>>()
         .join(", ");
-    view! {
-        <div class="chart-block">
-            <h3>"Token bucket"</h3>
-            <p class="caption">"What happened to each event that reached the bucket."</p>
+    let bar = view! {
             <div class="poisson-bucket" role="img" aria-label=described>
                 {parts
                     .iter()
@@ -279,6 +276,11 @@ fn bucket_bar(outcome: BucketOutcome) -> impl IntoView {
                     })
                     .collect_view()}
             </ul>
-        </div>
-    }
+    };
+    figure_block(
+        "bucket",
+        "What happened to each event that reached the bucket.",
+        bar,
+        false,
+    )
 }

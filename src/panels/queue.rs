@@ -16,7 +16,7 @@ use stampede_core::run::PanelRun;
 use stampede_core::sim::SimRun;
 use stampede_core::units::{count, duration};
 
-use super::key_numbers;
+use super::{chart_block, key_numbers};
 use crate::browser;
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
 use crate::playback::{PlaybackControls, Playhead};
@@ -226,33 +226,15 @@ pub fn figure() -> impl IntoView {
                 .unwrap_or_default())
         })
     });
-    let chart_block = |id: &'static str,
-                       title: &'static str,
-                       caption: &'static str,
-                       canvas: ChartCanvas,
-                       label: fn(&Shown) -> String| {
-        let canvas_view = canvas.view(id, described(label));
-        view! {
-            <div class="chart-block">
-                <div class="queue-chart-head">
-                    <h3>{title}</h3>
-                    <button
-                        type="button"
-                        class="queue-png"
-                        data-chart=id
-                        on:click=move |_| save_png(id)
-                    >
-                        "PNG"
-                    </button>
-                </div>
-                <p class="caption">{caption}</p>
-                {canvas_view}
-            </div>
-        }
+    let lane_chart = |slug: &'static str,
+                      canvas_id: &'static str,
+                      caption: &'static str,
+                      canvas: ChartCanvas,
+                      label: fn(&Shown) -> String| {
+        chart_block(slug, caption, canvas.view(canvas_id, described(label)))
     };
     view! {
         <RunStatus runner params seed />
-        {numbers}
         <PlaybackControls
             id="queue"
             playhead
@@ -261,38 +243,39 @@ pub fn figure() -> impl IntoView {
             time_text
             scrub_label="Simulated time"
         />
-        {chart_block(
+        {lane_chart(
+            "depth",
             "queue-depth",
-            "Jobs waiting",
             "The most jobs waiting for a worker in each bin, one line per lane, up to the clock.",
             depth,
             |s| describe_lanes(s, "the most jobs waiting at once", |r| count(r.summary.max_queue_depth)),
         )}
+        {numbers}
         <SummaryTable shown />
-        {chart_block(
+        {lane_chart(
+            "busy",
             "queue-busy",
-            "Workers busy",
             "Busy workers averaged over each bin, one strip per lane; the thin line is the workers ready.",
             busy,
             |s| describe_lanes(s, "utilization", |r| percent(r.summary.utilization)),
         )}
-        {chart_block(
+        {lane_chart(
+            "ingress",
             "queue-ingress",
-            "Jobs entering the queue",
             "Jobs enqueued in each bin, one strip per lane, each on its own scale.",
             ingress,
             |s| describe_lanes(s, "jobs enqueued", |r| count(r.summary.jobs_enqueued)),
         )}
-        {chart_block(
+        {lane_chart(
+            "waits",
             "queue-waits",
-            "Start delay",
             "How long jobs waited from falling due to starting, over the whole run; each strip on its own scale.",
             waits,
             |s| describe_lanes(s, "p95 wait", |r| duration(r.summary.p95_wait_s)),
         )}
-        {chart_block(
+        {lane_chart(
+            "gaps",
             "queue-gaps",
-            "Time between an account's syncs",
             "From one finished sync of an account to its next, over the whole run; a lane that keeps its cycle peaks at C.",
             gaps,
             |s| describe_lanes(s, "longest time between syncs", |r| duration(r.summary.max_sync_interval_s)),
@@ -664,13 +647,6 @@ fn empty_plot() -> Plot {
         x_tick: chart::number_tick,
         y_tick: chart::number_tick,
         layers: Vec::new(),
-    }
-}
-
-fn save_png(chart_id: &'static str) {
-    if let Err(error) = browser::download_canvas_png(chart_id, &format!("stampede-{chart_id}.png"))
-    {
-        browser::warn(&format!("the chart could not be saved: {error:?}"));
     }
 }
 

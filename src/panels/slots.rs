@@ -9,7 +9,7 @@ use stampede_core::slots::{self, SlotRun};
 use stampede_core::snippet;
 use stampede_core::units::{count, counted, duration};
 
-use super::{Computed, use_it};
+use super::{Computed, chart_block, use_it};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot, number_tick};
 use crate::playback::{PlaybackControls, Playhead};
 
@@ -222,12 +222,10 @@ pub fn figure() -> impl IntoView {
     };
 
     view! {
-        {computed.key_numbers(slots::key_numbers)}
-        <div class="chart-block">
-            <h3>"The cycle as a ring of slots"</h3>
-            <p class="caption">
-                "Thicker, darker slots hold more accounts; the thin grey hand is the clock, the coloured hands the job kinds."
-            </p>
+        {chart_block(
+            "ring",
+            "Thicker, darker slots hold more accounts; the thin grey hand is the clock, the coloured hands the job kinds.",
+            view! {
             <PlaybackControls
                 id="slots"
                 playhead=clock
@@ -251,36 +249,36 @@ pub fn figure() -> impl IntoView {
             <p class="caption">{listed_note}</p>
             <p id="slots-note" class="slots-note" aria-live="polite">{note}</p>
             {warning}
-        </div>
-        <div class="chart-block">
-            <h3>"From cycle and buckets to slots"</h3>
+            <h4>"From cycle and buckets to slots"</h4>
             <p class="caption">"Euclid's steps on (cycle seconds, buckets); the last divisor is the slot count."</p>
             <ol class="slots-derivation">{derivation}</ol>
             <p class="slots-outcome">{outcome}</p>
-        </div>
-        <div class="chart-block">
-            <h3>"Queue ingress over one cycle"</h3>
-            <p class="caption">"Jobs entering the queue and jobs waiting in it, slotted against everything enqueued at once."</p>
-            {ingress.view("slots-ingress", described(|run| {
+            },
+        )}
+        {computed.key_numbers(slots::key_numbers)}
+        {chart_block(
+            "ingress",
+            "Jobs entering the queue and jobs waiting in it, slotted against everything enqueued at once.",
+            ingress.view("slots-ingress", described(|run| {
                 format!(
                     "At most {} jobs enter in one bin when slotted, against {} at once",
                     count(u64::from(run.peak_ingress_slotted())),
                     count(u64::from(run.plan.peak_waiting_all_at_once))
                 )
-            }))}
-        </div>
-        <div class="chart-block">
-            <h3>"Cost per slot: jumbo accounts"</h3>
-            <p class="caption">"Summed account cost in each slot, placed by bucket and balanced heaviest first."</p>
-            {costs.view("slots-costs", described(|run| {
+            })),
+        )}
+        {chart_block(
+            "costs",
+            "Summed account cost in each slot, placed by bucket and balanced heaviest first.",
+            costs.view("slots-costs", described(|run| {
                 format!(
                     "Heaviest slot costs {:.2} by bucket and {:.2} balanced, mean {:.2}",
                     run.costs.hashed.max,
                     run.costs.balanced.max,
                     run.costs.hashed.mean
                 )
-            }))}
-        </div>
+            })),
+        )}
         {use_it(move || computed.params.with(snippet::slots::snippets))}
     }
 }

@@ -706,7 +706,7 @@ async function main() {
           });
         });
       });
-      await page.goto(`${BASE}www/embed-example.html`);
+      await page.goto(`${BASE}embed-example.html`);
       const srcs = await page.$$eval('iframe.stampede', (fs) => fs.map((f) => f.getAttribute('src') ?? ''));
       assert(srcs.length >= 2, `expected two iframe.stampede, found ${srcs.length}`);
       for (const src of srcs) {
@@ -812,6 +812,123 @@ async function main() {
           3000,
         );
       }
+    });
+
+    // 10 ------------------------------------------------------------------------
+    // The workbench: a control and its chart in one view, notices at the field,
+    // Back between panels, and an embed of one figure that another site pastes.
+    const top = (page, selector) =>
+      page.$eval(selector, (el) => {
+        const box = el.getBoundingClientRect();
+        return { top: box.top, bottom: box.bottom, left: box.left, visible: box.width > 0 && box.height > 0 };
+      });
+    for (const slug of SLUGS) {
+      await check(`workbench ${slug} at 1280×900: a control and the first chart share the first screen`, async (t) => {
+        const page = await t.newPage({ viewport: { width: 1280, height: 900 } });
+        await openApp(page, `?v=1&p=${slug}`);
+        const chart = await top(page, '#figure canvas');
+        const control = await top(page, '.controls-column .control-slot:not([hidden]) :is(input, select)');
+        const toolbar = await top(page, '#copy-link');
+        assert(chart.visible && chart.top < 900 - 80, `the first chart starts at ${Math.round(chart.top)} px`);
+        assert(control.visible && control.bottom < 900, `the first control ends at ${Math.round(control.bottom)} px`);
+        assert(control.left < chart.left, 'the controls are not beside the figures');
+        assert(toolbar.bottom < 300, `Copy link is at ${Math.round(toolbar.top)} px`);
+        // The controls stay in view while the figures scroll.
+        await page.mouse.wheel(0, 1500);
+        await page.waitForTimeout(300);
+        const scrolled = await top(page, '.controls-column .control-slot:not([hidden]) :is(input, select)');
+        assert(scrolled.top >= 0 && scrolled.bottom < 900, `after scrolling, the first control is at ${Math.round(scrolled.top)} px`);
+        await page.mouse.wheel(0, -1500);
+        await page.waitForTimeout(300);
+        await t.shot(page, `bench-${slug}`, { fullPage: false });
+      });
+      await check(`workbench ${slug} at 390×844: the first chart on the first screen, the controls in a sheet`, async (t) => {
+        const page = await t.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+        await openApp(page, `?v=1&p=${slug}`);
+        const chart = await top(page, '#figure canvas');
+        assert(chart.visible && chart.top < 844 - 60, `the first chart starts at ${Math.round(chart.top)} px`);
+        assert(!(await page.locator('#controls-sheet').isVisible()), 'the controls show before the button is pressed');
+        await t.shot(page, `phone-${slug}`, { fullPage: false });
+        await page.click('.sheet-toggle');
+        await poll(() => page.locator('#controls-sheet .controls').isVisible(), 'the controls sheet to open');
+        const sheet = await top(page, '#controls-sheet');
+        assert(sheet.top > 100 && sheet.top < 844, `the sheet starts at ${Math.round(sheet.top)} px`);
+        await t.shot(page, `phone-${slug}-controls`, { fullPage: false });
+      });
+    }
+
+    await check('a notice appears beside the field that caused it, and clears when the field changes', async (t) => {
+      const page = await t.newPage();
+      await openApp(page, '?v=1&p=queue');
+      await queueDone(page);
+      // A million accounts would start too many jobs: the simulated time is cut, and
+      // the reader hears it at the field they typed in, and at the one adjusted.
+      await page.fill('#f-n', '1000000');
+      await page.locator('#f-n').dispatchEvent('change');
+      await poll(() => page.locator('.control-slot:has(#f-n) .field-notice').isVisible(), 'a notice at the accounts field');
+      const field = await top(page, '#f-n');
+      const notice = await top(page, '.control-slot:has(#f-n) .field-notice');
+      const distance = Math.max(0, notice.top - field.bottom, field.top - notice.bottom);
+      assert(distance <= 200, `the notice is ${Math.round(distance)} px from its field`);
+      const text = await page.textContent('.control-slot:has(#f-n) .field-notice');
+      assert(/\(hz\)/.test(text), `the notice does not name the simulated time: ${text}`);
+      assert((await page.locator('#notices li.notice').count()) >= 1, 'no notice in the summary');
+      await t.shot(page, 'notice-at-field', { fullPage: false });
+      await page.fill('#f-n', '2000');
+      await page.locator('#f-n').dispatchEvent('change');
+      await poll(async () => (await page.locator('.field-notice').count()) === 0, 'the notice to clear');
+      equal(await page.locator('#notices li.notice').count(), 0, 'notices in the summary after the change');
+    });
+
+    await check('embed picker: one figure, pasted on a page from another port, resizes to under 900 px', async (t) => {
+      const page = await t.newPage();
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ORIGIN });
+      await openApp(page, '?v=1&p=queue&s=1');
+      await page.click('#embed-button');
+      await poll(() => page.locator('#embed-dialog').isVisible(), 'the embed dialog to open');
+      await page.selectOption('#embed-figure', 'depth');
+      await page.check('#embed-controls');
+      await page.uncheck('#embed-controls');
+      await page.selectOption('#embed-theme', 'dark');
+      const snippet = await page.inputValue('#embed-snippet');
+      assert(/fig=depth/.test(snippet) && /theme=dark/.test(snippet), `snippet: ${snippet}`);
+      const preview = page.frameLocator('#embed-dialog iframe');
+      await preview.locator('#fig-depth canvas').waitFor({ timeout: 20_000 });
+      await page.click('#copy-embed');
+      await poll(async () => /copied/i.test((await page.textContent('#copy-embed')) ?? ''), '"Copied ✓"', 3000);
+      await page.waitForTimeout(800);
+      await t.shot(page, 'embed-picker', { fullPage: false });
+
+      // Another site: a page on its own port with nothing but the snippet.
+      const other = http.createServer((req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(`<!doctype html><title>Docs</title><h1>Our runbook</h1>${snippet}<p>After the figure.</p>`);
+      });
+      await new Promise((resolve) => other.listen(0, '127.0.0.1', resolve));
+      try {
+        const docs = await t.newPage();
+        await docs.goto(`http://127.0.0.1:${other.address().port}/`);
+        const frame = docs.frameLocator('iframe.stampede');
+        await frame.locator('#fig-depth canvas').waitFor({ timeout: 30_000 });
+        equal(await frame.locator('canvas').count(), 1, 'charts in the embed');
+        const height = () => docs.$eval('iframe.stampede', (f) => parseFloat(f.style.height || '0'));
+        await poll(async () => (await height()) > 100, 'the iframe to take the height the embed reports', 20_000);
+        const reported = await height();
+        assert(reported < 900, `the one-figure embed is ${reported} px tall`);
+        await docs.waitForTimeout(500);
+        await t.shot(docs, 'embed-one-figure');
+      } finally {
+        other.close();
+      }
+    });
+
+    await check('the footer links the embed example at the build root', async (t) => {
+      const page = await t.newPage();
+      await openApp(page, '?v=1&p=poisson');
+      await page.click('footer a[href="embed-example.html"]');
+      await page.waitForURL(/embed-example\.html$/);
+      assert(page.url() === `${BASE}embed-example.html`, `the link went to ${page.url()}`);
+      assert((await page.locator('iframe.stampede[src*="fig=depth"]').count()) === 1, 'no single Queue chart on the example');
     });
   }
 

@@ -584,7 +584,7 @@ async function main() {
         window.__heard.push({ frame: frames.findIndex((f) => f.contentWindow === e.source), data: e.data });
       });
     });
-    await page.goto(`${BASE}www/embed-example.html`);
+    await page.goto(`${BASE}embed-example.html`);
     const count = await page.locator('iframe.stampede').count();
     assert(count >= 2, `${count} iframe.stampede`);
     for (let i = 0; i < count; i++) await page.locator('iframe.stampede').nth(i).scrollIntoViewIfNeeded();
