@@ -31,7 +31,16 @@ pub fn Controls(panel: Panel, with_seed: bool) -> impl IntoView {
 #[component]
 pub fn ControlsSheet(panel: Panel) -> impl IntoView {
     let open = Store::get().controls_open;
-    let toggle = move |_| open.update(|open| *open = !*open);
+    let toggle = move |_| {
+        // The sheet covers the lower half of a phone's screen: the first
+        // chart moves to the upper half, to be watched while the controls change.
+        if !open.get_untracked()
+            && let Ok(Some(chart)) = document().query_selector("#figure .chart-block")
+        {
+            chart.scroll_into_view();
+        }
+        open.update(|open| *open = !*open);
+    };
     view! {
         <button
             type="button"
@@ -40,7 +49,7 @@ pub fn ControlsSheet(panel: Panel) -> impl IntoView {
             aria-expanded=move || open.get().to_string()
             on:click=toggle
         >
-            {move || if open.get() { "Hide the controls" } else { "Controls" }}
+            "Controls"
         </button>
         <aside id="controls-sheet" class="controls-column" class:open=open aria-label="Controls">
             <div class="sheet-head">

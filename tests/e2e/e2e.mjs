@@ -833,12 +833,12 @@ async function main() {
         assert(control.visible && control.bottom < 900, `the first control ends at ${Math.round(control.bottom)} px`);
         assert(control.left < chart.left, 'the controls are not beside the figures');
         assert(toolbar.bottom < 300, `Copy link is at ${Math.round(toolbar.top)} px`);
-        // The controls stay in view while the figures scroll.
-        await page.mouse.wheel(0, 1500);
+        // The controls stay in view while the figures scroll, down to the last chart.
+        await page.$$eval('#figure .chart-block', (blocks) => blocks.at(-1).scrollIntoView({ block: 'end' }));
         await page.waitForTimeout(300);
         const scrolled = await top(page, '.controls-column .control-slot:not([hidden]) :is(input, select)');
-        assert(scrolled.top >= 0 && scrolled.bottom < 900, `after scrolling, the first control is at ${Math.round(scrolled.top)} px`);
-        await page.mouse.wheel(0, -1500);
+        assert(scrolled.top >= 0 && scrolled.bottom < 900, `at the last chart, the first control is at ${Math.round(scrolled.top)} px`);
+        await page.evaluate(() => window.scrollTo(0, 0));
         await page.waitForTimeout(300);
         await t.shot(page, `bench-${slug}`, { fullPage: false });
       });
