@@ -35,7 +35,7 @@ pub fn ControlsSheet(panel: Panel) -> impl IntoView {
         // The sheet covers the lower half of a phone's screen: the first
         // chart moves to the upper half, to be watched while the controls change.
         if !open.get_untracked()
-            && let Ok(Some(chart)) = document().query_selector("#figure .chart-block")
+            && let Ok(Some(chart)) = document().query_selector("#figure canvas")
         {
             chart.scroll_into_view();
         }
