@@ -232,15 +232,20 @@ pub fn figure() -> impl IntoView {
                        canvas: ChartCanvas,
                        label: fn(&Shown) -> String| {
         let canvas_view = canvas.view(id, described(label));
+        let block = format!("fig-{id}");
+        let block_id = block.clone();
         view! {
-            <div class="chart-block">
+            <div class="chart-block" id=block>
                 <div class="queue-chart-head">
                     <h3>{title}</h3>
                     <button
                         type="button"
                         class="queue-png"
                         data-chart=id
-                        on:click=move |_| save_png(id)
+                        aria-label=format!("PNG of {title}")
+                        on:click=move |_| {
+                            chart::save_block_png(&block_id, title, &format!("?{}", browser::query()))
+                        }
                     >
                         "PNG"
                     </button>
@@ -664,13 +669,6 @@ fn empty_plot() -> Plot {
         x_tick: chart::number_tick,
         y_tick: chart::number_tick,
         layers: Vec::new(),
-    }
-}
-
-fn save_png(chart_id: &'static str) {
-    if let Err(error) = browser::download_canvas_png(chart_id, &format!("stampede-{chart_id}.png"))
-    {
-        browser::warn(&format!("the chart could not be saved: {error:?}"));
     }
 }
 
