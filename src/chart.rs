@@ -57,8 +57,9 @@ pub struct ChartCanvas {
 
 thread_local! {
     /// The pixel ratio every chart draws at while a PNG is made, in place
-    /// of the screen's.
-    static EXPORT_RATIO: RwSignal<Option<f64>> = RwSignal::new(None);
+    /// of the screen's. Reference-counted, not owned: whichever chart first
+    /// reads it must not take it away when it goes.
+    static EXPORT_RATIO: ArcRwSignal<Option<f64>> = ArcRwSignal::new(None);
 }
 
 impl ChartCanvas {

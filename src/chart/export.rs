@@ -31,9 +31,8 @@ pub fn save_block_png(block_id: &str, title: &str, footer: &str) {
         EXPORT_RATIO.with(|ratio| ratio.set(Some(SCALE)));
         // The charts redraw in effects, which run before the next task.
         next_task().await;
-        let saved = picture(&block_id, &title, &footer).and_then(|url| {
-            browser::download_url(&format!("stampede-{block_id}.png"), &url)
-        });
+        let saved = picture(&block_id, &title, &footer)
+            .and_then(|url| browser::download_url(&format!("stampede-{block_id}.png"), &url));
         EXPORT_RATIO.with(|ratio| ratio.set(None));
         if let Err(error) = saved {
             browser::warn(&format!("the chart could not be saved: {error:?}"));
@@ -44,8 +43,7 @@ pub fn save_block_png(block_id: &str, title: &str, footer: &str) {
 /// Resolves once the tasks queued before it have run.
 async fn next_task() {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = web_sys::window()
-            .map(|window| window.set_timeout_with_callback(&resolve));
+        let _ = web_sys::window().map(|window| window.set_timeout_with_callback(&resolve));
     });
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
@@ -128,7 +126,11 @@ fn font(css_size: f64) -> String {
 
 /// `text` in lines at most `width` wide, broken after an `&` or a space
 /// (a longer piece keeps a line of its own).
-fn wrap(context: &CanvasRenderingContext2d, text: &str, width: f64) -> Result<Vec<String>, JsValue> {
+fn wrap(
+    context: &CanvasRenderingContext2d,
+    text: &str,
+    width: f64,
+) -> Result<Vec<String>, JsValue> {
     let mut lines = Vec::new();
     let mut line = String::new();
     for piece in text.split_inclusive(['&', ' ']) {

@@ -11,8 +11,8 @@
 use std::cell::RefCell;
 use std::ops::Range;
 
-use leptos::prelude::*;
 use super::{Layer, Pen, Plot, css_rgb};
+use leptos::prelude::*;
 
 /// One plot as drawn: its plotting area in canvas pixels and its ranges.
 pub struct Frame {
@@ -45,7 +45,11 @@ pub(super) fn painted() -> Vec<Frame> {
 
 /// Where a frame's x grid steps: equal bins, or the x of each point.
 enum Steps {
-    Bins { start: f64, width: f64, count: usize },
+    Bins {
+        start: f64,
+        width: f64,
+        count: usize,
+    },
     Points(Vec<f64>),
 }
 
@@ -146,9 +150,7 @@ fn value_at(layer: &Layer, x: f64) -> Option<f64> {
                 .flatten()
         }
         Layer::Line { points, .. } => interpolate(points.len(), |i| points[i], x),
-        Layer::Band { points, .. } => {
-            interpolate(points.len(), |i| (points[i].0, points[i].2), x)
-        }
+        Layer::Band { points, .. } => interpolate(points.len(), |i| (points[i].0, points[i].2), x),
         Layer::Span { .. } | Layer::Mark { .. } | Layer::Level { .. } => None,
     }
 }
@@ -276,7 +278,10 @@ impl Readout {
     /// Moves by a key; false when the key does not apply to this chart.
     pub fn press(self, key: Move) -> bool {
         let moved = self.frames.with_value(|frames| {
-            let current = self.cursor.get_value().unwrap_or(Cursor { frame: 0, step: 0 });
+            let current = self
+                .cursor
+                .get_value()
+                .unwrap_or(Cursor { frame: 0, step: 0 });
             let frame = match key {
                 Move::Frame(by) if frames.len() > 1 => current
                     .frame

@@ -175,7 +175,8 @@ pub fn draw(area: &Area, pen: &Pen, run: &SlotRun, phase: f64, focus: Option<u32
         ))?;
         area.draw(&Text::new(
             chart::duration_tick(tick),
-            at(turn, outer + 8.0 * scale),
+            // Clear of the red arc, which reaches 9 px out.
+            at(turn, outer + 11.0 * scale),
             text(11.0, muted).pos(outward(turn)),
         ))?;
     }
