@@ -48,9 +48,11 @@ pub type Drawn = Result<(), AreaError>;
 #[derive(Clone, Copy)]
 pub struct ChartCanvas {
     node: NodeRef<html::Canvas>,
-    /// The canvas's CSS width and height in pixels; 0 until first measured.
+    /// The canvas's CSS width and height in pixels as laid out; 0 until
+    /// first measured.
     width: RwSignal<f64>,
     measured_height: RwSignal<f64>,
+    /// The CSS height asked for, unless the stylesheet overrides it.
     height: f64,
     readout: Readout,
 }
