@@ -165,18 +165,8 @@ pub fn download_text(file_name: &str, mime: &str, text: &str) -> Result<(), JsVa
     clicked
 }
 
-/// Offers the canvas with id `canvas_id`, as drawn, as a PNG file.
-pub fn download_canvas_png(canvas_id: &str, file_name: &str) -> Result<(), JsValue> {
-    let canvas: web_sys::HtmlCanvasElement = window()
-        .document()
-        .and_then(|document| document.get_element_by_id(canvas_id))
-        .ok_or_else(|| JsValue::from_str("no such chart"))?
-        .dyn_into()?;
-    download_url(file_name, &canvas.to_data_url_with_type("image/png")?)
-}
-
 /// A click on a link to `url` that saves it as `file_name`.
-fn download_url(file_name: &str, url: &str) -> Result<(), JsValue> {
+pub fn download_url(file_name: &str, url: &str) -> Result<(), JsValue> {
     let document = window()
         .document()
         .ok_or_else(|| JsValue::from_str("no document"))?;

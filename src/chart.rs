@@ -7,6 +7,10 @@
 //! scaled by the same ratio through [`Pen`]. Colours come from the page's
 //! CSS variables, so charts follow the light or dark theme.
 //!
+//! Every chart reads out its values under the pointer or, once focused,
+//! at the step the arrow keys move to ([`readout`]), and the charts of a
+//! block save as one PNG ([`save_block_png`]).
+//!
 //! A series of counts longer than the plot is wide in pixels is merged
 //! before drawing, keeping each pixel column's highest bin: what the screen
 //! could show anyway, at a few thousand path points at most, however many
@@ -29,18 +33,35 @@ use wasm_bindgen::closure::Closure;
 use crate::browser;
 
 mod canvas;
+mod export;
+mod readout;
+
+pub use export::save_block_png;
+use readout::{Move, Readout};
 
 pub type Area = DrawingArea<canvas::Canvas, Shift>;
 type AreaError = DrawingAreaErrorKind<canvas::CanvasError>;
 pub type Drawn = Result<(), AreaError>;
 
-/// A canvas that fills its container's width at a fixed CSS height.
+/// A canvas that fills its container's width at a CSS height set here, or
+/// by the stylesheet (a presenter view), with its readout below it.
 #[derive(Clone, Copy)]
 pub struct ChartCanvas {
     node: NodeRef<html::Canvas>,
-    /// The container's CSS width in pixels; 0 until first measured.
+    /// The canvas's CSS width and height in pixels as laid out; 0 until
+    /// first measured.
     width: RwSignal<f64>,
+    measured_height: RwSignal<f64>,
+    /// The CSS height asked for, unless the stylesheet overrides it.
     height: f64,
+    readout: Readout,
+}
+
+thread_local! {
+    /// The pixel ratio every chart draws at while a PNG is made, in place
+    /// of the screen's. Reference-counted, not owned: whichever chart first
+    /// reads it must not take it away when it goes.
+    static EXPORT_RATIO: ArcRwSignal<Option<f64>> = ArcRwSignal::new(None);
 }
 
 impl ChartCanvas {
@@ -48,78 +69,136 @@ impl ChartCanvas {
         Self {
             node: NodeRef::new(),
             width: RwSignal::new(0.0),
+            measured_height: RwSignal::new(0.0),
             height: css_height,
+            readout: Readout::new(),
         }
     }
 
-    /// The canvas in its container. `label` says what the chart shows, for
-    /// a reader who cannot see it.
+    /// The canvas, the readout's crosshair over it and the readout's text
+    /// below. `label` says what the chart shows, for a reader who cannot
+    /// see it; the canvas takes focus, and the arrow keys move the readout.
     pub fn view(
         self,
         id: &'static str,
         label: impl Fn() -> String + Send + Sync + 'static,
     ) -> impl IntoView {
-        let width = self.width;
+        let (width, height) = (self.width, self.measured_height);
         self.node.on_load(move |canvas| {
-            let Some(container) = canvas.parent_element() else {
-                return;
-            };
             let on_resize = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
                 let entry: web_sys::ResizeObserverEntry = entries.get(0).unchecked_into();
-                let measured = entry.content_rect().width().floor();
-                // Untracked set-if-changed: a resize that keeps the width
-                // (a height change) must not redraw.
-                if width.get_untracked() != measured {
-                    width.set(measured);
+                let rect = entry.content_rect();
+                let measured = (rect.width().floor(), rect.height().floor());
+                // Untracked set-if-changed: an unchanged size must not redraw.
+                if (width.get_untracked(), height.get_untracked()) != measured {
+                    width.set(measured.0);
+                    height.set(measured.1);
                 }
             });
             let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref())
             else {
                 return;
             };
-            observer.observe(&container);
+            observer.observe(&canvas);
             // The observer and its callback live as long as the chart.
             let kept = SendWrapper::new((observer, on_resize));
             on_cleanup(move || kept.0.disconnect());
         });
+        let readout = self.readout;
+        let on_key = move |event: leptos::ev::KeyboardEvent| {
+            let to = match event.key().as_str() {
+                "ArrowRight" => Move::By(1),
+                "ArrowLeft" => Move::By(-1),
+                "PageDown" => Move::Page(1),
+                "PageUp" => Move::Page(-1),
+                "Home" => Move::First,
+                "End" => Move::Last,
+                "ArrowDown" => Move::Frame(1),
+                "ArrowUp" => Move::Frame(-1),
+                _ => return,
+            };
+            if readout.press(to) {
+                event.prevent_default();
+            }
+        };
+        let marks = move || {
+            readout.marks.get().map(|marks| {
+                let dots = marks
+                    .dots
+                    .into_iter()
+                    .map(|(x, y, color)| {
+                        let style = format!("left:{x:.1}px;top:{y:.1}px;background:{color}");
+                        view! { <span class="readout-dot" style=style></span> }
+                    })
+                    .collect_view();
+                let line = format!(
+                    "left:{:.1}px;width:{:.1}px;top:{:.1}px;height:{:.1}px",
+                    marks.left, marks.width, marks.top, marks.height
+                );
+                view! {
+                    <span class="readout-line" style=line></span>
+                    {dots}
+                }
+            })
+        };
         view! {
             <div class="chart">
-                <canvas
-                    id=id
-                    node_ref=self.node
-                    role="img"
-                    aria-label=label
-                    style=format!("height:{}px", self.height)
-                ></canvas>
+                <div class="chart-plot">
+                    <canvas
+                        id=id
+                        node_ref=self.node
+                        role="img"
+                        tabindex="0"
+                        aria-label=label
+                        aria-describedby=format!("{id}-readout")
+                        style=format!("height:{}px", self.height)
+                        on:mousemove=move |event| {
+                            readout.point(f64::from(event.offset_x()), f64::from(event.offset_y()))
+                        }
+                        on:mouseleave=move |_| readout.clear()
+                        on:focus=move |_| readout.focus()
+                        on:blur=move |_| readout.clear()
+                        on:keydown=on_key
+                    ></canvas>
+                    <div class="readout-marks" aria-hidden="true">{marks}</div>
+                </div>
+                <p id=format!("{id}-readout") class="readout" aria-live="polite">
+                    {move || readout.text.get()}
+                </p>
             </div>
         }
     }
 
     /// Draws with `paint` at the canvas's current size. Called inside an
-    /// effect, it runs again when the container's width changes.
+    /// effect, it runs again when the canvas's size changes.
     pub fn draw(self, paint: impl FnOnce(&Area, &Pen) -> Drawn) {
-        let css_width = self.width.get();
+        let (css_width, css_height) = (self.width.get(), self.measured_height.get());
         // Tracked, so that a change of colour scheme redraws the chart.
         let dark = crate::theme::Scheme::current_is_dark();
+        let ratio = EXPORT_RATIO
+            .with(|ratio| ratio.get())
+            .unwrap_or_else(|| window().device_pixel_ratio())
+            .max(1.0);
         let Some(canvas) = self.node.get() else {
             return;
         };
-        if css_width <= 0.0 {
+        if css_width <= 0.0 || css_height <= 0.0 {
             return;
         }
-        let ratio = window().device_pixel_ratio().max(1.0);
         canvas.set_width((css_width * ratio).round() as u32);
-        canvas.set_height((self.height * ratio).round() as u32);
+        canvas.set_height((css_height * ratio).round() as u32);
         let element: web_sys::HtmlCanvasElement = canvas;
         let pen = Pen::for_canvas(ratio, dark, &element);
         let Some(backend) = canvas::Canvas::new(element) else {
             return;
         };
         let area = backend.into_drawing_area();
+        readout::start_painting();
         let drawn = area.fill(&pen.background).and_then(|()| paint(&area, &pen));
         if let Err(error) = drawn {
             web_sys::console::warn_1(&format!("a chart failed to draw: {error}").into());
         }
+        self.readout.redrawn(ratio, pen, readout::painted());
     }
 }
 
@@ -168,6 +247,11 @@ fn css_color(style: &web_sys::CssStyleDeclaration, name: &str, fallback: RGBColo
         (6, Some(r), Some(g), Some(b)) => RGBColor(r, g, b),
         _ => fallback,
     }
+}
+
+/// A colour as CSS writes it, for what is drawn outside plotters.
+fn css_rgb(RGBColor(r, g, b): RGBColor) -> String {
+    format!("rgb({r},{g},{b})")
 }
 
 /// Which colour a layer is drawn in.
@@ -311,6 +395,7 @@ pub enum Layer {
 }
 
 /// A plot: two linear axes, how their ticks read, and the layers in order.
+#[derive(Clone)]
 pub struct Plot {
     pub x: Range<f64>,
     pub y: Range<f64>,
@@ -398,7 +483,7 @@ const TICK_STEPS: [f64; 20] = [
 /// step with the shortest labels wins ("10 min" beats "8 min 20 s"), then
 /// one with a tick on the range's end (every 6 h beats every 5 h on a
 /// day), then the one nearest five ticks.
-fn nice_ticks(range: &Range<f64>, text: fn(f64) -> String, most: usize) -> Vec<f64> {
+pub fn nice_ticks(range: &Range<f64>, text: fn(f64) -> String, most: usize) -> Vec<f64> {
     let most = most.clamp(2, 7);
     let ideal = most.min(5);
     let span = range.end - range.start;
@@ -625,6 +710,14 @@ impl Plot {
                 }
             }
         }
+        let (columns, rows) = chart.plotting_area().get_pixel_range();
+        readout::record(readout::Frame {
+            columns,
+            rows,
+            x,
+            y,
+            plot: self.clone(),
+        });
         Ok(())
     }
 }

@@ -90,6 +90,16 @@ impl Scheme {
     }
 }
 
+/// Whether the page is dark now, as its root says, for work outside the
+/// reactive graph such as an export.
+pub fn page_is_dark() -> bool {
+    document()
+        .document_element()
+        .and_then(|root| root.get_attribute("data-theme"))
+        .as_deref()
+        == Some("dark")
+}
+
 fn local_storage() -> Option<web_sys::Storage> {
     // A sandboxed iframe may refuse storage altogether.
     window().local_storage().ok().flatten()

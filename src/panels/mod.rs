@@ -134,19 +134,11 @@ fn chart_block(
     figure_block(slug, caption, body, true)
 }
 
-/// Saves the chart of the figure block `block_id` as a PNG.
-fn save_png(block_id: &str, _title: &str) {
-    let canvas_id = document()
-        .query_selector(&format!("#{block_id} canvas"))
-        .ok()
-        .flatten()
-        .map(|canvas| canvas.id());
-    if let Some(canvas_id) = canvas_id {
-        let file = format!("stampede-{block_id}.png");
-        if let Err(error) = crate::browser::download_canvas_png(&canvas_id, &file) {
-            web_sys::console::warn_1(&error);
-        }
-    }
+/// Saves the charts of the figure block `block_id` as one PNG, titled,
+/// with the parameters that draw it in its footer.
+fn save_png(block_id: &str, title: &str) {
+    let footer = format!("?{}", Store::get().state.with_untracked(State::to_query));
+    crate::chart::save_block_png(block_id, title, &footer);
 }
 
 /// One panel's parameters and its run, as memos: the run is recomputed only

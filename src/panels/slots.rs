@@ -7,7 +7,7 @@ mod donut;
 use leptos::prelude::*;
 use stampede_core::slots::{self, SlotRun};
 use stampede_core::snippet;
-use stampede_core::units::{count, counted, duration};
+use stampede_core::units::{count, counted, duration, significant};
 
 use super::{Computed, chart_block, use_it};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot, number_tick};
@@ -123,14 +123,20 @@ pub fn figure() -> impl IntoView {
         run.with(|run| {
             run.as_ref().ok().map_or_else(String::new, |run| {
                 let cycle = f64::from(run.slots) * f64::from(run.slot_seconds);
-                run.describe_slot(slot, phase.get() * cycle)
+                let cost = run.costs.hashed.per_slot.get(slot as usize).copied();
+                format!(
+                    "{} Summed cost {} (mean account = 1).",
+                    run.describe_slot(slot, phase.get() * cycle),
+                    significant(cost.unwrap_or(0.0), 3)
+                )
             })
         })
     };
     let on_pointer = move |event: leptos::ev::MouseEvent| {
+        // Over the ring's canvas only, not the readout below it.
         let Some(canvas) = event
-            .current_target()
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlCanvasElement>(t).ok())
         else {
             return;
         };
@@ -147,6 +153,49 @@ pub fn figure() -> impl IntoView {
         });
         if pointed.get_untracked() != slot {
             pointed.set(slot);
+        }
+    };
+    // Focused, the ring reads the slot the clock is in; the arrow keys step
+    // round it.
+    let clock_slot = move || {
+        run.with_untracked(|run| {
+            run.as_ref().ok().map(|run| {
+                let cycle = f64::from(run.slots) * f64::from(run.slot_seconds);
+                run.step_at(phase.get_untracked() * cycle)
+            })
+        })
+    };
+    let on_key = move |event: leptos::ev::KeyboardEvent| {
+        let Some(slots) = run.with_untracked(|run| run.as_ref().ok().map(|run| run.slots)) else {
+            return;
+        };
+        let current = pointed.get_untracked().or_else(clock_slot).unwrap_or(0);
+        let next = match event.key().as_str() {
+            "ArrowRight" | "ArrowDown" => (current + 1) % slots,
+            "ArrowLeft" | "ArrowUp" => (current + slots - 1) % slots,
+            "Home" => 0,
+            "End" => slots - 1,
+            _ => return,
+        };
+        event.prevent_default();
+        pointed.set(Some(next));
+    };
+    let presenting = RwSignal::new(false);
+    let fullscreen_change = window_event_listener_untyped("fullscreenchange", move |_| {
+        presenting.set(document().fullscreen_element().is_some());
+    });
+    on_cleanup(move || fullscreen_change.remove());
+    let present = move |event: leptos::ev::MouseEvent| {
+        if presenting.get_untracked() {
+            document().exit_fullscreen();
+            return;
+        }
+        let block = event
+            .current_target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .and_then(|button| button.closest(".chart-block").ok().flatten());
+        if let Some(Err(error)) = block.map(|block| block.request_fullscreen()) {
+            crate::browser::warn(&format!("the presenter view would not open: {error:?}"));
         }
     };
     let slot_buttons = move || {
@@ -233,7 +282,22 @@ pub fn figure() -> impl IntoView {
                 time_text=Signal::derive(move || clock_text().unwrap_or_default())
                 scrub_label="Clock"
             />
-            <div on:mousemove=on_pointer on:mouseleave=move |_| pointed.set(None)>
+            <button
+                type="button"
+                id="slots-present"
+                class="slots-present"
+                aria-pressed=move || presenting.get().to_string()
+                on:click=present
+            >
+                {move || if presenting.get() { "Leave presenter view (Esc)" } else { "Present" }}
+            </button>
+            <div
+                on:mousemove=on_pointer
+                on:mouseleave=move |_| pointed.set(None)
+                on:keydown=on_key
+                on:focusin=move |_| pointed.set(clock_slot())
+                on:focusout=move |_| pointed.set(None)
+            >
                 {ring.view("slots-ring", described(|run| {
                     format!(
                         "A ring of {} slots of {} each, {} to {} accounts a slot, with {} job kinds",

@@ -620,6 +620,96 @@ async function main() {
       equal(await page.getAttribute('#slots-note', 'aria-live'), 'polite', '#slots-note aria-live');
     });
 
+    // 4b ------------------------------------------------------------------------
+    await check('charts: a focused chart reads its values, and the arrow keys move the reading', async (t) => {
+      const page = await t.newPage();
+      await openApp(page, '?v=1&p=jitter&s=1');
+      const readout = () => page.textContent('#jitter-arrivals-readout');
+      equal((await readout()).trim(), '', 'the readout before focus');
+      equal(await page.getAttribute('#jitter-arrivals-readout', 'aria-live'), 'polite', 'the readout aria-live');
+      await page.focus('#jitter-arrivals');
+      const first = await poll(async () => (await readout()).trim(), 'a reading on focus');
+      assert(/jobs per/.test(first) && /\d/.test(first), `the reading on focus names no value: ${first}`);
+      await page.keyboard.press('ArrowRight');
+      const second = await poll(async () => {
+        const text = (await readout()).trim();
+        return text !== first && text;
+      }, 'ArrowRight to move the reading');
+      await page.keyboard.press('End');
+      await poll(async () => ![first, second].includes((await readout()).trim()), 'End to move the reading');
+      // The pointer reads where it is: the middle of the lower plot.
+      const box = await page.locator('#jitter-arrivals').boundingBox();
+      await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.75);
+      const hovered = await poll(async () => (await readout()).trim(), 'a reading under the pointer');
+      assert(hovered.includes('jobs per'), `the hovered reading: ${hovered}`);
+      equal(await page.locator('.readout-line').count(), 1, 'crosshair lines');
+    });
+
+    await check('charts: hovered readouts on Jitter, Queue and the Slots ring, light and dark', async (t) => {
+      for (const colorScheme of ['light', 'dark']) {
+        const page = await t.newPage({ colorScheme });
+        for (const [query, id, x, y] of [
+          ['?v=1&p=jitter&s=1', 'jitter-arrivals', 0.2, 0.8],
+          ['?v=1&p=queue&s=1', 'queue-depth', 0.45, 0.5],
+          ['?v=1&p=slots&s=1', 'slots-ring', 0.5, 0.15],
+        ]) {
+          await openApp(page, query);
+          if (query.includes('queue')) await queueDone(page);
+          const canvas = page.locator(`#${id}`);
+          await canvas.scrollIntoViewIfNeeded();
+          const box = await canvas.boundingBox();
+          await page.mouse.move(box.x + box.width * x, box.y + box.height * y);
+          const text = id === 'slots-ring' ? '#slots-note' : `#${id}-readout`;
+          const read = await poll(
+            async () => /\d/.test((await page.textContent(text)) ?? '') && (await page.textContent(text)),
+            `a reading on ${id}`,
+          );
+          if (id === 'slots-ring') assert(/^Slot \d+ of 15 .*cost/.test(read.trim()), `the ring's reading: ${read}`);
+          await page.waitForTimeout(150);
+          await page.locator('.chart-block', { has: canvas }).screenshot({ path: path.join(SHOTS, `readout-${id}-${colorScheme}.png`) });
+        }
+      }
+    });
+
+    await check('slots: the ring steps with the arrow keys and presents fullscreen', async (t) => {
+      const page = await t.newPage();
+      await openApp(page, '?v=1&p=slots&s=1');
+      const note = () => page.textContent('#slots-note');
+      await page.focus('#slots-ring');
+      await poll(async () => /^Slot 1 of 15/.test(await note()), 'the clock\'s slot 1 on focus');
+      await page.keyboard.press('ArrowRight');
+      await poll(async () => /^Slot 2 of 15 \(32 min–1 h 4 min/.test(await note()), `ArrowRight to read slot 2 (${await note()})`);
+      await page.keyboard.press('End');
+      await poll(async () => /^Slot 15 of 15/.test(await note()), 'End to read slot 15');
+      await page.click('#slots-present');
+      await poll(() => page.evaluate(() => document.fullscreenElement?.classList.contains('chart-block')), 'the ring\'s block to go fullscreen');
+      equal(await page.getAttribute('#slots-present', 'aria-pressed'), 'true', 'aria-pressed while presenting');
+      await poll(async () => (await page.$eval('#slots-ring', (c) => c.clientHeight)) > 400, 'the ring to grow');
+      await page.waitForTimeout(300);
+      await t.shot(page, 'slots-presenting', { fullPage: false });
+      await page.click('#slots-present');
+      await poll(() => page.evaluate(() => document.fullscreenElement === null), 'the presenter view to close');
+    });
+
+    await check('queue: a chart\'s PNG button saves it at twice its size, titled, with the parameters', async (t) => {
+      const page = await t.newPage();
+      await openApp(page, '?v=1&p=queue&s=1');
+      await queueDone(page);
+      const button = page.locator('#fig-depth button.png');
+      equal(await button.getAttribute('aria-label'), 'Save Jobs waiting as PNG', 'the button\'s name');
+      const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+      equal(download.suggestedFilename(), 'stampede-fig-depth.png', 'the file name');
+      const png = fs.readFileSync(await download.path());
+      equal(png.subarray(1, 4).toString(), 'PNG', 'the file type');
+      const [width, height] = [png.readUInt32BE(16), png.readUInt32BE(20)];
+      const css = await page.$eval('#queue-depth', (c) => [c.clientWidth, c.clientHeight]);
+      equal(width, css[0] * 2, 'the PNG width (twice the chart\'s CSS width)');
+      assert(height > css[1] * 2 + 60, `the PNG is ${height} px high, the chart ${css[1]} CSS px: no room for title and parameters`);
+      fs.writeFileSync(path.join(SHOTS, 'export-queue-depth.png'), png);
+      // Back at the screen's ratio afterwards.
+      await poll(async () => (await page.$eval('#queue-depth', (c) => c.width)) === css[0], 'the chart to draw at the screen\'s ratio again');
+    });
+
     await check('charts draw at the pixel ratio and follow a resized window', async (t) => {
       const page = await t.newPage({ deviceScaleFactor: 2 });
       await openApp(page, '?v=1&p=poisson&s=1');

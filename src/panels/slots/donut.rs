@@ -1,6 +1,9 @@
 //! The ring of slots: slot s spans the angles 2π·s/n to 2π·(s + 1)/n,
 //! clockwise from twelve o'clock, its thickness and shade growing with its
-//! accounts; the clock hand and one hand per job kind turn over it.
+//! accounts; the clock hand and one hand per job kind turn over it. Slot
+//! numbers line the hole, times into the cycle the outside, and the kinds
+//! are named in the corner. Everything grows with the ring, so a
+//! fullscreen ring reads across a room.
 
 use std::f64::consts::TAU;
 
@@ -9,19 +12,27 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use stampede_core::slots::{SlotRun, kind_name};
 use stampede_core::units::count;
 
-use crate::chart::{Area, Drawn, Ink, Pen};
+use crate::chart::{self, Area, Drawn, Ink, Pen};
 
 /// More wedges than this would be thinner than a pixel: neighbouring slots
 /// merge, each wedge showing the fullest of its slots.
 const MAX_WEDGES: u32 = 360;
-/// Room round the ring for the kinds' names, in CSS pixels.
+/// Room round the ring for the time ticks, in CSS pixels at size 1.
 const MARGIN: f64 = 26.0;
 /// The hole's radius as a share of the ring's outer radius.
 const HOLE: f64 = 0.55;
+/// The canvas height the ring's text is sized for; a taller canvas (the
+/// presenter view) scales text and margins up.
+const BASE_HEIGHT: f64 = 320.0;
+
+/// How much larger than at [`BASE_HEIGHT`] text and margins are drawn.
+fn size(width: f64, height: f64) -> f64 {
+    (width.min(height) / BASE_HEIGHT).clamp(1.0, 3.0)
+}
 
 /// Radii of the ring in CSS pixels for a canvas `width` × `height`.
 fn radii(width: f64, height: f64) -> (f64, f64) {
-    let outer = (width.min(height) / 2.0 - MARGIN).max(10.0);
+    let outer = (width.min(height) / 2.0 - MARGIN * size(width, height)).max(10.0);
     (outer * HOLE, outer)
 }
 
@@ -41,9 +52,13 @@ pub fn slot_at(run: &SlotRun, x: f64, y: f64, width: f64, height: f64) -> Option
 /// slot `focus` outlined.
 pub fn draw(area: &Area, pen: &Pen, run: &SlotRun, phase: f64, focus: Option<u32>) -> Drawn {
     let (width, height) = area.dim_in_pixel();
-    let scale = f64::from(pen.px(100.0)) / 100.0;
-    let (inner, outer) = radii(f64::from(width) / scale, f64::from(height) / scale);
-    let (inner, outer) = (inner * scale, outer * scale);
+    let ratio = f64::from(pen.px(100.0)) / 100.0;
+    let (css_width, css_height) = (f64::from(width) / ratio, f64::from(height) / ratio);
+    let (inner, outer) = radii(css_width, css_height);
+    let (inner, outer) = (inner * ratio, outer * ratio);
+    // Canvas pixels for a length in CSS pixels at size 1, and text sizes.
+    let scale = ratio * size(css_width, css_height);
+    let text = |css_size: f64, color| pen.text(css_size * scale / ratio, color);
     let centre = (f64::from(width) / 2.0, f64::from(height) / 2.0);
     let at = |turn: f64, radius: f64| {
         let angle = turn * TAU;
@@ -117,12 +132,69 @@ pub fn draw(area: &Area, pen: &Pen, run: &SlotRun, phase: f64, focus: Option<u32
             count(stranded as u64),
             if stranded == 1 { "" } else { "s" }
         );
-        // In the corner: next to the arc it would cover the first kind's name.
+        // In the corner: next to the arc it would cover the time ticks.
         area.draw(&Text::new(
             format!("red arc: {label}"),
             (pen.px(4.0) as i32, pen.px(4.0) as i32),
-            pen.text(11.0, reference)
-                .pos(Pos::new(HPos::Left, VPos::Top)),
+            text(11.0, reference).pos(Pos::new(HPos::Left, VPos::Top)),
+        ))?;
+    }
+
+    // Text round the ring sits on the side away from it.
+    let outward = |turn: f64| {
+        let angle = turn * TAU;
+        let h = if angle.sin() > 0.2 {
+            HPos::Left
+        } else if angle.sin() < -0.2 {
+            HPos::Right
+        } else {
+            HPos::Center
+        };
+        let v = if angle.cos() > 0.2 {
+            VPos::Bottom
+        } else if angle.cos() < -0.2 {
+            VPos::Top
+        } else {
+            VPos::Center
+        };
+        Pos::new(h, v)
+    };
+
+    // Times into the cycle outside the ring, on round times.
+    let cycle = f64::from(slots) * f64::from(run.slot_seconds);
+    let muted = pen.ink(Ink::Muted);
+    let room = (TAU * outer / (90.0 * scale)) as usize;
+    for tick in chart::nice_ticks(&(0.0..cycle), chart::duration_tick, room) {
+        if tick >= cycle {
+            continue;
+        }
+        let turn = tick / cycle;
+        area.draw(&PathElement::new(
+            vec![at(turn, outer + 2.0 * scale), at(turn, outer + 6.0 * scale)],
+            pen.line(muted, 1.0),
+        ))?;
+        area.draw(&Text::new(
+            chart::duration_tick(tick),
+            // Clear of the red arc, which reaches 9 px out.
+            at(turn, outer + 11.0 * scale),
+            text(11.0, muted).pos(outward(turn)),
+        ))?;
+    }
+
+    // Slot numbers inside the hole at each slot's middle, every k-th when
+    // they would crowd: k the first of 1, 2, 5, 10, 20, … that fits.
+    let numbers_at = inner - 10.0 * scale;
+    let fit = (TAU * numbers_at / (24.0 * scale)).max(1.0) as u32;
+    let every = (0..)
+        .flat_map(|power| [1, 2, 5].map(|m| m * 10u32.pow(power)))
+        .find(|&k| slots.div_ceil(k) <= fit)
+        .unwrap_or(slots);
+    for slot in (0..slots).step_by(every as usize) {
+        let turn = (f64::from(slot) + 0.5) / f64::from(slots);
+        area.draw(&Text::new(
+            (slot + 1).to_string(),
+            at(turn, numbers_at),
+            text(11.0, pen.ink(Ink::Muted)).pos(Pos::new(HPos::Center, VPos::Center)),
         ))?;
     }
 
@@ -135,42 +207,29 @@ pub fn draw(area: &Area, pen: &Pen, run: &SlotRun, phase: f64, focus: Option<u32
     for (kind, &offset) in (0u32..).zip(&run.kinds.offsets) {
         let color = pen.ink(Ink::Series(kind as usize + 1));
         let turn = (step + f64::from(offset) + 0.5) / f64::from(slots);
+        // Short of the slot numbers, so that the hand points at one.
+        let tip = numbers_at - 9.0 * scale;
         area.draw(&PathElement::new(
-            vec![at(turn, inner * 0.4), at(turn, inner * 0.97)],
+            vec![at(turn, inner * 0.4), at(turn, tip)],
             pen.line(color, 3.0),
         ))?;
-        area.draw(&Circle::new(
-            at(turn, inner * 0.97),
-            pen.px(4.0),
-            color.filled(),
-        ))?;
+        area.draw(&Circle::new(at(turn, tip), pen.px(4.0), color.filled()))?;
         if kinds <= 8 {
-            let angle = turn * TAU;
-            let h = if angle.sin() > 0.2 {
-                HPos::Left
-            } else if angle.sin() < -0.2 {
-                HPos::Right
-            } else {
-                HPos::Center
-            };
-            let v = if angle.cos() > 0.2 {
-                VPos::Bottom
-            } else if angle.cos() < -0.2 {
-                VPos::Top
-            } else {
-                VPos::Center
-            };
+            // Named in the top right corner, one a line.
+            let line = 16.0 * scale * f64::from(kind);
             area.draw(&Text::new(
-                kind_name(kind),
-                at(turn, outer + 4.0 * scale),
-                pen.text(12.0, color).pos(Pos::new(h, v)),
+                format!("— {}", kind_name(kind)),
+                (
+                    width as i32 - pen.px(4.0) as i32,
+                    (4.0 * ratio + line).round() as i32,
+                ),
+                text(12.0, color).pos(Pos::new(HPos::Right, VPos::Top)),
             ))?;
         }
     }
 
     // The clock hand, over everything.
-    let hand = pen.line(pen.ink(Ink::Muted), 1.5);
-    let text = pen.ink(Ink::Muted);
+    let hand = pen.line(muted, 1.5);
     area.draw(&PathElement::new(
         vec![at(phase, inner * 0.5), at(phase, outer + 2.0 * scale)],
         hand,
@@ -179,8 +238,7 @@ pub fn draw(area: &Area, pen: &Pen, run: &SlotRun, phase: f64, focus: Option<u32
     area.draw(&Text::new(
         format!("{} slots", count(u64::from(slots))),
         middle,
-        pen.text(14.0, text)
-            .pos(Pos::new(HPos::Center, VPos::Center)),
+        text(14.0, muted).pos(Pos::new(HPos::Center, VPos::Center)),
     ))?;
     Ok(())
 }
