@@ -288,6 +288,11 @@ pub trait FieldValue: Clone + PartialEq + fmt::Debug + Sized {
     fn in_use(&self) -> Option<String> {
         Some(self.encode())
     }
+    /// A line for the page to show under the control, when the value needs
+    /// one (how many of a list's items a link carries).
+    fn status(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Reads a finite number and clamps it into the field's range.
@@ -504,6 +509,8 @@ pub trait PanelParams {
     /// adjusted or refused (the field then keeps its value); `None` when it
     /// was taken as written or no field has that key.
     fn set(&mut self, key: &str, raw: &str) -> Option<Notice>;
+    /// The status line of the field with `key` (see [`FieldValue::status`]).
+    fn status(&self, key: &str) -> Option<String>;
     /// Repairs combinations of values that are each valid but not together.
     fn settle(&mut self) -> Vec<Notice> {
         Vec::new()
@@ -576,6 +583,19 @@ macro_rules! panel_params {
                 $(
                     if index == member {
                         return $crate::field::set_value(&mut self.$member, raw, &Self::FIELDS[index]);
+                    }
+                    member += 1;
+                )+
+                None
+            }
+
+            #[allow(unused_assignments)]
+            fn status(&self, key: &str) -> Option<String> {
+                let index = $crate::field::field_index(Self::FIELDS, key)?;
+                let mut member = 0;
+                $(
+                    if index == member {
+                        return $crate::field::FieldValue::status(&self.$member);
                     }
                     member += 1;
                 )+

@@ -402,19 +402,6 @@ impl PastedIds {
             )
         })
     }
-
-    /// What the page says under the ids: "2,000 ids read", and the link's
-    /// share when it cannot carry them all; `None` without ids.
-    pub fn status(&self) -> Option<String> {
-        if self.0.is_empty() {
-            return None;
-        }
-        let read = format!("{} read", keys::ids_count(self.0.len() as u64));
-        Some(match self.link_note() {
-            Some(note) => format!("{read}; {note}"),
-            None => read,
-        })
-    }
 }
 
 impl FieldValue for PastedIds {
@@ -437,6 +424,19 @@ impl FieldValue for PastedIds {
 
     fn in_use(&self) -> Option<String> {
         None
+    }
+
+    /// "2,000 ids read", and the link's share when it cannot carry them
+    /// all; `None` without ids.
+    fn status(&self) -> Option<String> {
+        if self.0.is_empty() {
+            return None;
+        }
+        let read = format!("{} read", keys::ids_count(self.0.len() as u64));
+        Some(match self.link_note() {
+            Some(note) => format!("{read}; {note}"),
+            None => read,
+        })
     }
 }
 

@@ -190,6 +190,23 @@ async function expectNumber(page, selector, expected, when = '') {
 
 const queryParam = (page, key) => new URL(page.url()).searchParams.get(key);
 
+/**
+ * Pastes `text` over all the text area `selector` holds: the paste event
+ * Ctrl+V sends, carrying the text, without going through the clipboard.
+ */
+export const pasteInto = (page, selector, text) =>
+  page.$eval(
+    selector,
+    (area, value) => {
+      area.focus();
+      area.select();
+      const clipboardData = new DataTransfer();
+      clipboardData.setData('text/plain', value);
+      area.dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
+    },
+    text,
+  );
+
 /** The key numbers as one string, to notice when any of them changes. */
 const keyNumbers = (page) =>
   page.$$eval('dd[data-key]', (dds) =>
@@ -812,6 +829,34 @@ async function main() {
           3000,
         );
       }
+    });
+
+    // 10 ------------------------------------------------------------------------
+    await check('hash: a 2,000-line paste reads 2,000 ids, the link carries the first, drops are named', async (t) => {
+      const page = await t.newPage({ viewport: { width: 1280, height: 1100 } });
+      await openApp(page, '?v=1&p=hash&s=1');
+      // A spreadsheet column, one id a line.
+      const column = Array.from({ length: 2000 }, (_, i) => `account-${1000 + i}`);
+      await pasteInto(page, '#f-ids', column.join('\r\n'));
+      const status = () => page.textContent('#f-ids-status');
+      const said = await poll(async () => (await status()).match(/^2,000 ids read; a link carries the first (\d+) of them/), 'the status to say 2,000 ids read');
+      const carried = Number(said[1]);
+      assert(carried > 100 && carried < 2000, `the link carries ${carried} ids`);
+      await poll(async () => (await keyNumberMap(page)).keys === '2,000 pasted ids', 'the key number to say 2,000 pasted ids');
+      equal((await page.inputValue('#f-ids')).split('\n').length, 2000, 'lines in the text area');
+      await poll(() => queryParam(page, 'ids') === column.slice(0, carried).join(','), `the first ${carried} ids in the URL`, 3000);
+      // Repeats and an over-long id are dropped, and the page says why.
+      await pasteInto(page, '#f-ids', `${column.join('\n')}\naccount-1000, account-1001\t${'x'.repeat(300)}`);
+      const notice = await poll(
+        () => page.$$eval('#notices li.notice', (lis) => lis.map((li) => li.textContent).find((s) => s.includes('(ids): '))),
+        'a notice about the ids',
+      );
+      assert(
+        notice.includes('2,000 ids read, 3 dropped: 2 repeated (first "account-1000"), 1 longer than 256 characters'),
+        `the notice reads ${JSON.stringify(notice)}`,
+      );
+      await page.locator('#f-ids').scrollIntoViewIfNeeded();
+      await t.shot(page, 'hash-ids-pasted');
     });
   }
 

@@ -480,7 +480,7 @@ fn pasted_ids_in_a_link_are_written_with_commas() {
         "{}",
         state.to_query()
     );
-    assert_eq!(state.hash.ids.status().unwrap(), "5 ids read");
+    assert_eq!(state.hash.status("ids").unwrap(), "5 ids read");
 }
 
 #[test]
@@ -495,7 +495,7 @@ fn a_link_carries_the_whole_ids_that_fit_and_the_page_keeps_the_rest() {
     assert_eq!(notices.len(), 1);
     assert_eq!(notices[0].key, "ids");
     assert_eq!(notices[0].message, says);
-    assert_eq!(state.hash.ids.status().unwrap(), says);
+    assert_eq!(state.hash.status("ids").unwrap(), says);
 
     let (linked, notices) = State::from_query(&state.to_query());
     assert!(notices.is_empty(), "{notices:?}");
