@@ -858,6 +858,29 @@ async function main() {
       await page.locator('#f-ids').scrollIntoViewIfNeeded();
       await t.shot(page, 'hash-ids-pasted');
     });
+
+    // 11 ------------------------------------------------------------------------
+    await check('history: Back after a panel switch returns to that panel and its parameters', async (t) => {
+      const page = await t.newPage();
+      await openApp(page, '?v=1&p=jitter&s=12345&n=5000');
+      const entries = () => page.evaluate(() => history.length);
+      const before = await entries();
+      // A change whose address-bar update is still waiting when the switch comes.
+      await page.fill('#f-n', '7000');
+      await page.dispatchEvent('#f-n', 'change');
+      await page.click('nav a[data-panel="hash"]');
+      await waitReady(page, 'section#panel[data-panel="hash"]');
+      equal(await entries(), before + 1, 'history entries after a change and a switch');
+      equal(queryParam(page, 'p'), 'hash', 'p after the switch');
+      await page.goBack();
+      await waitReady(page, 'section#panel[data-panel="jitter"]');
+      await expectNumber(page, '#f-n', 7000, 'after Back');
+      equal(queryParam(page, 'n'), '7000', 'n in the URL after Back');
+      equal(await page.getAttribute('nav a[data-panel="jitter"]', 'aria-current'), 'page', 'aria-current after Back');
+      await page.goForward();
+      await waitReady(page, 'section#panel[data-panel="hash"]');
+      equal(queryParam(page, 'p'), 'hash', 'p after Forward');
+    });
   }
 
   // 10 ------------------------------------------------------------------------
