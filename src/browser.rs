@@ -1,6 +1,6 @@
 //! The bridges to the browser that are not the DOM Leptos draws: the
-//! address bar and history, the clipboard, the embedding page, downloads
-//! and the panic banner.
+//! address bar and history, the clipboard, the embedding page, downloads,
+//! the loading skeleton and the panic banner.
 //!
 //! Each history entry holds two queries: the address shows the link's,
 //! where a long list is cut to what a link carries, and the entry's state
@@ -151,6 +151,17 @@ pub fn post_height_to_parent() {
     }
     // The observer calls back for the life of the page.
     on_resize.forget();
+}
+
+/// Removes the skeleton of index.html (see there). Called in the task that
+/// mounts the app, before the browser paints again.
+pub fn remove_skeleton() {
+    let skeleton = window()
+        .document()
+        .and_then(|document| document.get_element_by_id("skeleton"));
+    if let Some(skeleton) = skeleton {
+        skeleton.remove();
+    }
 }
 
 /// Shows a visible error with a way back to the defaults. Used by the panic

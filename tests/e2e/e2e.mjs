@@ -884,6 +884,44 @@ async function main() {
   }
 
   // 10 ------------------------------------------------------------------------
+  await check('skeleton: index.html paints the header, the panel links and a loading line; the app replaces it', async (t) => {
+    const html = await (await fetch(BASE)).text();
+    for (const slug of SLUGS) assert(html.includes(`href="?p=${slug}"`), `index.html has no link to ?p=${slug}`);
+    assert(html.includes('Loading the playground…'), 'index.html has no loading line');
+    assert(html.includes('<noscript>'), 'index.html has no <noscript>');
+    const header = (page) =>
+      page.evaluate(() => ({
+        h1: document.querySelector('header h1')?.textContent.trim(),
+        purpose: document.querySelector('header .purpose')?.textContent.trim(),
+        links: [...document.querySelectorAll('header nav a')].map((a) => `${a.textContent.trim()} ${new URL(a.href).searchParams.get('p')}`),
+      }));
+    // Before the wasm arrives: it never does here.
+    let skeleton;
+    for (const colorScheme of ['light', 'dark']) {
+      const page = await t.newPage({ colorScheme });
+      await page.route('**/*.wasm', () => {});
+      await page.goto(`${BASE}?v=1&p=hash`);
+      await page.waitForSelector('#skeleton .skeleton-loading', { state: 'visible' });
+      skeleton = await header(page);
+      await t.shot(page, `skeleton-${colorScheme}`, { fullPage: false });
+    }
+    equal(skeleton.links.length, SLUGS.length, 'links in the skeleton');
+    // Without JavaScript: the message, and no loading line.
+    const off = await t.newPage({ javaScriptEnabled: false });
+    await off.goto(BASE);
+    assert(/needs JavaScript/.test((await off.textContent('#skeleton main')) ?? ''), 'no <noscript> message without JavaScript');
+    assert(!(await off.isVisible('.skeleton-loading')), 'the loading line shows without JavaScript');
+    await t.shot(off, 'skeleton-noscript', { fullPage: false });
+    // Once mounted: the app's own header, equal to the skeleton's, once.
+    const page = await t.newPage();
+    await openApp(page, '?v=1&p=hash');
+    for (const selector of ['#skeleton', '.skeleton-loading']) equal(await page.locator(selector).count(), 0, `${selector} after mount`);
+    for (const selector of ['h1', 'header', 'nav', 'main']) equal(await page.locator(selector).count(), 1, `${selector} elements after mount`);
+    const app = await header(page);
+    equal(JSON.stringify(app), JSON.stringify(skeleton), 'the app header against the skeleton');
+  });
+
+  // 11 ------------------------------------------------------------------------
   await check('docs module: a plain page imports it and gets the numbers', async (t) => {
     assert(
       fs.existsSync(path.join(DIST, 'js', 'stampede.js')),
