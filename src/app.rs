@@ -7,7 +7,7 @@ use stampede_core::state::{Panel, State};
 use crate::browser;
 use crate::notices::NoticeSummary;
 use crate::panels::PanelView;
-use crate::store::Store;
+use crate::store::{Store, history_entry};
 use crate::theme::{Scheme, ThemePicker};
 
 #[component]
@@ -26,8 +26,11 @@ pub fn App() -> impl IntoView {
     let store = Store::new(state, notices);
     provide_context(store);
 
-    // The address bar follows the state, so the URL always restores it.
-    Effect::new(move |_| browser::replace_query_debounced(store.state.with(State::to_query)));
+    // The address bar follows the state, so the URL always restores it; a
+    // panel switch adds its own entry (Store::show_panel), Back and Forward
+    // restore an entry's state.
+    Effect::new(move |_| browser::replace_entry_debounced(store.state.with(history_entry)));
+    browser::on_history_move(move |query| store.restore(&query));
 
     let panel = Memo::new(move |_| store.state.with(|state| state.panel));
     let panel_view = move || view! { <PanelView panel=panel.get() /> };

@@ -1,8 +1,13 @@
 //! The bridges to the browser that are not the DOM Leptos draws: the
-//! address bar, the clipboard, the embedding page, downloads and the panic
-//! banner.
+//! address bar and history, the clipboard, the embedding page, downloads,
+//! the loading skeleton and the panic banner.
+//!
+//! Each history entry holds two queries: the address shows the link's,
+//! where a long list is cut to what a link carries, and the entry's state
+//! keeps the whole one, so Back, Forward and reload restore a long list
+//! the link could not.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::time::Duration;
 
 use leptos::prelude::set_timeout;
@@ -12,10 +17,18 @@ use wasm_bindgen::prelude::*;
 /// rewrites it once it rests, not at every step.
 const URL_DEBOUNCE: Duration = Duration::from_millis(300);
 
-/// The current query string, without its `?`.
+/// The query of the current history entry, without its `?`: the whole
+/// one the page kept with the entry, else the address's.
 pub fn query() -> String {
-    let search = window().location().search().unwrap_or_default();
-    search.trim_start_matches('?').to_string()
+    let kept = window()
+        .history()
+        .ok()
+        .and_then(|history| history.state().ok())
+        .and_then(|state| state.as_string());
+    kept.unwrap_or_else(|| {
+        let search = window().location().search().unwrap_or_default();
+        search.trim_start_matches('?').to_string()
+    })
 }
 
 /// The page address up to and including its path, e.g.
@@ -27,29 +40,77 @@ pub fn page_base() -> String {
     format!("{origin}{path}")
 }
 
-thread_local! {
-    static PENDING_URL_WRITE: Cell<u64> = const { Cell::new(0) };
+/// What a history entry holds: the query its address shows, and the
+/// whole query the page keeps with it (see the module text).
+pub struct Entry {
+    pub link: String,
+    pub whole: String,
 }
 
-/// Replaces the query in the address bar once `query` has been the latest
-/// for [`URL_DEBOUNCE`], without adding a history entry.
-pub fn replace_query_debounced(query: String) {
-    let ticket = PENDING_URL_WRITE.with(|pending| {
-        pending.set(pending.get() + 1);
-        pending.get()
+thread_local! {
+    /// The entry waiting out [`URL_DEBOUNCE`] to replace the current one.
+    static PENDING_REPLACE: RefCell<Option<Entry>> = const { RefCell::new(None) };
+    /// Counts replace requests, so only the latest one's timer writes.
+    static REPLACE_TICKET: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Replaces the current history entry with `entry` once it has been the
+/// latest for [`URL_DEBOUNCE`]: a dragged slider rewrites the address
+/// once it rests, without adding history.
+pub fn replace_entry_debounced(entry: Entry) {
+    PENDING_REPLACE.set(Some(entry));
+    let ticket = REPLACE_TICKET.with(|ticket| {
+        ticket.set(ticket.get() + 1);
+        ticket.get()
     });
     set_timeout(
         move || {
-            if PENDING_URL_WRITE.with(Cell::get) == ticket {
-                let url = format!("?{query}");
-                if let Ok(history) = window().history() {
-                    // A page sandboxed without same-origin may refuse; the state still lives.
-                    let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
-                }
+            if REPLACE_TICKET.get() == ticket {
+                flush_pending_replace();
             }
         },
         URL_DEBOUNCE,
     );
+}
+
+/// Adds `entry` to the history after the current one. A replace still
+/// waiting belongs to the current entry, so it is written there first.
+pub fn push_entry(entry: Entry) {
+    flush_pending_replace();
+    write_entry(&entry, true);
+}
+
+/// Calls `restore` with the whole query of the entry that Back or Forward
+/// moved to. A replace still waiting belonged to the entry moved away from,
+/// so it is dropped rather than written over the one moved to.
+pub fn on_history_move(restore: impl Fn(String) + 'static) {
+    let on_pop = Closure::<dyn FnMut()>::new(move || {
+        PENDING_REPLACE.take();
+        restore(query());
+    });
+    let _ = window().add_event_listener_with_callback("popstate", on_pop.as_ref().unchecked_ref());
+    // The listener lives as long as the page.
+    on_pop.forget();
+}
+
+fn flush_pending_replace() {
+    if let Some(entry) = PENDING_REPLACE.take() {
+        write_entry(&entry, false);
+    }
+}
+
+fn write_entry(entry: &Entry, push: bool) {
+    let Ok(history) = window().history() else {
+        return;
+    };
+    let url = format!("?{}", entry.link);
+    let whole = JsValue::from_str(&entry.whole);
+    // A page sandboxed without same-origin may refuse; the state still lives.
+    let _ = if push {
+        history.push_state_with_url(&whole, "", Some(&url))
+    } else {
+        history.replace_state_with_url(&whole, "", Some(&url))
+    };
 }
 
 /// Copies `text` to the clipboard; resolves to whether it worked.
@@ -90,6 +151,17 @@ pub fn post_height_to_parent() {
     }
     // The observer calls back for the life of the page.
     on_resize.forget();
+}
+
+/// Removes the skeleton of index.html (see there). Called in the task that
+/// mounts the app, before the browser paints again.
+pub fn remove_skeleton() {
+    let skeleton = window()
+        .document()
+        .and_then(|document| document.get_element_by_id("skeleton"));
+    if let Some(skeleton) = skeleton {
+        skeleton.remove();
+    }
 }
 
 /// Shows a visible error with a way back to the defaults. Used by the panic

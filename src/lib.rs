@@ -20,8 +20,10 @@ pub mod worker;
 pub use app::App;
 pub use browser::show_error_banner;
 
-/// Entry point of the bundle: report panics on the page, then mount the app.
+/// Entry point of the bundle: report panics on the page, then mount the app
+/// in place of the skeleton index.html shows until now.
 pub fn start() {
     browser::report_panics_on_page();
     leptos::mount::mount_to_body(App);
+    browser::remove_skeleton();
 }

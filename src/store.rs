@@ -1,10 +1,13 @@
 //! The app's reactive store: the core [`State`] and the notices about
-//! adjusted parameters, with the few ways the controls change them.
+//! adjusted parameters, with the few ways the controls and the history
+//! change them.
 
 use leptos::prelude::*;
 use stampede_core::field::Notice;
 use stampede_core::presets::Preset;
 use stampede_core::state::{Panel, State};
+
+use crate::browser;
 
 #[derive(Clone, Copy)]
 pub struct Store {
@@ -73,10 +76,23 @@ impl Store {
         self.notices.set(from_url(notices));
     }
 
-    /// Opens `panel`; the notices of the one left behind no longer apply.
+    /// Opens `panel` in a new history entry, so Back returns to the panel
+    /// open before; the notices of the one left behind no longer apply.
     pub fn show_panel(&self, panel: Panel) {
+        if self.state.with_untracked(|state| state.panel) == panel {
+            return;
+        }
         self.state.update(|state| state.panel = panel);
         self.notices.set(Vec::new());
+        browser::push_entry(self.state.with_untracked(history_entry));
+    }
+
+    /// Shows the state of a history entry's `query`, as loading it would.
+    pub fn restore(&self, query: &str) {
+        crate::chart::mark_change();
+        let (state, notices) = State::from_query(query);
+        self.state.set(state);
+        self.notices.set(from_url(notices));
     }
 
     /// Drops the notices about `key` and those its last change made.
@@ -95,4 +111,12 @@ fn from_url(notices: Vec<Notice>) -> Vec<Adjusted> {
             cause: None,
         })
         .collect()
+}
+
+/// The history entry of `state`: its link and its whole query.
+pub fn history_entry(state: &State) -> browser::Entry {
+    browser::Entry {
+        link: state.to_query(),
+        whole: state.to_full_query(),
+    }
 }

@@ -44,6 +44,15 @@ pub enum Kind {
         max_len: usize,
         example: &'static str,
     },
+    /// A list of up to `max_items` items (such as ids), pasted separated by
+    /// commas or whitespace and written in a URL separated by commas. A
+    /// page holds the whole list; a link carries as many whole items, from
+    /// the first, as fit in `link_chars` characters (see [`link_part`]).
+    List {
+        max_items: usize,
+        link_chars: usize,
+        example: &'static str,
+    },
 }
 
 /// An option of a [`Kind::Choice`] or [`Kind::Choices`] field.
@@ -86,7 +95,7 @@ impl Field {
                 },
                 ..self
             },
-            Kind::Choice(_) | Kind::Choices { .. } | Kind::Text { .. } => self,
+            Kind::Choice(_) | Kind::Choices { .. } | Kind::Text { .. } | Kind::List { .. } => self,
         }
     }
 
@@ -139,6 +148,44 @@ impl Field {
             kind: Kind::Text { max_len, example },
         }
     }
+
+    pub const fn list(
+        key: &'static str,
+        label: &'static str,
+        max_items: usize,
+        link_chars: usize,
+        example: &'static str,
+    ) -> Self {
+        Self {
+            key,
+            label,
+            unit: "",
+            kind: Kind::List {
+                max_items,
+                link_chars,
+                example,
+            },
+        }
+    }
+
+    /// `value` as a link writes it: a list cut to [`link_part`], any other
+    /// value whole.
+    pub fn in_link<'a>(&self, value: &'a str) -> &'a str {
+        match self.kind {
+            Kind::List { link_chars, .. } => link_part(value, link_chars),
+            _ => value,
+        }
+    }
+}
+
+/// The longest run of whole items, from the first, of a comma-separated
+/// `list` that fits in `link_chars` characters.
+pub fn link_part(list: &str, link_chars: usize) -> &str {
+    match list.char_indices().nth(link_chars) {
+        None => list,
+        Some((end, ',')) => &list[..end],
+        Some((end, _)) => list[..end].rfind(',').map_or("", |cut| &list[..cut]),
+    }
 }
 
 /// Positions of a logarithmic slider; linear sliders move in the field's step.
@@ -150,7 +197,7 @@ impl Field {
         match self.kind {
             Kind::Number { log: true, .. } => Some((0.0, LOG_SLIDER_STEPS, 1.0)),
             Kind::Number { min, max, step, .. } => Some((min, max, step)),
-            Kind::Choice(_) | Kind::Choices { .. } | Kind::Text { .. } => None,
+            Kind::Choice(_) | Kind::Choices { .. } | Kind::Text { .. } | Kind::List { .. } => None,
         }
     }
 
@@ -236,6 +283,16 @@ pub trait FieldValue: Clone + PartialEq + fmt::Debug + Sized {
     fn parse(raw: &str, field: &Field) -> Result<(Self, Option<String>), String>;
     /// The value as written in a URL; `parse` reads it back unchanged.
     fn encode(&self) -> String;
+    /// The value a notice says is in use, after "; using"; `None` when the
+    /// note already says it (a list of thousands is not repeated there).
+    fn in_use(&self) -> Option<String> {
+        Some(self.encode())
+    }
+    /// A line for the page to show under the control, when the value needs
+    /// one (how many of a list's items a link carries).
+    fn status(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Reads a finite number and clamps it into the field's range.
@@ -374,7 +431,10 @@ pub fn set_value<T: FieldValue>(slot: &mut T, raw: &str, field: &Field) -> Optio
         Err(why) => why,
     };
     // The value in use: the adjusted one, or the kept one after a refusal.
-    Some(field.notice(format!("{why}; using {}", slot.encode())))
+    Some(field.notice(match slot.in_use() {
+        Some(value) => format!("{why}; using {value}"),
+        None => why,
+    }))
 }
 
 /// The position of the field with `key` in `fields`, for [`panel_params!`].
@@ -449,6 +509,8 @@ pub trait PanelParams {
     /// adjusted or refused (the field then keeps its value); `None` when it
     /// was taken as written or no field has that key.
     fn set(&mut self, key: &str, raw: &str) -> Option<Notice>;
+    /// The status line of the field with `key` (see [`FieldValue::status`]).
+    fn status(&self, key: &str) -> Option<String>;
     /// Repairs combinations of values that are each valid but not together.
     fn settle(&mut self) -> Vec<Notice> {
         Vec::new()
@@ -527,6 +589,19 @@ macro_rules! panel_params {
                 None
             }
 
+            #[allow(unused_assignments)]
+            fn status(&self, key: &str) -> Option<String> {
+                let index = $crate::field::field_index(Self::FIELDS, key)?;
+                let mut member = 0;
+                $(
+                    if index == member {
+                        return $crate::field::FieldValue::status(&self.$member);
+                    }
+                    member += 1;
+                )+
+                None
+            }
+
             $(
                 fn settle(&mut self) -> Vec<$crate::field::Notice> {
                     $settle(self)
@@ -568,6 +643,17 @@ mod tests {
         // linear slider.
         assert_eq!(DELAY.slider_value(200.0), 0.7);
         assert!((DELAY.slider_position(30.0) - 1000.0 * 300f64.ln() / 14_400f64.ln()).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_link_part_ends_at_the_last_whole_item_that_fits() {
+        assert_eq!(link_part("ab,cd,ef", 8), "ab,cd,ef");
+        assert_eq!(link_part("ab,cd,ef", 7), "ab,cd");
+        assert_eq!(link_part("ab,cd,ef", 5), "ab,cd");
+        assert_eq!(link_part("ab,cd,ef", 4), "ab");
+        assert_eq!(link_part("abc,d", 2), "");
+        // Characters, not bytes.
+        assert_eq!(link_part("éé,ü", 4), "éé,ü");
     }
 
     #[test]

@@ -20,11 +20,12 @@
 //! first N keys of a longer run are the N keys of a shorter one: a key set
 //! grows by appending.
 //!
-//! A reader can also paste their own ids. [`parse_pasted`] takes one id per
-//! line, or several on a line separated by commas: each is trimmed, empty
-//! ones are dropped and a repeated id counts once. So ids cannot contain
-//! commas or line breaks, which database ids, UUIDs and e-mail addresses
-//! never do.
+//! A reader can also paste their own ids. [`read_pasted`] takes ids
+//! separated by commas or whitespace, so a column copied from a spreadsheet
+//! (one per line), a CSV row or a list typed with spaces all read the same;
+//! ids therefore cannot contain commas or whitespace, which database ids,
+//! UUIDs and e-mail addresses never do. It never refuses a paste: an id it
+//! cannot use is dropped, and the reading says how many for each reason.
 
 use std::collections::HashSet;
 
@@ -32,7 +33,9 @@ use rand::{Rng, RngExt};
 
 use crate::choice_enum;
 use crate::error::{InvalidInput, count_at_most};
+use crate::field::shorten;
 use crate::rng::{Purpose, SeededRng, seeded};
+use crate::units;
 
 /// The most keys one call generates: a million keys and the tenth more that
 /// a stability check appends.
@@ -141,36 +144,104 @@ pub fn uuid_bytes(key: &str) -> Option<[u8; 16]> {
     uuid::Uuid::try_parse(key).ok().map(|id| *id.as_bytes())
 }
 
-/// The ids in pasted text: one per line or separated by commas, trimmed,
-/// empty ones dropped, repeats kept once in the order first seen.
-///
-/// Refuses, naming the field `ids`, more than [`MAX_PASTED_IDS`] ids or an
-/// id longer than [`MAX_ID_CHARS`] characters. Any text is safe: the work
-/// stops at the first id over a limit.
-pub fn parse_pasted(text: &str) -> Result<Vec<String>, InvalidInput> {
+/// What [`read_pasted`] made of a paste: the ids it kept, in the order
+/// first seen, and those it dropped, by reason.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct IdsRead {
+    pub ids: Vec<String>,
+    /// Ids seen earlier in the paste; the first of each is kept.
+    pub repeated: Dropped,
+    /// Ids longer than [`MAX_ID_CHARS`] characters.
+    pub too_long: Dropped,
+    /// New ids after the first [`MAX_PASTED_IDS`].
+    pub past_limit: Dropped,
+}
+
+/// The ids dropped for one reason: how many, and the first of them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Dropped {
+    pub count: u64,
+    pub first: Option<String>,
+}
+
+impl Dropped {
+    fn add(&mut self, id: &str) {
+        self.count += 1;
+        self.first.get_or_insert_with(|| shorten(id));
+    }
+}
+
+/// The ids in pasted text, separated by commas or whitespace (runs of
+/// separators count as one). An id longer than [`MAX_ID_CHARS`]
+/// characters, a repeat, or a new id after the first [`MAX_PASTED_IDS`] is
+/// dropped and counted. Any text is safe: the work is one pass over it,
+/// holding at most [`MAX_PASTED_IDS`] ids.
+pub fn read_pasted(text: &str) -> IdsRead {
+    let mut read = IdsRead::default();
     let mut seen = HashSet::new();
-    let mut ids = Vec::new();
-    let items = text
-        .split(['\n', '\r', ','])
-        .map(str::trim)
-        .filter(|id| !id.is_empty());
-    for id in items {
+    let pieces = text
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|piece| !piece.is_empty());
+    for id in pieces {
         if id.chars().nth(MAX_ID_CHARS).is_some() {
-            let start: String = id.chars().take(16).collect();
-            return Err(InvalidInput::new(
-                "ids",
-                format!("the id starting \"{start}…\" has more than {MAX_ID_CHARS} characters"),
-            ));
-        }
-        if seen.insert(id) {
-            if ids.len() as u32 == MAX_PASTED_IDS {
-                return Err(InvalidInput::new(
-                    "ids",
-                    format!("more than {MAX_PASTED_IDS} ids"),
-                ));
-            }
-            ids.push(id.to_string());
+            read.too_long.add(id);
+        } else if seen.contains(id) {
+            read.repeated.add(id);
+        } else if read.ids.len() as u32 == MAX_PASTED_IDS {
+            read.past_limit.add(id);
+        } else {
+            seen.insert(id);
+            read.ids.push(id.to_string());
         }
     }
-    Ok(ids)
+    read
+}
+
+impl IdsRead {
+    /// How many ids were dropped, for every reason.
+    pub fn dropped(&self) -> u64 {
+        self.repeated.count + self.too_long.count + self.past_limit.count
+    }
+
+    /// "1,998 ids read, 3 dropped: 2 repeated (first "42"), 1 longer than
+    /// 256 characters (first "xxxxxxxx…")", or "2,000 ids read".
+    pub fn summary(&self) -> String {
+        let read = ids_count(self.ids.len() as u64);
+        if self.dropped() == 0 {
+            return format!("{read} read");
+        }
+        let reasons = [
+            (&self.repeated, "repeated".to_string()),
+            (
+                &self.too_long,
+                format!("longer than {MAX_ID_CHARS} characters"),
+            ),
+            (
+                &self.past_limit,
+                format!("past the limit of {}", ids_count(u64::from(MAX_PASTED_IDS))),
+            ),
+        ];
+        let reasons: Vec<String> = reasons
+            .into_iter()
+            .filter(|(dropped, _)| dropped.count > 0)
+            .map(|(dropped, why)| {
+                let first = dropped.first.as_deref().unwrap_or_default();
+                format!("{} {why} (first \"{first}\")", units::count(dropped.count))
+            })
+            .collect();
+        format!(
+            "{read} read, {} dropped: {}",
+            units::count(self.dropped()),
+            reasons.join(", ")
+        )
+    }
+}
+
+/// "1 id", "2,000 ids".
+pub fn ids_count(n: u64) -> String {
+    if n == 1 {
+        "1 id".to_string()
+    } else {
+        format!("{} ids", units::count(n))
+    }
 }

@@ -33,10 +33,10 @@
 //! the id of rank r (from 0) the offset ⌊r·W / N⌋. It is perfectly even,
 //! but adding ids shifts the ranks, so nearly every id moves.
 //!
-//! The ids are N generated keys ([`crate::keys`]) or the reader's own. Pasted
-//! ids travel in the URL comma-separated, up to [`MAX_URL_IDS_CHARS`]
-//! characters; a longer paste is refused with a notice, and
-//! [`run_with_ids`] places a list of any length up to the cap.
+//! The ids are N generated keys ([`crate::keys`]) or the reader's own, up to
+//! [`keys::MAX_PASTED_IDS`] of them, read by [`keys::read_pasted`]. A link
+//! carries the first of them that fit in [`MAX_URL_IDS_CHARS`] characters,
+//! comma-separated; the page holds the rest, and says so.
 //!
 //! A page redraws as a slider moves, so [`RunCache`] keeps the generated ids
 //! and what of each id does not depend on W, its hash or its first Ruby
@@ -88,7 +88,7 @@ pub const MAX_PLACED_KEYS: u32 = 400_000;
 pub const MAX_BUCKETS: u32 = 10_080;
 /// How many keys FNV-1a hashes side by side (see [`hash::fnv1a_32_lanes`]).
 const FNV_LANES: usize = 4;
-/// The most characters of pasted ids a URL carries.
+/// The most characters of pasted ids a link carries.
 pub const MAX_URL_IDS_CHARS: usize = 2_000;
 /// The most ids when either function is Ruby's, whose seeding costs about
 /// 1,900 dependent steps an id: beyond this a redraw no longer feels live.
@@ -372,25 +372,71 @@ impl FieldValue for LookupId {
     }
 }
 
-/// The ids pasted into the URL, separated by commas there (see
-/// [`keys::parse_pasted`] for the rules).
+/// The reader's own ids, written in a URL separated by commas (see
+/// [`keys::read_pasted`] for how a paste is read).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PastedIds(pub Vec<String>);
 
+impl PastedIds {
+    /// How many ids, from the first, a link carries: those whose text,
+    /// commas between, fits in [`MAX_URL_IDS_CHARS`] characters.
+    pub fn in_link(&self) -> usize {
+        let mut length = 0;
+        self.0
+            .iter()
+            .take_while(|id| {
+                length += id.chars().count() + usize::from(length > 0);
+                length <= MAX_URL_IDS_CHARS
+            })
+            .count()
+    }
+
+    /// "a link carries the first 176 of them; the rest stay on this page",
+    /// when a link cannot carry them all.
+    pub fn link_note(&self) -> Option<String> {
+        let in_link = self.in_link();
+        (in_link < self.0.len()).then(|| {
+            format!(
+                "a link carries the first {} of them; the rest stay on this page",
+                units::count(in_link as u64)
+            )
+        })
+    }
+}
+
 impl FieldValue for PastedIds {
+    /// Never refuses: notes the ids dropped, and a list a link cannot carry.
     fn parse(raw: &str, _field: &Field) -> Result<(Self, Option<String>), String> {
-        if raw.chars().nth(MAX_URL_IDS_CHARS).is_some() {
-            return Err(format!(
-                "more than {MAX_URL_IDS_CHARS} characters fit in a link; paste longer lists in the page"
-            ));
-        }
-        keys::parse_pasted(raw)
-            .map(|ids| (PastedIds(ids), None))
-            .map_err(|error| error.reason)
+        let read = keys::read_pasted(raw);
+        let summary = read.summary();
+        let dropped = read.dropped() > 0;
+        let ids = PastedIds(read.ids);
+        let note = match ids.link_note() {
+            Some(link) => Some(format!("{summary}; {link}")),
+            None => dropped.then_some(summary),
+        };
+        Ok((ids, note))
     }
 
     fn encode(&self) -> String {
         self.0.join(",")
+    }
+
+    fn in_use(&self) -> Option<String> {
+        None
+    }
+
+    /// "2,000 ids read", and the link's share when it cannot carry them
+    /// all; `None` without ids.
+    fn status(&self) -> Option<String> {
+        if self.0.is_empty() {
+            return None;
+        }
+        let read = format!("{} read", keys::ids_count(self.0.len() as u64));
+        Some(match self.link_note() {
+            Some(note) => format!("{read}; {note}"),
+            None => read,
+        })
     }
 }
 
@@ -414,7 +460,7 @@ panel_params! {
         /// The reader's own ids; when there are any, they are placed instead
         /// of generated ones.
         pub ids: PastedIds = PastedIds::default(),
-            Field::text("ids", "Your ids", MAX_URL_IDS_CHARS, "42, 1337, 9001");
+            Field::list("ids", "Your ids", keys::MAX_PASTED_IDS as usize, MAX_URL_IDS_CHARS, "42, 1337, 9001");
         /// The id whose hash, offset and time of day the page spells out.
         pub lookup: LookupId = LookupId::default(),
             Field::text("q", "Look up an id", MAX_ID_CHARS, "42");

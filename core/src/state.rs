@@ -6,6 +6,11 @@
 //! fails: unknown keys are
 //! ignored, out-of-range values clamped, unreadable ones replaced by their
 //! defaults, and each adjustment is returned as a [`Notice`] naming the key.
+//!
+//! A link has room for only so much: a pasted list longer than its field's
+//! link budget travels in [`State::to_query`] cut to its first whole items,
+//! while [`State::to_full_query`] writes it whole for the page's own
+//! history, where no one copies it.
 
 use crate::backoff::BackoffParams;
 use crate::field::{Field, Kind, Notice, PanelParams, shorten};
@@ -397,8 +402,19 @@ impl State {
         (state, notices)
     }
 
-    /// The query string (without `?`) that restores this state.
+    /// The query string (without `?`) of a link to this state: every value,
+    /// a long list cut to the first items that fit a link.
     pub fn to_query(&self) -> String {
+        self.query(false)
+    }
+
+    /// The query string (without `?`) that restores this state exactly,
+    /// lists whole, however long.
+    pub fn to_full_query(&self) -> String {
+        self.query(true)
+    }
+
+    fn query(&self, whole_lists: bool) -> String {
         let mut pairs: Vec<(&str, String)> = vec![
             (VERSION_KEY, VERSION.to_string()),
             (PANEL_KEY, self.panel.slug().to_string()),
@@ -406,7 +422,14 @@ impl State {
         ];
         let params = self.params(self.panel);
         for field in params.fields() {
-            pairs.extend(params.value(field.key).map(|value| (field.key, value)));
+            pairs.extend(params.value(field.key).map(|value| {
+                let value = if whole_lists {
+                    value
+                } else {
+                    field.in_link(&value).to_string()
+                };
+                (field.key, value)
+            }));
         }
         if self.view.embed {
             pairs.push((EMBED_KEY, "1".into()));
@@ -446,6 +469,9 @@ impl State {
                             })
                     }
                     Kind::Text { max_len, .. } => value.chars().count() <= max_len,
+                    Kind::List { max_items, .. } => {
+                        value.split(',').filter(|s| !s.is_empty()).count() <= max_items
+                    }
                 }
             })
         })

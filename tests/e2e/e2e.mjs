@@ -190,6 +190,23 @@ async function expectNumber(page, selector, expected, when = '') {
 
 const queryParam = (page, key) => new URL(page.url()).searchParams.get(key);
 
+/**
+ * Pastes `text` over all the text area `selector` holds: the paste event
+ * Ctrl+V sends, carrying the text, without going through the clipboard.
+ */
+export const pasteInto = (page, selector, text) =>
+  page.$eval(
+    selector,
+    (area, value) => {
+      area.focus();
+      area.select();
+      const clipboardData = new DataTransfer();
+      clipboardData.setData('text/plain', value);
+      area.dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
+    },
+    text,
+  );
+
 /** The key numbers as one string, to notice when any of them changes. */
 const keyNumbers = (page) =>
   page.$$eval('dd[data-key]', (dds) =>
@@ -1020,9 +1037,97 @@ async function main() {
       assert(page.url() === `${BASE}embed-example.html`, `the link went to ${page.url()}`);
       assert((await page.locator('iframe.stampede[src*="fig=depth"]').count()) === 1, 'no single Queue chart on the example');
     });
+
+    await check('hash: a 2,000-line paste reads 2,000 ids, the link carries the first, drops are named', async (t) => {
+      const page = await t.newPage({ viewport: { width: 1280, height: 1100 } });
+      await openApp(page, '?v=1&p=hash&s=1');
+      // A spreadsheet column, one id a line.
+      const column = Array.from({ length: 2000 }, (_, i) => `account-${1000 + i}`);
+      await pasteInto(page, '#f-ids', column.join('\r\n'));
+      const status = () => page.textContent('#f-ids-status');
+      const said = await poll(async () => (await status()).match(/^2,000 ids read; a link carries the first (\d+) of them/), 'the status to say 2,000 ids read');
+      const carried = Number(said[1]);
+      assert(carried > 100 && carried < 2000, `the link carries ${carried} ids`);
+      await poll(async () => (await keyNumberMap(page)).keys === '2,000 pasted ids', 'the key number to say 2,000 pasted ids');
+      equal((await page.inputValue('#f-ids')).split('\n').length, 2000, 'lines in the text area');
+      await poll(() => queryParam(page, 'ids') === column.slice(0, carried).join(','), `the first ${carried} ids in the URL`, 3000);
+      // Repeats and an over-long id are dropped, and the page says why.
+      await pasteInto(page, '#f-ids', `${column.join('\n')}\naccount-1000, account-1001\t${'x'.repeat(300)}`);
+      const notice = await poll(
+        () => page.$$eval('#notices li.notice', (lis) => lis.map((li) => li.textContent).find((s) => s.includes('(ids): '))),
+        'a notice about the ids',
+      );
+      assert(
+        notice.includes('2,000 ids read, 3 dropped: 2 repeated (first "account-1000"), 1 longer than 256 characters'),
+        `the notice reads ${JSON.stringify(notice)}`,
+      );
+      await page.locator('#f-ids').scrollIntoViewIfNeeded();
+      await t.shot(page, 'hash-ids-pasted');
+    });
+
+    // 11 ------------------------------------------------------------------------
+    await check('history: Back after a panel switch returns to that panel and its parameters', async (t) => {
+      const page = await t.newPage();
+      await openApp(page, '?v=1&p=jitter&s=12345&n=5000');
+      const entries = () => page.evaluate(() => history.length);
+      const before = await entries();
+      // A change whose address-bar update is still waiting when the switch comes.
+      await page.fill('#f-n', '7000');
+      await page.dispatchEvent('#f-n', 'change');
+      await page.click('nav a[data-panel="hash"]');
+      await waitReady(page, 'section#panel[data-panel="hash"]');
+      equal(await entries(), before + 1, 'history entries after a change and a switch');
+      equal(queryParam(page, 'p'), 'hash', 'p after the switch');
+      await page.goBack();
+      await waitReady(page, 'section#panel[data-panel="jitter"]');
+      await expectNumber(page, '#f-n', 7000, 'after Back');
+      equal(queryParam(page, 'n'), '7000', 'n in the URL after Back');
+      equal(await page.getAttribute('nav a[data-panel="jitter"]', 'aria-current'), 'page', 'aria-current after Back');
+      await page.goForward();
+      await waitReady(page, 'section#panel[data-panel="hash"]');
+      equal(queryParam(page, 'p'), 'hash', 'p after Forward');
+    });
   }
 
-  // 10 ------------------------------------------------------------------------
+  // 12 ------------------------------------------------------------------------
+  await check('skeleton: index.html paints the header, the panel links and a loading line; the app replaces it', async (t) => {
+    const html = await (await fetch(BASE)).text();
+    for (const slug of SLUGS) assert(html.includes(`href="?p=${slug}"`), `index.html has no link to ?p=${slug}`);
+    assert(html.includes('Loading the playground…'), 'index.html has no loading line');
+    assert(html.includes('<noscript>'), 'index.html has no <noscript>');
+    const header = (page) =>
+      page.evaluate(() => ({
+        h1: document.querySelector('header h1')?.textContent.trim(),
+        purpose: document.querySelector('header .purpose')?.textContent.trim(),
+        links: [...document.querySelectorAll('header nav a')].map((a) => `${a.textContent.trim()} ${new URL(a.href).searchParams.get('p')}`),
+      }));
+    // Before the wasm arrives: it never does here.
+    let skeleton;
+    for (const colorScheme of ['light', 'dark']) {
+      const page = await t.newPage({ colorScheme });
+      await page.route('**/*.wasm', () => {});
+      await page.goto(`${BASE}?v=1&p=hash`);
+      await page.waitForSelector('#skeleton .skeleton-loading', { state: 'visible' });
+      skeleton = await header(page);
+      await t.shot(page, `skeleton-${colorScheme}`, { fullPage: false });
+    }
+    equal(skeleton.links.length, SLUGS.length, 'links in the skeleton');
+    // Without JavaScript: the message, and no loading line.
+    const off = await t.newPage({ javaScriptEnabled: false });
+    await off.goto(BASE);
+    assert(/needs JavaScript/.test((await off.textContent('#skeleton main')) ?? ''), 'no <noscript> message without JavaScript');
+    assert(!(await off.isVisible('.skeleton-loading')), 'the loading line shows without JavaScript');
+    await t.shot(off, 'skeleton-noscript', { fullPage: false });
+    // Once mounted: the app's own header, equal to the skeleton's, once.
+    const page = await t.newPage();
+    await openApp(page, '?v=1&p=hash');
+    for (const selector of ['#skeleton', '.skeleton-loading']) equal(await page.locator(selector).count(), 0, `${selector} after mount`);
+    for (const selector of ['h1', 'header', 'nav', 'main']) equal(await page.locator(selector).count(), 1, `${selector} elements after mount`);
+    const app = await header(page);
+    equal(JSON.stringify(app), JSON.stringify(skeleton), 'the app header against the skeleton');
+  });
+
+  // 13 ------------------------------------------------------------------------
   await check('docs module: a plain page imports it and gets the numbers', async (t) => {
     assert(
       fs.existsSync(path.join(DIST, 'js', 'stampede.js')),

@@ -30,6 +30,8 @@ fn raw_value(field: &Field, u: f64) -> String {
         // A text field's example is valid by construction.
         Kind::Text { example, .. } if u < 0.5 => example.to_string(),
         Kind::Text { .. } => String::new(),
+        Kind::List { example, .. } if u < 0.5 => example.to_string(),
+        Kind::List { .. } => String::new(),
     }
 }
 

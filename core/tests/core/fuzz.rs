@@ -96,7 +96,12 @@ fn near_value(field: Field) -> BoxedStrategy<String> {
                 .prop_map(|picked| picked.join(","))
                 .boxed()
         }
-        Kind::Text { max_len, example } => prop_oneof![
+        Kind::List {
+            link_chars: max_len,
+            example,
+            ..
+        }
+        | Kind::Text { max_len, example } => prop_oneof![
             Just(example.to_string()),
             (1..=max_len / example.len().max(1) + 2)
                 .prop_map(move |times| vec![example; times].join(",")),

@@ -1,7 +1,7 @@
 use proptest::prelude::*;
 use stampede_core::keys::{
     KeyKind, MAX_ID_CHARS, MAX_KEYS, MAX_PASTED_IDS, UUID_V7_MAX_STEP_MS, UUID_V7_START_MS,
-    generate, parse_pasted, uuid_bytes,
+    generate, read_pasted, uuid_bytes,
 };
 
 fn bytes_of(key: &str) -> [u8; 16] {
@@ -153,47 +153,77 @@ fn uuid_bytes_reads_every_usual_form_and_nothing_else() {
 }
 
 #[test]
-fn pasted_ids_are_trimmed_split_and_kept_once() {
-    let text = "  42 \r\n\n1337,9001 ,, 42\n\tuser@example.com\t\n";
+fn pasted_ids_split_on_newlines_commas_tabs_and_spaces_alike() {
+    let text = "  42 \r\n\n1337,9001 ,, 7\tuser@example.com\t\n a\u{a0}b";
+    let read = read_pasted(text);
     assert_eq!(
-        parse_pasted(text).unwrap(),
-        ["42", "1337", "9001", "user@example.com"]
+        read.ids,
+        ["42", "1337", "9001", "7", "user@example.com", "a", "b"]
     );
-    assert!(parse_pasted("").unwrap().is_empty());
-    assert!(parse_pasted(" \n , \r\n").unwrap().is_empty());
+    assert_eq!(read.dropped(), 0);
+    assert_eq!(read.summary(), "7 ids read");
+    assert!(read_pasted("").ids.is_empty());
+    assert_eq!(read_pasted(" \n , \r\n\t").summary(), "0 ids read");
+    assert_eq!(read_pasted("x").summary(), "1 id read");
 }
 
 #[test]
-fn pasted_ids_over_the_limits_are_refused_naming_the_field() {
-    let longest = "x".repeat(MAX_ID_CHARS);
-    assert_eq!(parse_pasted(&longest).unwrap(), [longest.as_str()]);
-    let error = parse_pasted(&format!("1\n{longest}y\n2")).unwrap_err();
-    assert_eq!(error.field, "ids");
-    assert!(error.reason.contains("256 characters"), "{}", error.reason);
-    // Characters, not bytes: 256 emoji are allowed.
-    assert!(parse_pasted(&"😀".repeat(MAX_ID_CHARS)).is_ok());
+fn a_spreadsheet_column_of_2000_ids_reads_as_2000() {
+    let column: String = (1..=2_000).map(|i| format!("{i}\r\n")).collect();
+    let read = read_pasted(&column);
+    assert_eq!(read.ids.len(), 2_000);
+    assert_eq!(read.ids[1_999], "2000");
+    assert_eq!(read.summary(), "2,000 ids read");
+}
 
+#[test]
+fn dropped_ids_are_counted_by_reason_with_the_first_of_each() {
+    let long = "y".repeat(MAX_ID_CHARS + 1);
+    let read = read_pasted(&format!("42 7 42,{long}\n7\n42\n8"));
+    assert_eq!(read.ids, ["42", "7", "8"]);
+    assert_eq!(
+        (read.repeated.count, read.repeated.first.as_deref()),
+        (3, Some("42"))
+    );
+    assert_eq!(read.too_long.count, 1);
+    assert_eq!(read.dropped(), 4);
+    assert_eq!(
+        read.summary(),
+        format!(
+            "3 ids read, 4 dropped: 3 repeated (first \"42\"), \
+             1 longer than 256 characters (first \"{}…\")",
+            "y".repeat(24)
+        )
+    );
+    // Characters, not bytes: 256 emoji make one id.
+    assert_eq!(read_pasted(&"😀".repeat(MAX_ID_CHARS)).ids.len(), 1);
+    assert_eq!(read_pasted(&"x".repeat(MAX_ID_CHARS)).ids.len(), 1);
+}
+
+#[test]
+fn ids_past_the_limit_are_dropped_and_counted_not_refused() {
     let many: String = (0..MAX_PASTED_IDS).map(|i| format!("{i}\n")).collect();
-    assert_eq!(parse_pasted(&many).unwrap().len(), MAX_PASTED_IDS as usize);
-    let error = parse_pasted(&format!("{many}one more")).unwrap_err();
-    assert_eq!(error.field, "ids");
-    assert!(error.reason.contains("100000"), "{}", error.reason);
+    assert_eq!(read_pasted(&many).ids.len(), MAX_PASTED_IDS as usize);
+    let read = read_pasted(&format!("{many}one more\n5"));
+    assert_eq!(read.ids.len(), MAX_PASTED_IDS as usize);
+    assert_eq!(
+        read.summary(),
+        "100,000 ids read, 3 dropped: 1 repeated (first \"5\"), \
+         2 past the limit of 100,000 ids (first \"one\")"
+    );
     // Repeats do not count against the limit.
-    assert!(parse_pasted(&format!("{many}{many}")).is_ok());
+    assert_eq!(read_pasted(&format!("{many}{many}")).past_limit.count, 0);
 }
 
 proptest! {
     #[test]
-    fn any_pasted_text_gives_ids_or_an_error_never_a_panic(text in "(?s).{0,400}") {
-        match parse_pasted(&text) {
-            Ok(ids) => {
-                for id in &ids {
-                    prop_assert!(!id.is_empty());
-                    prop_assert_eq!(id.trim(), id.as_str());
-                    prop_assert!(!id.contains([',', '\n', '\r']));
-                }
-            }
-            Err(error) => prop_assert_eq!(error.field, "ids"),
+    fn any_pasted_text_reads_without_a_panic(text in "(?s).{0,400}") {
+        let read = read_pasted(&text);
+        for id in &read.ids {
+            prop_assert!(!id.is_empty());
+            prop_assert!(!id.contains(|c: char| c == ',' || c.is_whitespace()));
         }
+        let pieces = text.split(|c: char| c == ',' || c.is_whitespace()).filter(|p| !p.is_empty()).count();
+        prop_assert_eq!(read.ids.len() as u64 + read.dropped(), pieces as u64);
     }
 }

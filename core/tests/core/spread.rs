@@ -430,7 +430,11 @@ fn the_rank_spread_is_perfectly_even() {
 #[test]
 fn pasted_ids_replace_the_generated_keys() {
     let mut params = SpreadParams::default();
-    assert!(params.set("ids", " 42\n1337, 9001,42 ").is_none());
+    let notice = params.set("ids", " 42\n1337, 9001,42 ").unwrap();
+    assert_eq!(
+        notice.to_string(),
+        "Your ids (ids): 3 ids read, 1 dropped: 1 repeated (first \"42\")"
+    );
     assert_eq!(
         params.ids,
         PastedIds(vec!["42".into(), "1337".into(), "9001".into()])
@@ -467,24 +471,51 @@ fn sequential_growth_of_pasted_integers_skips_ids_already_there() {
 }
 
 #[test]
-fn pasted_ids_in_a_link_are_capped_and_written_with_commas() {
-    let (state, notices) = State::from_query("p=hash&ids=a%0Ab%0D%0Ac,%20d");
+fn pasted_ids_in_a_link_are_written_with_commas() {
+    let (state, notices) = State::from_query("p=hash&ids=a%0Ab%0D%0Ac,%20d%09e");
     assert!(notices.is_empty(), "{notices:?}");
-    assert_eq!(state.hash.ids.0, ["a", "b", "c", "d"]);
+    assert_eq!(state.hash.ids.0, ["a", "b", "c", "d", "e"]);
     assert!(
-        state.to_query().ends_with("&ids=a,b,c,d&q="),
+        state.to_query().ends_with("&ids=a,b,c,d,e&q="),
         "{}",
         state.to_query()
     );
+    assert_eq!(state.hash.status("ids").unwrap(), "5 ids read");
+}
 
-    let long = "x".repeat(2_001);
-    let (state, notices) = State::from_query(&format!("p=hash&ids={long}"));
-    assert!(state.hash.ids.0.is_empty());
+#[test]
+fn a_link_carries_the_whole_ids_that_fit_and_the_page_keeps_the_rest() {
+    let mut state = State::new(Panel::Hash);
+    // Four characters each: 400 ids and their commas take 1,999 characters.
+    let column: String = (1_000..3_000).map(|i| format!("{i}\n")).collect();
+    let notices = state.set("ids", &column);
+    assert_eq!(state.hash.ids.0.len(), 2_000);
+    assert_eq!(state.hash.ids.in_link(), 400);
+    let says = "2,000 ids read; a link carries the first 400 of them; the rest stay on this page";
+    assert_eq!(notices.len(), 1);
     assert_eq!(notices[0].key, "ids");
-    assert!(notices[0].message.contains("2000"), "{}", notices[0]);
+    assert_eq!(notices[0].message, says);
+    assert_eq!(state.hash.status("ids").unwrap(), says);
 
-    let (_, notices) = State::from_query(&format!("p=hash&ids={}", "y".repeat(300)));
+    let (linked, notices) = State::from_query(&state.to_query());
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(linked.hash.ids.0, state.hash.ids.0[..400]);
+    let (whole, _) = State::from_query(&state.to_full_query());
+    assert_eq!(whole, state);
+}
+
+#[test]
+fn a_link_with_unusable_ids_reads_the_rest_and_says_what_it_dropped() {
+    let (state, notices) = State::from_query(&format!("p=hash&ids=1,{},2,1", "y".repeat(300)));
+    assert_eq!(state.hash.ids.0, ["1", "2"]);
     assert_eq!(notices[0].key, "ids");
+    assert!(
+        notices[0]
+            .message
+            .starts_with("2 ids read, 2 dropped: 1 repeated (first \"1\"), 1 longer than 256"),
+        "{}",
+        notices[0]
+    );
 }
 
 #[test]
