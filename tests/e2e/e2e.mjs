@@ -700,7 +700,8 @@ async function main() {
       await poll(async () => /^Slot 15 of 15/.test(await note()), 'End to read slot 15');
       await page.click('#slots-present');
       await poll(() => page.evaluate(() => document.fullscreenElement?.classList.contains('chart-block')), 'the ring\'s block to go fullscreen');
-      equal(await page.getAttribute('#slots-present', 'aria-pressed'), 'true', 'aria-pressed while presenting');
+      // The button follows the fullscreenchange event, which comes after the element is shown.
+      await poll(async () => (await page.getAttribute('#slots-present', 'aria-pressed')) === 'true', 'aria-pressed while presenting');
       await poll(async () => (await page.$eval('#slots-ring', (c) => c.clientHeight)) > 400, 'the ring to grow');
       await page.waitForTimeout(300);
       await t.shot(page, 'slots-presenting', { fullPage: false });

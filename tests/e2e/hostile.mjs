@@ -599,7 +599,8 @@ async function main() {
       Promise.all(
         (await frames()).map(async (frame) => {
           if (!frame) return null;
-          await frame.waitForSelector('dl.key-numbers dd[data-key]', { timeout: 15_000 });
+          // Every frame draws a chart; not every one shows the key numbers (fig=depth).
+          await frame.waitForSelector('#figure canvas', { timeout: 15_000 });
           return frame.evaluate(() => ({
             search: location.search,
             panel: document.querySelector('section#panel')?.dataset.panel,
