@@ -1,7 +1,8 @@
 //! Backoff: how long clients wait before retrying, and why they need jitter.
 
 use leptos::prelude::*;
-use stampede_core::backoff::{self, BackoffRun, Fleet, Strategy, StrategyFleet};
+use stampede_core::backoff::{self, BackoffParams, BackoffRun, Fleet, Strategy, StrategyFleet};
+use stampede_core::key_numbers::KeyNumber;
 use stampede_core::snippet;
 use stampede_core::units::{count, duration, significant};
 
@@ -105,14 +106,23 @@ pub fn figure() -> impl IntoView {
     let waits_strategy = move || params.with(|params| params.strategy.label());
 
     let verdict = move || {
-        run.with(|run| {
-            run.as_ref().ok().map(|run| {
-                view! {
+        params.with(|params| {
+            run.with(|run| {
+                let verdict = run.as_ref().ok().and_then(|run| {
+                    backoff::key_numbers(params, run)
+                        .into_iter()
+                        .find(is_verdict)
+                })?;
+                Some(view! {
                     <div class="answer" id="verdict">
                         <h3>"Which policy is better here?"</h3>
-                        <p>{run.verdict.sentence.clone()}</p>
+                        <dl>
+                            <dt class="sr-only">{verdict.label}</dt>
+                            <dd data-key=verdict.key>{verdict.value}</dd>
+                            <dd class="formula">"Ranked by " {verdict.formula}</dd>
+                        </dl>
                     </div>
-                }
+                })
             })
         })
     };
@@ -125,7 +135,7 @@ pub fn figure() -> impl IntoView {
             calls.view("backoff-calls", calls_label),
         )}
         {verdict}
-        {computed.key_numbers(backoff::key_numbers)}
+        {computed.key_numbers(numbers_beside_the_verdict)}
         {chart_block(
             "waits",
             view! {
@@ -183,6 +193,17 @@ pub fn figure() -> impl IntoView {
         )}
         {use_it(move || params.with(snippet::backoff::snippets))}
     }
+}
+
+fn is_verdict(number: &KeyNumber) -> bool {
+    number.key == "verdict"
+}
+
+/// The key numbers but the verdict, which the answer above them shows.
+fn numbers_beside_the_verdict(params: &BackoffParams, run: &BackoffRun) -> Vec<KeyNumber> {
+    let mut numbers = backoff::key_numbers(params, run);
+    numbers.retain(|number| !is_verdict(number));
+    numbers
 }
 
 /// A time, or "never" for a client that never got there.
