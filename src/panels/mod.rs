@@ -92,10 +92,19 @@ fn figure_block(
     caption: impl IntoView + 'static,
     body: impl IntoView + 'static,
     export: bool,
-) -> impl IntoView {
+) -> AnyView {
+    // Typed views stop here: one block function for every figure, rather
+    // than a copy per caption and body type, keeps the wasm smaller.
+    block(slug, caption.into_any(), body.into_any(), export)
+}
+
+fn block(slug: &'static str, caption: AnyView, body: AnyView, export: bool) -> AnyView {
     let (panel, view_flags) = Store::get()
         .state
         .with_untracked(|state| (state.panel, state.view));
+    if !view_flags.shows(slug) {
+        return ().into_any();
+    }
     let title = panel.figure(slug).map_or(slug, |figure| figure.title);
     let block_id = format!("fig-{slug}");
     let png = export.then(|| {
@@ -111,18 +120,17 @@ fn figure_block(
             </button>
         }
     });
-    view_flags.shows(slug).then(|| {
-        view! {
-            <div class="chart-block" class:chosen=view_flags.figure.is_some() id=block_id data-fig=slug>
-                <div class="chart-head">
-                    <h3>{title}</h3>
-                    {png}
-                </div>
-                <p class="caption">{caption}</p>
-                {body}
+    view! {
+        <div class="chart-block" class:chosen=view_flags.figure.is_some() id=block_id data-fig=slug>
+            <div class="chart-head">
+                <h3>{title}</h3>
+                {png}
             </div>
-        }
-    })
+            <p class="caption">{caption}</p>
+            {body}
+        </div>
+    }
+    .into_any()
 }
 
 /// A chart: a figure that can be saved as a PNG.
@@ -130,7 +138,7 @@ fn chart_block(
     slug: &'static str,
     caption: impl IntoView + 'static,
     body: impl IntoView + 'static,
-) -> impl IntoView {
+) -> AnyView {
     figure_block(slug, caption, body, true)
 }
 
