@@ -14,6 +14,7 @@ use leptos::prelude::*;
 use stampede_core::queue::{self, Lane, QueueParams, QueueRun};
 use stampede_core::run::PanelRun;
 use stampede_core::sim::SimRun;
+use stampede_core::state::{Panel, State};
 use stampede_core::units::{count, duration};
 
 use super::{chart_block, key_numbers};
@@ -124,7 +125,13 @@ impl Runner {
             return self.finish(params, run);
         }
         self.status.set(Status::Running(0.0));
-        let query = Store::get().state.with_untracked(|state| state.to_query());
+        // The worker reads a query, as a link would carry this run.
+        let query = State {
+            seed,
+            queue: params.clone(),
+            ..State::new(Panel::Queue)
+        }
+        .to_query();
         let current = move || self.ticket.try_get_value() == Some(ticket);
         let on_progress = move |share| {
             if current() {
