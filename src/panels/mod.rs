@@ -55,7 +55,7 @@ pub fn PanelView(panel: Panel) -> impl IntoView {
     };
     if view_flags.embed {
         return view! {
-            <section id="panel" class="embedded" data-panel=panel.slug() aria-label=panel.title()>
+            <section id="panel" data-panel=panel.slug() aria-label=panel.title()>
                 {view_flags.figure.is_none().then(|| view! { <h2>{panel.title()}</h2> })}
                 {view_flags.controls.then(|| view! { <Controls panel with_seed=true /> })}
                 {figures}
