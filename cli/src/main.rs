@@ -37,11 +37,11 @@ use clap::{CommandFactory, Parser, Subcommand};
 use serde::Serialize;
 use stampede_core::field::Choice;
 use stampede_core::key_numbers::KeyNumber;
-use stampede_core::presets;
-use stampede_core::run::{self, KeyOffset, TimeSeries};
-use stampede_core::snippet;
-use stampede_core::spread::{HashMode, Reduction};
-use stampede_core::state::{Panel, RESERVED_KEYS, State};
+use stampede_core::panels::run::{self, KeyOffset, TimeSeries};
+use stampede_core::panels::snippet;
+use stampede_core::hash_spread::{HashMode, Reduction};
+use stampede_core::panels::Panel;
+use stampede_core::panels::state::{RESERVED_KEYS, State};
 
 #[derive(Parser)]
 #[command(
@@ -62,13 +62,13 @@ enum Command {
     /// (`-` for ruby, which has none) and the offset in seconds.
     Spread {
         /// How a key becomes an offset.
-        #[arg(long = "fn", value_name = "NAME", value_parser = choices(HashMode::ALL, HashMode::OPTIONS))]
+        #[arg(long = "fn", value_name = "NAME", value_parser = choices(HashMode::OPTIONS, HashMode::from_slug))]
         function: HashMode,
         /// The window in seconds.
         #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(1..))]
         window: u32,
         /// How a hash is brought below the window (not used by ruby).
-        #[arg(long, value_name = "HOW", default_value = "mod", value_parser = choices(Reduction::ALL, Reduction::OPTIONS))]
+        #[arg(long, value_name = "HOW", default_value = "mod", value_parser = choices(Reduction::OPTIONS, Reduction::from_slug))]
         reduce: Reduction,
     },
     /// Run the panel an app URL shows and print its results as JSON.
@@ -91,7 +91,7 @@ enum Command {
     /// Print every "try this" preset with its URL query and key numbers, as JSON.
     Presets {
         /// The seed the presets start from.
-        #[arg(long, default_value_t = stampede_core::state::DEFAULT_SEED)]
+        #[arg(long, default_value_t = stampede_core::panels::state::DEFAULT_SEED)]
         seed: u64,
     },
 }
@@ -99,16 +99,13 @@ enum Command {
 /// A parser for one of a core choice's options, by slug, listing each with
 /// its label in `--help`.
 fn choices<T: Copy + Send + Sync + 'static>(
-    all: &'static [T],
     options: &'static [Choice],
+    from_slug: fn(&str) -> Option<T>,
 ) -> impl TypedValueParser<Value = T> {
     let possible = options
         .iter()
         .map(|o| PossibleValue::new(o.slug).help(o.label));
-    PossibleValuesParser::new(possible).try_map(move |slug| {
-        let index = options.iter().position(|o| o.slug == slug);
-        index.map(|i| all[i]).ok_or("not an option")
-    })
+    PossibleValuesParser::new(possible).try_map(move |slug| from_slug(&slug).ok_or("not an option"))
 }
 
 /// Why the command stopped.
@@ -286,7 +283,7 @@ struct PresetFigures {
 fn presets(seed: u64) -> Result<(), Failure> {
     let mut listed = Vec::new();
     for panel in Panel::ALL {
-        for preset in presets::presets(panel) {
+        for preset in stampede_core::panels::presets(panel) {
             let (state, _) = preset.state(panel, seed);
             let result =
                 run::run(&state).map_err(|e| input(format!("preset {}: {e}", preset.slug)))?;

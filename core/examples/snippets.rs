@@ -8,8 +8,8 @@
 //! `### tenacity <strategy> <base> <factor> <cap> <retries>`.
 
 use stampede_core::backoff::{BackoffParams, Strategy};
-use stampede_core::snippet::{backoff, hash};
-use stampede_core::spread::{HashMode, Reduction, SpreadParams};
+use stampede_core::hash_spread::{HashMode, HashSpreadParams, Reduction};
+use stampede_core::panels::snippet::{backoff, hash};
 
 /// A short window, the default day and the longest week, where h·W needs
 /// the most bits.
@@ -36,7 +36,7 @@ fn main() {
     for &mode in HashMode::ALL {
         for &reduction in Reduction::ALL {
             for window in HASH_WINDOWS {
-                let params = SpreadParams {
+                let params = HashSpreadParams {
                     mode,
                     reduction,
                     window,

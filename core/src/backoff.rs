@@ -73,15 +73,12 @@ use rand::RngExt;
 
 use crate::choice_enum;
 use crate::error::{InvalidInput, count_at_most, non_negative, positive, within};
-use crate::field::{ChoiceSet, Field, Notice};
-use crate::key_numbers::KeyNumber;
-use crate::panel_params;
-use crate::presets::Preset;
+use crate::field::ChoiceSet;
 use crate::rng::{Purpose, SeededRng, seeded};
 use crate::stats::{
     bin_index_by_reciprocal, histogram, place_order_statistics, quantiles_unsorted,
 };
-use crate::units::{count, duration, significant};
+use crate::units::{count, duration, percent, significant};
 
 /// Most clients a fleet may have.
 pub const MAX_CLIENTS: u32 = 1_000_000;
@@ -237,74 +234,35 @@ choice_enum! {
     }
 }
 
-panel_params! {
-    /// Parameters of the Backoff panel.
-    pub struct BackoffParams {
-        pub strategy: Strategy = Strategy::Exponential, Field::choice("st", "Strategy", Strategy::OPTIONS);
-        /// b, the wait before the first retry, in seconds.
-        pub base: f64 = 1.0, Field::number("b", "Base delay", "s", (0.01, 60.0), 0.01).log();
-        /// f, how much longer each wait is than the one before.
-        pub factor: f64 = 2.0, Field::number("f", "Factor", "×", (1.0, 10.0), 0.1);
-        /// c, the longest wait, in seconds.
-        pub cap: f64 = 60.0, Field::number("c", "Cap", "s", (1.0, 3600.0), 1.0).log();
-        /// A, the retries a client makes after its first call before it gives up.
-        pub retries: u32 = 8, Field::number("k", "Retries", "", (1.0, 100.0), 1.0);
-        /// M, the clients that fail together at t = 0.
-        pub clients: u32 = 10_000, Field::number("m", "Clients", "", (1.0, 1_000_000.0), 1.0).log();
-        /// D, how long the dependency is down, in seconds.
-        pub outage: f64 = 60.0, Field::number("d", "Outage", "s", (1.0, 86_400.0), 1.0).log();
-        /// Strategies drawn beside the main one; the main one, if listed, is
-        /// drawn once, as the main one.
-        pub compared: ChoiceSet<Strategy> = ChoiceSet::new([Strategy::FullJitter, Strategy::Decorrelated]),
-            Field::choices("vs", "Compare with", Strategy::OPTIONS, MAX_COMPARED);
-        /// Whether the dependency serves at most K calls a second from D on.
-        pub dependency: DependencyModel = DependencyModel::Capacity,
-            Field::choice("dep", "Dependency", DependencyModel::OPTIONS);
-        /// K, the calls a second the dependency serves. With the other
-        /// defaults, 1,000 /s: exponential backoff without jitter brings all
-        /// 10,000 clients back in one second, 10 times that, and keeps it
-        /// overloaded until 3 min 4 s, while full and decorrelated jitter
-        /// peak under 300 calls a second and find it healthy at D.
-        pub capacity: u32 = 1_000, Field::number("cp", "Capacity", "/s", (1.0, 1_000_000.0), 1.0).log();
-        /// What the verdict ranks the strategies by.
-        pub objective: Objective = Objective::Recovery, Field::choice("obj", "Rank by", Objective::OPTIONS);
-    }
-    settle_rules = settle;
-    relevance = is_relevant;
-}
-
-/// K matters only for a dependency with finite capacity.
-fn is_relevant(params: &BackoffParams, key: &str) -> bool {
-    key != "cp" || params.dependency == DependencyModel::Capacity
-}
-
-fn settle(params: &mut BackoffParams) -> Vec<Notice> {
-    let [_, _, _, cap, _, clients, ..] = BackoffParams::FIELDS;
-    let mut notices = Vec::new();
-    // A cap below the base would make every wait the cap: say so instead.
-    if params.cap < params.base {
-        params.cap = params.base;
-        notices.push(cap.notice(format!(
-            "must be at least the base delay; using {}",
-            params.cap
-        )));
-    }
-    // Each strategy whose clients are independent simulates the whole fleet
-    // again; the interacting simulation follows at most MAX_SIMULATED.
-    let calls_per_client = u64::from(params.retries) + 1;
-    let strategies = params.independent_strategies();
-    if strategies > 0 && u64::from(params.clients) * calls_per_client * strategies > MAX_CALLS {
-        params.clients = (MAX_CALLS / (calls_per_client * strategies)) as u32;
-        let each = match strategies {
-            1 => String::new(),
-            n => format!(" for each of {n} strategies"),
-        };
-        notices.push(clients.notice(format!(
-            "at most {MAX_CALLS} calls fit in a run, {calls_per_client} a client{each}; using {}",
-            params.clients
-        )));
-    }
-    notices
+/// Parameters of the Backoff panel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BackoffParams {
+    pub strategy: Strategy,
+    /// b, the wait before the first retry, in seconds.
+    pub base: f64,
+    /// f, how much longer each wait is than the one before.
+    pub factor: f64,
+    /// c, the longest wait, in seconds.
+    pub cap: f64,
+    /// A, the retries a client makes after its first call before it gives up.
+    pub retries: u32,
+    /// M, the clients that fail together at t = 0.
+    pub clients: u32,
+    /// D, how long the dependency is down, in seconds.
+    pub outage: f64,
+    /// Strategies drawn beside the main one; the main one, if listed, is
+    /// drawn once, as the main one.
+    pub compared: ChoiceSet<Strategy>,
+    /// Whether the dependency serves at most K calls a second from D on.
+    pub dependency: DependencyModel,
+    /// K, the calls a second the dependency serves. With the other
+    /// defaults, 1,000 /s: exponential backoff without jitter brings all
+    /// 10,000 clients back in one second, 10 times that, and keeps it
+    /// overloaded until 3 min 4 s, while full and decorrelated jitter
+    /// peak under 300 calls a second and find it healthy at D.
+    pub capacity: u32,
+    /// What the verdict ranks the strategies by.
+    pub objective: Objective,
 }
 
 impl BackoffParams {
@@ -2028,11 +1986,6 @@ impl Objective {
     }
 }
 
-/// A share from 0 to 1 as a percentage: "97.3 %".
-fn percent(share: f64) -> String {
-    format!("{} %", significant(100.0 * share, 3))
-}
-
 /// The strategies of `fleets` ranked by the objective of `params`, ties
 /// broken by two more figures in turn (see [`Objective`]) and then by the
 /// order drawn, and one sentence on why the first comes before the second.
@@ -2117,289 +2070,5 @@ fn verdict(params: &BackoffParams, fleets: &[StrategyFleet]) -> Verdict {
     Verdict {
         ranking: ranked.iter().map(|strategy| strategy.strategy).collect(),
         sentence,
-    }
-}
-
-/// The panel's "try this" presets. Every number in a lesson is what the
-/// preset shows at seed 1, which a test checks.
-pub const PRESETS: &[Preset] = &[
-    Preset {
-        slug: "no-jitter",
-        title: "No jitter: synchronized waves",
-        lesson: "Every client waits the same 1, 2, 4, … s, so each retry is all 10,000 calls in \
-                 one second, and the dependency, back at 60 s and serving every call, meets the \
-                 whole fleet at once at 1 min 3 s.",
-        query: "st=exponential&vs=&dep=unlimited",
-    },
-    Preset {
-        slug: "metastable",
-        title: "Metastable: the herd knocks it down again",
-        lesson: "Against a capacity of 1,000 calls a second, the 10,000 clients without jitter \
-                 all return at 1 min 3 s, 10× capacity, and the 9,000 refused return together \
-                 again at 2 min 3 s and 3 min 3 s, so the dependency is healthy only at 3 min 4 s \
-                 and 7,000 clients give up, while full jitter peaks at 0.295× capacity and finds \
-                 it healthy at 1 min.",
-        query: "st=exponential&vs=full",
-    },
-    Preset {
-        slug: "jitter-kinds",
-        title: "Full vs equal vs decorrelated",
-        lesson: "All three peak between 0.263× and 0.389× the capacity, so the dependency is \
-                 healthy at 1 min for each, but equal jitter, never waiting less than half of \
-                 e(n), is the only one whose 8 retries outlast the minute for every client: full \
-                 jitter loses 1,275 clients and decorrelated jitter 4,232.",
-        query: "st=full&vs=equal,decorrelated",
-    },
-    Preset {
-        slug: "sidekiq-25",
-        title: "Sidekiq's 25 retries",
-        lesson: "Sidekiq's 25 retries outlast a 6-hour outage, but its jitter, under 10·n s \
-                 before retry n, is tiny beside its (n − 1)⁴-second waits, so its clients return \
-                 within minutes of each other, its busiest second at 0.07× capacity, over four \
-                 times Active Job's 0.015×, whose jitter is up to 15 % of the wait.",
-        query: "st=sidekiq&k=25&d=21600&vs=activejob",
-    },
-    Preset {
-        slug: "libraries",
-        title: "Four libraries' defaults",
-        lesson: "The AWS SDK's waits, sized for blips, add up to at most 12.75 s over 8 retries, \
-                 so all 10,000 clients give up on a one-minute outage, while Sidekiq and Active \
-                 Job, made for background jobs, bring every client back by 1 min 59 s, Active Job \
-                 at up to 0.881× capacity.",
-        query: "st=aws&vs=celery,activejob,sidekiq",
-    },
-    Preset {
-        slug: "retry-quota",
-        title: "The AWS SDK's retry quota",
-        lesson: "One SDK client's quota of 500 tokens pays for 35 retries at 14 tokens each and \
-                 refills only on successes, so 10,000 requests failing in a 1-second outage drain \
-                 it at once: 10,035 calls in all and 0 % succeeded, the dependency healthy at 1 s, \
-                 where the SDK without its quota makes 83,858 calls, peaks at 9.27× capacity and \
-                 serves 82.3 % of its requests.",
-        query: "st=awsquota&vs=aws&d=1",
-    },
-    Preset {
-        slug: "circuit-breaker",
-        title: "A circuit breaker in front",
-        lesson: "In front of a dependency serving 100 calls a second, the breaker turns 82,434 \
-                 calls away without load and holds the refusals to 1,937, against 5,301 for full \
-                 jitter alone, but its clients spend their retries on it: 5,313 give up, against \
-                 3,641.",
-        query: "st=breaker&vs=full&cp=100",
-    },
-];
-
-/// Retries whose median wait the key numbers list; a longer run ends in "…".
-const LISTED_WAITS: usize = 10;
-
-/// The median wait before retry n in theory, as a formula, for the
-/// strategies whose wait grows with one uniform draw u: the wait at u = ½.
-/// Decorrelated jitter depends on the previous draw, and Sidekiq and Celery
-/// draw whole numbers, whose sample median can sit half a second off.
-fn median_wait_formula(strategy: Strategy) -> Option<&'static str> {
-    match strategy {
-        Strategy::Constant => Some("b"),
-        Strategy::Linear => Some("min(c, b·n)"),
-        Strategy::Exponential => Some("e(n)"),
-        Strategy::FullJitter => Some("e(n)/2"),
-        Strategy::EqualJitter => Some("3·e(n)/4"),
-        Strategy::ActiveJob => Some("1.075·n⁴ + 2"),
-        Strategy::Breaker => Some("e(n)/2"),
-        Strategy::Aws | Strategy::AwsQuota => Some("min(20, 0.05·2^(n−1))/2"),
-        Strategy::Decorrelated | Strategy::Sidekiq | Strategy::Celery => None,
-    }
-}
-
-/// Waits as the key numbers list them: the first [`LISTED_WAITS`], then "…".
-fn listed(waits: impl Iterator<Item = f64>) -> String {
-    let mut text: Vec<String> = waits.take(LISTED_WAITS + 1).map(duration).collect();
-    if text.len() > LISTED_WAITS {
-        text.truncate(LISTED_WAITS);
-        text.push("…".into());
-    }
-    text.join(", ")
-}
-
-/// The figures the panel prints beside its charts, for the main strategy,
-/// and the verdict over all of them.
-pub fn key_numbers(params: &BackoffParams, run: &BackoffRun) -> Vec<KeyNumber> {
-    let Some(main) = run.fleets.first() else {
-        return Vec::new();
-    };
-    let fleet = &main.fleet;
-    let never = |at: Option<f64>| at.map_or_else(|| "never".into(), duration);
-    let clients = u64::from(fleet.succeeded) + u64::from(fleet.gave_up);
-    let succeeded = format!(
-        "{} succeeded ({} of {})",
-        percent(fleet.succeeded_share()),
-        count(u64::from(fleet.succeeded)),
-        count(clients)
-    );
-
-    let mut waits = KeyNumber::new(
-        "waits",
-        "Median wait before each retry",
-        listed(main.bands.iter().map(|band| band.median)),
-        "median of 10,000 draws per retry",
-    );
-    let backoff = Backoff::new(main.strategy, params.base, params.factor, params.cap);
-    if let (Some(formula), Ok(backoff)) = (median_wait_formula(main.strategy), backoff) {
-        let medians = (1..=params.retries).map(|n| backoff.delay(n, params.base, 0.5));
-        waits = waits.beside(format!("{formula}: {}", listed(medians)));
-    }
-
-    let peak = fleet.peak_after_outage;
-    let mut peak_number = KeyNumber::new(
-        "peak",
-        "Peak calls per second once back",
-        if peak.per_second > 0.0 {
-            format!(
-                "{} /s at {}",
-                significant(peak.per_second, 3),
-                duration(peak.at)
-            )
-        } else {
-            "none: no call from D on".into()
-        },
-        "busiest bin from D on, over its width",
-    );
-    // Without jitter every client calls at the same instants, so the one
-    // call that finds the dependency back comes from all M at once.
-    if main.strategy.is_jitterless() && fleet.gave_up == 0 && fleet.refused == 0 {
-        let all_at_once = f64::from(params.clients) / fleet.timeline.bin_seconds;
-        peak_number = peak_number.beside(format!(
-            "all M in one bin: {} /s",
-            significant(all_at_once, 3)
-        ));
-    }
-
-    let load_number = KeyNumber::new(
-        "load",
-        "Peak load",
-        match fleet.peak_load {
-            Some(load) if load > 0.0 => format!(
-                "{}× the capacity of {} /s",
-                significant(load, 3),
-                count(u64::from(params.capacity))
-            ),
-            Some(_) => "none: no call from D on".into(),
-            None => "no capacity limit".into(),
-        },
-        "busiest whole second from D on, calls made at or after D, ÷ K",
-    );
-
-    let mut wasted_parts = vec![
-        format!("{} in the outage", count(fleet.failed_in_outage)),
-        format!("{} over capacity", count(fleet.refused)),
-    ];
-    if fleet.rejected > 0 {
-        wasted_parts.push(format!(
-            "{} turned away by the breaker",
-            count(fleet.rejected)
-        ));
-    }
-
-    let success_times = match (fleet.success_p50, fleet.success_p99) {
-        (Some(p50), Some(p99)) => format!(
-            "{} / {} over the {} that succeeded",
-            duration(p50),
-            duration(p99),
-            count(u64::from(fleet.succeeded))
-        ),
-        _ => "none succeeded".into(),
-    };
-
-    vec![
-        waits,
-        peak_number,
-        load_number,
-        KeyNumber::new(
-            "healthy",
-            "Dependency healthy again at",
-            duration(fleet.healthy_at),
-            "end of the last second from D on with a call refused for capacity; D if none",
-        ),
-        KeyNumber::new(
-            "calls",
-            "Calls in all",
-            count(fleet.calls),
-            "first calls plus retries; under capacity or a shared budget, a jittered fleet \
-             of more than 10,000 is simulated as 10,000 clients, each standing for \
-             ⌊M / 10,000⌋ or ⌈M / 10,000⌉ alike clients that share the capacity",
-        ),
-        KeyNumber::new(
-            "wasted",
-            "Calls wasted",
-            format!("{}: {}", count(fleet.wasted()), wasted_parts.join(", ")),
-            "calls that failed",
-        ),
-        KeyNumber::new(
-            "succeeded",
-            "Clients that succeeded",
-            succeeded.clone(),
-            "clients whose last call succeeded, of all M",
-        ),
-        KeyNumber::new(
-            "recovered",
-            "Last client succeeds at",
-            never(fleet.last_success),
-            "the last success, for the slowest client that succeeded",
-        ),
-        KeyNumber::new(
-            "recovered-99",
-            "99 % succeeded by",
-            match fleet.success_99 {
-                Some(at) => duration(at),
-                None => format!("{succeeded}; the 99 % mark was never reached"),
-            },
-            "the ⌈0.99 · M⌉-th success",
-        ),
-        KeyNumber::new(
-            "success-time",
-            "Time to success, p50 / p99",
-            success_times,
-            "the ⌈0.5 · S⌉-th and ⌈0.99 · S⌉-th of the S clients that succeeded",
-        ),
-        KeyNumber::new(
-            "completion",
-            "Clients done, p50 / p99",
-            format!(
-                "{} / {}",
-                duration(fleet.completion_p50),
-                duration(fleet.completion_p99)
-            ),
-            "when a client stops calling",
-        ),
-        KeyNumber::new(
-            "gave-up",
-            "Clients that gave up",
-            count(u64::from(fleet.gave_up)),
-            "its last allowed retry failed, or the retry quota could not pay for one",
-        ),
-        KeyNumber::new(
-            "verdict",
-            "Verdict",
-            run.verdict.sentence.clone(),
-            verdict_rule(params.objective),
-        ),
-    ]
-}
-
-/// How the verdict ranks, for its key number.
-fn verdict_rule(objective: Objective) -> &'static str {
-    match objective {
-        Objective::Recovery => {
-            "earliest healthy-again time first; ties by the ⌈0.99 · M⌉-th success, never last"
-        }
-        Objective::Load => {
-            "lowest busiest second from D on first (÷ K, or per second when unlimited); \
-             ties by the healthy-again time"
-        }
-        Objective::ClientP99 => {
-            "earliest ⌈0.99 · M⌉-th success first, never last; ties by the clients that gave up"
-        }
-        Objective::GaveUp => {
-            "fewest clients that gave up first; ties by the ⌈0.99 · M⌉-th success, never last"
-        }
     }
 }

@@ -443,7 +443,15 @@ pub fn field_index(fields: &[Field], key: &str) -> Option<usize> {
     fields.iter().position(|field| field.key == key)
 }
 
-/// Declares a fieldless enum whose variants are the options of a choice field.
+/// Why `text` names none of `options`, listing their slugs.
+pub fn not_an_option(text: &str, options: &[Choice]) -> String {
+    let slugs: Vec<&str> = options.iter().map(|option| option.slug).collect();
+    format!("\"{}\" is not one of {}", shorten(text), slugs.join(", "))
+}
+
+/// Declares a fieldless enum whose variants are the options of a choice
+/// field, each with its slug (its name in a URL, on the command line and in
+/// the docs module) and its label (its name on the page).
 #[macro_export]
 macro_rules! choice_enum {
     (
@@ -471,6 +479,14 @@ macro_rules! choice_enum {
             pub fn label(&self) -> &'static str {
                 match self { $($name::$variant => $label,)+ }
             }
+
+            /// The option whose slug is `slug`, exactly.
+            pub fn from_slug(slug: &str) -> Option<Self> {
+                match slug {
+                    $($slug => Some($name::$variant),)+
+                    _ => None,
+                }
+            }
         }
 
         impl $crate::field::FieldValue for $name {
@@ -479,18 +495,9 @@ macro_rules! choice_enum {
                 _field: &$crate::field::Field,
             ) -> Result<(Self, Option<String>), String> {
                 let text = raw.trim();
-                $name::ALL
-                    .iter()
-                    .find(|option| option.slug() == text)
-                    .map(|option| (*option, None))
-                    .ok_or_else(|| {
-                        let slugs: Vec<&str> = $name::ALL.iter().map(|o| o.slug()).collect();
-                        format!(
-                            "\"{}\" is not one of {}",
-                            $crate::field::shorten(text),
-                            slugs.join(", ")
-                        )
-                    })
+                $name::from_slug(text)
+                    .map(|option| (option, None))
+                    .ok_or_else(|| $crate::field::not_an_option(text, $name::OPTIONS))
             }
 
             fn encode(&self) -> String {
@@ -523,27 +530,24 @@ pub trait PanelParams {
     }
 }
 
-/// Declares a panel's parameter struct with its defaults and [`Field`]s, and
-/// implements [`PanelParams`] for it. Settling rules, where a panel has any,
-/// go in `settle_rules`, a function `fn(&mut Self) -> Vec<Notice>`; which
-/// fields matter under the others, where some do not, in `relevance`, a
-/// function `fn(&Self, &str) -> bool`.
+/// Gives a model's parameter struct its face in URLs and controls: each
+/// member's default and [`Field`], the field as an associated constant
+/// (`PoissonParams::PER_DAY.key` is `"n"`, so a misspelt key does not
+/// compile), `FIELDS` in the members' order, and [`PanelParams`]. The struct
+/// itself is plain data declared with its model; listing every member here
+/// is checked by the compiler through `Default`. Settling rules, where a
+/// panel has any, go in `settle_rules`, a function
+/// `fn(&mut Self) -> Vec<Notice>`; which fields matter under the others,
+/// where some do not, in `relevance`, a function `fn(&Self, &str) -> bool`.
 #[macro_export]
 macro_rules! panel_params {
     (
-        $(#[$meta:meta])*
-        pub struct $name:ident {
-            $( $(#[$fmeta:meta])* pub $member:ident : $ty:ty = $default:expr, $field:expr; )+
+        impl $name:ty {
+            $( $member:ident = $default:expr, $constant:ident : $field:expr; )+
         }
         $(settle_rules = $settle:path;)?
         $(relevance = $relevant:path;)?
     ) => {
-        $(#[$meta])*
-        #[derive(Clone, Debug, PartialEq)]
-        pub struct $name {
-            $( $(#[$fmeta])* pub $member: $ty, )+
-        }
-
         impl Default for $name {
             fn default() -> Self {
                 Self { $($member: $default,)+ }
@@ -551,8 +555,10 @@ macro_rules! panel_params {
         }
 
         impl $name {
+            $( pub const $constant: $crate::field::Field = $field; )+
+
             pub const FIELDS: &'static [$crate::field::Field; <[&str]>::len(&[$(stringify!($member)),+])] =
-                &[$($field),+];
+                &[$(Self::$constant),+];
         }
 
         impl $crate::field::PanelParams for $name {

@@ -1,10 +1,23 @@
 //! The scheduling core of Stampede.
 //!
 //! Everything the playground computes lives here, in pure Rust with no web
-//! crates, so it builds for native and wasm32 alike and is tested natively:
-//! seeded randomness ([`rng`]), the parameters of each panel and their
-//! derived figures, and the URL codec ([`state`]) that turns a query string
-//! into validated parameters and back. The web app only draws and wires.
+//! crates, so it builds for native and wasm32 alike and is tested natively.
+//! It has two layers:
+//!
+//! - **Models**: seeded randomness ([`rng`]), distributions ([`dist`]),
+//!   statistics ([`stats`]), hashes ([`hash`], [`ruby`]), ids ([`keys`]),
+//!   and one module per idea: Poisson arrivals ([`poisson`]), jitter
+//!   ([`jitter`]), retry backoff ([`backoff`]), offsets from ids
+//!   ([`hash_spread`]), slots ([`slots`]), the event scheduler
+//!   ([`scheduler`], [`recurrence`]) and the queue simulation ([`sim`],
+//!   [`queue`]). A model never imports a panel.
+//! - **Panels** ([`panels`]): each panel's URL parameters, settle rules,
+//!   presets and key numbers, the URL codec ([`panels::state`]) and the
+//!   entry point that runs the open panel ([`panels::run`]).
+//!
+//! Below both sit the small shared pieces: [`error`], [`units`],
+//! [`decimal`], [`field`] (how a parameter is read from text),
+//! [`key_numbers`] and [`preset`].
 
 pub mod backoff;
 pub mod decimal;
@@ -12,21 +25,19 @@ pub mod dist;
 pub mod error;
 pub mod field;
 pub mod hash;
+pub mod hash_spread;
 pub mod jitter;
 pub mod key_numbers;
 pub mod keys;
+pub mod panels;
 pub mod poisson;
-pub mod presets;
+pub mod preset;
 pub mod queue;
 pub mod recurrence;
 pub mod rng;
 pub mod ruby;
-pub mod run;
 pub mod scheduler;
 pub mod sim;
 pub mod slots;
-pub mod snippet;
-pub mod spread;
-pub mod state;
 pub mod stats;
 pub mod units;

@@ -21,7 +21,7 @@
 //!   W ≤ C, drawn anew each cycle, enqueued when due;
 //! - Poisson: arrivals with exponential gaps of mean C / N, accounts in
 //!   turn;
-//! - hash spread: due at k·C + (hash32(id) mod C) s ([`crate::spread`]);
+//! - hash spread: due at k·C + (hash32(id) mod C) s ([`crate::hash_spread`]);
 //! - slots: n slots of D = C / n s; an account's slot is the high bits of
 //!   its hash, ⌊h·n / 2³²⌋, its offset in the slot the low bits, h mod D;
 //!   each slot's accounts are enqueued at the slot start and fall due at
@@ -115,8 +115,8 @@ use crate::backoff::{self, Backoff};
 use crate::dist::Dist;
 use crate::error::{InvalidInput, count_at_most, positive};
 use crate::hash;
+use crate::hash_spread::{HashMode, MAX_RUBY_KEYS, Placement, Reduction};
 use crate::rng::{Purpose, SeededRng, seeded};
-use crate::spread::{HashMode, MAX_RUBY_KEYS, Placement, Reduction};
 
 /// The most accounts a run simulates (their number fits the 20 account
 /// bits of an event key).

@@ -48,13 +48,9 @@ use serde::Serialize;
 use crate::choice_enum;
 use crate::dist::Dist;
 use crate::error::{InvalidInput, count_at_most, non_negative, within};
-use crate::field::{Field, Notice};
-use crate::key_numbers::KeyNumber;
-use crate::panel_params;
-use crate::presets::Preset;
 use crate::rng::{Purpose, seeded};
 use crate::ruby::{LANES, RubyRandom};
-use crate::units::{count, counted, duration, significant};
+use crate::units::{count, counted, duration};
 
 /// The most accounts a run may place.
 pub const MAX_ACCOUNTS: u32 = 1_000_000;
@@ -119,46 +115,23 @@ choice_enum! {
     }
 }
 
-panel_params! {
-    /// Parameters of the Slots panel.
-    pub struct SlotParams {
-        /// The cycle length in seconds.
-        pub cycle: u32 = 28_800, Field::number("cyc", "Cycle", "s", (60.0, 604_800.0), 60.0).log();
-        /// How many buckets the ids fall into.
-        pub buckets: u32 = 65_535, Field::number("bk", "Buckets", "buckets", (1.0, 65_536.0), 1.0).log();
-        /// How many accounts to place.
-        pub accounts: u32 = 10_000, Field::number("a", "Accounts", "accounts", (1.0, 1_000_000.0), 1.0).log();
-        pub id_bytes: IdBytes = IdBytes::LastTwo, Field::choice("lb", "Bucket from", IdBytes::OPTIONS);
-        /// K, reciprocal job kinds kept apart on the ring.
-        pub kinds: u32 = 3, Field::number("kj", "Job kinds", "kinds", (1.0, 16.0), 1.0);
-        /// σ of the lognormal account costs; 0 makes every account cost 1.
-        pub cost_sigma: f64 = 1.5, Field::number("ct", "Cost tail σ", "", (0.0, 3.0), 0.1);
-        /// PCG by default: 10,000 Ruby-exact offsets take about 19 ms natively,
-        /// too long for a dragged slider's frame; Ruby stays one choice away.
-        pub delays: DelaySource = DelaySource::Pcg, Field::choice("dl", "Offsets", DelaySource::OPTIONS);
-    }
-    settle_rules = settle;
-}
-
-/// One byte holds at most 256 buckets, and Ruby-exact offsets cost enough
-/// to cap the accounts sooner.
-fn settle(params: &mut SlotParams) -> Vec<Notice> {
-    let [_, buckets, accounts, ..] = SlotParams::FIELDS;
-    let mut notices = Vec::new();
-    let raw_values = params.id_bytes.raw_values();
-    if params.buckets > raw_values {
-        params.buckets = raw_values;
-        notices.push(buckets.notice(format!(
-            "one byte has only {raw_values} values; using {raw_values}"
-        )));
-    }
-    if params.delays == DelaySource::Ruby && params.accounts > MAX_RUBY_ACCOUNTS {
-        params.accounts = MAX_RUBY_ACCOUNTS;
-        notices.push(accounts.notice(format!(
-            "Ruby offsets are computed for at most {MAX_RUBY_ACCOUNTS} accounts; using {MAX_RUBY_ACCOUNTS}"
-        )));
-    }
-    notices
+/// Parameters of the Slots panel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SlotParams {
+    /// The cycle length in seconds.
+    pub cycle: u32,
+    /// How many buckets the ids fall into.
+    pub buckets: u32,
+    /// How many accounts to place.
+    pub accounts: u32,
+    pub id_bytes: IdBytes,
+    /// K, reciprocal job kinds kept apart on the ring.
+    pub kinds: u32,
+    /// σ of the lognormal account costs; 0 makes every account cost 1.
+    pub cost_sigma: f64,
+    /// PCG by default: 10,000 Ruby-exact offsets take about 19 ms natively,
+    /// too long for a dragged slider's frame; Ruby stays one choice away.
+    pub delays: DelaySource,
 }
 
 impl SlotParams {
@@ -907,142 +880,6 @@ impl SlotRun {
     pub fn peak_ingress_slotted(&self) -> u32 {
         self.plan.ingress_slotted.iter().copied().max().unwrap_or(0)
     }
-}
-
-/// The panel's "try this" presets.
-pub const PRESETS: &[Preset] = &[
-    Preset {
-        slug: "eight-hours-15-slots",
-        title: "8 hours, 65,535 buckets → 15 slots",
-        lesson: "Euclid's steps end at gcd(28,800, 65,535) = 15, so the cycle splits into 15 slots of 32 min holding 4,369 buckets each.",
-        query: "cyc=28800&bk=65535",
-    },
-    Preset {
-        slug: "two-kinds-8-slots",
-        title: "2 reciprocal kinds on 8 slots",
-        lesson: "With 8 one-hour slots the reports hand sits 4 slots from the payments hand, straight across the ring, the ideal distance 8 / 2.",
-        query: "cyc=28800&bk=8&lb=1&kj=2",
-    },
-    Preset {
-        slug: "three-kinds-kyc",
-        title: "3 kinds: where does KYC go?",
-        lesson: "KYC goes to offset 5, leaving kinds 2, 3 and 3 slots apart: whole slots cannot keep the ideal 8 / 3 ≈ 2.7, so the closest pair is 2 apart.",
-        query: "cyc=28800&bk=8&lb=1&kj=3",
-    },
-    Preset {
-        slug: "sql-15-slots",
-        title: "15 slots with the SQL bucket formula",
-        lesson: "256 / 15 rounds down to 17, so byte 255 lands in slot index 15, which no per-slot job selects: about one account in 256 is never synced.",
-        query: "cyc=28800&bk=255&lb=1",
-    },
-    Preset {
-        slug: "jumbo-accounts",
-        title: "Jumbo accounts, σ = 2.5",
-        lesson: "With a heavy cost tail the busiest hashed slot costs nearly twice the mean, while heaviest-first placement brings it down to the bound the single heaviest account sets.",
-        query: "ct=2.5",
-    },
-];
-
-/// The figures the panel prints beside its charts.
-pub fn key_numbers(params: &SlotParams, run: &SlotRun) -> Vec<KeyNumber> {
-    let accounts = f64::from(params.accounts);
-    let n = f64::from(run.slots);
-    let mut numbers = vec![
-        KeyNumber::new(
-            "slots",
-            "Slots",
-            count(u64::from(run.slots)),
-            "n = gcd(cycle, buckets)",
-        ),
-        KeyNumber::new(
-            "slot-length",
-            "Slot length",
-            duration(f64::from(run.slot_seconds)),
-            "D = cycle / n",
-        ),
-        KeyNumber::new(
-            "buckets-per-slot",
-            "Buckets per slot",
-            count(u64::from(run.buckets_per_slot)),
-            "buckets / n",
-        ),
-        KeyNumber::new(
-            "accounts-per-slot",
-            "Accounts per slot",
-            format!(
-                "{}–{}",
-                count(u64::from(run.even.fewest_accounts)),
-                count(u64::from(run.even.most_accounts))
-            ),
-            "fewest–most in a slot, even mapping",
-        )
-        .beside(format!("N / n = {}", significant(accounts / n, 3))),
-        KeyNumber::new(
-            "kind-distance",
-            "Closest kinds",
-            run.kinds
-                .min_ring_distance
-                .map_or("one kind".into(), |d| format!("{d} slots")),
-            "fewest slots between two kinds round the ring",
-        )
-        .beside(format!(
-            "n / K = {} slots",
-            significant(run.kinds.ideal_distance, 3)
-        )),
-        KeyNumber::new(
-            "ingress-peak",
-            "Ingress peak, slotted",
-            count(u64::from(run.peak_ingress_slotted())),
-            "most jobs entering the queue in one bin",
-        )
-        .beside(format!(
-            "all at once: N = {}",
-            count(u64::from(params.accounts))
-        )),
-        KeyNumber::new(
-            "queue-peak",
-            "Longest queue, slotted",
-            count(u64::from(run.plan.peak_waiting_slotted)),
-            "maxₛ (accountsₛ + n − s)",
-        )
-        .beside(format!(
-            "all at once: {}",
-            count(u64::from(run.plan.peak_waiting_all_at_once))
-        )),
-        KeyNumber::new(
-            "sql-unscheduled",
-            "Never run by the SQL",
-            count(u64::from(run.sql.unscheduled_accounts)),
-            "accounts with raw / ⌊R / n⌋ ≥ n",
-        )
-        .beside({
-            let stranded = run.raw_values % run.slots;
-            let plural = if stranded == 1 { "" } else { "s" };
-            format!("R mod n = {stranded} raw value{plural}")
-        }),
-    ];
-    let mean = run.costs.hashed.mean;
-    if mean > 0.0 {
-        numbers.push(
-            KeyNumber::new(
-                "jumbo-hashed",
-                "Heaviest slot, hashed",
-                format!("{}× mean", significant(run.costs.hashed.max / mean, 3)),
-                "max / mean slot cost, accounts in their bucket's slot",
-            )
-            .beside(format!(
-                "lower bound {}× mean",
-                significant(run.costs.lower_bound / mean, 3)
-            )),
-        );
-        numbers.push(KeyNumber::new(
-            "jumbo-balanced",
-            "Heaviest slot, balanced",
-            format!("{}× mean", significant(run.costs.balanced.max / mean, 3)),
-            "max / mean, heaviest first into the lightest slot",
-        ));
-    }
-    numbers
 }
 
 #[cfg(test)]

@@ -4,6 +4,8 @@
 //! 4 min 48 s, 8 h, 1.5 days); counts get thousands separators. The app and
 //! the command line print figures through these, so both read the same.
 
+pub const SECONDS_PER_DAY: u32 = 86_400;
+
 /// A duration in seconds, e.g. "288 s", "4 min 48 s", "2 h 30 min".
 pub fn duration(seconds: f64) -> String {
     if !seconds.is_finite() {
@@ -101,6 +103,22 @@ pub fn significant(x: f64, digits: u32) -> String {
         text
     };
     text.replace('-', "−")
+}
+
+/// Seconds as a 24-hour clock with seconds: "02:13:07".
+pub fn clock_with_seconds(seconds: u32) -> String {
+    let seconds = seconds % SECONDS_PER_DAY;
+    format!(
+        "{:02}:{:02}:{:02}",
+        seconds / 3600,
+        seconds / 60 % 60,
+        seconds % 60
+    )
+}
+
+/// A share from 0 to 1 as a percentage to three significant digits: "97.3 %".
+pub fn percent(share: f64) -> String {
+    format!("{} %", significant(100.0 * share, 3))
 }
 
 #[cfg(test)]

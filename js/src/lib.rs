@@ -16,10 +16,11 @@ mod strict;
 
 use js_sys::{Array, BigInt, Error, Object, Reflect};
 use serde::Serialize;
-use stampede_core::field::{Choice, Notice};
-use stampede_core::run::{self, PanelRun};
-use stampede_core::spread::{HashMode, Reduction};
-use stampede_core::state::{Panel, State};
+use stampede_core::field::{Choice, Notice, not_an_option};
+use stampede_core::panels::run::{self, PanelRun};
+use stampede_core::hash_spread::{HashMode, Reduction};
+use stampede_core::panels::Panel;
+use stampede_core::panels::state::State;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -90,16 +91,16 @@ pub fn spread(
     let mode = choice(
         "fn",
         &text("fn", member("fn"))?,
-        HashMode::ALL,
         HashMode::OPTIONS,
+        HashMode::from_slug,
     )?;
     let reduction = match member("reduce") {
         absent if absent.is_undefined() => Reduction::Mod,
         given => choice(
             "reduce",
             &text("reduce", given)?,
-            Reduction::ALL,
             Reduction::OPTIONS,
+            Reduction::from_slug,
         )?,
     };
     let window = member("window")
@@ -138,15 +139,13 @@ pub fn spread(
 }
 
 /// The option of a core choice whose slug is `slug`.
-fn choice<T: Copy>(name: &str, slug: &str, all: &[T], options: &[Choice]) -> Result<T, Error> {
-    let index = options.iter().position(|option| option.slug == slug);
-    index.map(|i| all[i]).ok_or_else(|| {
-        let slugs: Vec<&str> = options.iter().map(|option| option.slug).collect();
-        Error::new(&format!(
-            "{name}: \"{slug}\" is not one of {}",
-            slugs.join(", ")
-        ))
-    })
+fn choice<T>(
+    name: &str,
+    slug: &str,
+    options: &[Choice],
+    from_slug: fn(&str) -> Option<T>,
+) -> Result<T, Error> {
+    from_slug(slug).ok_or_else(|| Error::new(&format!("{name}: {}", not_an_option(slug, options))))
 }
 
 /// Reads an app URL, or its query string, as the app does: values out of

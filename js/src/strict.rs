@@ -9,7 +9,8 @@
 //! does not have.
 
 use stampede_core::field::{Field, Notice};
-use stampede_core::state::{Panel, SEED_FIELD, State};
+use stampede_core::panels::Panel;
+use stampede_core::panels::state::{SEED_FIELD, State};
 
 /// The state for `panel` with `params` (key and text, as in a URL) set, or a
 /// message naming the first key the codec would not take as written.

@@ -5,10 +5,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
-use stampede_core::spread::{HashMode, Reduction};
-use stampede_core::state::{Panel, SEED_FIELD, State};
+use stampede_core::hash_spread::{HashMode, Reduction};
+use stampede_core::panels::Panel;
+use stampede_core::panels::state::{SEED_FIELD, State};
 
-use stampede_core::run;
+use stampede_core::panels::run;
 
 use super::{NoticeOut, RunOutcome};
 
@@ -45,7 +46,7 @@ fn declared(panel: Panel) -> (Option<&'static str>, &'static str) {
         Panel::Jitter => (Some("JitterParams"), "JitterRun"),
         Panel::Backoff => (Some("BackoffParams"), "BackoffRun"),
         // `run()` takes this panel's parameters, in a URL.
-        Panel::Hash => (None, "SpreadRun"),
+        Panel::HashSpread => (None, "HashSpreadRun"),
         Panel::Slots => (Some("SlotsParams"), "SlotRun"),
         // `run()` takes this panel's parameters, in a URL.
         Panel::Queue => (None, "QueueRun"),
@@ -100,12 +101,12 @@ fn result_types_list_every_key_of_the_results() {
         ("StrategyFleet", "Fleet", |v| &v["fleet"]),
         ("Fleet", "Timeline", |v| &v["timeline"]),
         ("Fleet", "Burst", |v| &v["peak_after_outage"]),
-        ("SpreadRun", "Uniformity", |v| &v["uniformity"]),
-        ("SpreadRun", "Gap", |v| &v["largest_gap"]),
-        ("SpreadRun", "Collisions", |v| &v["collisions"]),
-        ("SpreadRun", "Stability", |v| &v["stability"]),
-        ("SpreadRun", "Spread", |v| &v["second"]),
-        ("SpreadRun", "Lookup", |v| &v["lookup"]),
+        ("HashSpreadRun", "Uniformity", |v| &v["uniformity"]),
+        ("HashSpreadRun", "Gap", |v| &v["largest_gap"]),
+        ("HashSpreadRun", "Collisions", |v| &v["collisions"]),
+        ("HashSpreadRun", "Stability", |v| &v["stability"]),
+        ("HashSpreadRun", "Spread", |v| &v["second"]),
+        ("HashSpreadRun", "Lookup", |v| &v["lookup"]),
         ("Spread", "Uniformity", |v| &v["uniformity"]),
         ("Spread", "Gap", |v| &v["largest_gap"]),
         ("Spread", "Collisions", |v| &v["collisions"]),

@@ -2,11 +2,11 @@
 //! `cargo bench -p stampede-core`.
 
 mod backoff;
+mod hash_spread;
 mod poisson;
 mod scheduler;
 mod sim;
 mod slots;
-mod spread;
 
 criterion::criterion_main!(
     poisson::benches,
@@ -14,5 +14,5 @@ criterion::criterion_main!(
     scheduler::benches,
     sim::benches,
     slots::benches,
-    spread::benches
+    hash_spread::benches
 );

@@ -4,8 +4,8 @@ use std::time::Duration;
 use criterion::Criterion;
 use stampede_core::backoff::{self, Backoff};
 use stampede_core::dist::fit_mean_p90;
+use stampede_core::hash_spread::HashMode;
 use stampede_core::sim::{self, Autoscaler, Downstream, Reports, SimParams, Strategy};
-use stampede_core::spread::HashMode;
 
 /// The target: a week, 100k accounts, 15 workers, a 13-hour cycle
 /// (13 syncs per account, 1.3M jobs) and a mean duration of 5.62 s, so

@@ -2,14 +2,16 @@ use proptest::prelude::*;
 use stampede_core::backoff::{
     AWS_QUOTA_CAPACITY, AWS_RETRY_COST, AWS_THROTTLING_SCALE, AWS_TRANSIENT_SCALE,
     BREAKER_MIN_CALLS, BREAKER_OPEN_SECONDS, Backoff, BackoffParams, BackoffRun, Burst, Dependency,
-    DependencyModel, Fleet, PRESETS, RunCache, Strategy, active_job_delay, aws_standard_delay,
+    DependencyModel, Fleet, RunCache, Strategy, active_job_delay, aws_standard_delay,
     celery_countdown, celery_delay, client_rng, decorrelated, delay_bands, equal_jitter,
-    exponential, full_jitter, key_numbers, run, sidekiq_delay, simulate_fleet, simulate_fleets,
+    exponential, full_jitter, run, sidekiq_delay, simulate_fleet, simulate_fleets,
     simulate_fleets_against,
 };
 use stampede_core::error::InvalidInput;
 use stampede_core::field::{ChoiceSet, PanelParams};
-use stampede_core::state::{Panel, State};
+use stampede_core::panels::Panel;
+use stampede_core::panels::backoff::{PRESETS, key_numbers};
+use stampede_core::panels::state::State;
 use stampede_core::stats::histogram;
 
 fn backoff(strategy: Strategy, base: f64, factor: f64, cap: f64) -> Backoff {

@@ -11,9 +11,11 @@
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 use stampede_core::field::{Field, Kind};
+use stampede_core::panels::Panel;
+use stampede_core::panels::run;
+use stampede_core::panels::state::{RESERVED_KEYS, State};
 use stampede_core::queue::{self, MAX_TOTAL_JOBS};
-use stampede_core::state::{Panel, RESERVED_KEYS, State};
-use stampede_core::{backoff, poisson, run, slots};
+use stampede_core::{backoff, poisson, slots};
 
 /// Every key any panel uses, then the state's own.
 fn all_keys() -> Vec<&'static str> {
@@ -232,7 +234,7 @@ fn shrunk(state: &State) -> State {
     }
     small.jitter.jobs = small.jitter.jobs.min(500);
     small.backoff.clients = small.backoff.clients.min(50);
-    small.hash.keys = small.hash.keys.min(200);
+    small.hash_spread.keys = small.hash_spread.keys.min(200);
     small.slots.accounts = small.slots.accounts.min(300);
     small
 }
@@ -254,8 +256,8 @@ fn check_panel_accepts(state: &State) -> Result<(), TestCaseError> {
                 * params.independent_strategies();
             prop_assert!(calls <= backoff::MAX_CALLS, "{params:?}");
         }
-        Panel::Hash => {
-            let params = &state.hash;
+        Panel::HashSpread => {
+            let params = &state.hash_spread;
             prop_assert!(params.keys <= params.most_keys(), "{params:?}");
             prop_assert!(params.ids.0.len() as u64 <= u64::from(params.most_keys()));
         }
@@ -343,7 +345,10 @@ fn the_costliest_urls_are_clamped_by_name() {
 
     let (state, named) = keys("p=hash&n=1000000&fn=murmur&fn2=farm&bw=60&w=604800");
     assert_eq!(named, ["n"]);
-    assert_eq!(state.hash.keys, stampede_core::spread::MAX_PLACED_KEYS);
+    assert_eq!(
+        state.hash_spread.keys,
+        stampede_core::hash_spread::MAX_PLACED_KEYS
+    );
 
     // A week-long outage and 30 retries multiply the first attempts 31-fold;
     // the run would refuse the lanes, so the cap counts the retries.

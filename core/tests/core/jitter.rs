@@ -1,9 +1,10 @@
 use stampede_core::jitter::{
-    JitterParams, JitterRun, PRESETS, Strategy, TimeAxis, expected_busiest_second, fit_window,
-    herd, key_numbers, run,
+    JitterParams, JitterRun, Strategy, TimeAxis, expected_busiest_second, fit_window, herd, run,
 };
 use stampede_core::key_numbers::KeyNumber;
-use stampede_core::state::{DEFAULT_SEED, Panel, State};
+use stampede_core::panels::Panel;
+use stampede_core::panels::jitter::{PRESETS, key_numbers};
+use stampede_core::panels::state::{DEFAULT_SEED, State};
 use stampede_core::units::{count, duration};
 
 fn jitter(strategy: Strategy) -> JitterParams {

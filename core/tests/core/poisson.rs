@@ -1,9 +1,10 @@
 use stampede_core::field::{FieldValue, PanelParams};
 use stampede_core::key_numbers::KeyNumber;
+use stampede_core::panels::poisson::key_numbers;
+use stampede_core::panels::state::State;
 use stampede_core::poisson::{
-    BucketPolicy, ExtraTenants, PoissonParams, PoissonRun, RunCache, WindowPolicy, key_numbers, run,
+    BucketPolicy, ExtraTenants, PoissonParams, PoissonRun, RunCache, WindowPolicy, run,
 };
-use stampede_core::state::State;
 use stampede_core::stats::{
     bin_index, bin_index_by_reciprocal, ks_p_value, ks_statistic, quantile_sorted,
 };

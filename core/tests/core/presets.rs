@@ -1,8 +1,8 @@
 use std::collections::HashSet;
 
-use stampede_core::presets::presets;
-use stampede_core::run;
-use stampede_core::state::Panel;
+use stampede_core::panels::Panel;
+use stampede_core::panels::presets;
+use stampede_core::panels::run;
 
 #[test]
 fn every_preset_is_a_valid_state_that_runs_and_shows_its_numbers() {
@@ -27,7 +27,7 @@ fn the_charted_panels_teach_with_at_least_three_presets_each() {
         Panel::Poisson,
         Panel::Jitter,
         Panel::Backoff,
-        Panel::Hash,
+        Panel::HashSpread,
         Panel::Slots,
     ] {
         let listed = presets(panel);

@@ -2,8 +2,9 @@
 //! golden run shared with the browser test.
 
 use stampede_core::field::PanelParams;
+use stampede_core::panels;
+use stampede_core::panels::state::State;
 use stampede_core::queue::{self, MAX_TOTAL_JOBS, QueueParams};
-use stampede_core::state::State;
 use stampede_core::units::count;
 
 include!("../golden/queue.rs");
@@ -158,7 +159,7 @@ fn a_window_longer_than_the_cycle_is_cut_to_it_with_a_notice() {
 fn the_peak_second_is_a_key_number_and_a_summary_row() {
     let (params, run) = jitter_run(Some(100));
     let peak = run.lanes[0].run.summary.peak_calls_per_second;
-    let number = queue::key_numbers(&params, &run)
+    let number = panels::queue::key_numbers(&params, &run)
         .into_iter()
         .find(|number| number.key == "peak-calls")
         .unwrap();
@@ -170,7 +171,7 @@ fn the_peak_second_is_a_key_number_and_a_summary_row() {
         number.theory.as_deref(),
         Some("first attempts N / W = 5,000 / 1 min 40 s = 50 /s on average over the window")
     );
-    let row = queue::summary_rows(&params, &run)
+    let row = panels::queue::summary_rows(&params, &run)
         .into_iter()
         .find(|row| row.key == "peak_calls_per_second")
         .unwrap();

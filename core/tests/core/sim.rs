@@ -1,10 +1,10 @@
 use stampede_core::backoff::{self, Backoff};
 use stampede_core::dist::Dist;
+use stampede_core::hash_spread::HashMode;
 use stampede_core::sim::{
     self, Autoscaler, Downstream, MAX_JOBS, MAX_POINTS, Reports, SimParams, SimRun, Simulation,
     Strategy, erlang_c, mm_c_mean_wait,
 };
-use stampede_core::spread::HashMode;
 
 fn params(accounts: u32, workers: u32, duration: Dist, strategy: Strategy) -> SimParams {
     SimParams::new(accounts, workers, 3_600, 7_200, duration, strategy)

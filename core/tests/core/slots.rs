@@ -2,13 +2,15 @@ use proptest::prelude::*;
 use stampede_core::error::InvalidInput;
 use stampede_core::field::PanelParams;
 use stampede_core::keys;
+use stampede_core::panels;
+use stampede_core::panels::Panel;
+use stampede_core::panels::snippet::slots::snippets;
+use stampede_core::panels::state::State;
 use stampede_core::ruby;
 use stampede_core::slots::{
     self, DelaySource, IdBytes, Layout, MAX_BINS, MAX_RUBY_ACCOUNTS, SlotParams, SlotRun,
     account_costs, account_ids, balance, euclid_steps, gcd, plan, reciprocals, run, uuid_text,
 };
-use stampede_core::snippet::slots::snippets;
-use stampede_core::state::{Panel, State};
 use stampede_core::stats::{chi_square, chi_square_p_value};
 use stampede_core::units::count;
 
@@ -658,7 +660,7 @@ fn figures(query: &str) -> (SlotRun, Vec<Figure>) {
     let (state, notices) = State::from_query(&format!("v=1&p=slots&s=1&{query}"));
     assert!(notices.is_empty(), "{notices:?}");
     let run = run(&state.slots, state.seed).unwrap();
-    let numbers = slots::key_numbers(&state.slots, &run)
+    let numbers = panels::slots::key_numbers(&state.slots, &run)
         .into_iter()
         .map(|n| (n.key, n.value, n.theory))
         .collect();
@@ -720,11 +722,11 @@ fn the_presets_show_what_their_lessons_say() {
     let mean = jumbo.costs.hashed.mean;
     assert!(jumbo.costs.hashed.max / mean > 1.5);
     assert!(jumbo.costs.balanced.max <= jumbo.costs.lower_bound * 1.01);
-    for preset in slots::PRESETS {
+    for preset in panels::slots::PRESETS {
         assert!(preset.lesson.ends_with('.'), "{}", preset.slug);
         assert!(!preset.lesson[..preset.lesson.len() - 1].contains(". "));
     }
-    assert!(slots::PRESETS.len() >= 4);
+    assert!(panels::slots::PRESETS.len() >= 4);
 }
 
 #[test]

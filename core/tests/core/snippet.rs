@@ -2,8 +2,8 @@ use std::collections::HashSet;
 
 use stampede_core::backoff::{Backoff, BackoffParams, Strategy};
 use stampede_core::hash::fnv1a_32;
-use stampede_core::snippet::{Snippet, backoff, hash};
-use stampede_core::spread::{HashMode, Placement, Reduction, SpreadParams};
+use stampede_core::hash_spread::{HashMode, HashSpreadParams, Placement, Reduction};
+use stampede_core::panels::snippet::{Snippet, backoff, hash};
 
 /// Offsets from the hash snippets run in their own languages; the header
 /// says how they were made.
@@ -32,8 +32,8 @@ fn from_hex(hex: &str) -> String {
     String::from_utf8(bytes).unwrap()
 }
 
-fn hash_params(mode: HashMode, reduction: Reduction, window: u32) -> SpreadParams {
-    SpreadParams {
+fn hash_params(mode: HashMode, reduction: Reduction, window: u32) -> HashSpreadParams {
+    HashSpreadParams {
         mode,
         reduction,
         window,

@@ -35,7 +35,7 @@ psql_run() {
 version=$(psql_run -c 'SELECT version()')
 
 {
-    echo "# The slot of UUID-keyed accounts by the Slots panel's SQL snippet (stampede_core::snippet::slots),"
+    echo "# The slot of UUID-keyed accounts by the Slots panel's SQL snippet (stampede_core::panels::snippet::slots),"
     echo "# run in $version."
     echo "# Made by make_slots_sql_vectors.sh beside this file, which runs the snippet once per slot"
     echo "# for each parameter set; every account came back exactly once."

@@ -217,7 +217,7 @@ def main():
         ]
     )
     lines = [
-        "# Offsets that each hash snippet (stampede_core::snippet::hash) gives when run as written",
+        "# Offsets that each hash snippet (stampede_core::panels::snippet::hash) gives when run as written",
         "# in its own language by core/tests/data/make_snippet_vectors.py, which says how.",
         f"# python: {python} with {packages}.",
         f"# go: {version(['go', 'version'])}, Debian's {go_packages}.",
@@ -239,7 +239,7 @@ def main():
     (HERE / "snippet_vectors.tsv").write_text("\n".join(lines) + "\n")
 
     lines = [
-        "# Waits before each retry from the tenacity snippet (stampede_core::snippet::backoff) of",
+        "# Waits before each retry from the tenacity snippet (stampede_core::panels::snippet::backoff) of",
         "# each backoff setup, called by core/tests/data/make_snippet_vectors.py with the draw",
         "# fixed at u: random.random() returns u and random.randrange(k) returns floor(u*k).",
         f"# {python}, tenacity {metadata.version('tenacity')}. wait is Python's repr of the float.",

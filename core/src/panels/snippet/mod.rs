@@ -14,7 +14,8 @@ pub mod slots;
 
 use serde::Serialize;
 
-use crate::state::{Panel, State};
+use crate::panels::Panel;
+use crate::panels::state::State;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Snippet {
@@ -55,7 +56,7 @@ pub fn of_panel(state: &State) -> Vec<Snippet> {
     match state.panel {
         Panel::Jitter => jitter::snippets(&state.jitter),
         Panel::Backoff => backoff::snippets(&state.backoff),
-        Panel::Hash => hash::snippets(&state.hash),
+        Panel::HashSpread => hash::snippets(&state.hash_spread),
         Panel::Slots => slots::snippets(&state.slots),
         Panel::Poisson | Panel::Queue => Vec::new(),
     }

@@ -12,13 +12,14 @@
 //! while [`State::to_full_query`] writes it whole for the page's own
 //! history, where no one copies it.
 
+use super::{Figure, Panel};
 use crate::backoff::BackoffParams;
 use crate::field::{Field, Kind, Notice, PanelParams, shorten};
-use crate::jitter::{self, JitterParams};
+use crate::hash_spread::HashSpreadParams;
+use crate::jitter::JitterParams;
 use crate::poisson::PoissonParams;
 use crate::queue::QueueParams;
 use crate::slots::SlotParams;
-use crate::spread::SpreadParams;
 
 /// The query format this code writes and reads.
 pub const VERSION: &str = "1";
@@ -46,130 +47,6 @@ pub const RESERVED_KEYS: [&str; 7] = [
 /// The seed, as a field, for notices and labels.
 pub const SEED_FIELD: Field = Field::number(SEED_KEY, "Seed", "", (0.0, u64::MAX as f64), 1.0);
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Panel {
-    #[default]
-    Poisson,
-    Jitter,
-    Backoff,
-    Hash,
-    Slots,
-    Queue,
-}
-
-impl Panel {
-    pub const ALL: [Panel; 6] = [
-        Panel::Poisson,
-        Panel::Jitter,
-        Panel::Backoff,
-        Panel::Hash,
-        Panel::Slots,
-        Panel::Queue,
-    ];
-
-    /// The panel's name in URLs.
-    pub fn slug(self) -> &'static str {
-        match self {
-            Panel::Poisson => "poisson",
-            Panel::Jitter => "jitter",
-            Panel::Backoff => "backoff",
-            Panel::Hash => "hash",
-            Panel::Slots => "slots",
-            Panel::Queue => "queue",
-        }
-    }
-
-    /// The panel's name as a reader sees it.
-    pub fn title(self) -> &'static str {
-        match self {
-            Panel::Poisson => "Poisson",
-            Panel::Jitter => "Jitter",
-            Panel::Backoff => "Backoff",
-            Panel::Hash => "Hash spread",
-            Panel::Slots => "Slots",
-            Panel::Queue => "Queue",
-        }
-    }
-
-    pub fn from_slug(slug: &str) -> Option<Panel> {
-        Panel::ALL.into_iter().find(|panel| panel.slug() == slug)
-    }
-
-    /// What the panel draws, key numbers first, in the order it draws them.
-    pub fn figures(self) -> &'static [Figure] {
-        const fn figure(slug: &'static str, title: &'static str) -> Figure {
-            Figure { slug, title }
-        }
-        const POISSON: &[Figure] = &[
-            KEY_NUMBERS,
-            figure("timeline", "The first day, minute by minute"),
-            figure("gaps", "Gaps between events"),
-            figure("hours", "Events per hour of the day"),
-            figure("bucket", "Token bucket"),
-        ];
-        const JITTER: &[Figure] = &[
-            KEY_NUMBERS,
-            figure("arrivals", "Arrivals at the downstream"),
-            figure("completion", "Jobs started so far"),
-        ];
-        const BACKOFF: &[Figure] = &[
-            KEY_NUMBERS,
-            figure("calls", "Calls per second after the failure"),
-            figure("waits", "Wait before each retry"),
-            figure("totals", "Totals per strategy"),
-        ];
-        const HASH: &[Figure] = &[
-            KEY_NUMBERS,
-            figure("strip", "Every offset in the window"),
-            figure("buckets", "Ids per bucket"),
-        ];
-        const SLOTS: &[Figure] = &[
-            KEY_NUMBERS,
-            figure("ring", "The cycle as a ring of slots"),
-            figure("ingress", "Queue ingress over one cycle"),
-            figure("costs", "Cost per slot: jumbo accounts"),
-        ];
-        const QUEUE: &[Figure] = &[
-            KEY_NUMBERS,
-            figure("depth", "Jobs waiting"),
-            figure("busy", "Workers busy"),
-            figure("ingress", "Jobs entering the queue"),
-            figure("waits", "Start delay"),
-            figure("gaps", "Time between an account's syncs"),
-            figure("recurrence", "When each run starts"),
-            figure("heap", "Heap entries, live and dead"),
-        ];
-        match self {
-            Panel::Poisson => POISSON,
-            Panel::Jitter => JITTER,
-            Panel::Backoff => BACKOFF,
-            Panel::Hash => HASH,
-            Panel::Slots => SLOTS,
-            Panel::Queue => QUEUE,
-        }
-    }
-
-    /// The figure named `slug` in URLs, if the panel draws one.
-    pub fn figure(self, slug: &str) -> Option<&'static Figure> {
-        self.figures().iter().find(|figure| figure.slug == slug)
-    }
-}
-
-/// One chart, table or list a panel draws, which an embed can show alone.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Figure {
-    /// Its name in URLs (`fig=depth`), unique within its panel.
-    pub slug: &'static str,
-    /// Its heading as a reader sees it.
-    pub title: &'static str,
-}
-
-/// The panel's key numbers, a figure of every panel.
-pub const KEY_NUMBERS: Figure = Figure {
-    slug: "numbers",
-    title: "Key numbers",
-};
-
 /// The colour scheme of an embed; the full app follows the reader's own
 /// choice instead, which is not part of a shared link.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -190,6 +67,10 @@ impl Theme {
             Theme::Light => "light",
             Theme::Dark => "dark",
         }
+    }
+
+    pub fn from_slug(slug: &str) -> Option<Theme> {
+        Theme::ALL.into_iter().find(|theme| theme.slug() == slug)
     }
 }
 
@@ -222,7 +103,7 @@ pub struct State {
     pub poisson: PoissonParams,
     pub jitter: JitterParams,
     pub backoff: BackoffParams,
-    pub hash: SpreadParams,
+    pub hash_spread: HashSpreadParams,
     pub slots: SlotParams,
     pub queue: QueueParams,
 }
@@ -243,7 +124,7 @@ impl State {
             Panel::Poisson => &self.poisson,
             Panel::Jitter => &self.jitter,
             Panel::Backoff => &self.backoff,
-            Panel::Hash => &self.hash,
+            Panel::HashSpread => &self.hash_spread,
             Panel::Slots => &self.slots,
             Panel::Queue => &self.queue,
         }
@@ -254,7 +135,7 @@ impl State {
             Panel::Poisson => &mut self.poisson,
             Panel::Jitter => &mut self.jitter,
             Panel::Backoff => &mut self.backoff,
-            Panel::Hash => &mut self.hash,
+            Panel::HashSpread => &mut self.hash_spread,
             Panel::Slots => &mut self.slots,
             Panel::Queue => &mut self.queue,
         }
@@ -364,20 +245,17 @@ impl State {
                 figure
             }),
             theme: last(THEME_KEY).map_or(Theme::Auto, |slug| {
-                Theme::ALL
-                    .into_iter()
-                    .find(|theme| theme.slug() == slug)
-                    .unwrap_or_else(|| {
-                        notices.push(Notice {
-                            key: THEME_KEY,
-                            label: "Theme",
-                            message: format!(
-                                "\"{}\" is not auto, light or dark; using auto",
-                                shorten(slug)
-                            ),
-                        });
-                        Theme::Auto
-                    })
+                Theme::from_slug(slug).unwrap_or_else(|| {
+                    notices.push(Notice {
+                        key: THEME_KEY,
+                        label: "Theme",
+                        message: format!(
+                            "\"{}\" is not auto, light or dark; using auto",
+                            shorten(slug)
+                        ),
+                    });
+                    Theme::Auto
+                })
             }),
         };
         if let Some(raw) = last(SEED_KEY) {
@@ -391,10 +269,12 @@ impl State {
         }
         // Links made while the limit was per minute still open with the
         // same limit, read per second, unless they name the new key too.
-        let limit_key = JitterParams::FIELDS[7].key;
-        if let (Panel::Jitter, Some(raw), None) =
-            (panel, last(jitter::PER_MINUTE_LIMIT_KEY), last(limit_key))
-        {
+        let limit_key = JitterParams::LIMIT_PER_SECOND.key;
+        if let (Panel::Jitter, Some(raw), None) = (
+            panel,
+            last(super::jitter::PER_MINUTE_LIMIT_KEY),
+            last(limit_key),
+        ) {
             notices.push(state.jitter.read_per_minute_limit(raw));
         }
         let params = state.params_mut(panel);

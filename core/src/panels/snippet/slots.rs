@@ -9,8 +9,8 @@
 //! buckets, even where B does not divide 256 or 65,536. The note says what
 //! the common `raw / (R / n)` would strand instead.
 
+use crate::panels::snippet::Snippet;
 use crate::slots::{IdBytes, Layout, SlotParams};
-use crate::snippet::Snippet;
 use crate::units::{count, counted, significant};
 
 /// The query for the panel's buckets, id bytes and slot count; none when

@@ -1,9 +1,9 @@
 use std::hint::black_box;
 
 use criterion::Criterion;
+use stampede_core::hash_spread::{HashMode, Placement, Reduction, RunCache, run, stability};
 use stampede_core::keys::{KeyKind, generate};
-use stampede_core::spread::{HashMode, Placement, Reduction, RunCache, run, stability};
-use stampede_core::state::State;
+use stampede_core::panels::state::State;
 
 /// Keys per measured pass: the most a run places.
 const KEYS: u32 = 1_000_000;
@@ -73,7 +73,7 @@ fn panel_runs(c: &mut Criterion) {
     ] {
         let (state, _) = State::from_query(&format!("v=1&p=hash&s=1&{query}"));
         group.bench_function(format!("default {query}"), |b| {
-            b.iter(|| run(black_box(&state.hash), 1).unwrap())
+            b.iter(|| run(black_box(&state.hash_spread), 1).unwrap())
         });
     }
     group.finish();
@@ -94,7 +94,7 @@ fn drag_of_n(c: &mut Criterion) {
     group.bench_function("fresh runs", |b| {
         b.iter(|| {
             for state in &states {
-                black_box(run(&state.hash, 1).unwrap());
+                black_box(run(&state.hash_spread, 1).unwrap());
             }
         })
     });
@@ -102,7 +102,7 @@ fn drag_of_n(c: &mut Criterion) {
         b.iter(|| {
             let mut cache = RunCache::default();
             for state in &states {
-                black_box(cache.run(&state.hash, 1).unwrap());
+                black_box(cache.run(&state.hash_spread, 1).unwrap());
             }
         })
     });

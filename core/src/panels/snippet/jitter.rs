@@ -381,7 +381,8 @@ mod tests {
     use super::*;
 
     fn params(query: &str) -> JitterParams {
-        let (state, notices) = crate::state::State::from_query(&format!("p=jitter&{query}"));
+        let (state, notices) =
+            crate::panels::state::State::from_query(&format!("p=jitter&{query}"));
         assert_eq!(notices, [], "{query}");
         state.jitter
     }

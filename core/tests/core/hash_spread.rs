@@ -1,20 +1,23 @@
 use proptest::prelude::*;
 use stampede_core::field::PanelParams;
 use stampede_core::hash;
-use stampede_core::keys::{KeyKind, generate};
-use stampede_core::spread::{self, Uniformity};
-use stampede_core::spread::{
-    HashMode, LookupId, MAX_BUCKETS, MAX_PLACED_KEYS, MAX_RUBY_KEYS, PRESETS, PastedIds, Placement,
-    Reduction, RunCache, SpreadParams, key_numbers, place_by_rank, ruby_seed, run, run_with_ids,
+use stampede_core::hash_spread::{self, Uniformity};
+use stampede_core::hash_spread::{
+    HashMode, HashSpreadParams, LookupId, MAX_BUCKETS, MAX_PLACED_KEYS, MAX_RUBY_KEYS, PastedIds,
+    Placement, Reduction, RunCache, place_by_rank, ruby_seed, run, run_with_ids,
 };
-use stampede_core::state::{Panel, State};
+use stampede_core::keys::{KeyKind, generate};
+use stampede_core::panels;
+use stampede_core::panels::Panel;
+use stampede_core::panels::hash_spread::{PRESETS, key_numbers};
+use stampede_core::panels::state::State;
 
 /// Ruby's own offsets for keys under the ruby mode's seed rule; the header
 /// says how they were made.
 const RUBY_OFFSETS: &str = include_str!("../data/spread_ruby.tsv");
 
-fn params(keys: u32, key_kind: KeyKind, mode: HashMode, reduction: Reduction) -> SpreadParams {
-    SpreadParams {
+fn params(keys: u32, key_kind: KeyKind, mode: HashMode, reduction: Reduction) -> HashSpreadParams {
+    HashSpreadParams {
         keys,
         key_kind,
         mode,
@@ -152,7 +155,7 @@ fn placing_many_keys_gives_each_key_its_own_offset() {
 
 #[test]
 fn a_run_places_every_key_below_the_window() {
-    let params = SpreadParams {
+    let params = HashSpreadParams {
         window: 3 * 86_400,
         bucket_width: 7_200,
         ..Default::default()
@@ -181,7 +184,7 @@ fn a_short_last_bucket_expects_fewer_keys() {
     // 25 buckets of 3,600 s in a window of 86,400 + 1,800 s: the last is
     // half a bucket, so it expects half as many keys and a fair ratio
     // compares keys per second.
-    let params = SpreadParams {
+    let params = HashSpreadParams {
         keys: 50_000,
         window: 88_200,
         mode2: HashMode::Farm,
@@ -270,7 +273,7 @@ fn collisions_match_the_birthday_expectation() {
     // keys share an offset, with an sd of about 58 (simulated), so 2 % is
     // five sd for a uniform hash and far from what a clumping one gives.
     for &mode in HashMode::ALL {
-        let params = SpreadParams {
+        let params = HashSpreadParams {
             window: 14_400,
             ..params(20_000, KeyKind::UuidV4, mode, Reduction::Mod)
         };
@@ -290,7 +293,7 @@ fn collisions_match_the_birthday_expectation() {
 #[test]
 fn collisions_count_every_key_of_a_shared_offset() {
     // In a window of 1 s every key sits on offset 0.
-    let params = SpreadParams {
+    let params = HashSpreadParams {
         keys: 10,
         window: 1,
         bucket_width: 1,
@@ -397,7 +400,7 @@ fn a_wider_window_scatters_mod_offsets_but_mulshift_keeps_them_near() {
     assert_eq!(stability.on_window_change.moved_beyond_bucket, 0.0);
     assert_eq!(stability.rank_on_window_change.moved_beyond_bucket, 0.0);
 
-    let chosen = SpreadParams {
+    let chosen = HashSpreadParams {
         second_window: 43_200,
         ..params(5_000, KeyKind::UuidV4, HashMode::Ruby, Reduction::Mod)
     };
@@ -429,7 +432,7 @@ fn the_rank_spread_is_perfectly_even() {
 
 #[test]
 fn pasted_ids_replace_the_generated_keys() {
-    let mut params = SpreadParams::default();
+    let mut params = HashSpreadParams::default();
     let notice = params.set("ids", " 42\n1337, 9001,42 ").unwrap();
     assert_eq!(
         notice.to_string(),
@@ -447,7 +450,7 @@ fn pasted_ids_replace_the_generated_keys() {
     // pasted one again.
     assert_eq!(result.stability.added_keys, 1);
 
-    let ruby = SpreadParams {
+    let ruby = HashSpreadParams {
         mode: HashMode::Ruby,
         window: 4 * 3_600,
         bucket_width: 3_600,
@@ -460,7 +463,7 @@ fn pasted_ids_replace_the_generated_keys() {
 
 #[test]
 fn sequential_growth_of_pasted_integers_skips_ids_already_there() {
-    let params = SpreadParams {
+    let params = HashSpreadParams {
         key_kind: KeyKind::Sequential,
         ..Default::default()
     };
@@ -474,32 +477,32 @@ fn sequential_growth_of_pasted_integers_skips_ids_already_there() {
 fn pasted_ids_in_a_link_are_written_with_commas() {
     let (state, notices) = State::from_query("p=hash&ids=a%0Ab%0D%0Ac,%20d%09e");
     assert!(notices.is_empty(), "{notices:?}");
-    assert_eq!(state.hash.ids.0, ["a", "b", "c", "d", "e"]);
+    assert_eq!(state.hash_spread.ids.0, ["a", "b", "c", "d", "e"]);
     assert!(
         state.to_query().ends_with("&ids=a,b,c,d,e&q="),
         "{}",
         state.to_query()
     );
-    assert_eq!(state.hash.status("ids").unwrap(), "5 ids read");
+    assert_eq!(state.hash_spread.status("ids").unwrap(), "5 ids read");
 }
 
 #[test]
 fn a_link_carries_the_whole_ids_that_fit_and_the_page_keeps_the_rest() {
-    let mut state = State::new(Panel::Hash);
+    let mut state = State::new(Panel::HashSpread);
     // Four characters each: 400 ids and their commas take 1,999 characters.
     let column: String = (1_000..3_000).map(|i| format!("{i}\n")).collect();
     let notices = state.set("ids", &column);
-    assert_eq!(state.hash.ids.0.len(), 2_000);
-    assert_eq!(state.hash.ids.in_link(), 400);
+    assert_eq!(state.hash_spread.ids.0.len(), 2_000);
+    assert_eq!(state.hash_spread.ids.in_link(), 400);
     let says = "2,000 ids read; a link carries the first 400 of them; the rest stay on this page";
     assert_eq!(notices.len(), 1);
     assert_eq!(notices[0].key, "ids");
     assert_eq!(notices[0].message, says);
-    assert_eq!(state.hash.status("ids").unwrap(), says);
+    assert_eq!(state.hash_spread.status("ids").unwrap(), says);
 
     let (linked, notices) = State::from_query(&state.to_query());
     assert!(notices.is_empty(), "{notices:?}");
-    assert_eq!(linked.hash.ids.0, state.hash.ids.0[..400]);
+    assert_eq!(linked.hash_spread.ids.0, state.hash_spread.ids.0[..400]);
     let (whole, _) = State::from_query(&state.to_full_query());
     assert_eq!(whole, state);
 }
@@ -507,7 +510,7 @@ fn a_link_carries_the_whole_ids_that_fit_and_the_page_keeps_the_rest() {
 #[test]
 fn a_link_with_unusable_ids_reads_the_rest_and_says_what_it_dropped() {
     let (state, notices) = State::from_query(&format!("p=hash&ids=1,{},2,1", "y".repeat(300)));
-    assert_eq!(state.hash.ids.0, ["1", "2"]);
+    assert_eq!(state.hash_spread.ids.0, ["1", "2"]);
     assert_eq!(notices[0].key, "ids");
     assert!(
         notices[0]
@@ -520,60 +523,66 @@ fn a_link_with_unusable_ids_reads_the_rest_and_says_what_it_dropped() {
 
 #[test]
 fn settling_keeps_buckets_inside_the_window_and_countable() {
-    let mut state = State::new(Panel::Hash);
+    let mut state = State::new(Panel::HashSpread);
     let notices = state.set("bw", "7200");
     assert!(notices.is_empty());
     let notices = state.set("w", "3600");
-    assert_eq!(state.hash.bucket_width, 3_600);
+    assert_eq!(state.hash_spread.bucket_width, 3_600);
     assert_eq!(notices[0].key, "bw");
 
     let (state, notices) = State::from_query("p=hash&w=604800&bw=1");
-    assert_eq!(state.hash.bucket_width, 60);
+    assert_eq!(state.hash_spread.bucket_width, 60);
     assert_eq!(notices[0].key, "bw");
-    assert!(state.hash.window.div_ceil(state.hash.bucket_width) <= MAX_BUCKETS);
+    assert!(
+        state
+            .hash_spread
+            .window
+            .div_ceil(state.hash_spread.bucket_width)
+            <= MAX_BUCKETS
+    );
 }
 
 #[test]
 fn bad_direct_input_is_refused_naming_the_field() {
-    let field = |params: SpreadParams| run(&params, 1).unwrap_err().field;
-    let base = SpreadParams::default();
+    let field = |params: HashSpreadParams| run(&params, 1).unwrap_err().field;
+    let base = HashSpreadParams::default();
     assert_eq!(
-        field(SpreadParams {
+        field(HashSpreadParams {
             keys: 0,
             ..base.clone()
         }),
         "keys"
     );
     assert_eq!(
-        field(SpreadParams {
+        field(HashSpreadParams {
             keys: MAX_PLACED_KEYS + 1,
             ..base.clone()
         }),
         "keys"
     );
     assert_eq!(
-        field(SpreadParams {
+        field(HashSpreadParams {
             window: 0,
             ..base.clone()
         }),
         "window"
     );
     assert_eq!(
-        field(SpreadParams {
+        field(HashSpreadParams {
             bucket_width: 0,
             ..base.clone()
         }),
         "bucket width"
     );
     assert_eq!(
-        field(SpreadParams {
+        field(HashSpreadParams {
             bucket_width: 1,
             ..base.clone()
         }),
         "bucket width"
     );
     assert_eq!(
-        field(SpreadParams {
+        field(HashSpreadParams {
             window: u32::MAX,
             bucket_width: u32::MAX,
             ..base.clone()
@@ -582,7 +591,7 @@ fn bad_direct_input_is_refused_naming_the_field() {
     );
     assert_eq!(run_with_ids(&base, vec![], 1).unwrap_err().field, "ids");
     let long_number = "7".repeat(300);
-    let ruby = SpreadParams {
+    let ruby = HashSpreadParams {
         mode: HashMode::Ruby,
         ..base
     };
@@ -609,7 +618,7 @@ proptest! {
         lookup in "(?s).{0,40}",
         seed in any::<u64>(),
     ) {
-        let params = SpreadParams {
+        let params = HashSpreadParams {
             keys,
             window,
             key_kind: KeyKind::ALL[kind],
@@ -651,8 +660,8 @@ proptest! {
 fn key_number(query: &str, key: &str) -> String {
     let (state, notices) = State::from_query(&format!("v=1&p=hash&s=1&{query}"));
     assert!(notices.is_empty(), "{notices:?}");
-    let result = run(&state.hash, state.seed).unwrap();
-    let numbers = key_numbers(&state.hash, &result);
+    let result = run(&state.hash_spread, state.seed).unwrap();
+    let numbers = key_numbers(&state.hash_spread, &result);
     numbers
         .into_iter()
         .find(|number| number.key == key)
@@ -665,7 +674,7 @@ fn a_looked_up_id_gets_the_reference_hash_and_offset() {
     // FarmHash Fingerprint32 of "abc" is 795,041,479 (core/tests/data/
     // hash_vectors.tsv); mod 86,400 that is 75,079 s, 20:51:19.
     let (state, _) = State::from_query("v=1&p=hash&s=1&q=abc");
-    let lookup = run(&state.hash, 1).unwrap().lookup;
+    let lookup = run(&state.hash_spread, 1).unwrap().lookup;
     assert_eq!(
         (
             lookup.id.as_str(),
@@ -695,7 +704,7 @@ fn a_looked_up_id_gets_the_reference_hash_and_offset() {
     );
     // Without a chosen id the first key placed is looked up.
     let (state, _) = State::from_query("v=1&p=hash&s=1&kk=seq&w=900&bw=60");
-    let lookup = run(&state.hash, 1).unwrap().lookup;
+    let lookup = run(&state.hash_spread, 1).unwrap().lookup;
     assert_eq!(lookup.id, "1");
     assert!(key_number("kk=seq&w=900&bw=60", "lookup").contains(", then every 15 min"));
 }
@@ -730,7 +739,7 @@ fn the_default_page_shows_its_numbers_for_seed_one() {
 #[test]
 fn the_verdict_names_both_tails() {
     let verdict = |p_value| {
-        spread::verdict(&Uniformity {
+        panels::hash_spread::verdict(&Uniformity {
             chi_square: 21.3,
             degrees_of_freedom: 23,
             p_value,
@@ -749,16 +758,16 @@ fn the_verdict_names_both_tails() {
 fn ruby_mode_is_capped_by_a_settle_rule() {
     for query in ["fn=ruby&fn2=farm&n=300000", "n=300000"] {
         let (state, notices) = State::from_query(&format!("v=1&p=hash&{query}"));
-        assert_eq!(state.hash.keys, MAX_RUBY_KEYS, "{query}");
+        assert_eq!(state.hash_spread.keys, MAX_RUBY_KEYS, "{query}");
         assert_eq!(notices.len(), 1);
         assert_eq!(notices[0].key, "n");
     }
     // Without Ruby the most ids a run places stay.
     let (state, notices) = State::from_query("v=1&p=hash&fn2=xxh&n=400000");
-    assert_eq!(state.hash.keys, MAX_PLACED_KEYS);
+    assert_eq!(state.hash_spread.keys, MAX_PLACED_KEYS);
     assert!(notices.is_empty());
     // A direct call past the cap is refused, naming the field.
-    let params = SpreadParams {
+    let params = HashSpreadParams {
         keys: MAX_RUBY_KEYS + 1,
         ..Default::default()
     };
@@ -770,7 +779,7 @@ fn the_first_bytes_of_uuidv7_pile_onto_a_few_seconds() {
     // A UUIDv7 starts with its creation time in ms; its first 32 bits tick
     // every 65.5 s, and 1,000 ids made about 0.5 s apart span a few ticks.
     let (state, _) = State::from_query("v=1&p=hash&s=1&kk=uuid7&fn2=head");
-    let result = run(&state.hash, 1).unwrap();
+    let result = run(&state.hash_spread, 1).unwrap();
     let mut distinct = result.second.offsets.clone();
     distinct.sort_unstable();
     distinct.dedup();
@@ -783,7 +792,7 @@ fn the_first_bytes_of_uuidv7_pile_onto_a_few_seconds() {
 #[test]
 fn the_strip_counts_every_key_in_its_bin() {
     let (state, _) = State::from_query("v=1&p=hash&s=1&w=60&bw=60");
-    let result = run(&state.hash, 1).unwrap();
+    let result = run(&state.hash_spread, 1).unwrap();
     // A window of 60 s has one bin a second, so the strip is the offsets'
     // own histogram.
     assert_eq!(result.strip_counts.len(), 60);
@@ -796,7 +805,7 @@ fn the_strip_counts_every_key_in_its_bin() {
         assert_eq!(count as usize, on_it);
     }
     let (state, _) = State::from_query("v=1&p=hash&s=1");
-    let result = run(&state.hash, 1).unwrap();
+    let result = run(&state.hash_spread, 1).unwrap();
     assert_eq!(result.strip_counts.len(), 1_200);
     assert_eq!(result.second.strip_counts.iter().sum::<u32>(), 1_000);
 }
@@ -805,10 +814,10 @@ fn the_strip_counts_every_key_in_its_bin() {
 fn every_preset_runs_without_notices_and_says_what_it_shows() {
     assert!(PRESETS.len() >= 4);
     for preset in PRESETS {
-        let (state, notices) = preset.state(Panel::Hash, 1);
+        let (state, notices) = preset.state(Panel::HashSpread, 1);
         assert!(notices.is_empty(), "{}: {notices:?}", preset.slug);
-        let result = run(&state.hash, 1).unwrap();
-        assert!(!key_numbers(&state.hash, &result).is_empty());
+        let result = run(&state.hash_spread, 1).unwrap();
+        assert!(!key_numbers(&state.hash_spread, &result).is_empty());
     }
     let value = |slug: &str, key: &str| {
         let preset = PRESETS.iter().find(|p| p.slug == slug).unwrap();
@@ -850,11 +859,11 @@ fn a_run_cache_gives_what_a_fresh_run_gives() {
     let mut cache = RunCache::default();
     for step in steps {
         let (state, _) = State::from_query(&format!("v=1&p=hash&{step}"));
-        let reused = cache.run(&state.hash, state.seed);
-        assert_eq!(reused, run(&state.hash, state.seed), "{step}");
+        let reused = cache.run(&state.hash_spread, state.seed);
+        assert_eq!(reused, run(&state.hash_spread, state.seed), "{step}");
         // Offsets from kept heads equal those of generators seeded afresh.
         if let Ok(reused) = reused {
-            let params = &state.hash;
+            let params = &state.hash_spread;
             let placed = |placement: Placement| placement.place(&reused.keys).unwrap();
             assert_eq!(reused.offsets, placed(params.placement()), "{step}");
             assert_eq!(

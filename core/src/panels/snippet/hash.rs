@@ -6,16 +6,16 @@
 //! reduction and window W: the same hash of the id's UTF-8 bytes from a
 //! well-kept library, or FNV-1a written out, reduced by h mod W or
 //! (h·W) >> 32 in 64 bits. Ruby's mode is Ruby's own `Random`, seeded by
-//! the rule of [`crate::spread::ruby_seed`]. A language appears only where
+//! the rule of [`crate::hash_spread::ruby_seed`]. A language appears only where
 //! the chosen function has a library there; the bytewise `head` mode is
 //! plain arithmetic, so it is SQL, for ids already in a table, and Python.
 
-use crate::spread::{HashMode, Reduction, SpreadParams};
+use crate::hash_spread::{HashMode, HashSpreadParams, Reduction};
 
 use super::Snippet;
 
 /// The snippets for the Hash spread panel's first function.
-pub fn snippets(params: &SpreadParams) -> Vec<Snippet> {
+pub fn snippets(params: &HashSpreadParams) -> Vec<Snippet> {
     [ruby(params), sql(params), python(params), go(params)]
         .into_iter()
         .flatten()
@@ -37,7 +37,7 @@ fn uuid_pattern() -> String {
 
 /// Ruby's `Random.new(seed).rand(W)`, with the panel's id → seed rule, for
 /// Ruby's mode.
-fn ruby(params: &SpreadParams) -> Option<Snippet> {
+fn ruby(params: &HashSpreadParams) -> Option<Snippet> {
     if params.mode != HashMode::Ruby {
         return None;
     }
@@ -77,7 +77,7 @@ fn python_reduce(reduction: Reduction, window: u32) -> String {
 
 /// The chosen hash in Python, from its PyPI package or written out; none
 /// for Ruby's mode.
-fn python(params: &SpreadParams) -> Option<Snippet> {
+fn python(params: &HashSpreadParams) -> Option<Snippet> {
     let (prelude, hash, title, library) = match params.mode {
         HashMode::Farm => (
             "import farmhash\n".to_string(),
@@ -146,7 +146,7 @@ fn python(params: &SpreadParams) -> Option<Snippet> {
 
 /// The chosen hash in Go, from the package that computes it; none for the
 /// modes without one.
-fn go(params: &SpreadParams) -> Option<Snippet> {
+fn go(params: &HashSpreadParams) -> Option<Snippet> {
     let (import, hash, title) = match params.mode {
         HashMode::Farm => (
             "github.com/dgryski/go-farm",
@@ -194,7 +194,7 @@ fn go(params: &SpreadParams) -> Option<Snippet> {
 
 /// PostgreSQL over a table `tasks` with a text or uuid column `id`, for
 /// the `head` mode.
-fn sql(params: &SpreadParams) -> Option<Snippet> {
+fn sql(params: &HashSpreadParams) -> Option<Snippet> {
     if params.mode != HashMode::Head {
         return None;
     }

@@ -69,16 +69,11 @@ use std::collections::HashSet;
 
 use crate::choice_enum;
 use crate::error::{InvalidInput, count_at_most};
-use crate::field::{Field, FieldValue, Notice};
 use crate::hash;
-use crate::key_numbers::KeyNumber;
 use crate::keys::{self, KeyKind, KeyStream, MAX_ID_CHARS};
-use crate::panel_params;
-use crate::poisson::SECONDS_PER_DAY;
-use crate::presets::Preset;
 use crate::ruby;
 use crate::stats;
-use crate::units;
+use crate::units::SECONDS_PER_DAY;
 
 /// The most ids a run places: 400,000 UUIDs take about 0.8 s natively
 /// (generated, hashed twice and checked for stability), so twice that in
@@ -358,147 +353,36 @@ fn offsets_by_rank(ranks: &[u64], window: u32) -> Vec<u32> {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LookupId(pub String);
 
-impl FieldValue for LookupId {
-    fn parse(raw: &str, _field: &Field) -> Result<(Self, Option<String>), String> {
-        let id = raw.trim();
-        if id.chars().nth(MAX_ID_CHARS).is_some() {
-            return Err(format!("an id has at most {MAX_ID_CHARS} characters"));
-        }
-        Ok((LookupId(id.to_string()), None))
-    }
-
-    fn encode(&self) -> String {
-        self.0.clone()
-    }
-}
-
 /// The reader's own ids, written in a URL separated by commas (see
 /// [`keys::read_pasted`] for how a paste is read).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PastedIds(pub Vec<String>);
 
-impl PastedIds {
-    /// How many ids, from the first, a link carries: those whose text,
-    /// commas between, fits in [`MAX_URL_IDS_CHARS`] characters.
-    pub fn in_link(&self) -> usize {
-        let mut length = 0;
-        self.0
-            .iter()
-            .take_while(|id| {
-                length += id.chars().count() + usize::from(length > 0);
-                length <= MAX_URL_IDS_CHARS
-            })
-            .count()
-    }
-
-    /// "a link carries the first 176 of them; the rest stay on this page",
-    /// when a link cannot carry them all.
-    pub fn link_note(&self) -> Option<String> {
-        let in_link = self.in_link();
-        (in_link < self.0.len()).then(|| {
-            format!(
-                "a link carries the first {} of them; the rest stay on this page",
-                units::count(in_link as u64)
-            )
-        })
-    }
+/// Parameters of the Hash spread panel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HashSpreadParams {
+    /// N, how many ids to generate (pasted ids replace them).
+    pub keys: u32,
+    /// W, the recurring window in seconds.
+    pub window: u32,
+    pub key_kind: KeyKind,
+    pub mode: HashMode,
+    pub reduction: Reduction,
+    /// The function drawn under the first, on the same ids.
+    pub mode2: HashMode,
+    pub reduction2: Reduction,
+    /// b, the width of a bucket in the counts and the uniformity test.
+    pub bucket_width: u32,
+    /// The window the stability check changes to; 0 means W + b.
+    pub second_window: u32,
+    /// The reader's own ids; when there are any, they are placed instead
+    /// of generated ones.
+    pub ids: PastedIds,
+    /// The id whose hash, offset and time of day the page spells out.
+    pub lookup: LookupId,
 }
 
-impl FieldValue for PastedIds {
-    /// Never refuses: notes the ids dropped, and a list a link cannot carry.
-    fn parse(raw: &str, _field: &Field) -> Result<(Self, Option<String>), String> {
-        let read = keys::read_pasted(raw);
-        let summary = read.summary();
-        let dropped = read.dropped() > 0;
-        let ids = PastedIds(read.ids);
-        let note = match ids.link_note() {
-            Some(link) => Some(format!("{summary}; {link}")),
-            None => dropped.then_some(summary),
-        };
-        Ok((ids, note))
-    }
-
-    fn encode(&self) -> String {
-        self.0.join(",")
-    }
-
-    fn in_use(&self) -> Option<String> {
-        None
-    }
-
-    /// "2,000 ids read", and the link's share when it cannot carry them
-    /// all; `None` without ids.
-    fn status(&self) -> Option<String> {
-        if self.0.is_empty() {
-            return None;
-        }
-        let read = format!("{} read", keys::ids_count(self.0.len() as u64));
-        Some(match self.link_note() {
-            Some(note) => format!("{read}; {note}"),
-            None => read,
-        })
-    }
-}
-
-panel_params! {
-    /// Parameters of the Hash spread panel.
-    pub struct SpreadParams {
-        /// N, how many ids to generate (pasted ids replace them).
-        pub keys: u32 = 1_000, Field::number("n", "Keys", "ids", (1.0, MAX_PLACED_KEYS as f64), 1.0).log();
-        /// W, the recurring window in seconds.
-        pub window: u32 = 86_400, Field::number("w", "Window", "s", (60.0, 604_800.0), 60.0).log();
-        pub key_kind: KeyKind = KeyKind::UuidV4, Field::choice("kk", "Key kind", KeyKind::OPTIONS);
-        pub mode: HashMode = HashMode::Farm, Field::choice("fn", "Hash", HashMode::OPTIONS);
-        pub reduction: Reduction = Reduction::Mod, Field::choice("rd", "Reduction", Reduction::OPTIONS);
-        /// The function drawn under the first, on the same ids.
-        pub mode2: HashMode = HashMode::Ruby, Field::choice("fn2", "Second hash", HashMode::OPTIONS);
-        pub reduction2: Reduction = Reduction::Mod, Field::choice("rd2", "Second reduction", Reduction::OPTIONS);
-        /// b, the width of a bucket in the counts and the uniformity test.
-        pub bucket_width: u32 = 3_600, Field::number("bw", "Bucket width", "s", (1.0, 604_800.0), 1.0).log();
-        /// The window the stability check changes to; 0 means W + b.
-        pub second_window: u32 = 0, Field::number("w2", "Second window", "s", (0.0, 604_800.0), 60.0);
-        /// The reader's own ids; when there are any, they are placed instead
-        /// of generated ones.
-        pub ids: PastedIds = PastedIds::default(),
-            Field::list("ids", "Your ids", keys::MAX_PASTED_IDS as usize, MAX_URL_IDS_CHARS, "42, 1337, 9001");
-        /// The id whose hash, offset and time of day the page spells out.
-        pub lookup: LookupId = LookupId::default(),
-            Field::text("q", "Look up an id", MAX_ID_CHARS, "42");
-    }
-    settle_rules = settle;
-}
-
-/// Keeps the bucket width within the window and the buckets countable,
-/// and Ruby mode's ids few enough to redraw while a slider moves.
-fn settle(params: &mut SpreadParams) -> Vec<Notice> {
-    let [keys, _, _, _, _, _, _, bucket_width, _, _, _] = SpreadParams::FIELDS;
-    let mut notices = Vec::new();
-    if params.uses_ruby() && params.keys > MAX_RUBY_KEYS {
-        params.keys = MAX_RUBY_KEYS;
-        notices.push(keys.notice(format!(
-            "Ruby mode seeds a generator per id; using {}",
-            crate::units::count(u64::from(MAX_RUBY_KEYS))
-        )));
-    }
-    if params.bucket_width > params.window {
-        params.bucket_width = params.window;
-        notices.push(bucket_width.notice(format!(
-            "must be at most the window; using {}",
-            params.bucket_width
-        )));
-    }
-    let fewest_seconds = params.window.div_ceil(MAX_BUCKETS);
-    if params.bucket_width < fewest_seconds {
-        params.bucket_width = fewest_seconds;
-        notices.push(bucket_width.notice(format!(
-            "at most {MAX_BUCKETS} buckets fit in a window; using {}",
-            params.bucket_width
-        )));
-    }
-    notices
-}
-
-impl SpreadParams {
+impl HashSpreadParams {
     /// How many ids a run places: the pasted ones if any, else N.
     pub fn key_count(&self) -> u32 {
         if self.ids.0.is_empty() {
@@ -614,9 +498,9 @@ pub struct Spread {
     /// The function's slugs, as the URL writes them.
     pub mode: &'static str,
     pub reduction: &'static str,
-    /// Each id's offset, in the order of [`SpreadRun::keys`].
+    /// Each id's offset, in the order of [`HashSpreadRun::keys`].
     pub offsets: Vec<u32>,
-    /// Keys per strip bin; see [`SpreadRun::strip_counts`].
+    /// Keys per strip bin; see [`HashSpreadRun::strip_counts`].
     pub strip_counts: Vec<u32>,
     pub bucket_counts: Vec<u32>,
     pub uniformity: Uniformity,
@@ -641,7 +525,7 @@ pub struct Lookup {
 
 /// Everything a Hash spread run produced.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct SpreadRun {
+pub struct HashSpreadRun {
     /// The ids placed, generated or pasted, in order.
     pub keys: Vec<String>,
     /// Each id's offset in seconds from the window's start.
@@ -670,7 +554,7 @@ pub struct SpreadRun {
 
 /// Places the ids `params` asks for under `seed`: the pasted ones if there
 /// are any, else N generated ones of the chosen kind.
-pub fn run(params: &SpreadParams, seed: u64) -> Result<SpreadRun, InvalidInput> {
+pub fn run(params: &HashSpreadParams, seed: u64) -> Result<HashSpreadRun, InvalidInput> {
     RunCache::default().run(params, seed)
 }
 
@@ -752,7 +636,11 @@ impl Digests {
 
 impl RunCache {
     /// [`run`], reusing the ids and digests of earlier runs.
-    pub fn run(&mut self, params: &SpreadParams, seed: u64) -> Result<SpreadRun, InvalidInput> {
+    pub fn run(
+        &mut self,
+        params: &HashSpreadParams,
+        seed: u64,
+    ) -> Result<HashSpreadRun, InvalidInput> {
         if !params.ids.0.is_empty() {
             return run_with_ids(params, params.ids.0.clone(), seed);
         }
@@ -846,10 +734,10 @@ impl GeneratedIds {
 /// `params`; the stability check appends generated ids of the chosen kind
 /// that are not among them. Repeated ids are placed as given.
 pub fn run_with_ids(
-    params: &SpreadParams,
+    params: &HashSpreadParams,
     ids: Vec<String>,
     seed: u64,
-) -> Result<SpreadRun, InvalidInput> {
+) -> Result<HashSpreadRun, InvalidInput> {
     let count = count_at_most("ids", ids.len() as u64, u64::from(params.most_keys()))? as u32;
     if count == 0 {
         return Err(InvalidInput::new("ids", "at least one id is needed"));
@@ -872,11 +760,11 @@ fn growth(n: u32) -> u32 {
 /// The run for `keys`, `added` joining them in the stability check, and
 /// what is already `known` of both.
 fn analyse(
-    params: &SpreadParams,
+    params: &HashSpreadParams,
     keys: &[String],
     added: &[String],
     known: Known,
-) -> Result<SpreadRun, InvalidInput> {
+) -> Result<HashSpreadRun, InvalidInput> {
     let window = params.window;
     let bucket_width = params.bucket_width;
     if window == 0 {
@@ -926,7 +814,7 @@ fn analyse(
         collisions,
         ..
     } = first;
-    Ok(SpreadRun {
+    Ok(HashSpreadRun {
         times_of_day: offsets.iter().map(|o| o % SECONDS_PER_DAY).collect(),
         keys: keys.to_vec(),
         offsets,
@@ -972,7 +860,7 @@ fn measure(
 }
 
 /// The look-up of the reader's id, or of `first_key` when none is given.
-fn look_up(params: &SpreadParams, first_key: &str) -> Result<Lookup, InvalidInput> {
+fn look_up(params: &HashSpreadParams, first_key: &str) -> Result<Lookup, InvalidInput> {
     let id = match params.lookup.0.as_str() {
         "" => first_key,
         chosen => chosen,
@@ -989,7 +877,7 @@ fn look_up(params: &SpreadParams, first_key: &str) -> Result<Lookup, InvalidInpu
     })
 }
 
-/// Keys per strip bin (see [`SpreadRun::strip_counts`]).
+/// Keys per strip bin (see [`HashSpreadRun::strip_counts`]).
 fn strip_counts(offsets: &[u32], window: u32) -> Vec<u32> {
     let bins = window.min(STRIP_BINS);
     let mut counts = vec![0u32; bins as usize];
@@ -1178,225 +1066,4 @@ fn movement(before: &[u32], after: &[u32], bucket_width: u32) -> Movement {
         moved: share(moved),
         moved_beyond_bucket: share(beyond),
     }
-}
-
-/// The panel's "try this" presets.
-pub const PRESETS: &[Preset] = &[
-    Preset {
-        slug: "seed-15-min",
-        title: "The seed's 1,000 keys in 15 minutes",
-        lesson: "FarmHash puts the 1,000 random ids about 0.9 s apart on average, and the per-minute counts scatter around 67 as random draws would (χ² ≈ 10 on 14 degrees of freedom): not perfect, but even enough.",
-        query: "w=900&bw=60",
-    },
-    Preset {
-        slug: "uuid7-head",
-        title: "UUIDv7: why the first bytes are a bad bucket",
-        lesson: "A UUIDv7 starts with its creation time, so the first 4 bytes of 1,000 ids made minutes apart take a handful of values and all 1,000 land within seconds of each other, while FarmHash of the whole id spreads them over the day.",
-        query: "kk=uuid7&fn2=head",
-    },
-    Preset {
-        slug: "ruby-6-hours",
-        title: "Ruby per-user delay over 6 hours",
-        lesson: "Random.new(id).rand(21,600) gives users 1 to 1,000 fixed delays as even as FarmHash's (both consistent with uniform), and user 42 always runs 4 h 23 min 15 s into each 6-hour cycle.",
-        query: "w=21600&bw=900&kk=seq&fn=ruby&fn2=farm&q=42",
-    },
-    Preset {
-        slug: "mod-vs-mulshift",
-        title: "mod vs mulshift on a window that is not a power of two",
-        lesson: "FNV-1a on ids 1 to 5,000 spreads evenly under mod, but mulshift keeps only the hash's high bits, which barely feel the last digit, so the same ids clump (χ² = 260 on 23 degrees of freedom).",
-        query: "n=5000&kk=seq&fn=fnv&fn2=fnv&rd2=mulshift",
-    },
-];
-
-/// "χ² = 21.3 on 23 degrees of freedom, p = 0.56: consistent with uniform".
-pub fn verdict(uniformity: &Uniformity) -> String {
-    let Uniformity {
-        chi_square,
-        degrees_of_freedom,
-        p_value,
-    } = *uniformity;
-    let p = if p_value < 1e-4 {
-        "p < 0.0001".to_string()
-    } else {
-        format!("p = {}", units::significant(p_value, 2))
-    };
-    // A uniform spread gives p-values uniform on [0, 1], so both tails are
-    // news: tiny p means clumps, p near 1 an evenness chance rarely gives.
-    let words = if p_value < 0.001 {
-        "far from uniform"
-    } else if p_value < 0.05 {
-        "uneven; a uniform spread does this 1 time in 20 or less"
-    } else if p_value > 0.999 {
-        "more even than chance"
-    } else {
-        "consistent with uniform"
-    };
-    format!(
-        "χ² = {} on {} degrees of freedom, {p}: {words}",
-        units::significant(chi_square, 3),
-        units::count(u64::from(degrees_of_freedom))
-    )
-}
-
-/// "1,000 UUIDv4 (random)" or "12 pasted ids".
-fn ids_placed(params: &SpreadParams, run: &SpreadRun) -> String {
-    let count = units::count(run.keys.len() as u64);
-    if params.ids.0.is_empty() {
-        format!("{count} {}", params.key_kind.label())
-    } else {
-        format!("{count} pasted ids")
-    }
-}
-
-/// A share as a percentage to three significant digits: "99.7 %".
-fn percent(share: f64) -> String {
-    format!("{} %", units::significant(100.0 * share, 3))
-}
-
-/// Seconds as a 24-hour clock with seconds: "02:13:07".
-pub fn clock_with_seconds(seconds: u32) -> String {
-    let seconds = seconds % SECONDS_PER_DAY;
-    format!(
-        "{:02}:{:02}:{:02}",
-        seconds / 3600,
-        seconds / 60 % 60,
-        seconds % 60
-    )
-}
-
-/// "42 runs at 02:13:07 every day", with the day of the cycle when the
-/// window is longer than a day and the repeat when it is shorter.
-fn lookup_text(run: &SpreadRun) -> String {
-    let lookup = &run.lookup;
-    let at = clock_with_seconds(lookup.offset);
-    let when = if run.window > SECONDS_PER_DAY {
-        format!(
-            "on day {} of the cycle at {at}",
-            lookup.offset / SECONDS_PER_DAY + 1
-        )
-    } else if run.window < SECONDS_PER_DAY {
-        format!(
-            "at {at}, then every {}",
-            units::duration(f64::from(run.window))
-        )
-    } else {
-        format!("at {at} every day")
-    };
-    format!("{} runs {when}", lookup.id)
-}
-
-/// "hash 718,274,242 → offset 31,042 s", or "drawn → offset …" for Ruby.
-fn lookup_offset_text(lookup: &Lookup) -> String {
-    let source = lookup.hash.map_or("drawn".to_string(), |h| {
-        format!("hash {}", units::count(u64::from(h)))
-    });
-    format!(
-        "{source} → offset {} s",
-        units::count(u64::from(lookup.offset))
-    )
-}
-
-/// The figures the panel prints beside its charts.
-pub fn key_numbers(params: &SpreadParams, run: &SpreadRun) -> Vec<KeyNumber> {
-    let n = run.keys.len() as u64;
-    let degrees = |u: &Uniformity| {
-        format!(
-            "uniform expects χ² ≈ df = {}",
-            units::count(u64::from(u.degrees_of_freedom))
-        )
-    };
-    let gap = |g: &Gap| {
-        KeyNumber::new(
-            "largest-gap",
-            "Largest gap, first function",
-            units::duration(f64::from(g.length)),
-            "longest stretch of the window with no start",
-        )
-        .beside(format!("W·H_N / N = {}", units::duration(g.expected)))
-    };
-    let shared = |c: &Collisions| {
-        KeyNumber::new(
-            "collisions",
-            "Ids sharing a second, first function",
-            units::count(u64::from(c.keys_sharing)),
-            "ids whose offset another id also has",
-        )
-        .beside(format!(
-            "N·(1 − (1 − 1/W)^(N−1)) = {}",
-            units::significant(c.expected_keys_sharing, 3)
-        ))
-    };
-    let stability = &run.stability;
-    vec![
-        KeyNumber::new("keys", "Ids placed", ids_placed(params, run), "N"),
-        KeyNumber::new(
-            "spacing",
-            "Mean spacing",
-            units::duration(f64::from(run.window) / n as f64),
-            "window / N",
-        ),
-        KeyNumber::new(
-            "chi-square",
-            "Uniformity, first function",
-            verdict(&run.uniformity),
-            "Σ (observed − expected)² / expected over the buckets",
-        )
-        .beside(degrees(&run.uniformity)),
-        KeyNumber::new(
-            "chi-square-2",
-            "Uniformity, second function",
-            verdict(&run.second.uniformity),
-            "the same test on the second function's offsets",
-        )
-        .beside(degrees(&run.second.uniformity)),
-        gap(&run.largest_gap),
-        KeyNumber {
-            key: "largest-gap-2",
-            label: "Largest gap, second function",
-            ..gap(&run.second.largest_gap)
-        },
-        shared(&run.collisions),
-        KeyNumber {
-            key: "collisions-2",
-            label: "Ids sharing a second, second function",
-            ..shared(&run.second.collisions)
-        },
-        KeyNumber::new(
-            "moved-on-growth",
-            "Ids moved by 10 % more ids",
-            percent(stability.on_growth.moved),
-            "share of the first N offsets that change, first function",
-        )
-        .beside(format!(
-            "rank-based even spread: {}",
-            percent(stability.rank_on_growth.moved)
-        )),
-        KeyNumber::new(
-            "moved-on-window-change",
-            "Ids moved by a new window",
-            percent(stability.on_window_change.moved),
-            "share of offsets that change when W becomes the second window",
-        )
-        .beside(format!(
-            "W = {} s; rank-based even spread: {}",
-            units::count(u64::from(stability.second_window)),
-            percent(stability.rank_on_window_change.moved)
-        )),
-        KeyNumber::new(
-            "lookup",
-            "Look-up",
-            lookup_text(run),
-            "time of day = offset mod 24 h, the window starting at midnight",
-        ),
-        KeyNumber::new(
-            "lookup-offset",
-            "Its hash and offset",
-            lookup_offset_text(&run.lookup),
-            "offset = hash32(id) reduced to W, first function",
-        )
-        .beside(format!(
-            "second function: offset {} s",
-            units::count(u64::from(run.lookup.second_offset))
-        )),
-    ]
 }

@@ -20,13 +20,14 @@ use serde::Serialize;
 
 use crate::backoff::{self, BackoffRun};
 use crate::error::InvalidInput;
+use crate::hash_spread::{self, HashMode, HashSpreadRun, Placement, Reduction};
 use crate::jitter::{self, JitterRun};
 use crate::key_numbers::KeyNumber;
+use crate::panels::state::State;
+use crate::panels::{self, Panel};
 use crate::poisson::{self, PoissonRun};
 use crate::queue::{self, QueueRun};
 use crate::slots::{self, SlotRun};
-use crate::spread::{self, HashMode, Placement, Reduction, SpreadRun};
-use crate::state::{Panel, State};
 
 /// What one panel computed.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -37,7 +38,8 @@ pub enum PanelRun {
     Poisson(PoissonRun),
     Jitter(JitterRun),
     Backoff(BackoffRun),
-    Hash(SpreadRun),
+    #[serde(rename = "hash")]
+    HashSpread(HashSpreadRun),
     Slots(SlotRun),
     Queue(QueueRun),
 }
@@ -49,7 +51,7 @@ pub fn run(state: &State) -> Result<PanelRun, InvalidInput> {
         Panel::Poisson => PanelRun::Poisson(poisson::run(&state.poisson, seed)?),
         Panel::Jitter => PanelRun::Jitter(jitter::run(&state.jitter, seed)?),
         Panel::Backoff => PanelRun::Backoff(backoff::run(&state.backoff, seed)?),
-        Panel::Hash => PanelRun::Hash(spread::run(&state.hash, seed)?),
+        Panel::HashSpread => PanelRun::HashSpread(hash_spread::run(&state.hash_spread, seed)?),
         Panel::Slots => PanelRun::Slots(slots::run(&state.slots, seed)?),
         Panel::Queue => PanelRun::Queue(queue::run(&state.queue, seed)?),
     })
@@ -136,12 +138,12 @@ impl PanelRun {
     /// state this run came from.
     pub fn key_numbers(&self, state: &State) -> Vec<KeyNumber> {
         match self {
-            PanelRun::Poisson(run) => poisson::key_numbers(&state.poisson, run),
-            PanelRun::Jitter(run) => jitter::key_numbers(&state.jitter, run),
-            PanelRun::Backoff(run) => backoff::key_numbers(&state.backoff, run),
-            PanelRun::Hash(run) => spread::key_numbers(&state.hash, run),
-            PanelRun::Slots(run) => slots::key_numbers(&state.slots, run),
-            PanelRun::Queue(run) => queue::key_numbers(&state.queue, run),
+            PanelRun::Poisson(run) => panels::poisson::key_numbers(&state.poisson, run),
+            PanelRun::Jitter(run) => panels::jitter::key_numbers(&state.jitter, run),
+            PanelRun::Backoff(run) => panels::backoff::key_numbers(&state.backoff, run),
+            PanelRun::HashSpread(run) => panels::hash_spread::key_numbers(&state.hash_spread, run),
+            PanelRun::Slots(run) => panels::slots::key_numbers(&state.slots, run),
+            PanelRun::Queue(run) => panels::queue::key_numbers(&state.queue, run),
         }
     }
 
@@ -172,7 +174,7 @@ impl PanelRun {
                     columns: std::iter::once(starts).chain(calls).collect(),
                 }
             }
-            PanelRun::Hash(run) => TimeSeries {
+            PanelRun::HashSpread(run) => TimeSeries {
                 header: names(&["offset_s", "keys"]),
                 columns: counted(&run.bucket_counts, f64::from(run.bucket_width)).into(),
             },
@@ -191,7 +193,7 @@ impl PanelRun {
 }
 
 /// The most keys [`place_key`]'s callers take at once.
-pub const MAX_KEYS: u64 = spread::MAX_PLACED_KEYS as u64;
+pub const MAX_KEYS: u64 = hash_spread::MAX_PLACED_KEYS as u64;
 
 /// One key's place in a window.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -298,7 +300,7 @@ mod tests {
         };
         assert_eq!(poisson.time_series().unwrap().len(), events.run_times.len());
 
-        let hash = run(&State::new(Panel::Hash)).unwrap();
+        let hash = run(&State::new(Panel::HashSpread)).unwrap();
         let series = hash.time_series().unwrap();
         assert_eq!(series.header, ["offset_s", "keys"]);
         assert_eq!(series.row(1).next(), Some(3600.0));

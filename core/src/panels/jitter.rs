@@ -1,0 +1,293 @@
+//! The Jitter panel: its parameters in URLs and controls, the rules that
+//! keep the delay range sound, its presets and key numbers.
+
+use crate::field::{Field, Notice};
+use crate::jitter::*;
+use crate::key_numbers::KeyNumber;
+use crate::panel_params;
+use crate::preset::Preset;
+use crate::units::{count, duration, significant};
+
+panel_params! {
+    impl JitterParams {
+        jobs = 10_000, JOBS: Field::number("n", "Jobs", "jobs", (1.0, 1_000_000.0), 1.0).log();
+        strategy = Strategy::Uniform, STRATEGY: Field::choice("js", "Delay", Strategy::OPTIONS);
+        min_delay = 0.0, MIN_DELAY: Field::number("lo", "Min delay", "min", (0.0, MAX_DELAY_MINUTES), DELAY_STEP_MINUTES).log();
+        max_delay = 30.0, MAX_DELAY: Field::number("hi", "Max delay", "min", (0.0, MAX_DELAY_MINUTES), DELAY_STEP_MINUTES).log();
+        fixed_delay = 10.0, FIXED_DELAY: Field::number("fd", "Fixed delay", "min", (0.0, MAX_DELAY_MINUTES), DELAY_STEP_MINUTES).log();
+        mean_delay = 10.0, MEAN_DELAY: Field::number("m", "Mean delay", "min", (0.0, MAX_DELAY_MINUTES), DELAY_STEP_MINUTES).log();
+        sd = 5.0, SD: Field::number("sd", "Std deviation", "min", (0.1, 720.0), 0.1).log();
+        limit_per_second = 20, LIMIT_PER_SECOND: Field::number("rps", "Downstream limit", "/s", (1.0, 100_000.0), 1.0).log();
+    }
+    settle_rules = keep_delays_apart;
+    relevance = is_relevant;
+}
+
+/// The URL key of the downstream limit before it was per second: a number
+/// of jobs a minute. [`JitterParams::read_per_minute_limit`] still reads it.
+pub const PER_MINUTE_LIMIT_KEY: &str = "r";
+
+impl JitterParams {
+    /// Reads `raw`, a limit in jobs a minute as URLs once wrote it under
+    /// [`PER_MINUTE_LIMIT_KEY`], into the per-second limit, rounded up to a
+    /// whole call a second; the notice says what it became.
+    pub fn read_per_minute_limit(&mut self, raw: &str) -> Notice {
+        const LIMIT: Field = JitterParams::LIMIT_PER_SECOND;
+        let per_minute = crate::decimal::parse_finite(raw.trim());
+        match per_minute {
+            Some(per_minute) if per_minute > 0.0 => {
+                let per_second = (per_minute / 60.0).ceil().clamp(1.0, 100_000.0);
+                self.limit_per_second = per_second as u32;
+                LIMIT.notice(format!(
+                    "the limit is per second now: {} a minute read as {} /s",
+                    crate::field::shorten(raw.trim()),
+                    self.limit_per_second
+                ))
+            }
+            _ => LIMIT.notice(format!(
+                "\"{}\" is not a limit a minute; using {} /s",
+                crate::field::shorten(raw.trim()),
+                self.limit_per_second
+            )),
+        }
+    }
+}
+
+/// The uniform range [min, max) must not be empty.
+fn keep_delays_apart(params: &mut JitterParams) -> Vec<Notice> {
+    if params.max_delay > params.min_delay {
+        Vec::new()
+    } else if params.min_delay < MAX_DELAY_MINUTES {
+        params.max_delay = params.min_delay + 0.5;
+        let why = format!("must be above the min delay; using {}", params.max_delay);
+        vec![JitterParams::MAX_DELAY.notice(why)]
+    } else {
+        (params.min_delay, params.max_delay) = (MAX_DELAY_MINUTES - 0.5, MAX_DELAY_MINUTES);
+        vec![JitterParams::MIN_DELAY.notice("must be below the max delay; using 1439.5")]
+    }
+}
+
+/// Which delays a strategy reads: the others' controls are hidden.
+fn is_relevant(params: &JitterParams, key: &str) -> bool {
+    let [min, max, fixed, mean, sd] = [
+        JitterParams::MIN_DELAY,
+        JitterParams::MAX_DELAY,
+        JitterParams::FIXED_DELAY,
+        JitterParams::MEAN_DELAY,
+        JitterParams::SD,
+    ]
+    .map(|field| field.key);
+    let uses: &[&str] = match params.strategy {
+        Strategy::NoDelay => &[],
+        Strategy::Fixed => &[fixed],
+        Strategy::Uniform => &[min, max],
+        Strategy::Exponential => &[max, mean],
+        Strategy::Normal => &[min, max, mean, sd],
+        Strategy::TwoPeak => &[min, max, sd],
+    };
+    ![min, max, fixed, mean, sd].contains(&key) || uses.contains(&key)
+}
+
+/// The panel's "try this" presets.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        slug: "herd",
+        title: "10,000 jobs, no jitter",
+        lesson: "All 10,000 jobs start in the same second, 500 times the 20 a second the downstream takes, so 9,980 of them are over its limit.",
+        query: "js=none&n=10000",
+    },
+    Preset {
+        slug: "fixed-delay",
+        title: "A fixed 10-minute delay just moves the herd",
+        lesson: "The same spike of 10,000 jobs arrives ten minutes later, and the same 9,980 of them are over the limit.",
+        query: "js=fixed&fd=10",
+    },
+    Preset {
+        slug: "uniform-30",
+        title: "30-minute uniform jitter ≈ 5.6/s",
+        lesson: "Spread evenly over 30 minutes the jobs arrive at 5.56 a second (333 a minute); by chance the busiest second holds two or three times that, still under the limit of 20.",
+        query: "js=uniform&lo=0&hi=30",
+    },
+    Preset {
+        slug: "api-limit",
+        title: "5,000 jobs against a 50/s API",
+        lesson: "Over 2 minutes 5,000 jobs average 41.7 a second, under the limit of 50, yet the busiest second holds about 60: the window that fits is about 2 min 30 s, where N / L alone says 1 min 40 s.",
+        query: "n=5000&rps=50&hi=2",
+    },
+    Preset {
+        slug: "exponential-vs-uniform",
+        title: "Exponential vs uniform",
+        lesson: "Over the same 30 minutes an exponential delay front-loads the jobs, about 17.5 in each of its first seconds, so by chance some of them break the limit of 20, where uniform jitter breaks it in none.",
+        query: "js=exponential&m=10&hi=30",
+    },
+];
+
+/// A rate per second with the same rate a minute beside it.
+fn per_second_and_minute(per_second: f64) -> String {
+    format!(
+        "{} /s ({} /min)",
+        significant(per_second, 3),
+        significant(per_second * 60.0, 3)
+    )
+}
+
+/// The figures the panel prints beside its charts.
+pub fn key_numbers(params: &JitterParams, run: &JitterRun) -> Vec<KeyNumber> {
+    let jobs = u64::from(params.jobs);
+    let limit = params.limit_per_second;
+    let (peak_start, peak_count) = run.peak_second;
+    let peak = KeyNumber::new(
+        "peak-second",
+        "Busiest second",
+        format!(
+            "{} jobs at {}",
+            count(u64::from(peak_count)),
+            duration(peak_start)
+        ),
+        "most jobs starting within one second [k, k + 1) from t0",
+    );
+    let peak = match busiest_second_theory(params) {
+        Some(theory) => peak.beside(theory),
+        None => peak,
+    };
+    let seconds_over = KeyNumber::new(
+        "seconds-over",
+        "Seconds over the limit",
+        format!(
+            "{} of {}",
+            count(u64::from(run.seconds_over_limit)),
+            count(run.per_second.len() as u64)
+        ),
+        "seconds [k, k + 1) with more than L jobs",
+    );
+    let over_limit = KeyNumber::new(
+        "over-limit",
+        "Jobs over the downstream limit",
+        count(run.over_limit),
+        "Σ max(0, jobs in a second − L), over every second",
+    );
+    let over_limit = match params.strategy {
+        Strategy::NoDelay | Strategy::Fixed => over_limit.beside(format!(
+            "all N in one second, so N − L = {}",
+            count(jobs.saturating_sub(u64::from(limit)))
+        )),
+        _ => over_limit,
+    };
+    let range_end = duration(params.max_delay * 60.0);
+    let last_job_theory = match params.strategy {
+        Strategy::NoDelay => "t0 = 0 s".to_string(),
+        Strategy::Fixed => format!("t0 + fixed delay = {}", duration(params.fixed_delay * 60.0)),
+        Strategy::Uniform => format!("just before t0 + max = {range_end}"),
+        Strategy::Exponential | Strategy::Normal | Strategy::TwoPeak => {
+            format!("no later than t0 + max = {range_end}")
+        }
+    };
+    vec![
+        peak,
+        seconds_over,
+        over_limit,
+        fit_number(&run.window_fit, params.min_delay),
+        KeyNumber::new(
+            "flat-rate",
+            "Flat rate with uniform jitter",
+            per_second_and_minute(params.flat_rate_per_second()),
+            "N / (max − min)",
+        ),
+        KeyNumber::new(
+            "herd",
+            "Without jitter",
+            format!("{} at once", count(jobs)),
+            "all N at t0",
+        ),
+        KeyNumber::new(
+            "at-limit",
+            "Fastest the downstream can take them",
+            duration(params.drain_seconds()),
+            "N / L, at the limit from t0",
+        ),
+        KeyNumber::new(
+            "last-job",
+            "Last job runs at",
+            duration(run.last_run),
+            "the latest delay drawn",
+        )
+        .beside(last_job_theory),
+    ]
+}
+
+/// The narrowest uniform window, measured and in theory.
+fn fit_number(fit: &WindowFit, min_delay: f64) -> KeyNumber {
+    let measured = match (fit.window_seconds, fit.max_delay) {
+        (Some(window), Some(max_delay)) => format!(
+            "{} (min {} to max {} min)",
+            duration(window),
+            min_delay,
+            max_delay
+        ),
+        _ => "none up to 1,440 min".into(),
+    };
+    let theory = match fit.theory_seconds {
+        Some(seconds) => format!(
+            "at least N / L = {}; the expected busiest second, max of W seconds each \
+             Binomial(N, 1/W), falls to L at W = {}",
+            duration(fit.floor_seconds),
+            duration(f64::from(seconds))
+        ),
+        None => format!(
+            "at least N / L = {}; the expected busiest second stays above L for any W up to a day",
+            duration(fit.floor_seconds)
+        ),
+    };
+    KeyNumber::new(
+        "fit-window",
+        "Smallest uniform window under the limit",
+        measured,
+        "this seed's uniform draws, the max delay bisected in steps of 6 s",
+    )
+    .beside(theory)
+}
+
+/// What theory expects of the busiest second, where it says something
+/// simple: the whole herd for no or a fixed delay; for uniform delays over
+/// W seconds the expected largest of W Binomial(N, 1/W) counts; for an
+/// exponential one the first second's expected count N·p with its binomial
+/// spread √(N·p·(1 − p)). Normal shapes clipped at the range's ends pile
+/// jobs onto the ends, so they get no simple figure.
+fn busiest_second_theory(params: &JitterParams) -> Option<String> {
+    let jobs = f64::from(params.jobs);
+    let (hi, mean) = (params.max_delay, params.mean_delay);
+    let all = count(u64::from(params.jobs));
+    match params.strategy {
+        Strategy::NoDelay => Some(format!("all N in the first second = {all}")),
+        Strategy::Fixed => Some(format!(
+            "all N at t0 + fixed delay = {all} at {}",
+            duration((params.fixed_delay * 60.0).floor())
+        )),
+        Strategy::Uniform => {
+            let seconds = (params.spread_minutes() * 60.0).round().max(1.0) as u32;
+            Some(format!(
+                "max of W = {} seconds each Binomial(N, 1/W) ≈ {} (flat rate N / W = {})",
+                count(u64::from(seconds)),
+                significant(expected_busiest_second(params.jobs, seconds), 3),
+                significant(jobs / f64::from(seconds), 3)
+            ))
+        }
+        Strategy::Exponential if mean == 0.0 || hi * 60.0 <= 1.0 => {
+            Some(format!("all N in the first second = {all}"))
+        }
+        Strategy::Exponential => {
+            // The density falls from t0, so the first second expects the
+            // most, and the seconds after it nearly as many: the busiest of
+            // them lands a few spreads above.
+            let first = libm::expm1(-1.0 / (60.0 * mean)) / libm::expm1(-hi / mean);
+            let spread = (jobs * first * (1.0 - first)).sqrt();
+            Some(format!(
+                "N(1 − e^(−1 s/mean)) / (1 − e^(−max/mean)) = {} expected in the first second, \
+                 ± {} by chance, and nearly as many in each second after it",
+                significant(jobs * first, 3),
+                significant(spread, 2)
+            ))
+        }
+        Strategy::Normal | Strategy::TwoPeak => None,
+    }
+}
