@@ -1,7 +1,7 @@
 use proptest::prelude::*;
 use stampede_core::field::PanelParams;
 use stampede_core::hash;
-use stampede_core::hash_spread::{self, Uniformity};
+use stampede_core::hash_spread::Uniformity;
 use stampede_core::hash_spread::{
     HashMode, HashSpreadParams, LookupId, MAX_BUCKETS, MAX_PLACED_KEYS, MAX_RUBY_KEYS, PastedIds,
     Placement, Reduction, RunCache, place_by_rank, ruby_seed, run, run_with_ids,
