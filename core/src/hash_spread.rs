@@ -38,7 +38,7 @@
 //! carries the first of them that fit in [`MAX_URL_IDS_CHARS`] characters,
 //! comma-separated; the page holds the rest, and says so.
 //!
-//! A page redraws as a slider moves, so [`RunCache`] keeps the generated ids
+//! A page redraws as a slider moves, so [`HashSpreadCache`] keeps the generated ids
 //! and what of each id does not depend on W, its hash or its first Ruby
 //! outputs ([`ruby::Head`]), from run to run: a new N or W then hashes or
 //! seeds only ids not seen before, and the result equals [`run`]'s.
@@ -555,12 +555,12 @@ pub struct HashSpreadRun {
 /// Places the ids `params` asks for under `seed`: the pasted ones if there
 /// are any, else N generated ones of the chosen kind.
 pub fn run(params: &HashSpreadParams, seed: u64) -> Result<HashSpreadRun, InvalidInput> {
-    RunCache::default().run(params, seed)
+    HashSpreadCache::default().run(params, seed)
 }
 
 /// What [`run`] computed for generated ids, kept for the next run.
 #[derive(Debug, Default)]
-pub struct RunCache {
+pub struct HashSpreadCache {
     generated: Option<GeneratedIds>,
 }
 
@@ -578,7 +578,7 @@ struct GeneratedIds {
     order: Option<Vec<usize>>,
 }
 
-/// What a [`RunCache`] already knows of a run's ids, the added ones after
+/// What a [`HashSpreadCache`] already knows of a run's ids, the added ones after
 /// them.
 #[derive(Clone, Copy, Default)]
 struct Known<'a> {
@@ -634,7 +634,7 @@ impl Digests {
     }
 }
 
-impl RunCache {
+impl HashSpreadCache {
     /// [`run`], reusing the ids and digests of earlier runs.
     pub fn run(
         &mut self,

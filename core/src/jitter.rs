@@ -42,7 +42,7 @@ const DELAY_STEPS: u32 = 14_400;
 
 choice_enum! {
     /// How each job's delay is drawn.
-    pub enum Strategy {
+    pub enum JitterStrategy {
         /// Every job runs at t0: the herd.
         NoDelay = ("none", "None: all at once"),
         /// Every job waits the same fixed delay: the herd, later.
@@ -63,7 +63,7 @@ choice_enum! {
 pub struct JitterParams {
     /// N, the jobs enqueued at the same instant.
     pub jobs: u32,
-    pub strategy: Strategy,
+    pub strategy: JitterStrategy,
     /// Shortest delay, in minutes.
     pub min_delay: f64,
     /// Longest delay, in minutes (exclusive for uniform).
@@ -133,13 +133,13 @@ pub struct WindowFit {
 /// Draws every job's delay for `params` with `seed` and counts what the
 /// downstream sees.
 pub fn run(params: &JitterParams, seed: u64) -> Result<JitterRun, InvalidInput> {
-    RunCache::default().run(params, seed)
+    JitterCache::default().run(params, seed)
 }
 
 /// Keeps the last [`WindowFit`], which does not depend on the max delay,
 /// so that dragging the max delay recounts only the run.
 #[derive(Debug, Default)]
-pub struct RunCache {
+pub struct JitterCache {
     fit: Option<(FitInputs, WindowFit)>,
 }
 
@@ -152,7 +152,7 @@ struct FitInputs {
     seed: u64,
 }
 
-impl RunCache {
+impl JitterCache {
     /// [`run`], reusing the window fit when only the delays' shape or the
     /// max delay changed.
     pub fn run(&mut self, params: &JitterParams, seed: u64) -> Result<JitterRun, InvalidInput> {
@@ -190,7 +190,7 @@ fn counted(params: &JitterParams, run_at: Vec<f64>, window_fit: WindowFit) -> Ji
         seconds_over_limit,
         over_limit,
         last_run,
-        flat_rate_per_second: (params.strategy == Strategy::Uniform)
+        flat_rate_per_second: (params.strategy == JitterStrategy::Uniform)
             .then(|| params.flat_rate_per_second()),
         window_fit,
     }
@@ -229,8 +229,8 @@ fn draw(params: &JitterParams, seed: u64) -> Result<Vec<f64>, InvalidInput> {
     }
     let width = hi - lo;
     let shape = match params.strategy {
-        Strategy::Normal => Some(Dist::normal(mean, sd)?),
-        Strategy::TwoPeak => Some(Dist::two_peak(
+        JitterStrategy::Normal => Some(Dist::normal(mean, sd)?),
+        JitterStrategy::TwoPeak => Some(Dist::two_peak(
             Peak {
                 mean: lo + width / 4.0,
                 sd,
@@ -247,12 +247,12 @@ fn draw(params: &JitterParams, seed: u64) -> Result<Vec<f64>, InvalidInput> {
     let exponential_mass = -libm::expm1(-hi / mean);
     let mut rng = seeded(seed, DELAYS);
     let mut draw_minutes = || match params.strategy {
-        Strategy::NoDelay => 0.0,
-        Strategy::Fixed => fixed,
-        Strategy::Uniform => uniform_minutes(lo, width, rng.random::<f64>()),
-        Strategy::Exponential if mean == 0.0 => 0.0,
-        Strategy::Exponential => -mean * libm::log1p(-rng.random::<f64>() * exponential_mass),
-        Strategy::Normal | Strategy::TwoPeak => shape
+        JitterStrategy::NoDelay => 0.0,
+        JitterStrategy::Fixed => fixed,
+        JitterStrategy::Uniform => uniform_minutes(lo, width, rng.random::<f64>()),
+        JitterStrategy::Exponential if mean == 0.0 => 0.0,
+        JitterStrategy::Exponential => -mean * libm::log1p(-rng.random::<f64>() * exponential_mass),
+        JitterStrategy::Normal | JitterStrategy::TwoPeak => shape
             .as_ref()
             .map_or(lo, |shape| shape.sample(&mut rng).clamp(lo, hi)),
     };
@@ -374,7 +374,7 @@ pub fn expected_busiest_second(jobs: u32, seconds: u32) -> f64 {
 /// counted beside `run`, whose window fit it shares.
 pub fn herd(params: &JitterParams, run: &JitterRun) -> JitterRun {
     let all_at_once = JitterParams {
-        strategy: Strategy::NoDelay,
+        strategy: JitterStrategy::NoDelay,
         ..params.clone()
     };
     counted(&all_at_once, vec![0.0; run.run_at.len()], run.window_fit)

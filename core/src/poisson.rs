@@ -290,14 +290,14 @@ struct Arrival {
 
 /// Runs the schedule `params` describes with `seed`.
 pub fn run(params: &PoissonParams, seed: u64) -> Result<PoissonRun, InvalidInput> {
-    RunCache::default().run(params, seed)
+    PoissonCache::default().run(params, seed)
 }
 
 /// Each tenant's unit-rate exponential draws ([`dist::unit_exponential`]),
 /// kept between runs: a tenant's gaps are its draws divided by its rate, so
 /// a run with another N, window or horizon draws only past the last one.
 #[derive(Debug, Default)]
-pub struct RunCache {
+pub struct PoissonCache {
     seed: u64,
     streams: Vec<Stream>,
 }
@@ -309,7 +309,7 @@ struct Stream {
     draws: Vec<f64>,
 }
 
-impl RunCache {
+impl PoissonCache {
     /// [`run`], reusing the draws of earlier runs.
     pub fn run(&mut self, params: &PoissonParams, seed: u64) -> Result<PoissonRun, InvalidInput> {
         if seed != self.seed {

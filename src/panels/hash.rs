@@ -51,7 +51,7 @@ pub fn explanation() -> impl IntoView {
 }
 
 pub fn figure() -> impl IntoView {
-    let computed = Computed::cached(|s| &s.hash, spread::RunCache::run);
+    let computed = Computed::cached(|s| &s.hash, spread::HashSpreadCache::run);
     let Computed { params, run } = computed;
 
     let strips = ChartCanvas::new(260.0);

@@ -1,7 +1,7 @@
 //! Jitter: random delays that break up a bulk enqueue.
 
 use leptos::prelude::*;
-use stampede_core::jitter::{self, JitterParams, JitterRun, Strategy, TimeAxis, WindowFit};
+use stampede_core::jitter::{self, JitterParams, JitterRun, JitterStrategy, TimeAxis, WindowFit};
 use stampede_core::snippet;
 use stampede_core::units::{count, duration, significant};
 
@@ -59,7 +59,7 @@ pub fn explanation() -> impl IntoView {
 }
 
 pub fn figure() -> impl IntoView {
-    let computed = Computed::cached(|s| &s.jitter, jitter::RunCache::run);
+    let computed = Computed::cached(|s| &s.jitter, jitter::JitterCache::run);
     let Computed { params, run } = computed;
     let herd = Memo::new(move |_| {
         run.with(|run| {
@@ -133,7 +133,7 @@ fn window_answer(params: Memo<JitterParams>, fit: WindowFit) -> impl IntoView {
         (
             params.jobs,
             params.limit_per_second,
-            params.strategy == Strategy::Uniform,
+            params.strategy == JitterStrategy::Uniform,
             params.max_delay,
         )
     });
@@ -175,7 +175,7 @@ fn window_answer(params: Memo<JitterParams>, fit: WindowFit) -> impl IntoView {
                     id="use-window"
                     on:click=move |_| {
                         if !uniform {
-                            store.set("js", Strategy::Uniform.slug());
+                            store.set("js", JitterStrategy::Uniform.slug());
                         }
                         store.set("hi", &fitting.to_string());
                     }

@@ -46,7 +46,7 @@ pub fn explanation() -> impl IntoView {
 }
 
 pub fn figure() -> impl IntoView {
-    let computed = Computed::cached(|s| &s.poisson, poisson::RunCache::run);
+    let computed = Computed::cached(|s| &s.poisson, poisson::PoissonCache::run);
     let Computed { params, run } = computed;
 
     let timeline = ChartCanvas::new(110.0);

@@ -1,7 +1,7 @@
 use std::hint::black_box;
 
 use criterion::Criterion;
-use stampede_core::hash_spread::{HashMode, Placement, Reduction, RunCache, run, stability};
+use stampede_core::hash_spread::{HashMode, Placement, Reduction, HashSpreadCache, run, stability};
 use stampede_core::keys::{KeyKind, generate};
 use stampede_core::panels::state::State;
 
@@ -81,7 +81,7 @@ fn panel_runs(c: &mut Criterion) {
 
 /// The default page as a reader drags N up from 1,000 to Ruby's cap of
 /// 20,000 in 20 moves, each 16 % more ids: one fresh run per move, against
-/// one [`RunCache`] kept across the moves as the page keeps it.
+/// one [`HashSpreadCache`] kept across the moves as the page keeps it.
 fn drag_of_n(c: &mut Criterion) {
     let states: Vec<State> = (0..20)
         .map(|step| {
@@ -100,7 +100,7 @@ fn drag_of_n(c: &mut Criterion) {
     });
     group.bench_function("one run cache", |b| {
         b.iter(|| {
-            let mut cache = RunCache::default();
+            let mut cache = HashSpreadCache::default();
             for state in &states {
                 black_box(cache.run(&state.hash_spread, 1).unwrap());
             }

@@ -28,7 +28,7 @@ fn ten_thousand_jittered_jobs(c: &mut Criterion) {
     c.bench_function("jitter: 10k jobs, uniform over 30 min", |b| {
         b.iter(|| jitter::run(black_box(&params), 1).unwrap())
     });
-    let mut cache = jitter::RunCache::default();
+    let mut cache = jitter::JitterCache::default();
     let mut max_delay = 30.0;
     c.bench_function("jitter: 10k jobs, the max delay dragged", |b| {
         b.iter(|| {

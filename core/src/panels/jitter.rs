@@ -11,7 +11,7 @@ use crate::units::{count, duration, significant};
 panel_params! {
     impl JitterParams {
         jobs = 10_000, JOBS: Field::number("n", "Jobs", "jobs", (1.0, 1_000_000.0), 1.0).log();
-        strategy = Strategy::Uniform, STRATEGY: Field::choice("js", "Delay", Strategy::OPTIONS);
+        strategy = JitterStrategy::Uniform, STRATEGY: Field::choice("js", "Delay", JitterStrategy::OPTIONS);
         min_delay = 0.0, MIN_DELAY: Field::number("lo", "Min delay", "min", (0.0, MAX_DELAY_MINUTES), DELAY_STEP_MINUTES).log();
         max_delay = 30.0, MAX_DELAY: Field::number("hi", "Max delay", "min", (0.0, MAX_DELAY_MINUTES), DELAY_STEP_MINUTES).log();
         fixed_delay = 10.0, FIXED_DELAY: Field::number("fd", "Fixed delay", "min", (0.0, MAX_DELAY_MINUTES), DELAY_STEP_MINUTES).log();
@@ -78,12 +78,12 @@ fn is_relevant(params: &JitterParams, key: &str) -> bool {
     ]
     .map(|field| field.key);
     let uses: &[&str] = match params.strategy {
-        Strategy::NoDelay => &[],
-        Strategy::Fixed => &[fixed],
-        Strategy::Uniform => &[min, max],
-        Strategy::Exponential => &[max, mean],
-        Strategy::Normal => &[min, max, mean, sd],
-        Strategy::TwoPeak => &[min, max, sd],
+        JitterStrategy::NoDelay => &[],
+        JitterStrategy::Fixed => &[fixed],
+        JitterStrategy::Uniform => &[min, max],
+        JitterStrategy::Exponential => &[max, mean],
+        JitterStrategy::Normal => &[min, max, mean, sd],
+        JitterStrategy::TwoPeak => &[min, max, sd],
     };
     ![min, max, fixed, mean, sd].contains(&key) || uses.contains(&key)
 }
@@ -167,7 +167,7 @@ pub fn key_numbers(params: &JitterParams, run: &JitterRun) -> Vec<KeyNumber> {
         "Σ max(0, jobs in a second − L), over every second",
     );
     let over_limit = match params.strategy {
-        Strategy::NoDelay | Strategy::Fixed => over_limit.beside(format!(
+        JitterStrategy::NoDelay | JitterStrategy::Fixed => over_limit.beside(format!(
             "all N in one second, so N − L = {}",
             count(jobs.saturating_sub(u64::from(limit)))
         )),
@@ -175,10 +175,10 @@ pub fn key_numbers(params: &JitterParams, run: &JitterRun) -> Vec<KeyNumber> {
     };
     let range_end = duration(params.max_delay * 60.0);
     let last_job_theory = match params.strategy {
-        Strategy::NoDelay => "t0 = 0 s".to_string(),
-        Strategy::Fixed => format!("t0 + fixed delay = {}", duration(params.fixed_delay * 60.0)),
-        Strategy::Uniform => format!("just before t0 + max = {range_end}"),
-        Strategy::Exponential | Strategy::Normal | Strategy::TwoPeak => {
+        JitterStrategy::NoDelay => "t0 = 0 s".to_string(),
+        JitterStrategy::Fixed => format!("t0 + fixed delay = {}", duration(params.fixed_delay * 60.0)),
+        JitterStrategy::Uniform => format!("just before t0 + max = {range_end}"),
+        JitterStrategy::Exponential | JitterStrategy::Normal | JitterStrategy::TwoPeak => {
             format!("no later than t0 + max = {range_end}")
         }
     };
@@ -258,12 +258,12 @@ fn busiest_second_theory(params: &JitterParams) -> Option<String> {
     let (hi, mean) = (params.max_delay, params.mean_delay);
     let all = count(u64::from(params.jobs));
     match params.strategy {
-        Strategy::NoDelay => Some(format!("all N in the first second = {all}")),
-        Strategy::Fixed => Some(format!(
+        JitterStrategy::NoDelay => Some(format!("all N in the first second = {all}")),
+        JitterStrategy::Fixed => Some(format!(
             "all N at t0 + fixed delay = {all} at {}",
             duration((params.fixed_delay * 60.0).floor())
         )),
-        Strategy::Uniform => {
+        JitterStrategy::Uniform => {
             let seconds = (params.spread_minutes() * 60.0).round().max(1.0) as u32;
             Some(format!(
                 "max of W = {} seconds each Binomial(N, 1/W) ≈ {} (flat rate N / W = {})",
@@ -272,10 +272,10 @@ fn busiest_second_theory(params: &JitterParams) -> Option<String> {
                 significant(jobs / f64::from(seconds), 3)
             ))
         }
-        Strategy::Exponential if mean == 0.0 || hi * 60.0 <= 1.0 => {
+        JitterStrategy::Exponential if mean == 0.0 || hi * 60.0 <= 1.0 => {
             Some(format!("all N in the first second = {all}"))
         }
-        Strategy::Exponential => {
+        JitterStrategy::Exponential => {
             // The density falls from t0, so the first second expects the
             // most, and the seconds after it nearly as many: the busiest of
             // them lands a few spreads above.
@@ -288,6 +288,6 @@ fn busiest_second_theory(params: &JitterParams) -> Option<String> {
                 significant(spread, 2)
             ))
         }
-        Strategy::Normal | Strategy::TwoPeak => None,
+        JitterStrategy::Normal | JitterStrategy::TwoPeak => None,
     }
 }

@@ -4,7 +4,7 @@ use stampede_core::hash;
 use stampede_core::hash_spread::Uniformity;
 use stampede_core::hash_spread::{
     HashMode, HashSpreadParams, LookupId, MAX_BUCKETS, MAX_PLACED_KEYS, MAX_RUBY_KEYS, PastedIds,
-    Placement, Reduction, RunCache, place_by_rank, ruby_seed, run, run_with_ids,
+    Placement, Reduction, HashSpreadCache, place_by_rank, ruby_seed, run, run_with_ids,
 };
 use stampede_core::keys::{KeyKind, generate};
 use stampede_core::panels;
@@ -856,7 +856,7 @@ fn a_run_cache_gives_what_a_fresh_run_gives() {
         "s=2&n=3500&fn=ruby&w=65580",
         "s=1&n=0",
     ];
-    let mut cache = RunCache::default();
+    let mut cache = HashSpreadCache::default();
     for step in steps {
         let (state, _) = State::from_query(&format!("v=1&p=hash&{step}"));
         let reused = cache.run(&state.hash_spread, state.seed);

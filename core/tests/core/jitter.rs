@@ -1,5 +1,5 @@
 use stampede_core::jitter::{
-    JitterParams, JitterRun, Strategy, TimeAxis, expected_busiest_second, fit_window, herd, run,
+    JitterParams, JitterRun, JitterStrategy, TimeAxis, expected_busiest_second, fit_window, herd, run,
 };
 use stampede_core::key_numbers::KeyNumber;
 use stampede_core::panels::Panel;
@@ -7,7 +7,7 @@ use stampede_core::panels::jitter::{PRESETS, key_numbers};
 use stampede_core::panels::state::{DEFAULT_SEED, State};
 use stampede_core::units::{count, duration};
 
-fn jitter(strategy: Strategy) -> JitterParams {
+fn jitter(strategy: JitterStrategy) -> JitterParams {
     JitterParams {
         strategy,
         ..Default::default()
@@ -16,7 +16,7 @@ fn jitter(strategy: Strategy) -> JitterParams {
 
 #[test]
 fn uniform_jitter_spreads_ten_thousand_jobs_to_about_5_6_a_second() {
-    let result = run(&jitter(Strategy::Uniform), 1).unwrap();
+    let result = run(&jitter(JitterStrategy::Uniform), 1).unwrap();
     assert_eq!(result.per_second.len(), 1_800);
     // Each second holds Binomial(10,000, 1/1,800) jobs: mean 5.56, sd 2.36.
     // The largest of 1,800 such seconds is expected near 15.2; over 22
@@ -31,7 +31,7 @@ fn uniform_jitter_spreads_ten_thousand_jobs_to_about_5_6_a_second() {
 
 #[test]
 fn without_jitter_every_job_lands_in_the_first_second() {
-    let result = run(&jitter(Strategy::NoDelay), 1).unwrap();
+    let result = run(&jitter(JitterStrategy::NoDelay), 1).unwrap();
     assert_eq!(result.per_second, [10_000]);
     assert_eq!(result.peak_second, (0.0, 10_000));
     assert_eq!((result.over_limit, result.seconds_over_limit), (9_980, 1));
@@ -40,7 +40,7 @@ fn without_jitter_every_job_lands_in_the_first_second() {
 
 #[test]
 fn a_fixed_delay_only_moves_the_herd() {
-    let result = run(&jitter(Strategy::Fixed), 1).unwrap();
+    let result = run(&jitter(JitterStrategy::Fixed), 1).unwrap();
     assert_eq!(result.last_run, 600.0);
     assert_eq!(result.per_second[600], 10_000);
     assert_eq!(result.peak_second, (600.0, 10_000));
@@ -159,7 +159,7 @@ fn the_expected_busiest_second_matches_a_simulation() {
 
 #[test]
 fn exponential_jitter_is_cut_at_the_max_and_front_loaded() {
-    let result = run(&jitter(Strategy::Exponential), 2).unwrap();
+    let result = run(&jitter(JitterStrategy::Exponential), 2).unwrap();
     assert!(result.run_at.iter().all(|&t| (0.0..=1_800.0).contains(&t)));
     assert!(result.peak_second.0 < 120.0, "{:?}", result.peak_second);
     // Mean of an exponential (mean 10) cut at 30: 10 − 30·e^−3 / (1 − e^−3)
@@ -182,7 +182,7 @@ fn per_minute(result: &JitterRun) -> Vec<u32> {
 
 #[test]
 fn normal_and_two_peak_jitter_stay_in_range_with_their_shapes() {
-    let normal = run(&jitter(Strategy::Normal), 3).unwrap();
+    let normal = run(&jitter(JitterStrategy::Normal), 3).unwrap();
     assert!(normal.run_at.iter().all(|&t| (0.0..=1_800.0).contains(&t)));
     // The density peaks at 10 min, so minutes 9 and 10 are equally likely to lead.
     let minutes = per_minute(&normal);
@@ -191,7 +191,7 @@ fn normal_and_two_peak_jitter_stay_in_range_with_their_shapes() {
 
     let narrow_peaks = JitterParams {
         sd: 2.5,
-        ..jitter(Strategy::TwoPeak)
+        ..jitter(JitterStrategy::TwoPeak)
     };
     let minutes = per_minute(&run(&narrow_peaks, 3).unwrap());
     // Peaks at 7.5 and 22.5 minutes, three sd from the valley at 15, where
@@ -268,7 +268,7 @@ fn the_time_axis_keeps_between_30_and_600_bins() {
 #[test]
 fn the_axis_reaches_a_job_clipped_onto_the_max_and_a_late_fixed_delay() {
     // Two peaks at 7.5 and 22.5 min with sd 5 clip 7 % of the later one onto 30 min.
-    let clipped = jitter(Strategy::TwoPeak);
+    let clipped = jitter(JitterStrategy::TwoPeak);
     let result = run(&clipped, 1).unwrap();
     assert_eq!(result.last_run, 1_800.0);
     let axis = TimeAxis::for_run(&clipped, &result);
@@ -277,7 +277,7 @@ fn the_axis_reaches_a_job_clipped_onto_the_max_and_a_late_fixed_delay() {
 
     let late = JitterParams {
         fixed_delay: 45.0,
-        ..jitter(Strategy::Fixed)
+        ..jitter(JitterStrategy::Fixed)
     };
     let result = run(&late, 1).unwrap();
     let axis = TimeAxis::for_run(&late, &result);
@@ -296,13 +296,13 @@ fn the_herd_shares_the_axis_with_every_job_in_the_first_bin() {
     assert_eq!(counts.len(), 180);
     assert_eq!((counts[0], counts[1..].iter().sum::<u32>()), (10_000, 0));
     assert_eq!(jittered.arrivals(&axis).iter().sum::<u32>(), 10_000);
-    assert_eq!(all_at_once, run(&jitter(Strategy::NoDelay), 1).unwrap());
+    assert_eq!(all_at_once, run(&jitter(JitterStrategy::NoDelay), 1).unwrap());
     assert_eq!(params.limit_per(10.0), 200.0);
 }
 
 #[test]
 fn completion_curves_climb_to_n_in_at_most_601_points() {
-    for strategy in Strategy::ALL {
+    for strategy in JitterStrategy::ALL {
         for max_delay in [0.5, 30.0, 1440.0] {
             let params = JitterParams {
                 strategy: *strategy,
@@ -418,8 +418,8 @@ fn the_busiest_uniform_second_sits_near_the_expected_maximum() {
 #[test]
 fn key_numbers_of_the_herd_are_exact() {
     for (strategy, peak, last) in [
-        (Strategy::NoDelay, "10,000 jobs at 0 s", "0 s"),
-        (Strategy::Fixed, "10,000 jobs at 10 min", "10 min"),
+        (JitterStrategy::NoDelay, "10,000 jobs at 0 s", "0 s"),
+        (JitterStrategy::Fixed, "10,000 jobs at 10 min", "10 min"),
     ] {
         let params = jitter(strategy);
         let numbers = key_numbers(&params, &run(&params, 1).unwrap());
@@ -432,7 +432,7 @@ fn key_numbers_of_the_herd_are_exact() {
             Some("all N in one second, so N − L = 9,980")
         );
     }
-    let fixed = jitter(Strategy::Fixed);
+    let fixed = jitter(JitterStrategy::Fixed);
     let numbers = key_numbers(&fixed, &run(&fixed, 1).unwrap());
     assert_eq!(
         key_number(&numbers, "peak-second").theory.as_deref(),
@@ -442,7 +442,7 @@ fn key_numbers_of_the_herd_are_exact() {
 
 #[test]
 fn exponential_jitter_packs_its_first_seconds_as_theory_says() {
-    let params = jitter(Strategy::Exponential);
+    let params = jitter(JitterStrategy::Exponential);
     let numbers = key_numbers(&params, &run(&params, 1).unwrap());
     let peak = key_number(&numbers, "peak-second");
     // (1 − e^(−1/600)) / (1 − e^−3) = 0.001753 of 10,000 jobs, sd 4.2.
@@ -464,7 +464,7 @@ fn exponential_jitter_packs_its_first_seconds_as_theory_says() {
 
 #[test]
 fn normal_shapes_claim_no_busiest_second_theory() {
-    for strategy in [Strategy::Normal, Strategy::TwoPeak] {
+    for strategy in [JitterStrategy::Normal, JitterStrategy::TwoPeak] {
         let params = jitter(strategy);
         let numbers = key_numbers(&params, &run(&params, 1).unwrap());
         assert_eq!(key_number(&numbers, "peak-second").theory, None);
@@ -497,7 +497,7 @@ fn the_downstream_limit_caps_how_fast_jobs_can_start() {
 fn delays_and_limits_out_of_range_are_refused_by_name() {
     let late = JitterParams {
         fixed_delay: 1e12,
-        ..jitter(Strategy::Fixed)
+        ..jitter(JitterStrategy::Fixed)
     };
     assert_eq!(run(&late, 1).unwrap_err().field, "fixed delay");
     let closed = JitterParams {
@@ -548,12 +548,12 @@ fn each_strategy_shows_only_the_delays_it_reads() {
             .collect();
         keys.join(" ")
     };
-    assert_eq!(shown(Strategy::NoDelay), "n js rps");
-    assert_eq!(shown(Strategy::Fixed), "n js fd rps");
-    assert_eq!(shown(Strategy::Uniform), "n js lo hi rps");
-    assert_eq!(shown(Strategy::Exponential), "n js hi m rps");
-    assert_eq!(shown(Strategy::Normal), "n js lo hi m sd rps");
-    assert_eq!(shown(Strategy::TwoPeak), "n js lo hi sd rps");
+    assert_eq!(shown(JitterStrategy::NoDelay), "n js rps");
+    assert_eq!(shown(JitterStrategy::Fixed), "n js fd rps");
+    assert_eq!(shown(JitterStrategy::Uniform), "n js lo hi rps");
+    assert_eq!(shown(JitterStrategy::Exponential), "n js hi m rps");
+    assert_eq!(shown(JitterStrategy::Normal), "n js lo hi m sd rps");
+    assert_eq!(shown(JitterStrategy::TwoPeak), "n js lo hi sd rps");
 }
 
 /// Each preset's params and run for `seed`, after checking the preset

@@ -3,7 +3,7 @@ use stampede_core::key_numbers::KeyNumber;
 use stampede_core::panels::poisson::key_numbers;
 use stampede_core::panels::state::State;
 use stampede_core::poisson::{
-    BucketPolicy, ExtraTenants, PoissonParams, PoissonRun, RunCache, WindowPolicy, run,
+    BucketPolicy, ExtraTenants, PoissonParams, PoissonRun, PoissonCache, WindowPolicy, run,
 };
 use stampede_core::stats::{
     bin_index, bin_index_by_reciprocal, ks_p_value, ks_statistic, quantile_sorted,
@@ -383,7 +383,7 @@ fn a_run_cache_gives_what_a_fresh_run_gives() {
         "s=2&n=20000&tz=5.5",
         "s=1&n=300",
     ];
-    let mut cache = RunCache::default();
+    let mut cache = PoissonCache::default();
     for step in steps {
         let (state, _) = State::from_query(&format!("v=1&p=poisson&{step}"));
         assert_eq!(

@@ -14,7 +14,7 @@
 //! clock's second, which would give every machine starting in that second
 //! the same delay.
 
-use crate::jitter::{JitterParams, Strategy};
+use crate::jitter::{JitterParams, JitterStrategy};
 
 use super::Snippet;
 
@@ -71,21 +71,21 @@ impl Delay {
         // The panel keeps max above min; whole seconds keep it so.
         let max = max.max(min + 1);
         match params.strategy {
-            Strategy::NoDelay => Self::None,
-            Strategy::Fixed => Self::Fixed(seconds(params.fixed_delay)),
-            Strategy::Uniform => Self::Uniform { min, max },
-            Strategy::Exponential if seconds(params.mean_delay) == 0 => Self::Fixed(0),
-            Strategy::Exponential => Self::Exponential {
+            JitterStrategy::NoDelay => Self::None,
+            JitterStrategy::Fixed => Self::Fixed(seconds(params.fixed_delay)),
+            JitterStrategy::Uniform => Self::Uniform { min, max },
+            JitterStrategy::Exponential if seconds(params.mean_delay) == 0 => Self::Fixed(0),
+            JitterStrategy::Exponential => Self::Exponential {
                 mean: seconds(params.mean_delay),
                 max,
             },
-            Strategy::Normal => Self::Normal {
+            JitterStrategy::Normal => Self::Normal {
                 mean: seconds(params.mean_delay),
                 sd: seconds(params.sd).max(1),
                 min,
                 max,
             },
-            Strategy::TwoPeak => Self::TwoPeak {
+            JitterStrategy::TwoPeak => Self::TwoPeak {
                 sd: seconds(params.sd).max(1),
                 min,
                 max,
