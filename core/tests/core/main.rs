@@ -8,6 +8,7 @@ mod hash;
 mod hash_spread;
 mod jitter;
 mod keys;
+mod layout;
 mod poisson;
 mod presets;
 mod queue;
