@@ -295,13 +295,19 @@ pub trait FieldValue: Clone + PartialEq + fmt::Debug + Sized {
     }
 }
 
+/// `text` as a number, when it reads as a finite `f64`; `None` for text
+/// that is not a number, and for infinity and NaN.
+pub fn parse_finite(text: &str) -> Option<f64> {
+    text.parse::<f64>().ok().filter(|x| x.is_finite())
+}
+
 /// Reads a finite number and clamps it into the field's range.
 fn parse_number(raw: &str, field: &Field) -> Result<(f64, Option<String>), String> {
     let Kind::Number { min, max, .. } = field.kind else {
         return Err("is not a number field".into());
     };
     let text = raw.trim();
-    let Some(value) = crate::decimal::parse_finite(text) else {
+    let Some(value) = parse_finite(text) else {
         return Err(format!("\"{}\" is not a number", shorten(text)));
     };
     if value < min {

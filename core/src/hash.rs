@@ -19,6 +19,16 @@
 //!
 //! Every step is u32 arithmetic on little-endian words, so a key hashes the
 //! same on x86-64 and wasm32; nothing depends on the width of `usize`.
+//!
+//! ```
+//! use stampede_core::hash::fnv1a_32;
+//!
+//! assert_eq!(fnv1a_32(b""), 2_166_136_261);
+//! assert_eq!(fnv1a_32(b"a"), 0xe40c_292c);
+//! // An id's offset in an hour-long window.
+//! let offset = fnv1a_32("account-42".as_bytes()) % 3600;
+//! assert!(offset < 3600);
+//! ```
 
 /// FarmHash Fingerprint32 of `bytes`.
 ///

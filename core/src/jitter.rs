@@ -19,6 +19,20 @@
 //! The charts count arrivals on one time axis for a run and its herd, in
 //! bins of 1 s, 10 s, 1 min or 10 min: the narrowest that keeps the axis
 //! to at most 600 bins.
+//!
+//! ```
+//! use stampede_core::jitter::{JitterParams, run};
+//!
+//! // 5,000 jobs against a downstream that takes 50 a second.
+//! let params = JitterParams {
+//!     jobs: 5_000,
+//!     limit_per_second: 50,
+//!     ..Default::default()
+//! };
+//! let fit = run(&params, 1).unwrap().window_fit;
+//! assert_eq!(fit.floor_seconds, 100.0); // N / L
+//! assert!(fit.window_seconds.unwrap() > fit.floor_seconds);
+//! ```
 
 use rand::RngExt;
 use statrs::distribution::{Binomial, DiscreteCDF};

@@ -26,6 +26,15 @@
 //! ids therefore cannot contain commas or whitespace, which database ids,
 //! UUIDs and e-mail addresses never do. It never refuses a paste: an id it
 //! cannot use is dropped, and the reading says how many for each reason.
+//!
+//! ```
+//! use stampede_core::keys::{KeyKind, generate, read_pasted};
+//!
+//! assert_eq!(generate(KeyKind::Sequential, 3, 1).unwrap(), ["1", "2", "3"]);
+//! let pasted = read_pasted("a1, b2\nb2");
+//! assert_eq!(pasted.ids, ["a1", "b2"]);
+//! assert_eq!(pasted.dropped(), 1);
+//! ```
 
 use std::collections::HashSet;
 

@@ -16,11 +16,10 @@
 //!   entry point that runs the open panel ([`panels::run`]).
 //!
 //! Below both sit the small shared pieces: [`error`], [`units`],
-//! [`decimal`], [`field`] (how a parameter is read from text),
+//! [`field`] (how a parameter is read from text),
 //! [`key_numbers`] and [`preset`].
 
 pub mod backoff;
-pub mod decimal;
 pub mod dist;
 pub mod error;
 pub mod field;

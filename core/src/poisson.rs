@@ -15,6 +15,15 @@
 //! A token bucket in front (capacity C, refilled at r tokens a second) lets
 //! an event through when it holds a token; otherwise the event is dropped,
 //! or waits for the next token, in arrival order.
+//!
+//! ```
+//! use stampede_core::poisson::{PoissonParams, run};
+//!
+//! // The defaults: 300 events a day, all day, one day.
+//! let day = run(&PoissonParams::default(), 1).unwrap();
+//! assert_eq!(1.0 / day.rate_per_second, 288.0);
+//! assert_eq!(day.per_hour[0].iter().sum::<u32>() as usize, day.run_times.len());
+//! ```
 
 use std::fmt;
 
@@ -324,25 +333,9 @@ fn run_with(
     params: &PoissonParams,
     seed: u64,
 ) -> Result<PoissonRun, InvalidInput> {
-    within("UTC offset", params.utc_offset, -24.0, 24.0)?;
-    count_at_most("horizon", u64::from(params.days), 366)?;
-    count_at_most(
-        "events a day × days",
-        params.total_per_day() * u64::from(params.days),
-        MAX_EXPECTED_EVENTS,
-    )?;
-    let tenants = params.tenants();
-    count_at_most(
-        "tenants",
-        tenants.len() as u64,
-        MAX_EXTRA_TENANTS as u64 + 1,
-    )?;
-    let horizon = f64::from(params.days) * f64::from(SECONDS_PER_DAY);
+    let tenants = checked_tenants(params)?;
     let offset = params.utc_offset * 3600.0;
-
-    let mut arrivals = Vec::new();
-    let mut deferred = 0;
-    let mut deferred_wait = 0.0;
+    let mut drawn = Drawn::default();
     for (index, tenant) in tenants.iter().enumerate() {
         let rate = positive("events a day", tenant.rate_per_second(params.policy))?;
         // Refuses a rate no exponential may have, as a drawn one would.
@@ -353,53 +346,18 @@ fn run_with(
                 draws: Vec::new(),
             });
         }
-        let mut draw = Drawer {
+        let draw = Drawer {
             rate,
             stream: &mut streams[index],
             next: 0,
         };
-        let (open, length) = tenant.window();
-        let (open, length) = (f64::from(open), f64::from(length));
-        let day = f64::from(SECONDS_PER_DAY);
-        let tenant_index = index as u8;
-        // Local time runs from the offset; the day's window sits at `open`.
-        let (first, last) = (offset, offset + horizon);
-        let mut push = |local: f64| {
-            arrivals.push(Arrival {
-                time: local - offset,
-                tenant: tenant_index,
-            })
-        };
-        if length == day {
-            draw.events_between(first, last, &mut push);
-        } else if params.policy == WindowPolicy::Scale {
-            // Each window's stretch inside the horizon gets its own Poisson
-            // events; the process is memoryless, so restarting at each opening
-            // changes nothing about the gaps inside a window.
-            let mut window_open = ((first - open) / day).floor() * day + open;
-            while window_open < last {
-                let from = window_open.max(first);
-                let to = (window_open + length).min(last);
-                if from < to {
-                    draw.events_between(from, to, &mut push);
-                }
-                window_open += day;
-            }
-        } else {
-            draw.events_between(first, last, &mut |local| {
-                let days_since_opening = ((local - open) / day).floor();
-                if local - open - days_since_opening * day < length {
-                    push(local);
-                } else {
-                    // Built from whole days, so the burst lands exactly on the opening.
-                    let next_opening = (days_since_opening + 1.0) * day + open;
-                    deferred += 1;
-                    deferred_wait += next_opening - local;
-                    push(next_opening);
-                }
-            });
-        }
+        drawn.tenant(draw, tenant, index as u8, params);
     }
+    let Drawn {
+        mut arrivals,
+        deferred,
+        deferred_wait,
+    } = drawn;
     if tenants.len() > 1 {
         // A stable sort keeps equal times in tenant order.
         arrivals.sort_by(|a, b| a.time.total_cmp(&b.time));
@@ -428,42 +386,128 @@ fn run_with(
         measured: measured[i],
         theory: -(1.0 - ps[i]).ln() / rate_per_second,
     });
-
-    // Run times come in order, so most fall in the hour or minute of the one
-    // before: a remembered step spares a division each.
-    let mut per_hour = vec![[0u32; 24]; tenants.len()];
-    let mut hours = Steps::new(3600.0, |second: f64| {
-        ((second / 3600.0) as usize).min(23) as f64
-    });
-    for arrival in &arrivals {
-        let local_hour = hours.of(second_of_day(arrival.time + offset)) as usize;
-        per_hour[usize::from(arrival.tenant)][local_hour] += 1;
-    }
-
-    let day = f64::from(SECONDS_PER_DAY);
-    let mut first_day_per_minute = vec![0u32; 1440];
-    let mut minutes = Steps::new(60.0, |second| stats::bin_index(second, 0.0, 60.0));
-    for &time in run_times.iter().take_while(|&&t| t < day) {
-        let minute = minutes.of(second_of_day(time + offset));
-        if (0.0..1440.0).contains(&minute) {
-            let count = &mut first_day_per_minute[minute as usize];
-            *count = count.saturating_add(1);
-        }
-    }
     let gap_histogram = GapHistogram::new(&gaps, rate_per_second, &gap_quantiles[2]);
     Ok(PoissonRun {
-        first_day_per_minute,
+        first_day_per_minute: first_day_per_minute(&run_times, offset),
         gap_histogram,
         busiest_minute: busiest_minute(&run_times),
+        per_hour: per_hour(&arrivals, tenants.len(), offset),
         run_times,
         gaps,
         gap_quantiles,
         rate_per_second,
-        per_hour,
         deferred,
         deferred_wait,
         bucket,
     })
+}
+
+/// The tenants of `params`, once the run's bounds are checked.
+fn checked_tenants(params: &PoissonParams) -> Result<Vec<Tenant>, InvalidInput> {
+    within("UTC offset", params.utc_offset, -24.0, 24.0)?;
+    count_at_most("horizon", u64::from(params.days), 366)?;
+    count_at_most(
+        "events a day × days",
+        params.total_per_day() * u64::from(params.days),
+        MAX_EXPECTED_EVENTS,
+    )?;
+    let tenants = params.tenants();
+    count_at_most(
+        "tenants",
+        tenants.len() as u64,
+        MAX_EXTRA_TENANTS as u64 + 1,
+    )?;
+    Ok(tenants)
+}
+
+/// The arrivals drawn so far, tenant after tenant, and what deferring to
+/// the window cost.
+#[derive(Default)]
+struct Drawn {
+    arrivals: Vec<Arrival>,
+    deferred: u32,
+    deferred_wait: f64,
+}
+
+impl Drawn {
+    /// Adds the events of one tenant over the horizon, placed in its window
+    /// as the policy says.
+    fn tenant(&mut self, mut draw: Drawer, tenant: &Tenant, index: u8, params: &PoissonParams) {
+        let offset = params.utc_offset * 3600.0;
+        let horizon = f64::from(params.days) * f64::from(SECONDS_PER_DAY);
+        let (open, length) = tenant.window();
+        let (open, length) = (f64::from(open), f64::from(length));
+        let day = f64::from(SECONDS_PER_DAY);
+        // Local time runs from the offset; the day's window sits at `open`.
+        let (first, last) = (offset, offset + horizon);
+        let arrivals = &mut self.arrivals;
+        let mut push = |local: f64| {
+            arrivals.push(Arrival {
+                time: local - offset,
+                tenant: index,
+            })
+        };
+        if length == day {
+            draw.events_between(first, last, &mut push);
+        } else if params.policy == WindowPolicy::Scale {
+            // Each window's stretch inside the horizon gets its own Poisson
+            // events; the process is memoryless, so restarting at each opening
+            // changes nothing about the gaps inside a window.
+            let mut window_open = ((first - open) / day).floor() * day + open;
+            while window_open < last {
+                let from = window_open.max(first);
+                let to = (window_open + length).min(last);
+                if from < to {
+                    draw.events_between(from, to, &mut push);
+                }
+                window_open += day;
+            }
+        } else {
+            let (deferred, deferred_wait) = (&mut self.deferred, &mut self.deferred_wait);
+            draw.events_between(first, last, &mut |local| {
+                let days_since_opening = ((local - open) / day).floor();
+                if local - open - days_since_opening * day < length {
+                    push(local);
+                } else {
+                    // Built from whole days, so the burst lands exactly on the opening.
+                    let next_opening = (days_since_opening + 1.0) * day + open;
+                    *deferred += 1;
+                    *deferred_wait += next_opening - local;
+                    push(next_opening);
+                }
+            });
+        }
+    }
+}
+
+/// Events per local hour of the day, one row per tenant.
+fn per_hour(arrivals: &[Arrival], tenants: usize, offset: f64) -> Vec<[u32; 24]> {
+    // Run times come in order, so most fall in the hour or minute of the one
+    // before: a remembered step spares a division each.
+    let mut per_hour = vec![[0u32; 24]; tenants];
+    let mut hours = Steps::new(3600.0, |second: f64| {
+        ((second / 3600.0) as usize).min(23) as f64
+    });
+    for arrival in arrivals {
+        let local_hour = hours.of(second_of_day(arrival.time + offset)) as usize;
+        per_hour[usize::from(arrival.tenant)][local_hour] += 1;
+    }
+    per_hour
+}
+
+/// Events in each local minute of the first day.
+fn first_day_per_minute(run_times: &[f64], offset: f64) -> Vec<u32> {
+    let day = f64::from(SECONDS_PER_DAY);
+    let mut per_minute = vec![0u32; 1440];
+    let mut minutes = Steps::new(60.0, |second| stats::bin_index(second, 0.0, 60.0));
+    for &time in run_times.iter().take_while(|&&t| t < day) {
+        let minute = minutes.of(second_of_day(time + offset));
+        if (0.0..1440.0).contains(&minute) {
+            let count = &mut per_minute[minute as usize];
+            *count = count.saturating_add(1);
+        }
+    }
+    per_minute
 }
 
 /// Draws one tenant's exponential gaps.

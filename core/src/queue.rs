@@ -26,6 +26,19 @@
 //! worker E[S] s, the load is λ·E[S] busy workers and ρ = λ·E[S] / W. Only
 //! Poisson arrivals make an M/G/W queue; there the wait of an M/M/W queue at
 //! the same load (Erlang C) is a reference, not a prediction.
+//!
+//! ```
+//! use stampede_core::queue::{QueueParams, QueueStrategy, run};
+//!
+//! // 2,000 accounts on 4 workers for a day: the cron herd beside slots.
+//! let params = QueueParams {
+//!     strategy: QueueStrategy::Herd,
+//!     ..Default::default()
+//! };
+//! let run = run(&params, 1).unwrap();
+//! let [herd, slots] = [&run.lanes[0].run.summary, &run.lanes[1].run.summary];
+//! assert!(slots.p95_wait_s < herd.p95_wait_s);
+//! ```
 
 use serde::ser::SerializeStruct;
 use serde::{Deserialize, Serialize, Serializer};
@@ -168,6 +181,12 @@ impl QueueParams {
         }
     }
 
+    /// Whether the lanes call a downstream that can refuse: one with a
+    /// rate limit or an outage. Only then do retries happen.
+    pub fn has_downstream(&self) -> bool {
+        self.rate_limit > 0 || self.outage_minutes > 0
+    }
+
     /// gcd(C in seconds, slots asked for).
     pub fn slot_count(&self) -> u32 {
         gcd(self.cycle_seconds(), self.slots.max(1))
@@ -260,7 +279,8 @@ impl QueueParams {
             let start = self.outage_start * 60;
             (start, start + self.outage_minutes * 60)
         });
-        sim.downstream = (self.rate_limit > 0 || outage.is_some())
+        sim.downstream = self
+            .has_downstream()
             .then(|| {
                 Backoff::new(retry, self.retry_base, RETRY_FACTOR, self.retry_cap).map(|retry| {
                     Downstream {

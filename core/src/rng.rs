@@ -8,6 +8,16 @@
 //! PCG32 also offers 2^63 independent streams for one seed. Each purpose
 //! (Poisson gaps, jitter delays, generated keys, ...) names its own stream,
 //! so adding a draw for one purpose never shifts the numbers of another.
+//!
+//! ```
+//! use stampede_core::dist::unit_exponential;
+//! use stampede_core::rng::{Purpose, seeded};
+//!
+//! const GAPS: Purpose = Purpose::new("example.gaps");
+//! // The same seed and purpose draw the same numbers, on any machine.
+//! let first = unit_exponential(&mut seeded(7, GAPS));
+//! assert_eq!(first, unit_exponential(&mut seeded(7, GAPS)));
+//! ```
 
 use rand_pcg::Pcg32;
 

@@ -32,6 +32,13 @@
 //! runs of equal-length keys side by side, so the processor overlaps their
 //! chains; a million UUID seeds then take under a second natively (about
 //! 3.4 s with `rand_mt`).
+//!
+//! ```
+//! use stampede_core::ruby::rand_below;
+//!
+//! // Random.new(42).rand(3600) in Ruby 3.1.2.
+//! assert_eq!(rand_below(&[42], 3600), 3174);
+//! ```
 
 use std::sync::OnceLock;
 

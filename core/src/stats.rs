@@ -12,6 +12,13 @@
 //!   λ = (√n + 0.12 + 0.11/√n)·D.
 //! - Chi-square: Pearson's statistic Σ (observed − expected)² / expected
 //!   and its upper-tail probability.
+//!
+//! ```
+//! use stampede_core::stats::{mean, quantile_sorted};
+//!
+//! assert_eq!(quantile_sorted(&[1.0, 2.0, 3.0, 4.0], 0.5), Some(2.5));
+//! assert_eq!(mean(&[1.0, 2.0, 3.0]), Some(2.0));
+//! ```
 
 use std::f64::consts::PI;
 

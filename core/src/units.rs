@@ -3,6 +3,14 @@
 //! Durations pick the largest unit that keeps them readable (0.25 s, 48 s,
 //! 4 min 48 s, 8 h, 1.5 days); counts get thousands separators. The app and
 //! the command line print figures through these, so both read the same.
+//!
+//! ```
+//! use stampede_core::units::{count, duration, percent};
+//!
+//! assert_eq!(duration(288.0), "4 min 48 s");
+//! assert_eq!(count(1_234_567), "1,234,567");
+//! assert_eq!(percent(0.973), "97.3 %");
+//! ```
 
 pub const SECONDS_PER_DAY: u32 = 86_400;
 

@@ -1,7 +1,7 @@
 use std::hint::black_box;
 
 use criterion::Criterion;
-use stampede_core::hash_spread::{HashMode, Placement, Reduction, HashSpreadCache, run, stability};
+use stampede_core::hash_spread::{HashMode, HashSpreadCache, Placement, Reduction, run, stability};
 use stampede_core::keys::{KeyKind, generate};
 use stampede_core::panels::state::State;
 

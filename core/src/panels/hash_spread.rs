@@ -236,33 +236,6 @@ fn lookup_offset_text(lookup: &Lookup) -> String {
 /// The figures the panel prints beside its charts.
 pub fn key_numbers(params: &HashSpreadParams, run: &HashSpreadRun) -> Vec<KeyNumber> {
     let n = run.keys.len() as u64;
-    let degrees = |u: &Uniformity| {
-        format!(
-            "uniform expects χ² ≈ df = {}",
-            units::count(u64::from(u.degrees_of_freedom))
-        )
-    };
-    let gap = |g: &Gap| {
-        KeyNumber::new(
-            "largest-gap",
-            "Largest gap, first function",
-            units::duration(f64::from(g.length)),
-            "longest stretch of the window with no start",
-        )
-        .beside(format!("W·H_N / N = {}", units::duration(g.expected)))
-    };
-    let shared = |c: &Collisions| {
-        KeyNumber::new(
-            "collisions",
-            "Ids sharing a second, first function",
-            units::count(u64::from(c.keys_sharing)),
-            "ids whose offset another id also has",
-        )
-        .beside(format!(
-            "N·(1 − (1 − 1/W)^(N−1)) = {}",
-            units::significant(c.expected_keys_sharing, 3)
-        ))
-    };
     let stability = &run.stability;
     vec![
         KeyNumber::new("keys", "Ids placed", ids_placed(params, run), "N"),
@@ -278,25 +251,25 @@ pub fn key_numbers(params: &HashSpreadParams, run: &HashSpreadRun) -> Vec<KeyNum
             verdict(&run.uniformity),
             "Σ (observed − expected)² / expected over the buckets",
         )
-        .beside(degrees(&run.uniformity)),
+        .beside(degrees_of_freedom(&run.uniformity)),
         KeyNumber::new(
             "chi-square-2",
             "Uniformity, second function",
             verdict(&run.second.uniformity),
             "the same test on the second function's offsets",
         )
-        .beside(degrees(&run.second.uniformity)),
-        gap(&run.largest_gap),
+        .beside(degrees_of_freedom(&run.second.uniformity)),
+        largest_gap(&run.largest_gap),
         KeyNumber {
             key: "largest-gap-2",
             label: "Largest gap, second function",
-            ..gap(&run.second.largest_gap)
+            ..largest_gap(&run.second.largest_gap)
         },
-        shared(&run.collisions),
+        collisions(&run.collisions),
         KeyNumber {
             key: "collisions-2",
             label: "Ids sharing a second, second function",
-            ..shared(&run.second.collisions)
+            ..collisions(&run.second.collisions)
         },
         KeyNumber::new(
             "moved-on-growth",
@@ -336,4 +309,37 @@ pub fn key_numbers(params: &HashSpreadParams, run: &HashSpreadRun) -> Vec<KeyNum
             units::count(u64::from(run.lookup.second_offset))
         )),
     ]
+}
+
+/// What χ² a uniform spread expects: about its degrees of freedom.
+fn degrees_of_freedom(uniformity: &Uniformity) -> String {
+    format!(
+        "uniform expects χ² ≈ df = {}",
+        units::count(u64::from(uniformity.degrees_of_freedom))
+    )
+}
+
+/// The longest stretch without a start, beside W·H_N / N.
+fn largest_gap(gap: &Gap) -> KeyNumber {
+    KeyNumber::new(
+        "largest-gap",
+        "Largest gap, first function",
+        units::duration(f64::from(gap.length)),
+        "longest stretch of the window with no start",
+    )
+    .beside(format!("W·H_N / N = {}", units::duration(gap.expected)))
+}
+
+/// The ids that share their second with another, beside the birthday count.
+fn collisions(collisions: &Collisions) -> KeyNumber {
+    KeyNumber::new(
+        "collisions",
+        "Ids sharing a second, first function",
+        units::count(u64::from(collisions.keys_sharing)),
+        "ids whose offset another id also has",
+    )
+    .beside(format!(
+        "N·(1 − (1 − 1/W)^(N−1)) = {}",
+        units::significant(collisions.expected_keys_sharing, 3)
+    ))
 }

@@ -33,7 +33,7 @@ impl JitterParams {
     /// whole call a second; the notice says what it became.
     pub fn read_per_minute_limit(&mut self, raw: &str) -> Notice {
         const LIMIT: Field = JitterParams::LIMIT_PER_SECOND;
-        let per_minute = crate::decimal::parse_finite(raw.trim());
+        let per_minute = crate::field::parse_finite(raw.trim());
         match per_minute {
             Some(per_minute) if per_minute > 0.0 => {
                 let per_second = (per_minute / 60.0).ceil().clamp(1.0, 100_000.0);
@@ -176,7 +176,9 @@ pub fn key_numbers(params: &JitterParams, run: &JitterRun) -> Vec<KeyNumber> {
     let range_end = duration(params.max_delay * 60.0);
     let last_job_theory = match params.strategy {
         JitterStrategy::NoDelay => "t0 = 0 s".to_string(),
-        JitterStrategy::Fixed => format!("t0 + fixed delay = {}", duration(params.fixed_delay * 60.0)),
+        JitterStrategy::Fixed => {
+            format!("t0 + fixed delay = {}", duration(params.fixed_delay * 60.0))
+        }
         JitterStrategy::Uniform => format!("just before t0 + max = {range_end}"),
         JitterStrategy::Exponential | JitterStrategy::Normal | JitterStrategy::TwoPeak => {
             format!("no later than t0 + max = {range_end}")

@@ -94,7 +94,7 @@ fn parse_tenant(item: &str) -> Result<Tenant, String> {
         Some(window) => {
             let (start, end) = window.split_once('-').ok_or_else(bad)?;
             let hour = |text: &str| {
-                crate::decimal::parse_finite(text.trim())
+                crate::field::parse_finite(text.trim())
                     .filter(|h| (0.0..=24.0).contains(h))
                     .ok_or_else(|| format!("\"{}\" is not an hour from 0 to 24", shorten(text)))
             };
@@ -194,25 +194,44 @@ pub fn key_numbers(params: &PoissonParams, run: &PoissonRun) -> Vec<KeyNumber> {
             format!("{formula} = {}", units::duration(quantile.theory)),
         ));
     }
-    if let Some((at, events)) = run.busiest_minute {
-        let local = (at + params.utc_offset * 3600.0).rem_euclid(f64::from(SECONDS_PER_DAY));
-        numbers.push(theory(
-            KeyNumber::new(
-                "busiest-minute",
-                "Busiest minute",
-                format!(
-                    "{} at {}",
-                    units::count(u64::from(events)),
-                    units::clock(local)
-                ),
-                "most events in one minute, local time",
-            ),
-            format!(
-                "λ · 60 s = {} on average",
-                units::significant(lambda * 60.0, 3)
-            ),
-        ));
+    numbers.extend(busiest_minute(params, run).map(|(number, text)| theory(number, text)));
+    numbers.extend(held_for_the_window(params, run, &tenants));
+    if let Some(bucket) = &run.bucket {
+        numbers.extend(bucket_numbers(params, bucket, lambda));
     }
+    numbers
+}
+
+/// The busiest minute in local time, and λ · 60 s beside it.
+fn busiest_minute(params: &PoissonParams, run: &PoissonRun) -> Option<(KeyNumber, String)> {
+    let (at, events) = run.busiest_minute?;
+    let lambda = run.rate_per_second;
+    let local = (at + params.utc_offset * 3600.0).rem_euclid(f64::from(SECONDS_PER_DAY));
+    Some((
+        KeyNumber::new(
+            "busiest-minute",
+            "Busiest minute",
+            format!(
+                "{} at {}",
+                units::count(u64::from(events)),
+                units::clock(local)
+            ),
+            "most events in one minute, local time",
+        ),
+        format!(
+            "λ · 60 s = {} on average",
+            units::significant(lambda * 60.0, 3)
+        ),
+    ))
+}
+
+/// Under `defer`, the events drawn outside the window, against what
+/// theory expects to be held.
+fn held_for_the_window(
+    params: &PoissonParams,
+    run: &PoissonRun,
+    tenants: &[Tenant],
+) -> Option<KeyNumber> {
     // Each tenant's events outside its window: N × days × (1 − window / day).
     let day = f64::from(SECONDS_PER_DAY);
     let held: f64 = tenants
@@ -221,53 +240,56 @@ pub fn key_numbers(params: &PoissonParams, run: &PoissonRun) -> Vec<KeyNumber> {
             f64::from(t.per_day) * f64::from(params.days) * (1.0 - f64::from(t.window().1) / day)
         })
         .sum();
-    if params.policy == WindowPolicy::Defer && held > 0.0 {
-        numbers.push(
-            KeyNumber::new(
-                "deferred",
-                "Held for the window",
-                units::count(u64::from(run.deferred)),
-                "drawn outside the window, run at its opening",
-            )
-            .beside(format!(
-                "Σ N × days × (1 − window / day) = {}",
-                units::significant(held, 3)
-            )),
-        );
+    if params.policy != WindowPolicy::Defer || held <= 0.0 {
+        return None;
     }
-    if let Some(bucket) = &run.bucket {
-        let offered = bucket.accepted + bucket.delayed + bucket.rejected;
-        let short = 1.0 - params.bucket_refill / lambda;
-        let mut outcome = KeyNumber::new(
-            "bucket",
-            "Ran at once / waited / dropped",
+    Some(
+        KeyNumber::new(
+            "deferred",
+            "Held for the window",
+            units::count(u64::from(run.deferred)),
+            "drawn outside the window, run at its opening",
+        )
+        .beside(format!(
+            "Σ N × days × (1 − window / day) = {}",
+            units::significant(held, 3)
+        )),
+    )
+}
+
+/// What a token bucket let through, held back and dropped.
+fn bucket_numbers(params: &PoissonParams, bucket: &BucketOutcome, lambda: f64) -> Vec<KeyNumber> {
+    let offered = bucket.accepted + bucket.delayed + bucket.rejected;
+    let short = 1.0 - params.bucket_refill / lambda;
+    let mut outcome = KeyNumber::new(
+        "bucket",
+        "Ran at once / waited / dropped",
+        format!(
+            "{} / {} / {}",
+            units::count(u64::from(bucket.accepted)),
+            units::count(u64::from(bucket.delayed)),
+            units::count(u64::from(bucket.rejected))
+        ),
+        "token bucket: C tokens, refilled at r a second",
+    );
+    if short > 0.0 && offered > 0 {
+        outcome = outcome.beside(format!(
+            "λ > r: about 1 − r / λ = {} % find no token",
+            units::significant(short * 100.0, 2)
+        ));
+    }
+    let mut numbers = vec![outcome];
+    if bucket.delayed > 0 {
+        numbers.push(KeyNumber::new(
+            "bucket-delay",
+            "Added delay, mean / max",
             format!(
-                "{} / {} / {}",
-                units::count(u64::from(bucket.accepted)),
-                units::count(u64::from(bucket.delayed)),
-                units::count(u64::from(bucket.rejected))
+                "{} / {}",
+                units::duration(bucket.added_delay / f64::from(bucket.delayed)),
+                units::duration(bucket.max_delay)
             ),
-            "token bucket: C tokens, refilled at r a second",
-        );
-        if short > 0.0 && offered > 0 {
-            outcome = outcome.beside(format!(
-                "λ > r: about 1 − r / λ = {} % find no token",
-                units::significant(short * 100.0, 2)
-            ));
-        }
-        numbers.push(outcome);
-        if bucket.delayed > 0 {
-            numbers.push(KeyNumber::new(
-                "bucket-delay",
-                "Added delay, mean / max",
-                format!(
-                    "{} / {}",
-                    units::duration(bucket.added_delay / f64::from(bucket.delayed)),
-                    units::duration(bucket.max_delay)
-                ),
-                "over the events that waited for a token",
-            ));
-        }
+            "over the events that waited for a token",
+        ));
     }
     numbers
 }

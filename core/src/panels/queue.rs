@@ -55,7 +55,7 @@ fn is_relevant(params: &QueueParams, key: &str) -> bool {
         CompareBy::Strategies => with_main(params.strategy, &params.compared).contains(&strategy),
         CompareBy::Retries => params.strategy == strategy,
     };
-    let refuses = params.rate_limit > 0 || params.outage_minutes > 0;
+    let refuses = params.has_downstream();
     let is = |fields: &[Field]| fields.iter().any(|field| field.key == key);
     type Q = QueueParams;
     if is(&[Q::COMPARED]) {
@@ -252,6 +252,44 @@ pub fn key_numbers(params: &QueueParams, run: &QueueRun) -> Vec<KeyNumber> {
         return Vec::new();
     };
     let summary = &main.run.summary;
+    let [utilization, mean_wait, depth] = compared_with_theory(params, summary);
+    let mut numbers = vec![
+        utilization,
+        mean_wait,
+        KeyNumber::new(
+            "p95-wait",
+            "p95 wait",
+            duration(summary.p95_wait_s),
+            "nearest rank over the jobs started",
+        ),
+        depth,
+        KeyNumber::new(
+            "sync-gap",
+            "Longest time between an account's syncs",
+            duration(summary.max_sync_interval_s),
+            "finish to finish, over all accounts",
+        )
+        .beside(format!(
+            "the cycle C = {}",
+            duration(f64::from(params.cycle_seconds()))
+        )),
+        KeyNumber::new(
+            "never-synced",
+            "Accounts never synced",
+            count(u64::from(summary.never_synced)),
+            "no finished sync by the end",
+        ),
+        peak_calls(params, summary.peak_calls_per_second),
+    ];
+    numbers.extend(situational(params, main));
+    numbers
+}
+
+/// Utilization, mean wait and the deepest queue, each beside what theory
+/// predicts where a model fits: the herd draining at W / E[S], or an M/M/W
+/// queue for Poisson arrivals, for one job kind on fixed workers whose
+/// calls all pass.
+fn compared_with_theory(params: &QueueParams, summary: &sim::Summary) -> [KeyNumber; 3] {
     let (n, w) = (f64::from(params.accounts), f64::from(params.workers));
     let cycle = f64::from(params.cycle_seconds());
     let arrival_rate = n / cycle;
@@ -315,32 +353,13 @@ pub fn key_numbers(params: &QueueParams, run: &QueueRun) -> Vec<KeyNumber> {
         }
         _ => {}
     }
+    [utilization, mean_wait, depth]
+}
 
-    let mut numbers = vec![
-        utilization,
-        mean_wait,
-        KeyNumber::new(
-            "p95-wait",
-            "p95 wait",
-            duration(summary.p95_wait_s),
-            "nearest rank over the jobs started",
-        ),
-        depth,
-        KeyNumber::new(
-            "sync-gap",
-            "Longest time between an account's syncs",
-            duration(summary.max_sync_interval_s),
-            "finish to finish, over all accounts",
-        )
-        .beside(format!("the cycle C = {}", duration(cycle))),
-        KeyNumber::new(
-            "never-synced",
-            "Accounts never synced",
-            count(u64::from(summary.never_synced)),
-            "no finished sync by the end",
-        ),
-        peak_calls(params, summary.peak_calls_per_second),
-    ];
+/// The figures that exist only with reports, a downstream or the autoscaler on.
+fn situational(params: &QueueParams, main: &Lane) -> Vec<KeyNumber> {
+    let summary = &main.run.summary;
+    let mut numbers = Vec::new();
     if params.reports != ReportPlacement::Off {
         numbers.push(KeyNumber::new(
             "lock-conflicts",
@@ -356,7 +375,7 @@ pub fn key_numbers(params: &QueueParams, run: &QueueRun) -> Vec<KeyNumber> {
             "jobs that found their account locked, and their mean time parked",
         ));
     }
-    if params.rate_limit > 0 || params.outage_minutes > 0 {
+    if params.has_downstream() {
         numbers.push(KeyNumber::new(
             "refused",
             "Calls refused / retries / gave up",
@@ -433,120 +452,156 @@ pub struct SummaryRow {
 /// The summary table: every lane's figures, the lock, downstream and
 /// autoscaler lines only where those are on.
 pub fn summary_rows(params: &QueueParams, run: &QueueRun) -> Vec<SummaryRow> {
-    type Figure = fn(&SimRun) -> (String, f64);
-    let mut rows: Vec<(&'static str, &'static str, &'static str, Figure)> = vec![
-        (
-            "jobs_enqueued",
-            "Jobs enqueued",
-            "first attempts due before the end",
-            |r| whole(r.summary.jobs_enqueued),
-        ),
-        ("jobs_done", "Jobs done", "finished before the end", |r| {
-            whole(r.summary.jobs_done)
-        }),
-        (
-            "mean_wait_s",
-            "Mean wait",
-            "start − due, over jobs started",
-            |r| time(r.summary.mean_wait_s),
-        ),
-        ("p50_wait_s", "Median wait", "nearest rank", |r| {
-            time(r.summary.p50_wait_s)
-        }),
-        ("p95_wait_s", "p95 wait", "nearest rank", |r| {
-            time(r.summary.p95_wait_s)
-        }),
-        ("p99_wait_s", "p99 wait", "nearest rank", |r| {
-            time(r.summary.p99_wait_s)
-        }),
-        (
-            "max_queue_depth",
-            "Most jobs waiting",
-            "at any instant",
-            |r| whole(r.summary.max_queue_depth),
-        ),
-        (
-            "utilization",
-            "Utilization",
-            "busy worker time / ready worker time",
-            |r| {
-                let share = r.summary.utilization;
-                (format!("{:.1} %", share * 100.0), share)
-            },
-        ),
-        (
-            "never_synced",
-            "Accounts never synced",
-            "no finished sync by the end",
-            |r| whole(u64::from(r.summary.never_synced)),
-        ),
-        (
-            "max_sync_interval_s",
-            "Longest time between syncs",
-            "of one account, finish to finish",
-            |r| time(r.summary.max_sync_interval_s),
-        ),
-        (
-            "peak_calls_per_second",
-            "Peak downstream calls",
-            "syncs started in the busiest whole second",
-            |r| {
-                let peak = r.summary.peak_calls_per_second;
-                (format!("{} /s", count(u64::from(peak))), f64::from(peak))
-            },
-        ),
+    let shown = [
+        (EVERY_RUN, true),
+        (WITH_REPORTS, params.reports != ReportPlacement::Off),
+        (WITH_DOWNSTREAM, params.has_downstream()),
+        (WITH_AUTOSCALER, params.scaling == Scaling::Auto),
     ];
-    if params.reports != ReportPlacement::Off {
-        rows.push((
-            "lock_conflicts",
-            "Lock conflicts",
-            "a job found its account locked",
-            |r| whole(r.summary.lock_conflicts),
-        ));
-        rows.push((
-            "lock_wait_s",
-            "Wait added by the lock",
-            "time parked, in all",
-            |r| time(r.summary.lock_wait_s),
-        ));
-    }
-    if params.rate_limit > 0 || params.outage_minutes > 0 {
-        rows.push((
-            "failed_calls",
-            "Calls refused",
-            "over the limit or in the outage",
-            |r| whole(r.summary.failed_calls),
-        ));
-        rows.push((
-            "retries",
-            "Retries",
-            "jobs enqueued again after a refusal",
-            |r| whole(r.summary.retries),
-        ));
-        rows.push((
-            "gave_up",
-            "Gave up",
-            "refused once more than the retries allow",
-            |r| whole(r.summary.gave_up),
-        ));
-    }
-    if params.scaling == Scaling::Auto {
-        rows.push((
-            "peak_workers",
-            "Most workers ready",
-            "highest bin average",
-            |r| {
-                let most = r.workers.iter().copied().fold(0.0, f64::max);
-                (crate::units::significant(most, 3), most)
-            },
-        ));
-    }
-    rows.into_iter()
-        .map(|(key, label, formula, figure)| SummaryRow {
-            key,
-            label,
-            formula,
-            values: run.lanes.iter().map(|lane| figure(&lane.run)).collect(),
+    shown
+        .into_iter()
+        .filter(|(_, shown)| *shown)
+        .flat_map(|(figures, _)| figures)
+        .map(|figure| SummaryRow {
+            key: figure.key,
+            label: figure.label,
+            formula: figure.formula,
+            values: run
+                .lanes
+                .iter()
+                .map(|lane| (figure.of)(&lane.run))
+                .collect(),
         })
         .collect()
 }
+
+/// One row of the summary table: how to read its figure from a lane's run.
+struct SummaryFigure {
+    key: &'static str,
+    label: &'static str,
+    formula: &'static str,
+    of: fn(&SimRun) -> (String, f64),
+}
+
+const fn figure(
+    key: &'static str,
+    label: &'static str,
+    formula: &'static str,
+    of: fn(&SimRun) -> (String, f64),
+) -> SummaryFigure {
+    SummaryFigure {
+        key,
+        label,
+        formula,
+        of,
+    }
+}
+
+const EVERY_RUN: &[SummaryFigure] = &[
+    figure(
+        "jobs_enqueued",
+        "Jobs enqueued",
+        "first attempts due before the end",
+        |r| whole(r.summary.jobs_enqueued),
+    ),
+    figure("jobs_done", "Jobs done", "finished before the end", |r| {
+        whole(r.summary.jobs_done)
+    }),
+    figure(
+        "mean_wait_s",
+        "Mean wait",
+        "start − due, over jobs started",
+        |r| time(r.summary.mean_wait_s),
+    ),
+    figure("p50_wait_s", "Median wait", "nearest rank", |r| {
+        time(r.summary.p50_wait_s)
+    }),
+    figure("p95_wait_s", "p95 wait", "nearest rank", |r| {
+        time(r.summary.p95_wait_s)
+    }),
+    figure("p99_wait_s", "p99 wait", "nearest rank", |r| {
+        time(r.summary.p99_wait_s)
+    }),
+    figure(
+        "max_queue_depth",
+        "Most jobs waiting",
+        "at any instant",
+        |r| whole(r.summary.max_queue_depth),
+    ),
+    figure(
+        "utilization",
+        "Utilization",
+        "busy worker time / ready worker time",
+        |r| {
+            let share = r.summary.utilization;
+            (format!("{:.1} %", share * 100.0), share)
+        },
+    ),
+    figure(
+        "never_synced",
+        "Accounts never synced",
+        "no finished sync by the end",
+        |r| whole(u64::from(r.summary.never_synced)),
+    ),
+    figure(
+        "max_sync_interval_s",
+        "Longest time between syncs",
+        "of one account, finish to finish",
+        |r| time(r.summary.max_sync_interval_s),
+    ),
+    figure(
+        "peak_calls_per_second",
+        "Peak downstream calls",
+        "syncs started in the busiest whole second",
+        |r| {
+            let peak = r.summary.peak_calls_per_second;
+            (format!("{} /s", count(u64::from(peak))), f64::from(peak))
+        },
+    ),
+];
+
+const WITH_REPORTS: &[SummaryFigure] = &[
+    figure(
+        "lock_conflicts",
+        "Lock conflicts",
+        "a job found its account locked",
+        |r| whole(r.summary.lock_conflicts),
+    ),
+    figure(
+        "lock_wait_s",
+        "Wait added by the lock",
+        "time parked, in all",
+        |r| time(r.summary.lock_wait_s),
+    ),
+];
+
+const WITH_DOWNSTREAM: &[SummaryFigure] = &[
+    figure(
+        "failed_calls",
+        "Calls refused",
+        "over the limit or in the outage",
+        |r| whole(r.summary.failed_calls),
+    ),
+    figure(
+        "retries",
+        "Retries",
+        "jobs enqueued again after a refusal",
+        |r| whole(r.summary.retries),
+    ),
+    figure(
+        "gave_up",
+        "Gave up",
+        "refused once more than the retries allow",
+        |r| whole(r.summary.gave_up),
+    ),
+];
+
+const WITH_AUTOSCALER: &[SummaryFigure] = &[figure(
+    "peak_workers",
+    "Most workers ready",
+    "highest bin average",
+    |r| {
+        let most = r.workers.iter().copied().fold(0.0, f64::max);
+        (significant(most, 3), most)
+    },
+)];

@@ -337,8 +337,9 @@ impl State {
             params.fields().iter().all(|field| {
                 let value = params.value(field.key).unwrap_or_default();
                 match field.kind {
-                    Kind::Number { min, max, .. } => crate::decimal::parse_finite(&value)
-                        .is_some_and(|x| (min..=max).contains(&x)),
+                    Kind::Number { min, max, .. } => {
+                        crate::field::parse_finite(&value).is_some_and(|x| (min..=max).contains(&x))
+                    }
                     Kind::Choice(options) => options.iter().any(|o| o.slug == value),
                     Kind::Choices { options, max } => {
                         let slugs: Vec<&str> = value.split(',').filter(|s| !s.is_empty()).collect();

@@ -3,8 +3,8 @@ use stampede_core::field::PanelParams;
 use stampede_core::hash;
 use stampede_core::hash_spread::Uniformity;
 use stampede_core::hash_spread::{
-    HashMode, HashSpreadParams, LookupId, MAX_BUCKETS, MAX_PLACED_KEYS, MAX_RUBY_KEYS, PastedIds,
-    Placement, Reduction, HashSpreadCache, place_by_rank, ruby_seed, run, run_with_ids,
+    HashMode, HashSpreadCache, HashSpreadParams, LookupId, MAX_BUCKETS, MAX_PLACED_KEYS,
+    MAX_RUBY_KEYS, PastedIds, Placement, Reduction, place_by_rank, ruby_seed, run, run_with_ids,
 };
 use stampede_core::keys::{KeyKind, generate};
 use stampede_core::panels;

@@ -1,5 +1,6 @@
 use stampede_core::jitter::{
-    JitterParams, JitterRun, JitterStrategy, TimeAxis, expected_busiest_second, fit_window, herd, run,
+    JitterParams, JitterRun, JitterStrategy, TimeAxis, expected_busiest_second, fit_window, herd,
+    run,
 };
 use stampede_core::key_numbers::KeyNumber;
 use stampede_core::panels::Panel;
@@ -296,7 +297,10 @@ fn the_herd_shares_the_axis_with_every_job_in_the_first_bin() {
     assert_eq!(counts.len(), 180);
     assert_eq!((counts[0], counts[1..].iter().sum::<u32>()), (10_000, 0));
     assert_eq!(jittered.arrivals(&axis).iter().sum::<u32>(), 10_000);
-    assert_eq!(all_at_once, run(&jitter(JitterStrategy::NoDelay), 1).unwrap());
+    assert_eq!(
+        all_at_once,
+        run(&jitter(JitterStrategy::NoDelay), 1).unwrap()
+    );
     assert_eq!(params.limit_per(10.0), 200.0);
 }
 

@@ -23,7 +23,8 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
         let path = entry.path();
         let name = entry.file_name();
         if path.is_dir() {
-            if !["target", "node_modules", ".tools", ".git"].contains(&name.to_str().unwrap_or("")) {
+            if !["target", "node_modules", ".tools", ".git"].contains(&name.to_str().unwrap_or(""))
+            {
                 files.extend(rust_files(&path));
             }
         } else if path.extension().is_some_and(|ext| ext == "rs") {
@@ -48,7 +49,8 @@ fn sources() -> Vec<(String, String)> {
 
 /// The lines of `text` that are code, not comments.
 fn code_lines(text: &str) -> impl Iterator<Item = &str> {
-    text.lines().filter(|line| !line.trim_start().starts_with("//"))
+    text.lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
 }
 
 /// The core's top-level module a file belongs to: `sim` for
@@ -106,7 +108,10 @@ fn no_model_imports_the_panels_layer() {
         .filter(|(module, named)| module != "panels" && named.contains("panels"))
         .map(|(module, _)| module)
         .collect();
-    assert!(importers.is_empty(), "models that import panels: {importers:?}");
+    assert!(
+        importers.is_empty(),
+        "models that import panels: {importers:?}"
+    );
 }
 
 #[test]
@@ -150,7 +155,10 @@ fn no_file_is_over_900_lines() {
         .filter(|(_, text)| text.lines().count() > MOST_FILE_LINES)
         .map(|(name, text)| format!("{name}: {}", text.lines().count()))
         .collect();
-    assert!(long.is_empty(), "files over {MOST_FILE_LINES} lines: {long:#?}");
+    assert!(
+        long.is_empty(),
+        "files over {MOST_FILE_LINES} lines: {long:#?}"
+    );
 }
 
 /// Each function's name and length in lines, from its `fn` line to the
@@ -194,5 +202,8 @@ fn no_function_is_over_100_lines() {
             }
         }
     }
-    assert!(long.is_empty(), "functions over {MOST_FUNCTION_LINES} lines: {long:#?}");
+    assert!(
+        long.is_empty(),
+        "functions over {MOST_FUNCTION_LINES} lines: {long:#?}"
+    );
 }

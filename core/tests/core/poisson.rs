@@ -3,7 +3,7 @@ use stampede_core::key_numbers::KeyNumber;
 use stampede_core::panels::poisson::key_numbers;
 use stampede_core::panels::state::State;
 use stampede_core::poisson::{
-    BucketPolicy, ExtraTenants, PoissonParams, PoissonRun, PoissonCache, WindowPolicy, run,
+    BucketPolicy, ExtraTenants, PoissonCache, PoissonParams, PoissonRun, WindowPolicy, run,
 };
 use stampede_core::stats::{
     bin_index, bin_index_by_reciprocal, ks_p_value, ks_statistic, quantile_sorted,

@@ -64,16 +64,38 @@
 //!   less any already present (so pasted ids are never added twice).
 //!
 //! Offsets and hashes stay in u32 and u64 arithmetic throughout.
+//!
+//! ```
+//! use stampede_core::hash_spread::{HashMode, Placement, Reduction};
+//!
+//! let placement = Placement {
+//!     mode: HashMode::Murmur,
+//!     reduction: Reduction::Mod,
+//!     window: 3_600,
+//! };
+//! // Stable: an id's offset never changes, whatever else is placed.
+//! let offset = placement.offset("account-42").unwrap();
+//! assert!(offset < 3_600);
+//! assert_eq!(placement.place(&["account-42", "account-7"]).unwrap()[0], offset);
+//! ```
 
 use std::collections::HashSet;
 
-use crate::choice_enum;
 use crate::error::{InvalidInput, count_at_most};
-use crate::hash;
-use crate::keys::{self, KeyKind, KeyStream, MAX_ID_CHARS};
+use crate::keys::{self, KeyKind, KeyStream};
 use crate::ruby;
-use crate::stats;
 use crate::units::SECONDS_PER_DAY;
+
+mod measure;
+mod placement;
+
+pub use measure::{Collisions, Gap, Movement, Stability, Uniformity, stability};
+use measure::{
+    collisions, count_buckets, largest_gap, max_min_ratio, stability_of, strip_counts, uniformity,
+};
+use placement::{for_ruby_generators, sorted_order};
+
+pub use placement::{HashMode, Placement, Reduction, place_by_rank, ruby_seed};
 
 /// The most ids a run places: 400,000 UUIDs take about 0.8 s natively
 /// (generated, hashed twice and checked for stability), so twice that in
@@ -81,7 +103,7 @@ use crate::units::SECONDS_PER_DAY;
 pub const MAX_PLACED_KEYS: u32 = 400_000;
 /// The most buckets a run counts: a week in minutes.
 pub const MAX_BUCKETS: u32 = 10_080;
-/// How many keys FNV-1a hashes side by side (see [`hash::fnv1a_32_lanes`]).
+/// How many keys FNV-1a hashes side by side (see [`crate::hash::fnv1a_32_lanes`]).
 const FNV_LANES: usize = 4;
 /// The most characters of pasted ids a link carries.
 pub const MAX_URL_IDS_CHARS: usize = 2_000;
@@ -91,263 +113,6 @@ pub const MAX_RUBY_KEYS: u32 = 20_000;
 /// How many bins the strip of every offset has at most: a few per pixel
 /// column of a wide chart, so single keys still show as thin impulses.
 pub const STRIP_BINS: u32 = 1_200;
-
-choice_enum! {
-    /// How an id becomes an offset.
-    pub enum HashMode {
-        Farm = ("farm", "FarmHash Fingerprint32"),
-        Murmur = ("murmur", "MurmurHash3 x86_32"),
-        Xxh = ("xxh", "xxHash32"),
-        Fnv = ("fnv", "FNV-1a 32"),
-        /// `Random.new(id).rand(window)`, as in the slot-scheduling talk.
-        Ruby = ("ruby", "Ruby Random.new(id).rand(window)"),
-        /// The id's first four bytes, no hashing at all.
-        Head = ("head", "first 4 bytes of the id"),
-    }
-}
-
-choice_enum! {
-    /// How a 32-bit hash becomes an offset below the window.
-    pub enum Reduction {
-        /// h mod W.
-        Mod = ("mod", "hash mod window"),
-        /// (h·W) >> 32.
-        MulShift = ("mulshift", "(hash × window) >> 32"),
-    }
-}
-
-impl HashMode {
-    /// The 32-bit hash of `key`'s UTF-8 bytes; `None` for [`HashMode::Ruby`],
-    /// which draws the offset instead of hashing.
-    pub fn hash(self, key: &str) -> Option<u32> {
-        let bytes = key.as_bytes();
-        match self {
-            HashMode::Farm => Some(hash::farm_fingerprint32(bytes)),
-            HashMode::Murmur => Some(hash::murmur3_x86_32(bytes)),
-            HashMode::Xxh => Some(hash::xxh32(bytes)),
-            HashMode::Fnv => Some(hash::fnv1a_32(bytes)),
-            HashMode::Ruby => None,
-            HashMode::Head => Some(head32(key)),
-        }
-    }
-}
-
-/// The first four bytes of `key` as a big-endian u32: a UUID's own bytes,
-/// else its UTF-8 bytes, zero-padded when shorter.
-fn head32(key: &str) -> u32 {
-    let mut head = [0u8; 4];
-    match keys::uuid_bytes(key) {
-        Some(bytes) => head.copy_from_slice(&bytes[..4]),
-        None => {
-            let bytes = key.as_bytes();
-            let taken = bytes.len().min(4);
-            head[..taken].copy_from_slice(&bytes[..taken]);
-        }
-    }
-    u32::from_be_bytes(head)
-}
-
-impl Reduction {
-    /// `hash` brought below `window`; 0 for a window of 0, which has no
-    /// offset inside it but its start.
-    pub fn reduce(self, hash: u32, window: u32) -> u32 {
-        match self {
-            Reduction::Mod => hash.checked_rem(window).unwrap_or(0),
-            Reduction::MulShift => ((u64::from(hash) * u64::from(window)) >> 32) as u32,
-        }
-    }
-}
-
-/// The non-negative Integer, as big-endian magnitude bytes, that seeds
-/// Ruby's `Random` for `key` (see the module text). Refuses, naming `key`,
-/// a decimal id of more than [`MAX_ID_CHARS`] digits, whose conversion
-/// would cost time quadratic in its length.
-pub fn ruby_seed(key: &str) -> Result<Vec<u8>, InvalidInput> {
-    if !key.is_empty() && key.bytes().all(|byte| byte.is_ascii_digit()) {
-        if key.len() > MAX_ID_CHARS {
-            return Err(InvalidInput::new(
-                "key",
-                format!("a decimal id of more than {MAX_ID_CHARS} digits"),
-            ));
-        }
-        return Ok(decimal_to_big_endian(key.as_bytes()));
-    }
-    Ok(match keys::uuid_bytes(key) {
-        Some(bytes) => bytes.to_vec(),
-        None => key.as_bytes().to_vec(),
-    })
-}
-
-/// The big-endian bytes of a decimal number (empty for 0). Schoolbook
-/// multiplication by ten; ids are short, so no bignum crate is needed.
-fn decimal_to_big_endian(digits: &[u8]) -> Vec<u8> {
-    let mut little_endian: Vec<u8> = Vec::new();
-    for digit in digits {
-        let mut carry = u32::from(digit - b'0');
-        for byte in &mut little_endian {
-            let value = u32::from(*byte) * 10 + carry;
-            *byte = value as u8;
-            carry = value >> 8;
-        }
-        if carry > 0 {
-            little_endian.push(carry as u8);
-        }
-    }
-    little_endian.reverse();
-    little_endian
-}
-
-/// How ids are placed in a window: the mode, the reduction (unused by
-/// [`HashMode::Ruby`]) and the window W in seconds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Placement {
-    pub mode: HashMode,
-    pub reduction: Reduction,
-    pub window: u32,
-}
-
-impl Placement {
-    /// The offset of `key`, in [0, W) seconds (0 when W is 0). Fails only in
-    /// Ruby mode, for an id [`ruby_seed`] refuses.
-    pub fn offset(&self, key: &str) -> Result<u32, InvalidInput> {
-        match self.mode.hash(key) {
-            Some(hash) => Ok(self.reduction.reduce(hash, self.window)),
-            None => Ok(ruby::rand_below(&ruby_seed(key)?, self.window)),
-        }
-    }
-
-    /// The offset of each key, in order.
-    pub fn place<K: AsRef<str>>(&self, keys: &[K]) -> Result<Vec<u32>, InvalidInput> {
-        if self.mode == HashMode::Ruby {
-            return self.draw_ruby(keys);
-        }
-        if self.mode != HashMode::Fnv {
-            return keys.iter().map(|key| self.offset(key.as_ref())).collect();
-        }
-        let mut offsets = Vec::with_capacity(keys.len());
-        let mut groups = keys.chunks_exact(FNV_LANES);
-        for group in &mut groups {
-            let inputs = std::array::from_fn(|lane| group[lane].as_ref().as_bytes());
-            let hashes = hash::fnv1a_32_lanes::<FNV_LANES>(inputs);
-            offsets.extend(hashes.map(|hash| self.reduction.reduce(hash, self.window)));
-        }
-        for key in groups.remainder() {
-            offsets.push(self.offset(key.as_ref())?);
-        }
-        Ok(offsets)
-    }
-}
-
-impl Placement {
-    /// [`Self::place`], from the keys' `digests` when they are this mode's
-    /// and cover every key.
-    fn place_given<K: AsRef<str>>(
-        &self,
-        keys: &[K],
-        digests: Option<&Digests>,
-    ) -> Result<Vec<u32>, InvalidInput> {
-        let digests =
-            digests.filter(|digests| digests.mode() == self.mode && digests.len() >= keys.len());
-        match digests {
-            None => self.place(keys),
-            Some(Digests::Hashes(_, hashes)) => Ok(hashes[..keys.len()]
-                .iter()
-                .map(|&hash| self.reduction.reduce(hash, self.window))
-                .collect()),
-            Some(Digests::RubyHeads(heads)) => keys
-                .iter()
-                .zip(heads)
-                .map(|(key, head)| match head.rand_below(self.window) {
-                    Some(offset) => Ok(offset),
-                    None => self.offset(key.as_ref()),
-                })
-                .collect(),
-        }
-    }
-
-    /// Ruby mode for many keys.
-    fn draw_ruby<K: AsRef<str>>(&self, keys: &[K]) -> Result<Vec<u32>, InvalidInput> {
-        let mut offsets = Vec::with_capacity(keys.len());
-        for_ruby_generators(keys, |generator| {
-            offsets.push(generator.rand_below(self.window));
-        })?;
-        Ok(offsets)
-    }
-}
-
-/// Hands each key's Ruby generator, in order, to `each`: seeded side by side
-/// ([`ruby::RubyRandom::new_many`]), a chunk at a time so that only a chunk's
-/// 2.5 KB states are held at once.
-fn for_ruby_generators<K: AsRef<str>>(
-    keys: &[K],
-    mut each: impl FnMut(&mut ruby::RubyRandom),
-) -> Result<(), InvalidInput> {
-    const CHUNK: usize = 64 * ruby::LANES;
-    for chunk in keys.chunks(CHUNK) {
-        let seeds = chunk
-            .iter()
-            .map(|key| ruby_seed(key.as_ref()))
-            .collect::<Result<Vec<_>, _>>()?;
-        ruby::RubyRandom::new_many(&seeds)
-            .iter_mut()
-            .for_each(&mut each);
-    }
-    Ok(())
-}
-
-/// The rank-based even spread: the key of rank r among the keys sorted
-/// bytewise (ties by position) gets ⌊r·W / N⌋.
-pub fn place_by_rank<K: AsRef<str>>(keys: &[K], window: u32) -> Vec<u32> {
-    offsets_by_rank(&ranks_in_order(&sorted_order(keys), keys.len()), window)
-}
-
-/// The keys' positions, sorted by key bytewise, ties by position.
-///
-/// Each key's first eight bytes, read as one big-endian number and
-/// zero-padded, order as the bytes do because zero is the least byte, so
-/// they are compared first and whole keys only where those are equal. Ids
-/// such as UUIDs rarely share them, so the sort is mostly of integers.
-fn sorted_order<K: AsRef<str>>(keys: &[K]) -> Vec<usize> {
-    let mut order: Vec<(u64, usize)> = keys
-        .iter()
-        .enumerate()
-        .map(|(index, key)| {
-            let key = key.as_ref().as_bytes();
-            let mut head = [0u8; 8];
-            let length = key.len().min(head.len());
-            head[..length].copy_from_slice(&key[..length]);
-            (u64::from_be_bytes(head), index)
-        })
-        .collect();
-    order.sort_unstable_by(|&(head_a, a), &(head_b, b)| {
-        head_a
-            .cmp(&head_b)
-            .then_with(|| keys[a].as_ref().cmp(keys[b].as_ref()))
-            .then(a.cmp(&b))
-    });
-    order.into_iter().map(|(_, index)| index).collect()
-}
-
-/// The ranks of the first `count` keys among themselves, from `order`, the
-/// sorted order of those keys and possibly more after them: dropping the
-/// later ones keeps the order of the rest.
-fn ranks_in_order(order: &[usize], count: usize) -> Vec<u64> {
-    let mut ranks = vec![0; count];
-    let kept = order.iter().filter(|&&index| index < count);
-    for (rank, &index) in (0u64..).zip(kept) {
-        ranks[index] = rank;
-    }
-    ranks
-}
-
-/// ⌊r·W / N⌋ for each rank r of N.
-fn offsets_by_rank(ranks: &[u64], window: u32) -> Vec<u32> {
-    let count = ranks.len() as u64;
-    ranks
-        .iter()
-        .map(|rank| (rank * u64::from(window) / count) as u32)
-        .collect()
-}
 
 /// The id a reader looks up; empty looks up the first id placed.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -436,60 +201,6 @@ impl HashSpreadParams {
     pub fn uses_ruby(&self) -> bool {
         self.mode == HashMode::Ruby || self.mode2 == HashMode::Ruby
     }
-}
-
-/// Pearson's χ² of the bucket counts against uniform.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct Uniformity {
-    pub chi_square: f64,
-    pub degrees_of_freedom: u32,
-    /// P(χ² ≥ the statistic) if the offsets were uniform.
-    pub p_value: f64,
-}
-
-/// The longest stretch of the window in which no key starts.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct Gap {
-    /// The offset the gap starts at; the next offset is `length` seconds
-    /// later, around the end of the window if need be.
-    pub start: u32,
-    pub length: u32,
-    /// W·H_N / N, the average largest gap of N uniform points.
-    pub expected: f64,
-}
-
-/// Keys whose offset equals another key's.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct Collisions {
-    pub distinct_offsets: u32,
-    /// Keys that share their offset with at least one other key.
-    pub keys_sharing: u32,
-    /// The most keys on one offset.
-    pub most_on_one_offset: u32,
-    /// N·(1 − (1 − 1/W)^(N−1)), what a uniform hash gives on average.
-    pub expected_keys_sharing: f64,
-}
-
-/// How many keys a change moves.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct Movement {
-    /// Share of the keys whose offset changed.
-    pub moved: f64,
-    /// Share whose offset changed by more than one bucket width.
-    pub moved_beyond_bucket: f64,
-}
-
-/// What moves when the key set grows or the window changes, for the mode
-/// and for the rank-based even spread.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct Stability {
-    /// Keys appended to the set.
-    pub added_keys: u32,
-    pub on_growth: Movement,
-    pub rank_on_growth: Movement,
-    pub second_window: u32,
-    pub on_window_change: Movement,
-    pub rank_on_window_change: Movement,
 }
 
 /// How the second function spread the same ids.
@@ -875,195 +586,4 @@ fn look_up(params: &HashSpreadParams, first_key: &str) -> Result<Lookup, Invalid
         time_of_day: offset % SECONDS_PER_DAY,
         second_offset: params.second_placement().offset(id).map_err(for_lookup)?,
     })
-}
-
-/// Keys per strip bin (see [`HashSpreadRun::strip_counts`]).
-fn strip_counts(offsets: &[u32], window: u32) -> Vec<u32> {
-    let bins = window.min(STRIP_BINS);
-    let mut counts = vec![0u32; bins as usize];
-    for &offset in offsets {
-        counts[(u64::from(offset) * u64::from(bins) / u64::from(window)) as usize] += 1;
-    }
-    counts
-}
-
-/// Keys per bucket of width `bucket_width`.
-fn count_buckets(offsets: &[u32], bucket_width: u32, buckets: u32) -> Vec<u32> {
-    let mut counts = vec![0u32; buckets as usize];
-    for &offset in offsets {
-        counts[(offset / bucket_width) as usize] += 1;
-    }
-    counts
-}
-
-/// The width of bucket `index`: b, or what is left of W for the last one.
-fn bucket_seconds(index: usize, window: u32, bucket_width: u32) -> f64 {
-    let start = index as u64 * u64::from(bucket_width);
-    (u64::from(window) - start).min(u64::from(bucket_width)) as f64
-}
-
-fn uniformity(counts: &[u32], window: u32, bucket_width: u32) -> Uniformity {
-    let total: f64 = counts.iter().map(|&c| f64::from(c)).sum();
-    let chi_square = stats::chi_square(counts, |index| {
-        total * bucket_seconds(index, window, bucket_width) / f64::from(window)
-    });
-    let degrees_of_freedom = counts.len().saturating_sub(1) as u32;
-    Uniformity {
-        chi_square,
-        degrees_of_freedom,
-        p_value: stats::chi_square_p_value(chi_square, degrees_of_freedom),
-    }
-}
-
-fn max_min_ratio(counts: &[u32], window: u32, bucket_width: u32) -> Option<f64> {
-    let densities = counts
-        .iter()
-        .enumerate()
-        .map(|(index, &count)| f64::from(count) / bucket_seconds(index, window, bucket_width));
-    let (min, max) = densities.fold((f64::INFINITY, 0.0f64), |(min, max), density| {
-        (min.min(density), max.max(density))
-    });
-    (min > 0.0).then(|| max / min)
-}
-
-/// The largest gap between consecutive sorted offsets, the last wrapping
-/// around to the first; the earliest of equal gaps.
-fn largest_gap(sorted: &[u32], window: u32) -> Gap {
-    let count = sorted.len() as u32;
-    let harmonic: f64 = (1..=count).map(|k| 1.0 / f64::from(k)).sum();
-    let expected = f64::from(window) * harmonic / f64::from(count.max(1));
-    let (Some(&first), Some(&last)) = (sorted.first(), sorted.last()) else {
-        return Gap {
-            start: 0,
-            length: window,
-            expected,
-        };
-    };
-    let wrap = Gap {
-        start: last,
-        length: window - last + first,
-        expected,
-    };
-    sorted
-        .windows(2)
-        .map(|pair| (pair[0], pair[1] - pair[0]))
-        .fold(wrap, |best, (start, length)| {
-            if length > best.length || (length == best.length && start < best.start) {
-                Gap {
-                    start,
-                    length,
-                    expected,
-                }
-            } else {
-                best
-            }
-        })
-}
-
-fn collisions(sorted: &[u32], window: u32) -> Collisions {
-    let (mut distinct_offsets, mut keys_sharing, mut most_on_one_offset) = (0u32, 0u32, 0u32);
-    for group in sorted.chunk_by(|a, b| a == b) {
-        let size = group.len() as u32;
-        distinct_offsets += 1;
-        most_on_one_offset = most_on_one_offset.max(size);
-        if size > 1 {
-            keys_sharing += size;
-        }
-    }
-    let n = sorted.len() as f64;
-    // (1 − 1/W)^(N−1) through log1p and expm1, which keep their precision
-    // when 1/W is tiny.
-    let alone = libm::expm1((n - 1.0).max(0.0) * libm::log1p(-1.0 / f64::from(window)));
-    Collisions {
-        distinct_offsets,
-        keys_sharing,
-        most_on_one_offset,
-        expected_keys_sharing: -n * alone,
-    }
-}
-
-/// What moves when `added` keys join `keys`, and when the window becomes
-/// `second_window`, under `placement` and under the rank spread.
-pub fn stability<K: AsRef<str>>(
-    placement: Placement,
-    keys: &[K],
-    added: &[K],
-    second_window: u32,
-    bucket_width: u32,
-) -> Result<Stability, InvalidInput> {
-    let offsets = placement.place(keys)?;
-    stability_of(
-        placement,
-        keys,
-        &offsets,
-        added,
-        Known::default(),
-        second_window,
-        bucket_width,
-    )
-}
-
-/// [`stability`] given the keys' `offsets` under `placement`, and what is
-/// `known` of `keys` then `added`, digests under `placement` first.
-fn stability_of<K: AsRef<str>>(
-    placement: Placement,
-    keys: &[K],
-    offsets: &[u32],
-    added: &[K],
-    known: Known,
-    second_window: u32,
-    bucket_width: u32,
-) -> Result<Stability, InvalidInput> {
-    let grown: Vec<&str> = keys.iter().chain(added).map(AsRef::as_ref).collect();
-    let window = placement.window;
-    // One sort serves both rankings: the grown keys' order, less the added
-    // ones, is the keys' own.
-    let grown_order = match known.order {
-        Some(order) => order,
-        None => &sorted_order(&grown),
-    };
-    let [digests, _] = known.digests;
-    let key_ranks = ranks_in_order(grown_order, keys.len());
-    let by_rank = offsets_by_rank(&key_ranks, window);
-    let grown_by_rank = offsets_by_rank(&ranks_in_order(grown_order, grown.len()), window);
-    let resized = Placement {
-        window: second_window,
-        ..placement
-    };
-    Ok(Stability {
-        added_keys: added.len() as u32,
-        on_growth: movement(
-            offsets,
-            &placement.place_given(&grown, digests)?,
-            bucket_width,
-        ),
-        rank_on_growth: movement(&by_rank, &grown_by_rank, bucket_width),
-        second_window,
-        on_window_change: movement(offsets, &resized.place_given(keys, digests)?, bucket_width),
-        rank_on_window_change: movement(
-            &by_rank,
-            &offsets_by_rank(&key_ranks, second_window),
-            bucket_width,
-        ),
-    })
-}
-
-/// How many of the `before` offsets differ from the first offsets of `after`.
-fn movement(before: &[u32], after: &[u32], bucket_width: u32) -> Movement {
-    let (mut moved, mut beyond) = (0u32, 0u32);
-    for (&old, &new) in before.iter().zip(after) {
-        moved += u32::from(old != new);
-        beyond += u32::from(old.abs_diff(new) > bucket_width);
-    }
-    let share = |count: u32| {
-        if before.is_empty() {
-            0.0
-        } else {
-            f64::from(count) / before.len() as f64
-        }
-    };
-    Movement {
-        moved: share(moved),
-        moved_beyond_bucket: share(beyond),
-    }
 }
