@@ -1,8 +1,8 @@
 use proptest::prelude::*;
 use stampede_core::backoff::{
     AWS_QUOTA_CAPACITY, AWS_RETRY_COST, AWS_THROTTLING_SCALE, AWS_TRANSIENT_SCALE,
-    BREAKER_MIN_CALLS, BREAKER_OPEN_SECONDS, Backoff, BackoffParams, BackoffRun, Burst, Dependency,
-    DependencyModel, Fleet, RunCache, Strategy, active_job_delay, aws_standard_delay,
+    BREAKER_MIN_CALLS, BREAKER_OPEN_SECONDS, Backoff, BackoffCache, BackoffParams, BackoffRun,
+    Burst, Dependency, DependencyModel, Fleet, RetryStrategy, active_job_delay, aws_standard_delay,
     celery_countdown, celery_delay, client_rng, decorrelated, delay_bands, equal_jitter,
     exponential, full_jitter, run, sidekiq_delay, simulate_fleet, simulate_fleets,
     simulate_fleets_against,
@@ -14,12 +14,12 @@ use stampede_core::panels::backoff::{PRESETS, key_numbers};
 use stampede_core::panels::state::State;
 use stampede_core::stats::histogram;
 
-fn backoff(strategy: Strategy, base: f64, factor: f64, cap: f64) -> Backoff {
+fn backoff(strategy: RetryStrategy, base: f64, factor: f64, cap: f64) -> Backoff {
     Backoff::new(strategy, base, factor, cap).unwrap()
 }
 
 /// Base 1 s, factor 2, cap 60 s: waits 1, 2, 4, … 32, 60 s.
-fn doubling(strategy: Strategy) -> Backoff {
+fn doubling(strategy: RetryStrategy) -> Backoff {
     backoff(strategy, 1.0, 2.0, 60.0)
 }
 
@@ -36,17 +36,17 @@ fn waits_of(backoff: Backoff, seed: u64, client: u32, retries: usize) -> Vec<f64
 
 #[test]
 fn each_generic_strategy_waits_exactly_its_formula() {
-    let constant = backoff(Strategy::Constant, 1.5, 2.0, 60.0);
+    let constant = backoff(RetryStrategy::Constant, 1.5, 2.0, 60.0);
     assert_eq!([1, 5, 100].map(|n| constant.delay(n, 1.5, 0.7)), [1.5; 3]);
 
-    let linear = backoff(Strategy::Linear, 2.0, 2.0, 7.0);
+    let linear = backoff(RetryStrategy::Linear, 2.0, 2.0, 7.0);
     assert_eq!(
         [1, 2, 3, 4, 9].map(|n| linear.delay(n, 2.0, 0.7)),
         [2.0, 4.0, 6.0, 7.0, 7.0]
     );
 
     let waits: Vec<f64> = (1..=8)
-        .map(|n| doubling(Strategy::Exponential).delay(n, 1.0, 0.7))
+        .map(|n| doubling(RetryStrategy::Exponential).delay(n, 1.0, 0.7))
         .collect();
     assert_eq!(waits, [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 60.0, 60.0]);
     assert_eq!(
@@ -55,13 +55,13 @@ fn each_generic_strategy_waits_exactly_its_formula() {
     );
 
     // Retry 4 of the doubling schedule has a ceiling of 8 s.
-    let full = doubling(Strategy::FullJitter);
+    let full = doubling(RetryStrategy::FullJitter);
     assert_eq!(
         [0.0, 0.25, 0.5].map(|u| full.delay(4, 1.0, u)),
         [0.0, 2.0, 4.0]
     );
     assert_eq!(full_jitter(8.0, 0.75), 6.0);
-    let equal = doubling(Strategy::EqualJitter);
+    let equal = doubling(RetryStrategy::EqualJitter);
     assert_eq!(
         [0.0, 0.25, 0.5].map(|u| equal.delay(4, 1.0, u)),
         [4.0, 5.0, 6.0]
@@ -69,7 +69,7 @@ fn each_generic_strategy_waits_exactly_its_formula() {
     assert_eq!(equal_jitter(8.0, 0.75), 7.0);
 
     // U(base, 3·previous): 1 + 0.5·(30 − 1); capped when 3·previous is past the cap.
-    let decorrelated_backoff = doubling(Strategy::Decorrelated);
+    let decorrelated_backoff = doubling(RetryStrategy::Decorrelated);
     assert_eq!(decorrelated_backoff.delay(7, 10.0, 0.5), 15.5);
     assert_eq!(decorrelated_backoff.delay(7, 30.0, 0.9), 60.0);
     assert_eq!(decorrelated(1.0, 60.0, 1.0, 0.0), 1.0);
@@ -78,20 +78,20 @@ fn each_generic_strategy_waits_exactly_its_formula() {
 
 #[test]
 fn retries_count_from_one_and_zero_reads_as_one() {
-    let exponential = doubling(Strategy::Exponential);
+    let exponential = doubling(RetryStrategy::Exponential);
     assert_eq!(
         exponential.delay(0, 1.0, 0.5),
         exponential.delay(1, 1.0, 0.5)
     );
-    assert_eq!(doubling(Strategy::Linear).delay(0, 1.0, 0.5), 1.0);
+    assert_eq!(doubling(RetryStrategy::Linear).delay(0, 1.0, 0.5), 1.0);
     // The presets' own counters: Sidekiq's retry_count and Celery's
     // retries start at 0 for retry 1, Active Job's executions and botocore's
     // attempt number at 1.
-    assert_eq!(doubling(Strategy::Sidekiq).delay(1, 1.0, 0.0), 15.0);
-    assert_eq!(doubling(Strategy::Celery).delay(1, 1.0, 0.9), 1.0);
-    assert_eq!(doubling(Strategy::ActiveJob).delay(1, 1.0, 0.0), 3.0);
-    assert_eq!(doubling(Strategy::Aws).delay(1, 1.0, 0.5), 0.025);
-    assert_eq!(doubling(Strategy::Sidekiq).delay(0, 1.0, 0.0), 15.0);
+    assert_eq!(doubling(RetryStrategy::Sidekiq).delay(1, 1.0, 0.0), 15.0);
+    assert_eq!(doubling(RetryStrategy::Celery).delay(1, 1.0, 0.9), 1.0);
+    assert_eq!(doubling(RetryStrategy::ActiveJob).delay(1, 1.0, 0.0), 3.0);
+    assert_eq!(doubling(RetryStrategy::Aws).delay(1, 1.0, 0.5), 0.025);
+    assert_eq!(doubling(RetryStrategy::Sidekiq).delay(0, 1.0, 0.0), 15.0);
 }
 
 // ---------------------------------------------------------------------------
@@ -356,11 +356,11 @@ fn the_presets_feed_the_library_formulas_their_own_counters() {
     for n in 1..=12 {
         for u in U {
             let at = |strategy| doubling(strategy).delay(n, 1.0, u);
-            assert_eq!(at(Strategy::Sidekiq), sidekiq_delay(n - 1, u) as f64);
-            assert_eq!(at(Strategy::Celery), celery_delay(n - 1, u) as f64);
-            assert_eq!(at(Strategy::ActiveJob), active_job_delay(n, u));
+            assert_eq!(at(RetryStrategy::Sidekiq), sidekiq_delay(n - 1, u) as f64);
+            assert_eq!(at(RetryStrategy::Celery), celery_delay(n - 1, u) as f64);
+            assert_eq!(at(RetryStrategy::ActiveJob), active_job_delay(n, u));
             assert_eq!(
-                at(Strategy::Aws),
+                at(RetryStrategy::Aws),
                 aws_standard_delay(n, AWS_TRANSIENT_SCALE, u)
             );
         }
@@ -382,7 +382,7 @@ fn huge_counters_saturate_instead_of_overflowing() {
 #[test]
 fn waits_feed_one_draw_per_retry_and_the_previous_wait_to_the_formula() {
     use rand::RngExt;
-    let backoff = doubling(Strategy::Decorrelated);
+    let backoff = doubling(RetryStrategy::Decorrelated);
     let mut rng = client_rng(9, 3);
     let mut previous = 1.0;
     let by_hand: Vec<f64> = (1..=20)
@@ -398,13 +398,19 @@ fn waits_feed_one_draw_per_retry_and_the_previous_wait_to_the_formula() {
 fn a_seed_and_client_pin_the_waits() {
     // Pinned from this implementation: a change here changes what every
     // shared URL shows.
-    let waits = waits_of(doubling(Strategy::Decorrelated), 1, 0, 3);
+    let waits = waits_of(doubling(RetryStrategy::Decorrelated), 1, 0, 3);
     assert_eq!(
         waits,
         [1.0064087354643676, 2.9641263205464723, 4.084449049597761]
     );
-    assert_ne!(waits, waits_of(doubling(Strategy::Decorrelated), 2, 0, 3));
-    assert_ne!(waits, waits_of(doubling(Strategy::Decorrelated), 1, 1, 3));
+    assert_ne!(
+        waits,
+        waits_of(doubling(RetryStrategy::Decorrelated), 2, 0, 3)
+    );
+    assert_ne!(
+        waits,
+        waits_of(doubling(RetryStrategy::Decorrelated), 1, 1, 3)
+    );
 }
 
 /// The mean wait before `retry` over 10,000 clients lies within four
@@ -427,25 +433,45 @@ fn assert_mean_wait(backoff: Backoff, retry: usize, mean: f64, sd: f64) {
 fn jittered_waits_have_the_mean_of_their_uniform() {
     let sd_of_uniform = |width: f64| width / 12f64.sqrt();
     // Retry 4: U(0, 8) and U(4, 8).
-    assert_mean_wait(doubling(Strategy::FullJitter), 4, 4.0, sd_of_uniform(8.0));
-    assert_mean_wait(doubling(Strategy::EqualJitter), 4, 6.0, sd_of_uniform(4.0));
+    assert_mean_wait(
+        doubling(RetryStrategy::FullJitter),
+        4,
+        4.0,
+        sd_of_uniform(8.0),
+    );
+    assert_mean_wait(
+        doubling(RetryStrategy::EqualJitter),
+        4,
+        6.0,
+        sd_of_uniform(4.0),
+    );
     // Retry 1: U(1, 3).
-    assert_mean_wait(doubling(Strategy::Decorrelated), 1, 2.0, sd_of_uniform(2.0));
+    assert_mean_wait(
+        doubling(RetryStrategy::Decorrelated),
+        1,
+        2.0,
+        sd_of_uniform(2.0),
+    );
     // Retry 2 of Active Job: 16 + U·2.4 + 2.
-    assert_mean_wait(doubling(Strategy::ActiveJob), 2, 19.2, sd_of_uniform(2.4));
+    assert_mean_wait(
+        doubling(RetryStrategy::ActiveJob),
+        2,
+        19.2,
+        sd_of_uniform(2.4),
+    );
     // Retry 3 of botocore: U(0, 0.2).
-    assert_mean_wait(doubling(Strategy::Aws), 3, 0.1, sd_of_uniform(0.2));
+    assert_mean_wait(doubling(RetryStrategy::Aws), 3, 0.1, sd_of_uniform(0.2));
     // Whole numbers uniform on 0..k − 1 have sd √((k² − 1) / 12).
     let sd_of_whole = |k: f64| ((k * k - 1.0) / 12.0).sqrt();
     // Retry 1 of Sidekiq: 15 + {0, …, 9}.
-    assert_mean_wait(doubling(Strategy::Sidekiq), 1, 19.5, sd_of_whole(10.0));
+    assert_mean_wait(doubling(RetryStrategy::Sidekiq), 1, 19.5, sd_of_whole(10.0));
     // Retry 3 of Celery: {0, …, 4}.
-    assert_mean_wait(doubling(Strategy::Celery), 3, 2.0, sd_of_whole(5.0));
+    assert_mean_wait(doubling(RetryStrategy::Celery), 3, 2.0, sd_of_whole(5.0));
 }
 
 #[test]
 fn decorrelated_waits_stay_between_the_base_and_three_times_the_last_or_the_cap() {
-    let backoff = backoff(Strategy::Decorrelated, 0.5, 2.0, 20.0);
+    let backoff = backoff(RetryStrategy::Decorrelated, 0.5, 2.0, 20.0);
     for client in 0..200 {
         let waits = waits_of(backoff, 3, client, 40);
         let mut previous: f64 = 0.5;
@@ -464,7 +490,7 @@ fn decorrelated_waits_stay_between_the_base_and_three_times_the_last_or_the_cap(
 
 #[test]
 fn without_jitter_each_band_is_the_exact_wait() {
-    let bands = delay_bands(&doubling(Strategy::Exponential), 8, 1_000, 1).unwrap();
+    let bands = delay_bands(&doubling(RetryStrategy::Exponential), 8, 1_000, 1).unwrap();
     let expected = [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 60.0, 60.0];
     for (band, wait) in bands.iter().zip(expected) {
         assert_eq!([band.min, band.median, band.p90, band.max], [wait; 4]);
@@ -477,7 +503,7 @@ fn without_jitter_each_band_is_the_exact_wait() {
 
 #[test]
 fn full_jitter_bands_spread_over_zero_to_the_exponential_wait() {
-    let bands = delay_bands(&doubling(Strategy::FullJitter), 8, 10_000, 2).unwrap();
+    let bands = delay_bands(&doubling(RetryStrategy::FullJitter), 8, 10_000, 2).unwrap();
     let band = bands[3];
     // 10,000 draws of U(0, 8): the smallest is below 0.01 and the largest
     // above 7.99 but for a chance of e^−12.5. The median's sd is
@@ -495,7 +521,7 @@ fn full_jitter_bands_spread_over_zero_to_the_exponential_wait() {
 
 #[test]
 fn sidekiq_bands_cover_its_whole_jitter_range() {
-    let bands = delay_bands(&doubling(Strategy::Sidekiq), 3, 10_000, 3).unwrap();
+    let bands = delay_bands(&doubling(RetryStrategy::Sidekiq), 3, 10_000, 3).unwrap();
     // count⁴ + 15 plus 0 to 10·(count + 1) − 1: every value is drawn about
     // 1,000 (or 500, 333) times, so both ends show up.
     let ranges = [(15.0, 24.0), (16.0, 35.0), (31.0, 60.0)];
@@ -506,7 +532,7 @@ fn sidekiq_bands_cover_its_whole_jitter_range() {
 
 #[test]
 fn bands_read_the_fleet_clients_own_waits() {
-    let backoff = doubling(Strategy::Decorrelated);
+    let backoff = doubling(RetryStrategy::Decorrelated);
     let bands = delay_bands(&backoff, 10, 1, 4).unwrap();
     let medians: Vec<f64> = bands.iter().map(|band| band.median).collect();
     assert_eq!(medians, waits_of(backoff, 4, 0, 10));
@@ -517,7 +543,7 @@ fn bands_read_the_fleet_clients_own_waits() {
 
 #[test]
 fn without_jitter_the_whole_fleet_retries_in_spikes() {
-    let fleet = simulate_fleet(&doubling(Strategy::Exponential), 1_000, 60.0, 8, 1).unwrap();
+    let fleet = simulate_fleet(&doubling(RetryStrategy::Exponential), 1_000, 60.0, 8, 1).unwrap();
     // Calls at 0, then after waits of 1, 2, 4, 8, 16, 32: at 1, 3, 7, 15, 31
     // and 63 s, the first call after the 60 s outage.
     let spikes = [0, 1, 3, 7, 15, 31, 63];
@@ -546,10 +572,11 @@ fn without_jitter_the_whole_fleet_retries_in_spikes() {
 #[test]
 fn full_jitter_flattens_the_spike_that_meets_the_recovered_dependency() {
     let clients = 10_000;
-    let plain = simulate_fleet(&doubling(Strategy::Exponential), clients, 60.0, 12, 1).unwrap();
-    let full = simulate_fleet(&doubling(Strategy::FullJitter), clients, 60.0, 12, 1).unwrap();
+    let plain =
+        simulate_fleet(&doubling(RetryStrategy::Exponential), clients, 60.0, 12, 1).unwrap();
+    let full = simulate_fleet(&doubling(RetryStrategy::FullJitter), clients, 60.0, 12, 1).unwrap();
     let decorrelated =
-        simulate_fleet(&doubling(Strategy::Decorrelated), clients, 60.0, 12, 1).unwrap();
+        simulate_fleet(&doubling(RetryStrategy::Decorrelated), clients, 60.0, 12, 1).unwrap();
     assert_eq!(plain.peak_after_outage.per_second, f64::from(clients));
     // Jittered clients cross 60 s spread over tens of seconds, so no second
     // gets more than a few percent of them.
@@ -587,12 +614,12 @@ fn assert_consistent(fleet: &Fleet, clients: u32, outage: f64) {
 
 #[test]
 fn no_strategy_recovers_before_the_outage_ends() {
-    for &strategy in Strategy::ALL {
+    for &strategy in RetryStrategy::ALL {
         let fleet = simulate_fleet(&doubling(strategy), 500, 45.0, 60, 2).unwrap();
         assert_consistent(&fleet, 500, 45.0);
         // The retry quota pays for 35 retries in all, too few to outlast
         // 45 s.
-        let recovers = strategy != Strategy::AwsQuota;
+        let recovers = strategy != RetryStrategy::AwsQuota;
         assert_eq!(fleet.last_success.is_some(), recovers, "{strategy:?}");
     }
 }
@@ -600,7 +627,7 @@ fn no_strategy_recovers_before_the_outage_ends() {
 #[test]
 fn clients_give_up_when_their_retries_run_out_first() {
     // Calls at 0, 1, 3, 7: all before the outage ends.
-    let fleet = simulate_fleet(&doubling(Strategy::Exponential), 300, 60.0, 3, 1).unwrap();
+    let fleet = simulate_fleet(&doubling(RetryStrategy::Exponential), 300, 60.0, 3, 1).unwrap();
     assert_eq!(fleet.gave_up, 300);
     assert_eq!(fleet.calls, 4 * 300);
     assert_eq!((fleet.last_success, fleet.success_99), (None, None));
@@ -609,7 +636,7 @@ fn clients_give_up_when_their_retries_run_out_first() {
 
     // With full jitter some clients draw long enough waits and some do not;
     // once more than 1 % give up, 99 % never succeed.
-    let fleet = simulate_fleet(&doubling(Strategy::FullJitter), 2_000, 60.0, 7, 1).unwrap();
+    let fleet = simulate_fleet(&doubling(RetryStrategy::FullJitter), 2_000, 60.0, 7, 1).unwrap();
     assert!(
         fleet.gave_up > 20 && fleet.gave_up < 2_000,
         "{}",
@@ -622,7 +649,7 @@ fn clients_give_up_when_their_retries_run_out_first() {
 
 #[test]
 fn with_no_outage_every_first_call_succeeds() {
-    let fleet = simulate_fleet(&doubling(Strategy::FullJitter), 50, 0.0, 5, 1).unwrap();
+    let fleet = simulate_fleet(&doubling(RetryStrategy::FullJitter), 50, 0.0, 5, 1).unwrap();
     assert_eq!(fleet.calls, 50);
     assert_eq!((fleet.last_success, fleet.gave_up), (Some(0.0), 0));
     assert_eq!(fleet.timeline.calls, [50]);
@@ -630,7 +657,7 @@ fn with_no_outage_every_first_call_succeeds() {
 
 #[test]
 fn a_client_retries_the_same_however_large_the_fleet() {
-    let backoff = doubling(Strategy::Decorrelated);
+    let backoff = doubling(RetryStrategy::Decorrelated);
     let small = simulate_fleet(&backoff, 1_000, 60.0, 10, 8).unwrap();
     let large = simulate_fleet(&backoff, 3_000, 60.0, 10, 8).unwrap();
     // The first 1,000 clients of the large fleet are the small fleet, so it
@@ -689,16 +716,16 @@ fn timelines_count_exactly_the_replayed_calls() {
     // Bins of 1 s, of 2 s to 50 s summed from 1 s ones, and of 1,000 s
     // summed from 100 s ones; with and without jitter.
     let cases = [
-        (doubling(Strategy::FullJitter), 3_000, 60.0, 8),
-        (doubling(Strategy::Decorrelated), 3_000, 600.0, 20),
-        (doubling(Strategy::Exponential), 3_000, 5_000.0, 100),
+        (doubling(RetryStrategy::FullJitter), 3_000, 60.0, 8),
+        (doubling(RetryStrategy::Decorrelated), 3_000, 600.0, 20),
+        (doubling(RetryStrategy::Exponential), 3_000, 5_000.0, 100),
         (
-            backoff(Strategy::EqualJitter, 0.5, 3.0, 3_000.0),
+            backoff(RetryStrategy::EqualJitter, 0.5, 3.0, 3_000.0),
             2_000,
             30_000.0,
             30,
         ),
-        (doubling(Strategy::Sidekiq), 500, 1e6, 25),
+        (doubling(RetryStrategy::Sidekiq), 500, 1e6, 25),
     ];
     let mut widths = Vec::new();
     for (backoff, clients, outage, retries) in cases {
@@ -716,7 +743,7 @@ fn a_fleet_far_longer_than_its_first_client_still_bins_exactly() {
     // fleet's horizon is up to 421 ks. A seed whose first client stops
     // before 10 ks counts the others in 1 s bins until a call passes
     // 200,000 s, so the fleet's calls are drawn again to be binned.
-    let backoff = backoff(Strategy::FullJitter, 1_000.0, 20.0, 1e6);
+    let backoff = backoff(RetryStrategy::FullJitter, 1_000.0, 20.0, 1e6);
     let (outage, retries, clients) = (1e7, 3, 300);
     let seed = (0..1_000)
         .find(|&seed| {
@@ -737,7 +764,7 @@ fn a_fleet_far_longer_than_its_first_client_still_bins_exactly() {
 fn long_runs_get_wider_timeline_bins() {
     // Sidekiq's 25 retries span about three weeks; an outage of 11.6 days
     // ends at its 22nd retry or so.
-    let fleet = simulate_fleet(&doubling(Strategy::Sidekiq), 200, 1e6, 25, 1).unwrap();
+    let fleet = simulate_fleet(&doubling(RetryStrategy::Sidekiq), 200, 1e6, 25, 1).unwrap();
     assert!(fleet.timeline.calls.len() <= 2_000);
     assert_eq!(fleet.timeline.bin_seconds, 1_000.0);
     assert!(fleet.last_success.is_some());
@@ -757,13 +784,13 @@ fn the_panel_defaults_run_and_settle() {
     for strategy in &result.fleets {
         assert_eq!(strategy.bands.len(), 8);
     }
-    let strategies: Vec<Strategy> = result.fleets.iter().map(|f| f.strategy).collect();
+    let strategies: Vec<RetryStrategy> = result.fleets.iter().map(|f| f.strategy).collect();
     assert_eq!(
         strategies,
         [
-            Strategy::Exponential,
-            Strategy::FullJitter,
-            Strategy::Decorrelated
+            RetryStrategy::Exponential,
+            RetryStrategy::FullJitter,
+            RetryStrategy::Decorrelated
         ]
     );
     assert_eq!(result.fleets[0].fleet.calls, 7 * 10_000);
@@ -813,7 +840,7 @@ fn field<T>(result: Result<T, InvalidInput>) -> &'static str {
 
 #[test]
 fn bad_input_names_its_field() {
-    let new = |base, factor, cap| Backoff::new(Strategy::FullJitter, base, factor, cap);
+    let new = |base, factor, cap| Backoff::new(RetryStrategy::FullJitter, base, factor, cap);
     assert_eq!(field(new(f64::NAN, 2.0, 60.0)), "base");
     assert_eq!(field(new(-1.0, 2.0, 60.0)), "base");
     assert_eq!(field(new(0.0, 2.0, 60.0)), "base");
@@ -823,7 +850,7 @@ fn bad_input_names_its_field() {
     assert_eq!(field(new(1.0, 2.0, f64::NAN)), "cap");
     assert_eq!(field(new(10.0, 2.0, 5.0)), "cap");
 
-    let good = doubling(Strategy::FullJitter);
+    let good = doubling(RetryStrategy::FullJitter);
     assert_eq!(field(simulate_fleet(&good, 0, 60.0, 5, 1)), "clients");
     assert_eq!(
         field(simulate_fleet(&good, 1_000_001, 60.0, 5, 1)),
@@ -865,7 +892,7 @@ proptest! {
 
     #[test]
     fn random_parameters_never_panic(
-        strategy in prop::sample::select(Strategy::ALL),
+        strategy in prop::sample::select(RetryStrategy::ALL),
         base in any_number(),
         factor in any_number(),
         cap in any_number(),
@@ -899,7 +926,7 @@ fn decoded(query: &str) -> (BackoffParams, Vec<String>) {
     (state.backoff, messages)
 }
 
-fn compared(params: &BackoffParams) -> &[Strategy] {
+fn compared(params: &BackoffParams) -> &[RetryStrategy] {
     params.compared.as_slice()
 }
 
@@ -909,7 +936,7 @@ fn the_compared_strategies_are_read_as_a_list_of_slugs() {
     assert!(notices.is_empty(), "{notices:?}");
     assert_eq!(
         compared(&params),
-        [Strategy::EqualJitter, Strategy::Sidekiq]
+        [RetryStrategy::EqualJitter, RetryStrategy::Sidekiq]
     );
     let (params, notices) = decoded("vs=");
     assert!(notices.is_empty() && compared(&params).is_empty());
@@ -923,7 +950,7 @@ fn an_unknown_slug_or_too_many_refuse_the_whole_list() {
     let (params, notices) = decoded("vs=full,jittery");
     assert_eq!(
         compared(&params),
-        [Strategy::FullJitter, Strategy::Decorrelated]
+        [RetryStrategy::FullJitter, RetryStrategy::Decorrelated]
     );
     assert_eq!(notices.len(), 1);
     assert!(
@@ -933,7 +960,7 @@ fn an_unknown_slug_or_too_many_refuse_the_whole_list() {
     let (params, notices) = decoded("vs=linear,equal,sidekiq,aws");
     assert_eq!(
         compared(&params),
-        [Strategy::FullJitter, Strategy::Decorrelated]
+        [RetryStrategy::FullJitter, RetryStrategy::Decorrelated]
     );
     assert_eq!(
         notices,
@@ -944,7 +971,10 @@ fn an_unknown_slug_or_too_many_refuse_the_whole_list() {
 #[test]
 fn a_repeated_slug_is_kept_once_with_a_notice() {
     let (params, notices) = decoded("vs=aws,celery,aws,aws");
-    assert_eq!(compared(&params), [Strategy::Aws, Strategy::Celery]);
+    assert_eq!(
+        compared(&params),
+        [RetryStrategy::Aws, RetryStrategy::Celery]
+    );
     assert_eq!(
         notices,
         ["Compare with (vs): lists aws more than once; using aws,celery"]
@@ -961,7 +991,7 @@ fn the_main_strategy_in_the_list_is_drawn_once_as_the_main_one() {
     assert!(notices.is_empty(), "{notices:?}");
     assert_eq!(
         params.strategies(),
-        [Strategy::FullJitter, Strategy::EqualJitter]
+        [RetryStrategy::FullJitter, RetryStrategy::EqualJitter]
     );
     let result = run(&params, 1).unwrap();
     let labels: Vec<&str> = result.fleets.iter().map(|f| f.label).collect();
@@ -986,7 +1016,10 @@ fn compared_fleets_share_seed_and_bins() {
         panic!("{} fleets", result.fleets.len());
     };
     let alone = |strategy| simulate_fleet(&doubling(strategy), 2_000, 1500.0, 12, 3).unwrap();
-    let (plain_alone, sidekiq_alone) = (alone(Strategy::Exponential), alone(Strategy::Sidekiq));
+    let (plain_alone, sidekiq_alone) = (
+        alone(RetryStrategy::Exponential),
+        alone(RetryStrategy::Sidekiq),
+    );
     assert_eq!(plain_alone.timeline.bin_seconds, 1.0);
     assert_eq!(sidekiq_alone.timeline.bin_seconds, 2.0);
     for strategy in [plain, sidekiq] {
@@ -1139,7 +1172,7 @@ fn preset_run(slug: &str) -> BackoffRun {
     run(&state.backoff, state.seed).unwrap()
 }
 
-fn fleet_of(run: &BackoffRun, strategy: Strategy) -> &Fleet {
+fn fleet_of(run: &BackoffRun, strategy: RetryStrategy) -> &Fleet {
     &run.fleets
         .iter()
         .find(|f| f.strategy == strategy)
@@ -1150,7 +1183,7 @@ fn fleet_of(run: &BackoffRun, strategy: Strategy) -> &Fleet {
 /// The key numbers of `strategy`'s fleet in the run of preset `slug` at
 /// seed 1, by key: the preset's parameters with that strategy as the main
 /// one, as the key numbers describe the main fleet.
-fn preset_numbers(slug: &str, strategy: Strategy) -> Vec<(&'static str, String)> {
+fn preset_numbers(slug: &str, strategy: RetryStrategy) -> Vec<(&'static str, String)> {
     let preset = PRESETS.iter().find(|preset| preset.slug == slug).unwrap();
     let (state, notices) = preset.state(Panel::Backoff, 1);
     assert!(notices.is_empty(), "{slug}: {notices:?}");
@@ -1165,7 +1198,7 @@ fn preset_numbers(slug: &str, strategy: Strategy) -> Vec<(&'static str, String)>
 
 /// Asserts that each (key, value) is among `numbers`, and that the lesson of
 /// `slug` quotes `quoted`.
-fn assert_shows(slug: &str, strategy: Strategy, shown: &[(&str, &str)], quoted: &[&str]) {
+fn assert_shows(slug: &str, strategy: RetryStrategy, shown: &[(&str, &str)], quoted: &[&str]) {
     let numbers = preset_numbers(slug, strategy);
     for (key, value) in shown {
         let found = numbers.iter().find(|number| number.0 == *key);
@@ -1202,7 +1235,7 @@ fn every_preset_lesson_quotes_what_its_run_shows() {
 
     assert_shows(
         "no-jitter",
-        Strategy::Exponential,
+        RetryStrategy::Exponential,
         &[
             ("peak", "10,000 /s at 1 min 3 s"),
             ("healthy", "1 min"),
@@ -1212,14 +1245,14 @@ fn every_preset_lesson_quotes_what_its_run_shows() {
     );
 
     let metastable = preset_run("metastable");
-    let herd = fleet_of(&metastable, Strategy::Exponential);
+    let herd = fleet_of(&metastable, RetryStrategy::Exponential);
     // 1,000 of the 10,000 served at each return, the rest refused.
     for (second, calls) in [(63, 10_000), (123, 9_000), (183, 8_000)] {
         assert_eq!(herd.timeline.calls[second], calls);
     }
     assert_shows(
         "metastable",
-        Strategy::Exponential,
+        RetryStrategy::Exponential,
         &[
             ("peak", "10,000 /s at 1 min 3 s"),
             ("load", "10× the capacity of 1,000 /s"),
@@ -1238,7 +1271,7 @@ fn every_preset_lesson_quotes_what_its_run_shows() {
     );
     assert_shows(
         "metastable",
-        Strategy::FullJitter,
+        RetryStrategy::FullJitter,
         &[
             ("load", "0.295× the capacity of 1,000 /s"),
             ("healthy", "1 min"),
@@ -1247,9 +1280,9 @@ fn every_preset_lesson_quotes_what_its_run_shows() {
     );
 
     for (strategy, load, gave_up) in [
-        (Strategy::FullJitter, "0.295×", "1,275"),
-        (Strategy::EqualJitter, "0.389×", "0"),
-        (Strategy::Decorrelated, "0.263×", "4,232"),
+        (RetryStrategy::FullJitter, "0.295×", "1,275"),
+        (RetryStrategy::EqualJitter, "0.389×", "0"),
+        (RetryStrategy::Decorrelated, "0.263×", "4,232"),
     ] {
         let load = format!("{load} the capacity of 1,000 /s");
         assert_shows(
@@ -1262,40 +1295,40 @@ fn every_preset_lesson_quotes_what_its_run_shows() {
 
     // Sidekiq's clients all succeed, within minutes of each other.
     let sidekiq = preset_run("sidekiq-25");
-    let fleet = fleet_of(&sidekiq, Strategy::Sidekiq);
+    let fleet = fleet_of(&sidekiq, RetryStrategy::Sidekiq);
     let spread = fleet.last_success.unwrap() - fleet.success_p50.unwrap();
     assert!(spread < 15.0 * 60.0, "{spread}");
     assert_shows(
         "sidekiq-25",
-        Strategy::Sidekiq,
+        RetryStrategy::Sidekiq,
         &[("load", "0.07× the capacity of 1,000 /s"), ("gave-up", "0")],
         &["6-hour", "0.07× capacity"],
     );
     assert_shows(
         "sidekiq-25",
-        Strategy::ActiveJob,
+        RetryStrategy::ActiveJob,
         &[("load", "0.015× the capacity of 1,000 /s")],
         &["over four times", "0.015×"],
     );
 
     // The AWS SDK gives up within 12.75 s.
     let libraries = preset_run("libraries");
-    assert!(fleet_of(&libraries, Strategy::Aws).completion_p99 <= 12.75);
+    assert!(fleet_of(&libraries, RetryStrategy::Aws).completion_p99 <= 12.75);
     assert_shows(
         "libraries",
-        Strategy::Aws,
+        RetryStrategy::Aws,
         &[("gave-up", "10,000")],
         &["12.75 s", "8 retries", "10,000 clients"],
     );
     assert_shows(
         "libraries",
-        Strategy::Sidekiq,
+        RetryStrategy::Sidekiq,
         &[("gave-up", "0"), ("recovered", "1 min 58 s")],
         &[],
     );
     assert_shows(
         "libraries",
-        Strategy::ActiveJob,
+        RetryStrategy::ActiveJob,
         &[
             ("gave-up", "0"),
             ("recovered", "1 min 59 s"),
@@ -1308,7 +1341,7 @@ fn every_preset_lesson_quotes_what_its_run_shows() {
     assert_eq!(AWS_QUOTA_CAPACITY / AWS_RETRY_COST, 35);
     assert_shows(
         "retry-quota",
-        Strategy::AwsQuota,
+        RetryStrategy::AwsQuota,
         &[
             ("calls", "10,035"),
             ("succeeded", "0 % succeeded (0 of 10,000)"),
@@ -1326,7 +1359,7 @@ fn every_preset_lesson_quotes_what_its_run_shows() {
     );
     assert_shows(
         "retry-quota",
-        Strategy::Aws,
+        RetryStrategy::Aws,
         &[
             ("calls", "83,858"),
             ("load", "9.27× the capacity of 1,000 /s"),
@@ -1337,7 +1370,7 @@ fn every_preset_lesson_quotes_what_its_run_shows() {
 
     assert_shows(
         "circuit-breaker",
-        Strategy::Breaker,
+        RetryStrategy::Breaker,
         &[
             (
                 "wasted",
@@ -1349,7 +1382,7 @@ fn every_preset_lesson_quotes_what_its_run_shows() {
     );
     assert_shows(
         "circuit-breaker",
-        Strategy::FullJitter,
+        RetryStrategy::FullJitter,
         &[
             (
                 "wasted",
@@ -1369,15 +1402,15 @@ fn a_run_cache_gives_what_a_fresh_run_gives() {
         ..Default::default()
     };
     let jittered = BackoffParams {
-        strategy: Strategy::EqualJitter,
-        compared: ChoiceSet::new([Strategy::Decorrelated, Strategy::Sidekiq]),
+        strategy: RetryStrategy::EqualJitter,
+        compared: ChoiceSet::new([RetryStrategy::Decorrelated, RetryStrategy::Sidekiq]),
         clients: 3_000,
         ..defaults.clone()
     };
     // Waits far longer than the first client's on some seeds, so calls
     // outgrow the fine bins and are drawn again (see the test above).
     let long = BackoffParams {
-        strategy: Strategy::FullJitter,
+        strategy: RetryStrategy::FullJitter,
         compared: ChoiceSet::new([]),
         base: 1_000.0,
         factor: 20.0,
@@ -1475,15 +1508,15 @@ fn a_run_cache_gives_what_a_fresh_run_gives() {
         ),
         (
             BackoffParams {
-                strategy: Strategy::Breaker,
-                compared: ChoiceSet::new([Strategy::AwsQuota, Strategy::FullJitter]),
+                strategy: RetryStrategy::Breaker,
+                compared: ChoiceSet::new([RetryStrategy::AwsQuota, RetryStrategy::FullJitter]),
                 ..defaults.clone()
             },
             1,
         ),
         (defaults, 1),
     ];
-    let mut cache = RunCache::default();
+    let mut cache = BackoffCache::default();
     for (index, (params, seed)) in steps.into_iter().enumerate() {
         assert_eq!(cache.run(&params, seed), run(&params, seed), "step {index}");
     }
@@ -1495,7 +1528,7 @@ fn a_run_cache_gives_what_a_fresh_run_gives() {
 /// The fleets of `strategies` with the default b, f, c against a dependency
 /// down for `outage` seconds serving `capacity` calls a second.
 fn against(
-    strategies: &[Strategy],
+    strategies: &[RetryStrategy],
     clients: u32,
     outage: f64,
     capacity: Option<u32>,
@@ -1509,7 +1542,14 @@ fn against(
 
 #[test]
 fn without_jitter_the_herd_overloads_the_dependency_and_fails_again() {
-    let fleets = against(&[Strategy::Exponential], 10_000, 60.0, Some(1_000), 8, 1);
+    let fleets = against(
+        &[RetryStrategy::Exponential],
+        10_000,
+        60.0,
+        Some(1_000),
+        8,
+        1,
+    );
     let herd = &fleets[0];
     // All 10,000 call at 63 s; 1,000 are served and 9,000 refused, who
     // return together at 123 s, and the 8,000 refused then at 183 s, after
@@ -1527,7 +1567,7 @@ fn without_jitter_the_herd_overloads_the_dependency_and_fails_again() {
     assert_eq!(herd.success_99, None);
     assert_consistent(herd, 10_000, 60.0);
     // The same herd against an unlimited dependency is served at once.
-    let unlimited = against(&[Strategy::Exponential], 10_000, 60.0, None, 8, 1);
+    let unlimited = against(&[RetryStrategy::Exponential], 10_000, 60.0, None, 8, 1);
     assert_eq!((unlimited[0].refused, unlimited[0].healthy_at), (0, 60.0));
 }
 
@@ -1535,7 +1575,7 @@ fn without_jitter_the_herd_overloads_the_dependency_and_fails_again() {
 fn full_jitter_lets_the_dependency_recover_sooner_than_no_jitter() {
     for (capacity, seed) in [(1_000, 1), (300, 2), (100, 3)] {
         let fleets = against(
-            &[Strategy::Exponential, Strategy::FullJitter],
+            &[RetryStrategy::Exponential, RetryStrategy::FullJitter],
             10_000,
             60.0,
             Some(capacity),
@@ -1564,10 +1604,10 @@ fn a_capacity_nobody_reaches_changes_nothing_but_the_load_figure() {
     // The interacting simulation, with a capacity no second fills, gives
     // what the independent one gives.
     let strategies = [
-        Strategy::Exponential,
-        Strategy::FullJitter,
-        Strategy::Decorrelated,
-        Strategy::Sidekiq,
+        RetryStrategy::Exponential,
+        RetryStrategy::FullJitter,
+        RetryStrategy::Decorrelated,
+        RetryStrategy::Sidekiq,
     ];
     let roomy = against(&strategies, 3_000, 45.0, Some(1_000_000), 10, 4);
     let unlimited = against(&strategies, 3_000, 45.0, None, 10, 4);
@@ -1585,7 +1625,7 @@ fn a_capacity_nobody_reaches_changes_nothing_but_the_load_figure() {
 fn a_fleet_above_ten_thousand_is_simulated_in_weights_and_counts_every_client() {
     let clients = 1_000_000;
     let fleets = against(
-        &[Strategy::FullJitter, Strategy::Exponential],
+        &[RetryStrategy::FullJitter, RetryStrategy::Exponential],
         clients,
         60.0,
         Some(1_000),
@@ -1671,9 +1711,9 @@ fn the_verdict_ranks_by_the_chosen_objective() {
     assert_eq!(
         verdict.ranking,
         [
-            Strategy::FullJitter,
-            Strategy::Decorrelated,
-            Strategy::Exponential
+            RetryStrategy::FullJitter,
+            RetryStrategy::Decorrelated,
+            RetryStrategy::Exponential
         ]
     );
     assert_eq!(
@@ -1690,9 +1730,9 @@ fn the_verdict_ranks_by_the_chosen_objective() {
     assert_eq!(
         ranking,
         [
-            Strategy::Decorrelated,
-            Strategy::FullJitter,
-            Strategy::Exponential
+            RetryStrategy::Decorrelated,
+            RetryStrategy::FullJitter,
+            RetryStrategy::Exponential
         ]
     );
     // Unlimited, by client p99: only the fleet without jitter has 99 % of
@@ -1703,9 +1743,9 @@ fn the_verdict_ranks_by_the_chosen_objective() {
     assert_eq!(
         verdict.ranking,
         [
-            Strategy::Exponential,
-            Strategy::FullJitter,
-            Strategy::Decorrelated
+            RetryStrategy::Exponential,
+            RetryStrategy::FullJitter,
+            RetryStrategy::Decorrelated
         ]
     );
     assert!(
@@ -1729,7 +1769,7 @@ fn a_small_fleet_never_drains_the_retry_quota() {
     const { assert!(3 * 8 * AWS_RETRY_COST < AWS_QUOTA_CAPACITY) };
     for (outage, seed) in [(0.5, 1), (2.0, 2), (5.0, 3)] {
         let fleets = against(
-            &[Strategy::AwsQuota, Strategy::Aws],
+            &[RetryStrategy::AwsQuota, RetryStrategy::Aws],
             3,
             outage,
             None,
@@ -1745,7 +1785,7 @@ fn a_large_fleet_drains_the_retry_quota_and_stops_retrying() {
     // 10,000 calls fail at t = 0; the quota pays for ⌊500 / 14⌋ = 35
     // retries and no success refills it during a one-minute outage.
     let retries = AWS_QUOTA_CAPACITY / AWS_RETRY_COST;
-    let fleets = against(&[Strategy::AwsQuota], 10_000, 60.0, Some(1_000), 8, 1);
+    let fleets = against(&[RetryStrategy::AwsQuota], 10_000, 60.0, Some(1_000), 8, 1);
     let quota = &fleets[0];
     assert_eq!(quota.calls, 10_000 + retries);
     assert_eq!((quota.gave_up, quota.succeeded), (10_000, 0));
@@ -1754,9 +1794,16 @@ fn a_large_fleet_drains_the_retry_quota_and_stops_retrying() {
     // touched. With a short one, the 100 calls failing at t = 0 get 35
     // retries and the other 65 give up at once; successes refill the quota
     // only later.
-    let fleets = against(&[Strategy::AwsQuota], 10_000, 0.0, Some(1_000_000), 8, 1);
+    let fleets = against(
+        &[RetryStrategy::AwsQuota],
+        10_000,
+        0.0,
+        Some(1_000_000),
+        8,
+        1,
+    );
     assert_eq!((fleets[0].calls, fleets[0].succeeded), (10_000, 10_000));
-    let fleets = against(&[Strategy::AwsQuota], 100, 0.01, None, 8, 1);
+    let fleets = against(&[RetryStrategy::AwsQuota], 100, 0.01, None, 8, 1);
     assert!(fleets[0].gave_up >= 65, "{}", fleets[0].gave_up);
     assert!(fleets[0].succeeded > 0 && fleets[0].calls >= 100 + retries);
     assert_consistent(&fleets[0], 100, 0.01);
@@ -1764,7 +1811,7 @@ fn a_large_fleet_drains_the_retry_quota_and_stops_retrying() {
 
 #[test]
 fn an_open_breaker_puts_no_load_on_the_dependency() {
-    let fleets = against(&[Strategy::Breaker], 10_000, 60.0, Some(1_000), 8, 1);
+    let fleets = against(&[RetryStrategy::Breaker], 10_000, 60.0, Some(1_000), 8, 1);
     let breaker = &fleets[0];
     assert_consistent(breaker, 10_000, 60.0);
     // It opens after the first 20 failures at t = 0 and lets one probe
@@ -1777,7 +1824,14 @@ fn an_open_breaker_puts_no_load_on_the_dependency() {
     assert!(breaker.timeline.calls[1..5].iter().all(|&calls| calls == 0));
     assert!(breaker.rejected > 70_000);
     // The same clients without the breaker load it with every call.
-    let full = &against(&[Strategy::FullJitter], 10_000, 60.0, Some(1_000), 8, 1)[0];
+    let full = &against(
+        &[RetryStrategy::FullJitter],
+        10_000,
+        60.0,
+        Some(1_000),
+        8,
+        1,
+    )[0];
     assert_eq!(full.rejected, 0);
     assert!(full.failed_in_outage > 70_000);
 }
