@@ -10,16 +10,17 @@ use super::{Burst, Finished, Fleet, Retrying, Timeline, client_rng, nearest_rank
 use crate::stats::{bin_index_by_reciprocal, histogram, place_order_statistics};
 
 /// The width of the fine bins the independent clients of a run count their
-/// calls in.
-//
-// The bins wait for the longest run, so each run of independent clients
-// first counts its calls in fine bins a power of ten seconds wide, which
-// divides every width the timeline can take from the first client's run
-// on; a timeline bin w is then the sum of w/g fine bins g, exactly, as
-// ⌊t/w⌋ = ⌊⌊t/g⌋/(w/g)⌋ when w/g is whole. A run whose fine bins would
-// outgrow [`MAX_FINE_BINS`] draws its calls again instead: every stream
-// replays exactly. Interacting clients count their calls per second,
-// and every width is a whole number of seconds.
+/// calls in: the largest power of ten seconds within the timeline bin of
+/// the first client's run.
+///
+/// The bins wait for the longest run, so each run of independent clients
+/// first counts its calls in fine bins a power of ten seconds wide, which
+/// divides every width the timeline can take from the first client's run
+/// on; a timeline bin w is then the sum of w/g fine bins g, exactly, as
+/// ⌊t/w⌋ = ⌊⌊t/g⌋/(w/g)⌋ when w/g is whole. A run whose fine bins would
+/// outgrow [`MAX_FINE_BINS`] draws its calls again instead: every stream
+/// replays exactly. Interacting clients count their calls per second,
+/// and every width is a whole number of seconds.
 pub(super) fn fine_bin_seconds(
     backoffs: &[Backoff],
     dependency: Dependency,
@@ -253,14 +254,8 @@ impl Clients {
             low + fraction * (high - low)
         });
         let fleet = Fleet {
-            timeline: Timeline {
-                bin_seconds: 1.0,
-                calls: Vec::new(),
-            },
-            peak_after_outage: Burst {
-                per_second: 0.0,
-                at: 0.0,
-            },
+            timeline: Timeline::UNBINNED,
+            peak_after_outage: Burst::UNBINNED,
             calls: self.calls,
             // Every call before D fails and every one from D on succeeds.
             failed_in_outage: self.calls - succeeded as u64,

@@ -351,14 +351,8 @@ impl Interacting {
         let [success_p50, success_p99] = [50, 99]
             .map(|percent| (succeeded > 0).then(|| success_at(nearest_rank(succeeded, percent))));
         let fleet = Fleet {
-            timeline: Timeline {
-                bin_seconds: 1.0,
-                calls: Vec::new(),
-            },
-            peak_after_outage: Burst {
-                per_second: 0.0,
-                at: 0.0,
-            },
+            timeline: Timeline::UNBINNED,
+            peak_after_outage: Burst::UNBINNED,
             calls,
             failed_in_outage: service.failed_in_outage,
             refused: service.refused,

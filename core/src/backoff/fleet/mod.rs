@@ -55,6 +55,13 @@ pub struct Burst {
 }
 
 impl Timeline {
+    /// A fleet's timeline before [`in_shared_bins`] puts the calls of every
+    /// fleet of the run in the same bins.
+    const UNBINNED: Self = Self {
+        bin_seconds: 1.0,
+        calls: Vec::new(),
+    };
+
     /// The busiest bin from the one holding `from` on (the earliest of
     /// equals).
     pub fn peak_from(&self, from: f64) -> Burst {
@@ -72,6 +79,14 @@ impl Timeline {
             at: index as f64 * self.bin_seconds,
         }
     }
+}
+
+impl Burst {
+    /// A fleet's peak before [`in_shared_bins`] bins its calls.
+    const UNBINNED: Self = Self {
+        per_second: 0.0,
+        at: 0.0,
+    };
 }
 
 /// What a fleet of clients did after an outage. Times are seconds after the
