@@ -7,7 +7,7 @@
 //! `### hash <mode> <reduction> <window> <key>` or
 //! `### tenacity <strategy> <base> <factor> <cap> <retries>`.
 
-use stampede_core::backoff::{BackoffParams, Strategy};
+use stampede_core::backoff::{BackoffParams, RetryStrategy};
 use stampede_core::hash_spread::{HashMode, HashSpreadParams, Reduction};
 use stampede_core::panels::snippet::{backoff, hash};
 
@@ -18,18 +18,18 @@ const HASH_WINDOWS: [u32; 3] = [3_600, 86_400, 604_800];
 /// (strategy, base, factor, cap, retries): factors whose powers are exact
 /// in f64, so Python's `**` and the core's squaring agree to the bit, and
 /// caps that some retries reach.
-const TENACITY_SETUPS: [(Strategy, f64, f64, f64, u32); 11] = [
-    (Strategy::Constant, 1.5, 2.0, 60.0, 4),
-    (Strategy::Linear, 0.5, 2.0, 2.0, 6),
-    (Strategy::Exponential, 1.0, 2.0, 60.0, 8),
-    (Strategy::Exponential, 0.25, 1.5, 3.0, 10),
-    (Strategy::FullJitter, 1.0, 3.0, 100.0, 6),
-    (Strategy::EqualJitter, 0.5, 2.0, 10.0, 7),
-    (Strategy::Decorrelated, 1.0, 2.0, 30.0, 8),
-    (Strategy::Sidekiq, 1.0, 2.0, 60.0, 5),
-    (Strategy::Celery, 1.0, 2.0, 60.0, 12),
-    (Strategy::ActiveJob, 1.0, 2.0, 60.0, 5),
-    (Strategy::Aws, 1.0, 2.0, 60.0, 10),
+const TENACITY_SETUPS: [(RetryStrategy, f64, f64, f64, u32); 11] = [
+    (RetryStrategy::Constant, 1.5, 2.0, 60.0, 4),
+    (RetryStrategy::Linear, 0.5, 2.0, 2.0, 6),
+    (RetryStrategy::Exponential, 1.0, 2.0, 60.0, 8),
+    (RetryStrategy::Exponential, 0.25, 1.5, 3.0, 10),
+    (RetryStrategy::FullJitter, 1.0, 3.0, 100.0, 6),
+    (RetryStrategy::EqualJitter, 0.5, 2.0, 10.0, 7),
+    (RetryStrategy::Decorrelated, 1.0, 2.0, 30.0, 8),
+    (RetryStrategy::Sidekiq, 1.0, 2.0, 60.0, 5),
+    (RetryStrategy::Celery, 1.0, 2.0, 60.0, 12),
+    (RetryStrategy::ActiveJob, 1.0, 2.0, 60.0, 5),
+    (RetryStrategy::Aws, 1.0, 2.0, 60.0, 10),
 ];
 
 fn main() {

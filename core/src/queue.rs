@@ -147,9 +147,9 @@ pub struct QueueParams {
     pub outage_start: u32,
     /// How long it stays down, in minutes; 0 for no outage.
     pub outage_minutes: u32,
-    pub retry: backoff::Strategy,
+    pub retry: backoff::RetryStrategy,
     /// Retry policies drawn beside the main one when comparing retries.
-    pub retries_compared: ChoiceSet<backoff::Strategy>,
+    pub retries_compared: ChoiceSet<backoff::RetryStrategy>,
     /// The wait before the first retry, in seconds.
     pub retry_base: f64,
     /// The longest wait between retries, in seconds.
@@ -236,7 +236,7 @@ impl QueueParams {
     fn simulation(
         &self,
         strategy: QueueStrategy,
-        retry: backoff::Strategy,
+        retry: backoff::RetryStrategy,
     ) -> Result<SimParams, InvalidInput> {
         let cycle_seconds = self.cycle_seconds();
         let duration = Dist::folded_normal_from_mean_p90(self.duration_mean, self.duration_p90)?;

@@ -1,7 +1,7 @@
 //! Backoff: how long clients wait before retrying, and why they need jitter.
 
 use leptos::prelude::*;
-use stampede_core::backoff::{self, BackoffParams, BackoffRun, Fleet, Strategy, StrategyFleet};
+use stampede_core::backoff::{self, BackoffParams, BackoffRun, Fleet, RetryStrategy, StrategyFleet};
 use stampede_core::key_numbers::KeyNumber;
 use stampede_core::snippet;
 use stampede_core::units::{count, duration, significant};
@@ -62,7 +62,7 @@ pub fn explanation() -> impl IntoView {
 }
 
 pub fn figure() -> impl IntoView {
-    let computed = Computed::cached(|s| &s.backoff, backoff::RunCache::run);
+    let computed = Computed::cached(|s| &s.backoff, backoff::BackoffCache::run);
     let Computed { params, run } = computed;
 
     let calls = ChartCanvas::new(320.0);
@@ -336,16 +336,16 @@ fn calls_plot(run: &BackoffRun, outage: f64) -> Plot {
 /// The colour a strategy keeps in every chart, whether it is the main one
 /// or a compared one: the usual comparisons, and each preset's strategies,
 /// get different colours.
-fn strategy_ink(strategy: Strategy) -> Ink {
+fn strategy_ink(strategy: RetryStrategy) -> Ink {
     Ink::Series(match strategy {
-        Strategy::Exponential | Strategy::ActiveJob => 0,
-        Strategy::FullJitter | Strategy::Celery => 1,
-        Strategy::Decorrelated => 2,
-        Strategy::EqualJitter | Strategy::Constant => 3,
-        Strategy::Breaker => 4,
-        Strategy::AwsQuota | Strategy::Linear => 5,
-        Strategy::Aws => 6,
-        Strategy::Sidekiq => 7,
+        RetryStrategy::Exponential | RetryStrategy::ActiveJob => 0,
+        RetryStrategy::FullJitter | RetryStrategy::Celery => 1,
+        RetryStrategy::Decorrelated => 2,
+        RetryStrategy::EqualJitter | RetryStrategy::Constant => 3,
+        RetryStrategy::Breaker => 4,
+        RetryStrategy::AwsQuota | RetryStrategy::Linear => 5,
+        RetryStrategy::Aws => 6,
+        RetryStrategy::Sidekiq => 7,
     })
 }
 

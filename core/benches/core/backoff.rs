@@ -1,13 +1,13 @@
 use std::hint::black_box;
 
 use criterion::Criterion;
-use stampede_core::backoff::{self, Backoff, BackoffParams, DependencyModel, Strategy};
+use stampede_core::backoff::{self, Backoff, BackoffParams, DependencyModel, RetryStrategy};
 use stampede_core::panels::state::State;
 
 /// The fleet the panel can least afford to be slow on: 100,000 clients
 /// retrying with decorrelated jitter through a one-minute outage.
 fn fleet_of_a_hundred_thousand(c: &mut Criterion) {
-    let decorrelated = Backoff::new(Strategy::Decorrelated, 1.0, 2.0, 60.0).unwrap();
+    let decorrelated = Backoff::new(RetryStrategy::Decorrelated, 1.0, 2.0, 60.0).unwrap();
     c.bench_function(
         "backoff: 100k clients, 60 s outage, 10 retries, decorrelated",
         |b| {
@@ -28,7 +28,7 @@ fn panel_defaults(c: &mut Criterion) {
         "backoff: panel defaults (bands and 3 fleets of 10k clients)",
         |b| b.iter(|| backoff::run(black_box(&params), 1).unwrap()),
     );
-    let mut cache = backoff::RunCache::default();
+    let mut cache = backoff::BackoffCache::default();
     c.bench_function("backoff: panel defaults, bands kept", |b| {
         b.iter(|| cache.run(black_box(&params), 1).unwrap())
     });
@@ -41,7 +41,7 @@ fn panel_at_a_million_clients_under_capacity(c: &mut Criterion) {
         clients: 1_000_000,
         ..Default::default()
     };
-    let mut cache = backoff::RunCache::default();
+    let mut cache = backoff::BackoffCache::default();
     c.bench_function("backoff: 1M clients under capacity, bands kept", |b| {
         b.iter(|| cache.run(black_box(&params), 1).unwrap())
     });
@@ -50,11 +50,14 @@ fn panel_at_a_million_clients_under_capacity(c: &mut Criterion) {
 /// The retry quota and the breaker beside full jitter, at the defaults.
 fn shared_budgets(c: &mut Criterion) {
     let params = BackoffParams {
-        strategy: Strategy::Breaker,
-        compared: stampede_core::field::ChoiceSet::new([Strategy::AwsQuota, Strategy::FullJitter]),
+        strategy: RetryStrategy::Breaker,
+        compared: stampede_core::field::ChoiceSet::new([
+            RetryStrategy::AwsQuota,
+            RetryStrategy::FullJitter,
+        ]),
         ..Default::default()
     };
-    let mut cache = backoff::RunCache::default();
+    let mut cache = backoff::BackoffCache::default();
     c.bench_function("backoff: breaker, quota and full jitter, bands kept", |b| {
         b.iter(|| cache.run(black_box(&params), 1).unwrap())
     });
@@ -80,7 +83,7 @@ fn panel_at_a_quarter_million_clients(c: &mut Criterion) {
 
 /// The panel's defaults as a reader drags M up from 10,000 to 250,000 in
 /// 20 moves, each 18 % more clients: one fresh run per move, against one
-/// [`backoff::RunCache`] kept across the moves as the page keeps it; against
+/// [`backoff::BackoffCache`] kept across the moves as the page keeps it; against
 /// an unlimited dependency, where the cache keeps the clients, and against
 /// the finite capacity, where it keeps the bands alone.
 fn drag_of_m(c: &mut Criterion) {
@@ -111,7 +114,7 @@ fn drag_of_m_against(c: &mut Criterion, dependency: DependencyModel) {
     });
     group.bench_function("one run cache", |b| {
         b.iter(|| {
-            let mut cache = backoff::RunCache::default();
+            let mut cache = backoff::BackoffCache::default();
             for params in &moves {
                 black_box(cache.run(params, 1).unwrap());
             }

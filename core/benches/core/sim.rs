@@ -81,7 +81,7 @@ fn week_of_syncs(c: &mut Criterion) {
         downstream: Some(Downstream {
             rate_limit_per_second: Some(20),
             outage: Some((86_400 + 36_000, 86_400 + 39_600)),
-            retry: Backoff::new(backoff::Strategy::FullJitter, 1.0, 2.0, 300.0).unwrap(),
+            retry: Backoff::new(backoff::RetryStrategy::FullJitter, 1.0, 2.0, 300.0).unwrap(),
             max_retries: 8,
         }),
         ..week(Strategy::Slots { slots: 15 })

@@ -10,14 +10,14 @@ use crate::units::{count, duration, percent, significant};
 
 panel_params! {
     impl BackoffParams {
-        strategy = Strategy::Exponential, STRATEGY: Field::choice("st", "Strategy", Strategy::OPTIONS);
+        strategy = RetryStrategy::Exponential, STRATEGY: Field::choice("st", "Strategy", RetryStrategy::OPTIONS);
         base = 1.0, BASE: Field::number("b", "Base delay", "s", (0.01, 60.0), 0.01).log();
         factor = 2.0, FACTOR: Field::number("f", "Factor", "×", (1.0, 10.0), 0.1);
         cap = 60.0, CAP: Field::number("c", "Cap", "s", (1.0, 3600.0), 1.0).log();
         retries = 8, RETRIES: Field::number("k", "Retries", "", (1.0, 100.0), 1.0);
         clients = 10_000, CLIENTS: Field::number("m", "Clients", "", (1.0, 1_000_000.0), 1.0).log();
         outage = 60.0, OUTAGE: Field::number("d", "Outage", "s", (1.0, 86_400.0), 1.0).log();
-        compared = ChoiceSet::new([Strategy::FullJitter, Strategy::Decorrelated]), COMPARED: Field::choices("vs", "Compare with", Strategy::OPTIONS, MAX_COMPARED);
+        compared = ChoiceSet::new([RetryStrategy::FullJitter, RetryStrategy::Decorrelated]), COMPARED: Field::choices("vs", "Compare with", RetryStrategy::OPTIONS, MAX_COMPARED);
         dependency = DependencyModel::Capacity, DEPENDENCY: Field::choice("dep", "Dependency", DependencyModel::OPTIONS);
         capacity = 1_000, CAPACITY: Field::number("cp", "Capacity", "/s", (1.0, 1_000_000.0), 1.0).log();
         objective = Objective::Recovery, OBJECTIVE: Field::choice("obj", "Rank by", Objective::OPTIONS);
@@ -135,17 +135,17 @@ const LISTED_WAITS: usize = 10;
 /// strategies whose wait grows with one uniform draw u: the wait at u = ½.
 /// Decorrelated jitter depends on the previous draw, and Sidekiq and Celery
 /// draw whole numbers, whose sample median can sit half a second off.
-fn median_wait_formula(strategy: Strategy) -> Option<&'static str> {
+fn median_wait_formula(strategy: RetryStrategy) -> Option<&'static str> {
     match strategy {
-        Strategy::Constant => Some("b"),
-        Strategy::Linear => Some("min(c, b·n)"),
-        Strategy::Exponential => Some("e(n)"),
-        Strategy::FullJitter => Some("e(n)/2"),
-        Strategy::EqualJitter => Some("3·e(n)/4"),
-        Strategy::ActiveJob => Some("1.075·n⁴ + 2"),
-        Strategy::Breaker => Some("e(n)/2"),
-        Strategy::Aws | Strategy::AwsQuota => Some("min(20, 0.05·2^(n−1))/2"),
-        Strategy::Decorrelated | Strategy::Sidekiq | Strategy::Celery => None,
+        RetryStrategy::Constant => Some("b"),
+        RetryStrategy::Linear => Some("min(c, b·n)"),
+        RetryStrategy::Exponential => Some("e(n)"),
+        RetryStrategy::FullJitter => Some("e(n)/2"),
+        RetryStrategy::EqualJitter => Some("3·e(n)/4"),
+        RetryStrategy::ActiveJob => Some("1.075·n⁴ + 2"),
+        RetryStrategy::Breaker => Some("e(n)/2"),
+        RetryStrategy::Aws | RetryStrategy::AwsQuota => Some("min(20, 0.05·2^(n−1))/2"),
+        RetryStrategy::Decorrelated | RetryStrategy::Sidekiq | RetryStrategy::Celery => None,
     }
 }
 

@@ -32,8 +32,8 @@ panel_params! {
         rate_limit = 0, RATE_LIMIT: Field::number("lim", "Downstream limit", "/s", (0.0, 100_000.0), 1.0);
         outage_start = 60, OUTAGE_START: Field::number("os", "Outage starts at", "min", (0.0, 129_600.0), 1.0);
         outage_minutes = 0, OUTAGE_MINUTES: Field::number("od", "Outage length", "min", (0.0, 10_080.0), 1.0);
-        retry = backoff::Strategy::FullJitter, RETRY: Field::choice("rt", "Retry policy", backoff::Strategy::OPTIONS);
-        retries_compared = ChoiceSet::new([backoff::Strategy::Exponential]), RETRIES_COMPARED: Field::choices("rvs", "Compare retries with", backoff::Strategy::OPTIONS, MAX_COMPARED);
+        retry = backoff::RetryStrategy::FullJitter, RETRY: Field::choice("rt", "Retry policy", backoff::RetryStrategy::OPTIONS);
+        retries_compared = ChoiceSet::new([backoff::RetryStrategy::Exponential]), RETRIES_COMPARED: Field::choices("rvs", "Compare retries with", backoff::RetryStrategy::OPTIONS, MAX_COMPARED);
         retry_base = 10.0, RETRY_BASE: Field::number("rb", "Retry base", "s", (0.01, 3_600.0), 0.01).log();
         retry_cap = 600.0, RETRY_CAP: Field::number("rc", "Retry cap", "s", (0.01, 86_400.0), 0.01).log();
         max_retries = 8, MAX_RETRIES: Field::number("rk", "Retries", "", (0.0, 30.0), 1.0);

@@ -1,6 +1,8 @@
 //! Integration tests of stampede-core, one module per topic, in one binary.
 
 mod backoff;
+mod backoff_fleet;
+mod backoff_panel;
 mod codec;
 mod dist;
 mod fuzz;

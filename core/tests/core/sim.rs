@@ -558,7 +558,7 @@ fn with_reports(params: SimParams, duration: Dist, shift_seconds: u32) -> SimPar
 fn bank(
     rate_limit_per_second: Option<u32>,
     outage: Option<(u32, u32)>,
-    retry: backoff::Strategy,
+    retry: backoff::RetryStrategy,
     max_retries: u32,
 ) -> Downstream {
     Downstream {
@@ -578,7 +578,7 @@ fn stepping_in_chunks_equals_one_run() {
     let downstream = bank(
         Some(3),
         Some((1_000, 1_600)),
-        backoff::Strategy::Decorrelated,
+        backoff::RetryStrategy::Decorrelated,
         4,
     );
     for strategy in [
@@ -740,7 +740,7 @@ fn an_outage_without_retries_gives_up_the_syncs_due_in_it() {
         downstream: Some(bank(
             None,
             Some((600, 1_200)),
-            backoff::Strategy::Exponential,
+            backoff::RetryStrategy::Exponential,
             0,
         )),
         ..params(
@@ -790,7 +790,7 @@ fn jitterless_retries_return_in_one_spike_that_full_jitter_flattens() {
         let busiest = *run.ingress[10..].iter().max().unwrap();
         (run.summary, busiest)
     };
-    let (jitterless, spike) = after_outage(backoff::Strategy::Exponential);
+    let (jitterless, spike) = after_outage(backoff::RetryStrategy::Exponential);
     assert_eq!(spike, 5_000);
     assert_eq!(jitterless.failed_calls, 30_000);
     assert_eq!(jitterless.retries, 30_000);
@@ -798,7 +798,7 @@ fn jitterless_retries_return_in_one_spike_that_full_jitter_flattens() {
     // Seed 7 puts 816 in the busiest minute after the outage; a third of
     // the spike leaves room for other seeds while a synchronised return
     // (or jitter that did nothing) fails.
-    let (jittered, busiest) = after_outage(backoff::Strategy::FullJitter);
+    let (jittered, busiest) = after_outage(backoff::RetryStrategy::FullJitter);
     assert!(busiest < spike / 3, "{busiest}");
     assert_eq!(
         jittered.failed_calls,
@@ -815,8 +815,8 @@ fn jitterless_retries_return_in_one_spike_that_full_jitter_flattens() {
 fn a_rate_limit_caps_the_calls_accepted_each_second() {
     let params = SimParams {
         downstream: Some(Downstream {
-            retry: Backoff::new(backoff::Strategy::Constant, 1.0, 1.0, 1.0).unwrap(),
-            ..bank(Some(5), None, backoff::Strategy::Constant, 100)
+            retry: Backoff::new(backoff::RetryStrategy::Constant, 1.0, 1.0, 1.0).unwrap(),
+            ..bank(Some(5), None, backoff::RetryStrategy::Constant, 100)
         }),
         ..params(1_000, 50, constant(0.0), Strategy::Herd)
     };
@@ -848,7 +848,7 @@ fn reports_and_a_bank_replay_with_their_seed() {
             downstream: Some(bank(
                 Some(2),
                 Some((2_000, 2_300)),
-                backoff::Strategy::FullJitter,
+                backoff::RetryStrategy::FullJitter,
                 3,
             )),
             ..with_reports(
@@ -873,7 +873,7 @@ fn reports_and_bank_limits_name_the_field() {
         downstream: Some(bank(
             Some(4),
             Some((0, 60)),
-            backoff::Strategy::FullJitter,
+            backoff::RetryStrategy::FullJitter,
             5,
         )),
         ..with_reports(
@@ -949,7 +949,7 @@ fn the_peak_second_counts_the_calls_of_each_whole_second() {
     // and 50 pass; at 0.5 s the 50 that passed call again, into a used-up
     // second. Each refusal holds its worker for 1 s.
     let limited = SimParams {
-        downstream: Some(bank(Some(50), None, backoff::Strategy::Exponential, 3)),
+        downstream: Some(bank(Some(50), None, backoff::RetryStrategy::Exponential, 3)),
         ..herd
     };
     assert_eq!(run(&limited).summary.peak_calls_per_second, 150);

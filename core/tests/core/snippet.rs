@@ -1,6 +1,6 @@
 use std::collections::HashSet;
 
-use stampede_core::backoff::{Backoff, BackoffParams, Strategy};
+use stampede_core::backoff::{Backoff, BackoffParams, RetryStrategy};
 use stampede_core::hash::fnv1a_32;
 use stampede_core::hash_spread::{HashMode, HashSpreadParams, Placement, Reduction};
 use stampede_core::panels::snippet::{Snippet, backoff, hash};
@@ -142,7 +142,7 @@ fn each_tenacity_snippet_run_in_python_waits_as_the_panel_does() {
     let mut strategies = HashSet::new();
     for row in rows(TENACITY_WAITS, columns) {
         let number = |at: usize| row[at].parse::<f64>().unwrap();
-        let strategy = by_slug(Strategy::ALL, |strategy| strategy.slug(), row[0]);
+        let strategy = by_slug(RetryStrategy::ALL, |strategy| strategy.slug(), row[0]);
         let params = BackoffParams {
             strategy,
             base: number(1),
@@ -170,8 +170,8 @@ fn each_tenacity_snippet_run_in_python_waits_as_the_panel_does() {
     // The strategies that spend a shared budget wait as the one they
     // retry with, and tenacity writes them alike.
     for (budgeted, waits_as) in [
-        (Strategy::AwsQuota, Strategy::Aws),
-        (Strategy::Breaker, Strategy::FullJitter),
+        (RetryStrategy::AwsQuota, RetryStrategy::Aws),
+        (RetryStrategy::Breaker, RetryStrategy::FullJitter),
     ] {
         let tenacity = |strategy| {
             let params = BackoffParams {
@@ -183,5 +183,5 @@ fn each_tenacity_snippet_run_in_python_waits_as_the_panel_does() {
         assert_eq!(tenacity(budgeted), tenacity(waits_as), "{budgeted:?}");
         strategies.insert(budgeted);
     }
-    assert_eq!(strategies.len(), Strategy::ALL.len());
+    assert_eq!(strategies.len(), RetryStrategy::ALL.len());
 }

@@ -18,7 +18,7 @@
 
 use crate::backoff::{
     ACTIVE_JOB_JITTER, AWS_MAX_BACKOFF, AWS_THROTTLING_SCALE, AWS_TRANSIENT_SCALE, BackoffParams,
-    CELERY_MAX_COUNTDOWN, DECORRELATED_SPREAD, Strategy,
+    CELERY_MAX_COUNTDOWN, DECORRELATED_SPREAD, RetryStrategy,
 };
 
 use super::Snippet;
@@ -52,23 +52,23 @@ enum Form {
     Aws,
 }
 
-fn form(strategy: Strategy) -> Form {
+fn form(strategy: RetryStrategy) -> Form {
     match strategy {
-        Strategy::Constant => Form::Constant,
-        Strategy::Linear => Form::Linear,
-        Strategy::Exponential => Form::Exponential,
+        RetryStrategy::Constant => Form::Constant,
+        RetryStrategy::Linear => Form::Linear,
+        RetryStrategy::Exponential => Form::Exponential,
         // A circuit breaker waits with full jitter between the calls it lets
         // through; none of these libraries has a breaker, which goes around
         // the call.
-        Strategy::FullJitter | Strategy::Breaker => Form::FullJitter,
-        Strategy::EqualJitter => Form::EqualJitter,
-        Strategy::Decorrelated => Form::Decorrelated,
-        Strategy::Sidekiq => Form::Sidekiq,
-        Strategy::Celery => Form::Celery,
-        Strategy::ActiveJob => Form::ActiveJob,
+        RetryStrategy::FullJitter | RetryStrategy::Breaker => Form::FullJitter,
+        RetryStrategy::EqualJitter => Form::EqualJitter,
+        RetryStrategy::Decorrelated => Form::Decorrelated,
+        RetryStrategy::Sidekiq => Form::Sidekiq,
+        RetryStrategy::Celery => Form::Celery,
+        RetryStrategy::ActiveJob => Form::ActiveJob,
         // The retry quota is botocore standard mode's own, on by default;
         // the other libraries have none.
-        Strategy::Aws | Strategy::AwsQuota => Form::Aws,
+        RetryStrategy::Aws | RetryStrategy::AwsQuota => Form::Aws,
     }
 }
 
@@ -513,7 +513,7 @@ mod tests {
     use super::*;
 
     /// b, f, c and k that no library default shares.
-    fn params(strategy: Strategy) -> BackoffParams {
+    fn params(strategy: RetryStrategy) -> BackoffParams {
         BackoffParams {
             strategy,
             base: 0.25,
@@ -531,15 +531,15 @@ mod tests {
 
     /// What each snippet's code must contain for `strategy` under
     /// [`params`], beside the counts.
-    fn expected(strategy: Strategy) -> Vec<(&'static str, &'static str)> {
+    fn expected(strategy: RetryStrategy) -> Vec<(&'static str, &'static str)> {
         match strategy {
-            Strategy::Constant => vec![
+            RetryStrategy::Constant => vec![
                 ("tenacity", "wait_fixed(0.25)"),
                 ("sidekiq", "seconds = 0.25"),
                 ("activejob", "seconds = 0.25"),
                 ("celery", "default_retry_delay=0.25, "),
             ],
-            Strategy::Linear => vec![
+            RetryStrategy::Linear => vec![
                 (
                     "tenacity",
                     "wait_incrementing(start=0.25, increment=0.25, max=45)",
@@ -548,7 +548,7 @@ mod tests {
                 ("activejob", "seconds = [45, 0.25 * n].min"),
                 ("celery", "seconds = min(45, 0.25 * n)"),
             ],
-            Strategy::Exponential => vec![
+            RetryStrategy::Exponential => vec![
                 (
                     "tenacity",
                     "wait_exponential(multiplier=0.25, exp_base=3, max=45)",
@@ -557,7 +557,7 @@ mod tests {
                 ("activejob", "seconds = [45, 0.25 * 3 ** (n - 1)].min"),
                 ("celery", "seconds = min(45, 0.25 * 3 ** (n - 1))"),
             ],
-            Strategy::FullJitter | Strategy::Breaker => vec![
+            RetryStrategy::FullJitter | RetryStrategy::Breaker => vec![
                 (
                     "tenacity",
                     "wait_random_exponential(multiplier=0.25, exp_base=3, max=45)",
@@ -572,7 +572,7 @@ mod tests {
                     "seconds = random.random() * min(45, 0.25 * 3 ** (n - 1))",
                 ),
             ],
-            Strategy::EqualJitter => vec![
+            RetryStrategy::EqualJitter => vec![
                 (
                     "tenacity",
                     "wait_exponential(multiplier=0.125, exp_base=3, max=22.5) + \
@@ -582,7 +582,7 @@ mod tests {
                 ("activejob", "seconds = half + rand * half"),
                 ("celery", "half = min(45, 0.25 * 3 ** (n - 1)) / 2.0"),
             ],
-            Strategy::Decorrelated => vec![
+            RetryStrategy::Decorrelated => vec![
                 ("tenacity", "previous = retry_state.upcoming_sleep or 0.25"),
                 (
                     "tenacity",
@@ -601,7 +601,7 @@ mod tests {
                     "seconds = 0.25 + random.random() * (min(45, 0.25 * 3 ** n) - 0.25)",
                 ),
             ],
-            Strategy::Sidekiq => vec![
+            RetryStrategy::Sidekiq => vec![
                 (
                     "tenacity",
                     "seconds = (n - 1) ** 4 + 15 + random.randrange(10 * n)",
@@ -612,7 +612,7 @@ mod tests {
                     "seconds = (n - 1) ** 4 + 15 + random.randrange(10 * n)",
                 ),
             ],
-            Strategy::Celery => vec![
+            RetryStrategy::Celery => vec![
                 (
                     "tenacity",
                     "seconds = random.randrange(min(600, 2 ** (n - 1)) + 1)",
@@ -624,7 +624,7 @@ mod tests {
                     "retry_backoff=True, retry_backoff_max=600, retry_jitter=True, ",
                 ),
             ],
-            Strategy::ActiveJob => vec![
+            RetryStrategy::ActiveJob => vec![
                 (
                     "tenacity",
                     "seconds = n ** 4 + random.random() * n ** 4 * 0.15 + 2",
@@ -639,7 +639,7 @@ mod tests {
                     "seconds = n ** 4 + random.random() * n ** 4 * 0.15 + 2",
                 ),
             ],
-            Strategy::Aws | Strategy::AwsQuota => vec![
+            RetryStrategy::Aws | RetryStrategy::AwsQuota => vec![
                 (
                     "tenacity",
                     "wait_random_exponential(multiplier=0.05, max=20)",
@@ -659,7 +659,7 @@ mod tests {
 
     #[test]
     fn every_snippet_counts_the_retries_in_its_librarys_terms() {
-        for &strategy in Strategy::ALL {
+        for &strategy in RetryStrategy::ALL {
             let snippets = snippets(&params(strategy));
             let keys: Vec<_> = snippets.iter().map(|snippet| snippet.key).collect();
             assert_eq!(
@@ -681,7 +681,7 @@ mod tests {
 
     #[test]
     fn every_snippet_carries_the_strategys_numbers() {
-        for &strategy in Strategy::ALL {
+        for &strategy in RetryStrategy::ALL {
             let snippets = snippets(&params(strategy));
             for (key, text) in expected(strategy) {
                 let code = code(&snippets, key);
@@ -692,11 +692,11 @@ mod tests {
 
     #[test]
     fn the_presets_use_the_librarys_own_formula() {
-        let sidekiq = snippets(&params(Strategy::Sidekiq));
+        let sidekiq = snippets(&params(RetryStrategy::Sidekiq));
         assert!(!code(&sidekiq, "sidekiq").contains("sidekiq_retry_in"));
-        let active_job = snippets(&params(Strategy::ActiveJob));
+        let active_job = snippets(&params(RetryStrategy::ActiveJob));
         assert!(!code(&active_job, "activejob").contains("WAIT"));
-        let celery = snippets(&params(Strategy::Celery));
+        let celery = snippets(&params(RetryStrategy::Celery));
         assert!(code(&celery, "celery").contains("autoretry_for"));
     }
 
@@ -709,14 +709,23 @@ mod tests {
             cap: 90.0,
             ..params(strategy)
         };
-        let exponential = code(&snippets(&doubling(Strategy::Exponential, 3.0)), "celery");
+        let exponential = code(
+            &snippets(&doubling(RetryStrategy::Exponential, 3.0)),
+            "celery",
+        );
         assert!(
             exponential.contains("retry_backoff=3, retry_backoff_max=90, retry_jitter=False, "),
             "{exponential}"
         );
-        let full = code(&snippets(&doubling(Strategy::FullJitter, 3.0)), "celery");
+        let full = code(
+            &snippets(&doubling(RetryStrategy::FullJitter, 3.0)),
+            "celery",
+        );
         assert!(full.contains("retry_jitter=True, "), "{full}");
-        let fractional = code(&snippets(&doubling(Strategy::Exponential, 0.5)), "celery");
+        let fractional = code(
+            &snippets(&doubling(RetryStrategy::Exponential, 0.5)),
+            "celery",
+        );
         assert!(
             fractional.contains("countdown=seconds")
                 && fractional.contains("min(90, 0.5 * 2 ** (n - 1))"),
@@ -731,10 +740,12 @@ mod tests {
             let snippet = snippets.iter().find(|snippet| snippet.key == key);
             snippet.unwrap().note.clone()
         };
-        assert!(note(Strategy::Decorrelated, "activejob").contains("cannot see the previous wait"));
-        assert!(!note(Strategy::Decorrelated, "tenacity").contains("cannot see"));
-        assert!(note(Strategy::Exponential, "botocore").contains("no custom wait formula"));
-        assert!(note(Strategy::Aws, "botocore").contains("Its waits are the panel's"));
-        assert!(note(Strategy::Exponential, "sidekiq").contains("rand(10·(count + 1))"));
+        assert!(
+            note(RetryStrategy::Decorrelated, "activejob").contains("cannot see the previous wait")
+        );
+        assert!(!note(RetryStrategy::Decorrelated, "tenacity").contains("cannot see"));
+        assert!(note(RetryStrategy::Exponential, "botocore").contains("no custom wait formula"));
+        assert!(note(RetryStrategy::Aws, "botocore").contains("Its waits are the panel's"));
+        assert!(note(RetryStrategy::Exponential, "sidekiq").contains("rand(10·(count + 1))"));
     }
 }
