@@ -167,50 +167,11 @@ pub fn key_numbers(params: &BackoffParams, run: &BackoffRun) -> Vec<KeyNumber> {
     };
     let fleet = &main.fleet;
     let never = |at: Option<f64>| at.map_or_else(|| "never".into(), duration);
-    let clients = u64::from(fleet.succeeded) + u64::from(fleet.gave_up);
-    let succeeded = format!(
-        "{} succeeded ({} of {})",
-        percent(fleet.succeeded_share()),
-        count(u64::from(fleet.succeeded)),
-        count(clients)
-    );
+    let succeeded = succeeded(fleet);
 
-    let mut waits = KeyNumber::new(
-        "waits",
-        "Median wait before each retry",
-        listed(main.bands.iter().map(|band| band.median)),
-        "median of 10,000 draws per retry",
-    );
-    let backoff = Backoff::new(main.strategy, params.base, params.factor, params.cap);
-    if let (Some(formula), Ok(backoff)) = (median_wait_formula(main.strategy), backoff) {
-        let medians = (1..=params.retries).map(|n| backoff.delay(n, params.base, 0.5));
-        waits = waits.beside(format!("{formula}: {}", listed(medians)));
-    }
+    let waits = median_waits(params, main);
 
-    let peak = fleet.peak_after_outage;
-    let mut peak_number = KeyNumber::new(
-        "peak",
-        "Peak calls per second once back",
-        if peak.per_second > 0.0 {
-            format!(
-                "{} /s at {}",
-                significant(peak.per_second, 3),
-                duration(peak.at)
-            )
-        } else {
-            "none: no call from D on".into()
-        },
-        "busiest bin from D on, over its width",
-    );
-    // Without jitter every client calls at the same instants, so the one
-    // call that finds the dependency back comes from all M at once.
-    if main.strategy.is_jitterless() && fleet.gave_up == 0 && fleet.refused == 0 {
-        let all_at_once = f64::from(params.clients) / fleet.timeline.bin_seconds;
-        peak_number = peak_number.beside(format!(
-            "all M in one bin: {} /s",
-            significant(all_at_once, 3)
-        ));
-    }
+    let peak_number = peak_once_back(params, main);
 
     let load_number = KeyNumber::new(
         "load",
@@ -226,27 +187,6 @@ pub fn key_numbers(params: &BackoffParams, run: &BackoffRun) -> Vec<KeyNumber> {
         },
         "busiest whole second from D on, calls made at or after D, ÷ K",
     );
-
-    let mut wasted_parts = vec![
-        format!("{} in the outage", count(fleet.failed_in_outage)),
-        format!("{} over capacity", count(fleet.refused)),
-    ];
-    if fleet.rejected > 0 {
-        wasted_parts.push(format!(
-            "{} turned away by the breaker",
-            count(fleet.rejected)
-        ));
-    }
-
-    let success_times = match (fleet.success_p50, fleet.success_p99) {
-        (Some(p50), Some(p99)) => format!(
-            "{} / {} over the {} that succeeded",
-            duration(p50),
-            duration(p99),
-            count(u64::from(fleet.succeeded))
-        ),
-        _ => "none succeeded".into(),
-    };
 
     vec![
         waits,
@@ -266,12 +206,7 @@ pub fn key_numbers(params: &BackoffParams, run: &BackoffRun) -> Vec<KeyNumber> {
              of more than 10,000 is simulated as 10,000 clients, each standing for \
              ⌊M / 10,000⌋ or ⌈M / 10,000⌉ alike clients that share the capacity",
         ),
-        KeyNumber::new(
-            "wasted",
-            "Calls wasted",
-            format!("{}: {}", count(fleet.wasted()), wasted_parts.join(", ")),
-            "calls that failed",
-        ),
+        KeyNumber::new("wasted", "Calls wasted", wasted(fleet), "calls that failed"),
         KeyNumber::new(
             "succeeded",
             "Clients that succeeded",
@@ -296,7 +231,7 @@ pub fn key_numbers(params: &BackoffParams, run: &BackoffRun) -> Vec<KeyNumber> {
         KeyNumber::new(
             "success-time",
             "Time to success, p50 / p99",
-            success_times,
+            success_times(fleet),
             "the ⌈0.5 · S⌉-th and ⌈0.99 · S⌉-th of the S clients that succeeded",
         ),
         KeyNumber::new(
@@ -324,6 +259,68 @@ pub fn key_numbers(params: &BackoffParams, run: &BackoffRun) -> Vec<KeyNumber> {
     ]
 }
 
+/// The median wait before each retry, beside the formula's where it has one.
+fn median_waits(params: &BackoffParams, main: &StrategyFleet) -> KeyNumber {
+    let mut waits = KeyNumber::new(
+        "waits",
+        "Median wait before each retry",
+        listed(main.bands.iter().map(|band| band.median)),
+        "median of 10,000 draws per retry",
+    );
+    let backoff = Backoff::new(main.strategy, params.base, params.factor, params.cap);
+    if let (Some(formula), Ok(backoff)) = (median_wait_formula(main.strategy), backoff) {
+        let medians = (1..=params.retries).map(|n| backoff.delay(n, params.base, 0.5));
+        waits = waits.beside(format!("{formula}: {}", listed(medians)));
+    }
+    waits
+}
+
+/// The busiest rate of calls once the dependency is back; without jitter,
+/// beside all M in one bin.
+fn peak_once_back(params: &BackoffParams, main: &StrategyFleet) -> KeyNumber {
+    let fleet = &main.fleet;
+    let peak = fleet.peak_after_outage;
+    let mut peak_number = KeyNumber::new(
+        "peak",
+        "Peak calls per second once back",
+        if peak.per_second > 0.0 {
+            format!(
+                "{} /s at {}",
+                significant(peak.per_second, 3),
+                duration(peak.at)
+            )
+        } else {
+            "none: no call from D on".into()
+        },
+        "busiest bin from D on, over its width",
+    );
+    // Without jitter every client calls at the same instants, so the one
+    // call that finds the dependency back comes from all M at once.
+    if main.strategy.is_jitterless() && fleet.gave_up == 0 && fleet.refused == 0 {
+        let all_at_once = f64::from(params.clients) / fleet.timeline.bin_seconds;
+        peak_number = peak_number.beside(format!(
+            "all M in one bin: {} /s",
+            significant(all_at_once, 3)
+        ));
+    }
+    peak_number
+}
+
+/// The calls that failed, by why.
+fn wasted(fleet: &Fleet) -> String {
+    let mut wasted_parts = vec![
+        format!("{} in the outage", count(fleet.failed_in_outage)),
+        format!("{} over capacity", count(fleet.refused)),
+    ];
+    if fleet.rejected > 0 {
+        wasted_parts.push(format!(
+            "{} turned away by the breaker",
+            count(fleet.rejected)
+        ));
+    }
+    format!("{}: {}", count(fleet.wasted()), wasted_parts.join(", "))
+}
+
 /// How the verdict ranks, for its key number.
 fn verdict_rule(objective: Objective) -> &'static str {
     match objective {
@@ -340,5 +337,29 @@ fn verdict_rule(objective: Objective) -> &'static str {
         Objective::GaveUp => {
             "fewest clients that gave up first; ties by the ⌈0.99 · M⌉-th success, never last"
         }
+    }
+}
+
+/// "97.3 % succeeded (9,730 of 10,000)".
+fn succeeded(fleet: &Fleet) -> String {
+    let clients = u64::from(fleet.succeeded) + u64::from(fleet.gave_up);
+    format!(
+        "{} succeeded ({} of {})",
+        percent(fleet.succeeded_share()),
+        count(u64::from(fleet.succeeded)),
+        count(clients)
+    )
+}
+
+/// The median and 99th percentile time to success, over those that did.
+fn success_times(fleet: &Fleet) -> String {
+    match (fleet.success_p50, fleet.success_p99) {
+        (Some(p50), Some(p99)) => format!(
+            "{} / {} over the {} that succeeded",
+            duration(p50),
+            duration(p99),
+            count(u64::from(fleet.succeeded))
+        ),
+        _ => "none succeeded".into(),
     }
 }

@@ -280,90 +280,43 @@ fn a_run_cache_gives_what_a_fresh_run_gives() {
         .expect("a seed whose calls outgrow the fine bins");
     // A reader's path: M up and down, the outage, the strategies, the seed
     // and the retries changed, runs too long for fine bins, and back.
+    let changed = |from: &BackoffParams, change: &dyn Fn(&mut BackoffParams)| {
+        let mut params = from.clone();
+        change(&mut params);
+        params
+    };
     let steps = [
         (defaults.clone(), 1),
+        (changed(&defaults, &|p| p.clients = 5_000), 1),
+        (changed(&defaults, &|p| p.clients = 1_200), 1),
         (
-            BackoffParams {
-                clients: 5_000,
-                ..defaults.clone()
-            },
-            1,
-        ),
-        (
-            BackoffParams {
-                clients: 1_200,
-                ..defaults.clone()
-            },
-            1,
-        ),
-        (
-            BackoffParams {
-                clients: 1_200,
-                outage: 120.0,
-                ..defaults.clone()
-            },
+            changed(&defaults, &|p| (p.clients, p.outage) = (1_200, 120.0)),
             1,
         ),
         (jittered.clone(), 1),
-        (
-            BackoffParams {
-                clients: 3_500,
-                ..jittered.clone()
-            },
-            2,
-        ),
-        (
-            BackoffParams {
-                retries: 3,
-                ..jittered.clone()
-            },
-            2,
-        ),
+        (changed(&jittered, &|p| p.clients = 3_500), 2),
+        (changed(&jittered, &|p| p.retries = 3), 2),
         (long.clone(), overflowing),
-        (
-            BackoffParams {
-                clients: 100,
-                ..long.clone()
-            },
-            overflowing,
-        ),
-        (
-            BackoffParams {
-                clients: 400,
-                ..long.clone()
-            },
-            overflowing,
-        ),
-        (
-            BackoffParams {
-                clients: 1,
-                ..defaults.clone()
-            },
-            1,
-        ),
+        (changed(&long, &|p| p.clients = 100), overflowing),
+        (changed(&long, &|p| p.clients = 400), overflowing),
+        (changed(&defaults, &|p| p.clients = 1), 1),
         (defaults.clone(), 1),
         // Under capacity and with shared budgets the cache keeps the bands.
         (
-            BackoffParams {
-                dependency: DependencyModel::Capacity,
-                ..defaults.clone()
-            },
+            changed(&defaults, &|p| p.dependency = DependencyModel::Capacity),
             1,
         ),
         (
-            BackoffParams {
-                dependency: DependencyModel::Capacity,
-                clients: 30_000,
-                ..defaults.clone()
-            },
+            changed(&defaults, &|p| {
+                (p.dependency, p.clients) = (DependencyModel::Capacity, 30_000)
+            }),
             1,
         ),
         (
-            BackoffParams {
-                strategy: RetryStrategy::Breaker,
-                compared: ChoiceSet::new([RetryStrategy::AwsQuota, RetryStrategy::FullJitter]),
-                ..defaults.clone()
-            },
+            changed(&defaults, &|p| {
+                p.strategy = RetryStrategy::Breaker;
+                p.compared = ChoiceSet::new([RetryStrategy::AwsQuota, RetryStrategy::FullJitter]);
+            }),
             1,
         ),
         (defaults, 1),

@@ -462,7 +462,7 @@ fn assert_shows(slug: &str, strategy: RetryStrategy, shown: &[(&str, &str)], quo
 }
 
 #[test]
-fn every_preset_lesson_quotes_what_its_run_shows() {
+fn the_presets_come_in_the_order_of_their_lessons() {
     let slugs: Vec<&str> = PRESETS.iter().map(|preset| preset.slug).collect();
     assert_eq!(
         slugs,
@@ -476,7 +476,10 @@ fn every_preset_lesson_quotes_what_its_run_shows() {
             "circuit-breaker"
         ]
     );
+}
 
+#[test]
+fn the_herd_presets_show_the_outage_outlasted() {
     assert_shows(
         "no-jitter",
         RetryStrategy::Exponential,
@@ -522,7 +525,10 @@ fn every_preset_lesson_quotes_what_its_run_shows() {
         ],
         &["0.295× capacity", "healthy at 1 min"],
     );
+}
 
+#[test]
+fn the_jitter_and_library_presets_show_what_their_lessons_say() {
     for (strategy, load, gave_up) in [
         (RetryStrategy::FullJitter, "0.295×", "1,275"),
         (RetryStrategy::EqualJitter, "0.389×", "0"),
@@ -580,7 +586,10 @@ fn every_preset_lesson_quotes_what_its_run_shows() {
         ],
         &["by 1 min 59 s", "0.881× capacity"],
     );
+}
 
+#[test]
+fn the_shared_budget_presets_show_what_their_lessons_say() {
     // ⌊500 / 14⌋ = 35 retries.
     assert_eq!(AWS_QUOTA_CAPACITY / AWS_RETRY_COST, 35);
     assert_shows(

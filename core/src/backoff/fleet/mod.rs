@@ -198,10 +198,9 @@ impl Client {
     /// The wait before the next retry, or `None` when the retries have run
     /// out.
     // Here, in the calls' iterator and in the fine binning,
-    // `inline(always)`: in a size-first build (the docs module's, and the
-    // app's before its core was built at opt-level 2) the inliner otherwise
-    // leaves a call per client call in the fleet's loop, a sixth of a top
-    // move in Chromium.
+    // `inline(always)`: in a size-first build (the docs module's) the
+    // inliner otherwise leaves a call per client call in the fleet's loop,
+    // a sixth of a top move in Chromium.
     #[inline(always)]
     fn wait(&mut self, retrying: &Retrying) -> Option<f64> {
         let &ceiling = retrying.ceilings.get(self.retries as usize)?;
