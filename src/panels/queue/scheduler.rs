@@ -8,7 +8,7 @@ use stampede_core::recurrence::{self, Compaction, LateRun, Runs};
 use stampede_core::units::{count, duration, significant};
 
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
-use crate::panels::chart_block;
+use crate::panels::{Caption, ChartBlock};
 
 /// A job every minute, ten runs of it, and a thousand one-shot events:
 /// few enough that every run and every compaction stays distinct on a
@@ -136,20 +136,22 @@ pub fn EventSchedulerView() -> impl IntoView {
                 </div>
             </div>
             {numbers}
-            {chart_block(
-                "recurrence",
-                "A job every minute whose third run lasts P plus the overrun (shaded): fixed rate
+            <ChartBlock figure="recurrence">
+                <Caption slot>
+                    "A job every minute whose third run lasts P plus the overrun (shaded): fixed rate
                 (top) fires once late and is back on the dashed grid; fixed delay (bottom) keeps the
-                delay in every later run.",
-                runs_canvas.view("queue-recurrence", runs_label),
-            )}
-            {chart_block(
-                "heap",
-                "A thousand events are scheduled, the chosen share cancelled, then the rest popped.
+                delay in every later run."
+                </Caption>
+                {runs_canvas.view("queue-recurrence", runs_label)}
+            </ChartBlock>
+            <ChartBlock figure="heap">
+                <Caption slot>
+                    "A thousand events are scheduled, the chosen share cancelled, then the rest popped.
                 Where the solid heap line drops during the cancels, the scheduler compacted; the
-                dashed line is the heap without compaction.",
-                heap_canvas.view("queue-heap", heap_label),
-            )}
+                dashed line is the heap without compaction."
+                </Caption>
+                {heap_canvas.view("queue-heap", heap_label)}
+            </ChartBlock>
         </section>
     }
 }
