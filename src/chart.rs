@@ -208,7 +208,10 @@ thread_local! {
     static CHANGED_AT: Cell<Option<f64>> = const { Cell::new(None) };
 }
 
-/// Marks the moment a parameter changes.
+/// Marks the moment the reader changes a parameter (a control, a preset,
+/// Back): called where the input is handled, so that the store knows
+/// nothing of timing and the time runs from the reader's change to the
+/// last chart drawn.
 pub fn mark_change() {
     CHANGED_AT.set(Some(browser::now_ms()));
 }

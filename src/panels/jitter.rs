@@ -188,6 +188,7 @@ fn window_answer(params: Memo<JitterParams>, fit: WindowFit) -> impl IntoView {
                     type="button"
                     id="use-window"
                     on:click=move |_| {
+                        chart::mark_change();
                         if !uniform {
                             store.set("js", Strategy::Uniform.slug());
                         }

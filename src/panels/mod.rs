@@ -222,6 +222,7 @@ fn Presets(panel: Panel) -> impl IntoView {
                                         data-preset=preset.slug
                                         aria-pressed=move || (pressed.get() == Some(index)).to_string()
                                         on:click=move |_| {
+                                            crate::chart::mark_change();
                                             store.apply_preset(panel, preset);
                                             pressed.set(Some(index));
                                         }
