@@ -55,14 +55,6 @@ pub fn EventSchedulerView() -> impl IntoView {
         });
     });
 
-    let numbers = super::super::key_numbers(move || {
-        late.with(|late| {
-            heap.with(|heap| match (late, heap) {
-                (Ok(late), Ok(heap)) => Ok(recurrence::key_numbers(late, heap)),
-                (Err(error), _) | (_, Err(error)) => Err(error.clone()),
-            })
-        })
-    });
     let late_text = move || {
         format!(
             "{} ({} P)",
@@ -112,11 +104,26 @@ pub fn EventSchedulerView() -> impl IntoView {
                     text=Signal::derive(share_text)
                 />
             </div>
-            {numbers}
+            {numbers(late, heap)}
             {recurrence_block(late, runs_canvas)}
             {heap_block(heap, heap_canvas)}
         </section>
     }
+}
+
+/// The key numbers of both runs, the late one's and the heap's.
+fn numbers(
+    late: Memo<Result<LateRun, InvalidInput>>,
+    heap: Memo<Result<Compaction, InvalidInput>>,
+) -> impl IntoView {
+    super::super::key_numbers(move || {
+        late.with(|late| {
+            heap.with(|heap| match (late, heap) {
+                (Ok(late), Ok(heap)) => Ok(recurrence::key_numbers(late, heap)),
+                (Err(error), _) | (_, Err(error)) => Err(error.clone()),
+            })
+        })
+    })
 }
 
 fn recurrence_block(
