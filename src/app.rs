@@ -30,7 +30,10 @@ pub fn App() -> impl IntoView {
     // panel switch adds its own entry (Store::show_panel), Back and Forward
     // restore an entry's state.
     Effect::new(move |_| browser::replace_entry_debounced(store.state.with(history_entry)));
-    browser::on_history_move(move |query| store.restore(&query));
+    browser::on_history_move(move |query| {
+        crate::chart::mark_change();
+        store.restore(&query);
+    });
 
     let panel = Memo::new(move |_| store.state.with(|state| state.panel));
     let panel_view = move || view! { <PanelView panel=panel.get() /> };

@@ -208,7 +208,10 @@ thread_local! {
     static CHANGED_AT: Cell<Option<f64>> = const { Cell::new(None) };
 }
 
-/// Marks the moment a parameter changes.
+/// Marks the moment the reader changes a parameter (a control, a preset,
+/// Back): called where the input is handled, so that the store knows
+/// nothing of timing and the time runs from the reader's change to the
+/// last chart drawn.
 pub fn mark_change() {
     CHANGED_AT.set(Some(browser::now_ms()));
 }
@@ -618,97 +621,7 @@ impl Plot {
             .draw()?;
 
         for layer in &self.layers {
-            match layer {
-                Layer::Span { from, to, .. } => {
-                    chart.draw_series(std::iter::once(Rectangle::new(
-                        [(from.max(x.start), y.start), (to.min(x.end), y.end)],
-                        pen.grid.mix(0.45).filled(),
-                    )))?;
-                }
-                Layer::Bars {
-                    start,
-                    width,
-                    heights,
-                    ink,
-                    ..
-                } => {
-                    let color = pen.ink(*ink);
-                    let outline = step_outline(*start, *width, heights, columns);
-                    // Opaque, so stacked bars keep their own colours.
-                    let fill = pen.tint(color, 0.35);
-                    chart.draw_series(
-                        AreaSeries::new(outline, y.start, fill.filled())
-                            .border_style(pen.line(color, 1.0)),
-                    )?;
-                }
-                Layer::Line {
-                    points,
-                    ink,
-                    dashed,
-                    ..
-                } => {
-                    let style = pen.line(pen.ink(*ink), 2.0);
-                    if *dashed {
-                        chart.draw_series(DashedLineSeries::new(
-                            points.iter().copied(),
-                            pen.px(6.0),
-                            pen.px(4.0),
-                            style,
-                        ))?;
-                    } else {
-                        chart.draw_series(LineSeries::new(points.iter().copied(), style))?;
-                    }
-                }
-                Layer::Band { points, ink, .. } => {
-                    let outline: Vec<(f64, f64)> = points
-                        .iter()
-                        .map(|&(x, _, high)| (x, high))
-                        .chain(points.iter().rev().map(|&(x, low, _)| (x, low)))
-                        .collect();
-                    chart.draw_series(std::iter::once(Polygon::new(
-                        outline,
-                        pen.ink(*ink).mix(0.2).filled(),
-                    )))?;
-                }
-                Layer::Mark { x: at, ink, label } => {
-                    let color = pen.ink(*ink);
-                    chart.draw_series(DashedLineSeries::new(
-                        [(*at, y.start), (*at, y.end)],
-                        pen.px(4.0),
-                        pen.px(3.0),
-                        pen.line(color, 1.5),
-                    ))?;
-                    let (px, py) = chart.backend_coord(&(*at, y.end));
-                    let anchor = (px + pen.px(3.0) as i32, py + pen.px(2.0) as i32);
-                    tag(
-                        area,
-                        pen,
-                        label,
-                        anchor,
-                        color,
-                        Pos::new(HPos::Left, VPos::Top),
-                    )?;
-                }
-                Layer::Level { y: at, ink, label } => {
-                    let color = pen.ink(*ink);
-                    chart.draw_series(DashedLineSeries::new(
-                        [(x.start, *at), (x.end, *at)],
-                        pen.px(6.0),
-                        pen.px(4.0),
-                        pen.line(color, 1.5),
-                    ))?;
-                    let (px, py) = chart.backend_coord(&(x.end, *at));
-                    let anchor = (px - pen.px(2.0) as i32, py - pen.px(2.0) as i32);
-                    tag(
-                        area,
-                        pen,
-                        label,
-                        anchor,
-                        color,
-                        Pos::new(HPos::Right, VPos::Bottom),
-                    )?;
-                }
-            }
+            draw_layer(&mut chart, area, pen, layer, (&x, &y), columns)?;
         }
         let (columns, rows) = chart.plotting_area().get_pixel_range();
         readout::record(readout::Frame {
@@ -720,6 +633,117 @@ impl Plot {
         });
         Ok(())
     }
+}
+
+/// The chart of one plot: its two axes over canvas pixels.
+type Chart<'a> = ChartContext<'a, canvas::Canvas, Cartesian2d<Axis, Axis>>;
+
+/// Draws `layer` on `chart` over the ranges `x` and `y`, bars merged to
+/// the plot's `columns`; the names of marks and levels go on `area`,
+/// where they may reach past the plot.
+fn draw_layer(
+    chart: &mut Chart<'_>,
+    area: &Area,
+    pen: &Pen,
+    layer: &Layer,
+    (x, y): (&Range<f64>, &Range<f64>),
+    columns: usize,
+) -> Drawn {
+    match layer {
+        Layer::Span { from, to, .. } => {
+            chart.draw_series(std::iter::once(Rectangle::new(
+                [(from.max(x.start), y.start), (to.min(x.end), y.end)],
+                pen.grid.mix(0.45).filled(),
+            )))?;
+        }
+        Layer::Bars {
+            start,
+            width,
+            heights,
+            ink,
+            ..
+        } => {
+            let color = pen.ink(*ink);
+            let outline = step_outline(*start, *width, heights, columns);
+            // Opaque, so stacked bars keep their own colours.
+            let fill = pen.tint(color, 0.35);
+            chart.draw_series(
+                AreaSeries::new(outline, y.start, fill.filled()).border_style(pen.line(color, 1.0)),
+            )?;
+        }
+        Layer::Line {
+            points,
+            ink,
+            dashed,
+            ..
+        } => {
+            let style = pen.line(pen.ink(*ink), 2.0);
+            if *dashed {
+                chart.draw_series(DashedLineSeries::new(
+                    points.iter().copied(),
+                    pen.px(6.0),
+                    pen.px(4.0),
+                    style,
+                ))?;
+            } else {
+                chart.draw_series(LineSeries::new(points.iter().copied(), style))?;
+            }
+        }
+        Layer::Band { points, ink, .. } => {
+            chart.draw_series(std::iter::once(Polygon::new(
+                band_outline(points),
+                pen.ink(*ink).mix(0.2).filled(),
+            )))?;
+        }
+        Layer::Mark { x: at, ink, label } => {
+            let color = pen.ink(*ink);
+            chart.draw_series(DashedLineSeries::new(
+                [(*at, y.start), (*at, y.end)],
+                pen.px(4.0),
+                pen.px(3.0),
+                pen.line(color, 1.5),
+            ))?;
+            let (px, py) = chart.backend_coord(&(*at, y.end));
+            let anchor = (px + pen.px(3.0) as i32, py + pen.px(2.0) as i32);
+            tag(
+                area,
+                pen,
+                label,
+                anchor,
+                color,
+                Pos::new(HPos::Left, VPos::Top),
+            )?;
+        }
+        Layer::Level { y: at, ink, label } => {
+            let color = pen.ink(*ink);
+            chart.draw_series(DashedLineSeries::new(
+                [(x.start, *at), (x.end, *at)],
+                pen.px(6.0),
+                pen.px(4.0),
+                pen.line(color, 1.5),
+            ))?;
+            let (px, py) = chart.backend_coord(&(x.end, *at));
+            let anchor = (px - pen.px(2.0) as i32, py - pen.px(2.0) as i32);
+            tag(
+                area,
+                pen,
+                label,
+                anchor,
+                color,
+                Pos::new(HPos::Right, VPos::Bottom),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// A band's outline: along its highs, then back along its lows.
+fn band_outline(points: &[(f64, f64, f64)]) -> Vec<(f64, f64)> {
+    points
+        .iter()
+        .map(|&(x, _, high)| (x, high))
+        .chain(points.iter().rev().map(|&(x, low, _)| (x, low)))
+        .collect()
 }
 
 /// How many y ticks fit the plot's height in `area`, 30 CSS px apart.

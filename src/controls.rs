@@ -9,8 +9,16 @@ use stampede_core::state::{Panel, SEED_FIELD};
 use wasm_bindgen::JsCast;
 use web_sys::HtmlTextAreaElement;
 
+use crate::chart;
 use crate::notices::FieldNotices;
 use crate::store::Store;
+
+/// Writes what the reader entered for `key` through the store, and marks
+/// the moment, so that the charts' redraw times the update from here.
+fn enter(store: Store, key: &'static str, raw: &str) {
+    chart::mark_change();
+    store.set(key, raw);
+}
 
 /// The controls of `panel`, one row per field, then the seed when
 /// `with_seed` (the full app keeps the seed in the panel's toolbar).
@@ -84,40 +92,7 @@ fn FieldControl(panel: Panel, field: Field) -> impl IntoView {
     let label = view! { <label id=label_id.clone() for=id.clone()>{field.label}</label> };
     let input = match field.kind {
         Kind::Number { min, max, step, .. } => {
-            let (slider_min, slider_max, slider_step) = field.slider_range().unwrap_or((min, max, step));
-            let position = move || {
-                let current = value().parse().unwrap_or(min);
-                field.slider_position(current).to_string()
-            };
-            view! {
-                <input
-                    type="range"
-                    id=format!("{id}-range")
-                    aria-labelledby=label_id
-                    min=slider_min
-                    max=slider_max
-                    step=slider_step
-                    prop:value=position
-                    on:input=move |ev| {
-                        let Ok(position) = event_target_value(&ev).parse::<f64>() else { return };
-                        store.set(field.key, &field.slider_value(position).to_string());
-                    }
-                />
-                // Committed on change, not on every keystroke, so a half-typed
-                // "0." is not rewritten under the cursor.
-                <input
-                    type="number"
-                    id=id
-                    min=min
-                    max=max
-                    step=step
-                    inputmode="decimal"
-                    prop:value=value
-                    on:change=move |ev| store.set(field.key, &event_target_value(&ev))
-                />
-                <span class="unit">{field.unit}</span>
-            }
-            .into_any()
+            number_inputs(field, &id, label_id, (min, max, step), value).into_any()
         }
         Kind::Text { max_len, example } => view! {
             <input
@@ -128,14 +103,14 @@ fn FieldControl(panel: Panel, field: Field) -> impl IntoView {
                 autocomplete="off"
                 spellcheck="false"
                 prop:value=value
-                on:change=move |ev| store.set(field.key, &event_target_value(&ev))
+                on:change=move |ev| enter(store, field.key, &event_target_value(&ev))
             />
         }
         .into_any(),
         Kind::List { example, .. } => list_area(panel, field, &id, example, value).into_any(),
         Kind::Choices { options, max } => checkboxes(field, options, max, value).into_any(),
         Kind::Choice(options) => view! {
-            <select id=id on:change=move |ev| store.set(field.key, &event_target_value(&ev))>
+            <select id=id on:change=move |ev| enter(store, field.key, &event_target_value(&ev))>
                 // `selected` per option, because a select's value set before
                 // its options exist is lost.
                 {options
@@ -175,6 +150,52 @@ fn FieldControl(panel: Panel, field: Field) -> impl IntoView {
     }
 }
 
+/// A number's slider and its box. The slider may move on its own scale
+/// (the field's slider range); the box takes the value as typed.
+fn number_inputs(
+    field: Field,
+    id: &str,
+    label_id: String,
+    (min, max, step): (f64, f64, f64),
+    value: impl Fn() -> String + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let store = Store::get();
+    let id = id.to_string();
+    let (slider_min, slider_max, slider_step) = field.slider_range().unwrap_or((min, max, step));
+    let position = move || {
+        let current = value().parse().unwrap_or(min);
+        field.slider_position(current).to_string()
+    };
+    view! {
+        <input
+            type="range"
+            id=format!("{id}-range")
+            aria-labelledby=label_id
+            min=slider_min
+            max=slider_max
+            step=slider_step
+            prop:value=position
+            on:input=move |ev| {
+                let Ok(position) = event_target_value(&ev).parse::<f64>() else { return };
+                enter(store, field.key, &field.slider_value(position).to_string());
+            }
+        />
+        // Committed on change, not on every keystroke, so a half-typed
+        // "0." is not rewritten under the cursor.
+        <input
+            type="number"
+            id=id
+            min=min
+            max=max
+            step=step
+            inputmode="decimal"
+            prop:value=value
+            on:change=move |ev| enter(store, field.key, &event_target_value(&ev))
+        />
+        <span class="unit">{field.unit}</span>
+    }
+}
+
 /// A text area for a list, one item a line, and its status line beneath.
 /// A paste is read at once, typing when the area is left; the area then
 /// shows the items read. Its text unchanged since is not read again, so
@@ -193,7 +214,7 @@ fn list_area(
     let read = move |area: &HtmlTextAreaElement| {
         let text = area.value();
         if text != lines.get_untracked() {
-            store.set(field.key, &text);
+            enter(store, field.key, &text);
             // Set here too: when nothing in the text was kept, the list and
             // so `lines` are unchanged, and the bound value would stay put.
             area.set_value(&lines.get_untracked());
@@ -275,7 +296,7 @@ fn checkboxes(
                         }
                     })
                     .collect();
-                store.set(field.key, &slugs.join(","));
+                enter(store, field.key, &slugs.join(","));
             };
             view! {
                 <label class="choice">
@@ -301,7 +322,7 @@ pub fn SeedControl() -> impl IntoView {
         // Only the seed button asks the browser for randomness; every
         // drawing after it follows from the seed.
         if let Ok(seed) = getrandom::u64() {
-            store.set(SEED_FIELD.key, &seed.to_string());
+            enter(store, SEED_FIELD.key, &seed.to_string());
         }
     };
     view! {
@@ -315,7 +336,7 @@ pub fn SeedControl() -> impl IntoView {
                     autocomplete="off"
                     spellcheck="false"
                     prop:value=move || store.state.with(|state| state.seed.to_string())
-                    on:change=move |ev| store.set(SEED_FIELD.key, &event_target_value(&ev))
+                    on:change=move |ev| enter(store, SEED_FIELD.key, &event_target_value(&ev))
                 />
                 <button type="button" id="new-seed" on:click=new_seed>
                     "New seed"

@@ -8,7 +8,7 @@ use std::time::Duration;
 use leptos::html;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use stampede_core::state::{Figure, State, Theme, View};
+use stampede_core::state::{Figure, Panel, State, Theme, View};
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::browser;
@@ -151,45 +151,7 @@ fn EmbedPicker(dialog: NodeRef<html::Dialog>) -> impl IntoView {
                 "Close"
             </button>
         </div>
-        <div class="picker-options">
-            <label>
-                "Show "
-                <select
-                    id="embed-figure"
-                    on:change=move |ev| figure.set(panel.figure(&event_target_value(&ev)))
-                >
-                    <option value="" selected>"the whole panel"</option>
-                    {panel
-                        .figures()
-                        .iter()
-                        .map(|f| view! { <option value=f.slug>{f.title}</option> })
-                        .collect_view()}
-                </select>
-            </label>
-            <label>
-                <input
-                    type="checkbox"
-                    id="embed-controls"
-                    on:change=move |ev| controls.set(event_target_checked(&ev))
-                />
-                " with its controls"
-            </label>
-            <label>
-                "Theme "
-                <select
-                    id="embed-theme"
-                    on:change=move |ev| {
-                        let slug = event_target_value(&ev);
-                        theme.set(Theme::ALL.into_iter().find(|t| t.slug() == slug).unwrap_or_default());
-                    }
-                >
-                    {Theme::ALL
-                        .into_iter()
-                        .map(|t| view! { <option value=t.slug()>{t.slug()}</option> })
-                        .collect_view()}
-                </select>
-            </label>
-        </div>
+        {embed_options(panel, figure, controls, theme)}
         <h3>"Preview"</h3>
         <div class="picker-preview">
             <iframe node_ref=preview class="stampede" src=preview_src title="Preview of the embed"></iframe>
@@ -213,6 +175,57 @@ fn EmbedPicker(dialog: NodeRef<html::Dialog>) -> impl IntoView {
                 Some(false) => "Copy failed: select the text",
             }}
         </button>
+    }
+}
+
+/// What the embed shows: the whole panel or one figure, with or without
+/// its controls, and in which theme.
+fn embed_options(
+    panel: Panel,
+    figure: RwSignal<Option<&'static Figure>>,
+    controls: RwSignal<bool>,
+    theme: RwSignal<Theme>,
+) -> impl IntoView {
+    view! {
+    <div class="picker-options">
+        <label>
+            "Show "
+            <select
+                id="embed-figure"
+                on:change=move |ev| figure.set(panel.figure(&event_target_value(&ev)))
+            >
+                <option value="" selected>"the whole panel"</option>
+                {panel
+                    .figures()
+                    .iter()
+                    .map(|f| view! { <option value=f.slug>{f.title}</option> })
+                    .collect_view()}
+            </select>
+        </label>
+        <label>
+            <input
+                type="checkbox"
+                id="embed-controls"
+                on:change=move |ev| controls.set(event_target_checked(&ev))
+            />
+            " with its controls"
+        </label>
+        <label>
+            "Theme "
+            <select
+                id="embed-theme"
+                on:change=move |ev| {
+                    let slug = event_target_value(&ev);
+                    theme.set(Theme::ALL.into_iter().find(|t| t.slug() == slug).unwrap_or_default());
+                }
+            >
+                {Theme::ALL
+                    .into_iter()
+                    .map(|t| view! { <option value=t.slug()>{t.slug()}</option> })
+                    .collect_view()}
+            </select>
+        </label>
+    </div>
     }
 }
 

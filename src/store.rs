@@ -51,7 +51,6 @@ impl Store {
     /// Notices about that field, or made by its last change, are now stale.
     pub fn set(&self, key: &'static str, raw: &str) {
         let mut fresh = Vec::new();
-        crate::chart::mark_change();
         self.state.update(|state| fresh = state.set(key, raw));
         self.dismiss(key);
         let fresh = fresh.into_iter().map(|notice| Adjusted {
@@ -68,7 +67,6 @@ impl Store {
     /// Shows `preset` on `panel`: its parameters over the defaults, the
     /// same seed, and no stale notices.
     pub fn apply_preset(&self, panel: Panel, preset: &Preset) {
-        crate::chart::mark_change();
         let (seed, view) = self.state.with_untracked(|state| (state.seed, state.view));
         let (mut state, notices) = preset.state(panel, seed);
         state.view = view;
@@ -89,7 +87,6 @@ impl Store {
 
     /// Shows the state of a history entry's `query`, as loading it would.
     pub fn restore(&self, query: &str) {
-        crate::chart::mark_change();
         let (state, notices) = State::from_query(query);
         self.state.set(state);
         self.notices.set(from_url(notices));

@@ -2,11 +2,12 @@
 
 use leptos::prelude::*;
 use stampede_core::backoff::{self, BackoffParams, BackoffRun, Fleet, RetryStrategy, StrategyFleet};
+use stampede_core::error::InvalidInput;
 use stampede_core::key_numbers::KeyNumber;
 use stampede_core::snippet;
 use stampede_core::units::{count, duration, significant};
 
-use super::{Computed, chart_block, figure_block, use_it};
+use super::{Caption, ChartBlock, Computed, use_it};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
 
 pub fn explanation() -> impl IntoView {
@@ -78,6 +79,20 @@ pub fn figure() -> impl IntoView {
         });
     });
 
+    view! {
+        {calls_block(computed, calls)}
+        {verdict(computed)}
+        {computed.key_numbers(numbers_beside_the_verdict)}
+        {waits_block(params, waits)}
+        {totals_block(run)}
+        {use_it(move || params.with(snippet::backoff::snippets))}
+    }
+}
+
+type BackoffComputed = Computed<BackoffParams, BackoffRun>;
+
+fn calls_block(computed: BackoffComputed, calls: ChartCanvas) -> impl IntoView {
+    let Computed { params, run } = computed;
     let labels = move || {
         run.with(|run| {
             let labels: Vec<&str> = run
@@ -88,7 +103,7 @@ pub fn figure() -> impl IntoView {
             labels.join(", ")
         })
     };
-    let calls_label = move || {
+    let label = move || {
         format!(
             "Calls per second over time on a logarithmic scale, one line for each of {}; a dashed line marks \
              the moment the dependency is back up, after {}.",
@@ -96,16 +111,23 @@ pub fn figure() -> impl IntoView {
             duration(params.with(|params| params.outage)),
         )
     };
-    let waits_label = move || {
-        format!(
-            "The wait before each retry for {}: a shaded range from the shortest to the longest draw, \
-             with lines at the median and the 90th percentile.",
-            params.with(|params| params.strategy.label()),
-        )
-    };
-    let waits_strategy = move || params.with(|params| params.strategy.label());
+    view! {
+        <ChartBlock figure="calls">
+            <Caption slot>
+                "Each strategy's calls reaching the dependency, on a logarithmic scale so that a spike of
+            the whole fleet and a thin trickle both show; a line along the bottom edge is a stretch
+            without calls, and from the dashed line at D on every call succeeds."
+            </Caption>
+            {calls.view("backoff-calls", label)}
+        </ChartBlock>
+    }
+}
 
-    let verdict = move || {
+/// "Which policy is better here?": the verdict among the key numbers,
+/// shown as the answer with the rule it ranks by.
+fn verdict(computed: BackoffComputed) -> impl IntoView {
+    let Computed { params, run } = computed;
+    move || {
         params.with(|params| {
             run.with(|run| {
                 let verdict = run.as_ref().ok().and_then(|run| {
@@ -125,73 +147,77 @@ pub fn figure() -> impl IntoView {
                 })
             })
         })
+    }
+}
+
+fn waits_block(params: Memo<BackoffParams>, waits: ChartCanvas) -> impl IntoView {
+    let label = move || {
+        format!(
+            "The wait before each retry for {}: a shaded range from the shortest to the longest draw, \
+             with lines at the median and the 90th percentile.",
+            params.with(|params| params.strategy.label()),
+        )
     };
+    let strategy = move || params.with(|params| params.strategy.label());
     view! {
-        {chart_block(
-            "calls",
-            "Each strategy's calls reaching the dependency, on a logarithmic scale so that a spike of
-            the whole fleet and a thin trickle both show; a line along the bottom edge is a stretch
-            without calls, and from the dashed line at D on every call succeeds.",
-            calls.view("backoff-calls", calls_label),
-        )}
-        {verdict}
-        {computed.key_numbers(numbers_beside_the_verdict)}
-        {chart_block(
-            "waits",
-            view! {
-                {waits_strategy}
+        <ChartBlock figure="waits">
+            <Caption slot>
+                {strategy}
                 ": over 10,000 draws for each retry, the shaded range runs from the shortest wait to the
                 longest; a jitter-free strategy shrinks it to one line."
-            },
-            waits.view("backoff-waits", waits_label),
-        )}
-        {figure_block(
-            "totals",
-            "The same fleet and the same outage for every strategy: the load it brings back, and
-            when its clients are done.",
+            </Caption>
+            {waits.view("backoff-waits", label)}
+        </ChartBlock>
+    }
+}
+
+/// The totals of every strategy side by side, one column a strategy.
+fn totals_block(run: Memo<Result<BackoffRun, InvalidInput>>) -> impl IntoView {
+    let strategies = move || {
+        run.with(|run| {
+            run.iter()
+                .flat_map(|run| &run.fleets)
+                .map(|strategy| view! { <th scope="col">{strategy.label}</th> })
+                .collect_view()
+        })
+    };
+    let rows = TOTALS
+        .iter()
+        .map(|&(name, figure)| {
+            let cells = move || {
+                run.with(|run| {
+                    run.iter()
+                        .flat_map(|run| &run.fleets)
+                        .map(|strategy| view! { <td>{figure(&strategy.fleet)}</td> })
+                        .collect_view()
+                })
+            };
             view! {
+                <tr>
+                    <th scope="row">{name}</th>
+                    {cells}
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <ChartBlock figure="totals" png=false>
+            <Caption slot>
+                "The same fleet and the same outage for every strategy: the load it brings back, and
+            when its clients are done."
+            </Caption>
             <div class="table-scroll" tabindex="0" role="region" aria-label="Totals per strategy">
                 <table class="figures backoff-totals">
                     <thead>
                         <tr>
                             <th scope="col">"Strategy"</th>
-                            {move || {
-                                run.with(|run| {
-                                    run.iter()
-                                        .flat_map(|run| &run.fleets)
-                                        .map(|strategy| view! { <th scope="col">{strategy.label}</th> })
-                                        .collect_view()
-                                })
-                            }}
+                            {strategies}
                         </tr>
                     </thead>
-                    <tbody>
-                        {TOTALS
-                            .iter()
-                            .map(|&(name, figure)| {
-                                let cells = move || {
-                                    run.with(|run| {
-                                        run.iter()
-                                            .flat_map(|run| &run.fleets)
-                                            .map(|strategy| view! { <td>{figure(&strategy.fleet)}</td> })
-                                            .collect_view()
-                                    })
-                                };
-                                view! {
-                                    <tr>
-                                        <th scope="row">{name}</th>
-                                        {cells}
-                                    </tr>
-                                }
-                            })
-                            .collect_view()}
-                    </tbody>
+                    <tbody>{rows}</tbody>
                 </table>
             </div>
-            },
-            false,
-        )}
-        {use_it(move || params.with(snippet::backoff::snippets))}
+        </ChartBlock>
     }
 }
 

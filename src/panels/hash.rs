@@ -2,10 +2,10 @@
 
 use leptos::prelude::*;
 use stampede_core::snippet;
-use stampede_core::spread::{self, HashMode, Reduction, SpreadRun};
+use stampede_core::spread::{self, HashMode, Reduction, SpreadParams, SpreadRun};
 use stampede_core::units::{count, significant};
 
-use super::{Computed, chart_block, use_it};
+use super::{Caption, ChartBlock, Computed, use_it};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot, number_tick};
 
 pub fn explanation() -> impl IntoView {
@@ -68,54 +68,79 @@ pub fn figure() -> impl IntoView {
         });
     });
 
-    let functions = move || {
-        let params = params.get();
+    view! {
+        {strip_block(computed, strips)}
+        {computed.key_numbers(spread::key_numbers)}
+        {buckets_block(computed, [buckets, buckets2])}
+        {use_it(move || params.with(snippet::hash::snippets))}
+    }
+}
+
+type HashComputed = Computed<SpreadParams, SpreadRun>;
+
+/// "Above: …. Below: …." for the captions of both charts.
+fn functions(params: Memo<SpreadParams>) -> impl Fn() -> String + Send + Sync + 'static {
+    move || {
+        params.with(|params| {
+            format!(
+                "Above: {}. Below: {}.",
+                function_name(params.mode, params.reduction),
+                function_name(params.mode2, params.reduction2)
+            )
+        })
+    }
+}
+
+fn strip_block(computed: HashComputed, strips: ChartCanvas) -> impl IntoView {
+    let label = computed.describe(|params, run| {
         format!(
-            "Above: {}. Below: {}.",
+            "Offsets of {} ids in a window of {} s: {} above, {} below",
+            count(run.keys.len() as u64),
+            count(u64::from(run.window)),
             function_name(params.mode, params.reduction),
             function_name(params.mode2, params.reduction2)
         )
-    };
+    });
     view! {
-        {chart_block(
-            "strip",
-            view! { "Each spike is a bin of the window holding ids, on the same ids and the same axis. " {functions} },
-            strips.view("hash-strip", computed.describe(|params, run| {
-                format!(
-                    "Offsets of {} ids in a window of {} s: {} above, {} below",
-                    count(run.keys.len() as u64),
-                    count(u64::from(run.window)),
-                    function_name(params.mode, params.reduction),
-                    function_name(params.mode2, params.reduction2)
-                )
-            })),
-        )}
-        {computed.key_numbers(spread::key_numbers)}
-        {chart_block(
-            "buckets",
-            view! { "Counts per bucket against the count a uniform spread expects (dashed); the χ² key numbers test the gap between them. " {functions} },
-            view! {
-            {buckets.view("hash-buckets", computed.describe(|_, run| {
-                format!(
-                    "{} buckets of {} s; first: {}; second: {}",
-                    count(run.bucket_counts.len() as u64),
-                    count(u64::from(run.bucket_width)),
-                    spread::verdict(&run.uniformity),
-                    spread::verdict(&run.second.uniformity)
-                )
-            }))}
-            {buckets2.view("hash-buckets-2", computed.describe(|params, run| {
-                format!(
-                    "Ids per bucket under {}: {} buckets of {} s; {}",
-                    function_name(params.mode2, params.reduction2),
-                    count(run.second.bucket_counts.len() as u64),
-                    count(u64::from(run.bucket_width)),
-                    spread::verdict(&run.second.uniformity)
-                )
-            }))}
-            },
-        )}
-        {use_it(move || params.with(snippet::hash::snippets))}
+        <ChartBlock figure="strip">
+            <Caption slot>
+                "Each spike is a bin of the window holding ids, on the same ids and the same axis. "
+                {functions(computed.params)}
+            </Caption>
+            {strips.view("hash-strip", label)}
+        </ChartBlock>
+    }
+}
+
+/// The ids per bucket, above under the first function, below under the second.
+fn buckets_block(computed: HashComputed, [first, second]: [ChartCanvas; 2]) -> impl IntoView {
+    let first_label = computed.describe(|_, run| {
+        format!(
+            "{} buckets of {} s; first: {}; second: {}",
+            count(run.bucket_counts.len() as u64),
+            count(u64::from(run.bucket_width)),
+            spread::verdict(&run.uniformity),
+            spread::verdict(&run.second.uniformity)
+        )
+    });
+    let second_label = computed.describe(|params, run| {
+        format!(
+            "Ids per bucket under {}: {} buckets of {} s; {}",
+            function_name(params.mode2, params.reduction2),
+            count(run.second.bucket_counts.len() as u64),
+            count(u64::from(run.bucket_width)),
+            spread::verdict(&run.second.uniformity)
+        )
+    });
+    view! {
+        <ChartBlock figure="buckets">
+            <Caption slot>
+                "Counts per bucket against the count a uniform spread expects (dashed); the χ² key numbers test the gap between them. "
+                {functions(computed.params)}
+            </Caption>
+            {first.view("hash-buckets", first_label)}
+            {second.view("hash-buckets-2", second_label)}
+        </ChartBlock>
     }
 }
 

@@ -5,7 +5,7 @@ use stampede_core::jitter::{self, JitterParams, JitterRun, JitterStrategy, TimeA
 use stampede_core::snippet;
 use stampede_core::units::{count, duration, significant};
 
-use super::{Computed, chart_block, use_it};
+use super::{Caption, ChartBlock, Computed, use_it};
 use crate::chart::{self, Area, ChartCanvas, Drawn, Ink, Layer, Pen, Plot};
 use crate::store::Store;
 
@@ -85,7 +85,18 @@ pub fn figure() -> impl IntoView {
         });
     });
 
-    let arrivals_label = move || {
+    let fit = move || run.with(|run| run.as_ref().ok().map(|run| run.window_fit));
+    view! {
+        {arrivals_block(params, arrivals)}
+        {move || fit().map(|fit| window_answer(params, fit))}
+        {computed.key_numbers(jitter::key_numbers)}
+        {completion_block(params, completion)}
+        {use_it(move || params.with(snippet::jitter::snippets))}
+    }
+}
+
+fn arrivals_block(params: Memo<JitterParams>, arrivals: ChartCanvas) -> impl IntoView {
+    let label = move || {
         let params = params.get();
         format!(
             "Two bar charts of jobs starting over time. Top: without jitter, all {} jobs start at once. \
@@ -95,7 +106,20 @@ pub fn figure() -> impl IntoView {
             count(u64::from(params.limit_per_second)),
         )
     };
-    let completion_label = move || {
+    view! {
+        <ChartBlock figure="arrivals">
+            <Caption slot>
+                "Jobs starting in each bin, without jitter (top) and with the chosen delay (bottom), each
+            on its own scale; bars above the dashed line break the downstream's limit. Wide bins
+            average their seconds, so the key numbers count the limit per second."
+            </Caption>
+            {arrivals.view("jitter-arrivals", label)}
+        </ChartBlock>
+    }
+}
+
+fn completion_block(params: Memo<JitterParams>, completion: ChartCanvas) -> impl IntoView {
+    let label = move || {
         let params = params.get();
         format!(
             "Jobs started by each moment, rising to {} with the chosen delay ({}), a single step at t0 without jitter, \
@@ -104,24 +128,14 @@ pub fn figure() -> impl IntoView {
             params.strategy.label(),
         )
     };
-    let fit = move || run.with(|run| run.as_ref().ok().map(|run| run.window_fit));
     view! {
-        {chart_block(
-            "arrivals",
-            "Jobs starting in each bin, without jitter (top) and with the chosen delay (bottom), each
-            on its own scale; bars above the dashed line break the downstream's limit. Wide bins
-            average their seconds, so the key numbers count the limit per second.",
-            arrivals.view("jitter-arrivals", arrivals_label),
-        )}
-        {move || fit().map(|fit| window_answer(params, fit))}
-        {computed.key_numbers(jitter::key_numbers)}
-        {chart_block(
-            "completion",
-            "How many jobs have started by each moment; where a curve runs above the dashed line,
-            the most the downstream can take at its limit, jobs arrive faster than it can serve them.",
-            completion.view("jitter-completion", completion_label),
-        )}
-        {use_it(move || params.with(snippet::jitter::snippets))}
+        <ChartBlock figure="completion">
+            <Caption slot>
+                "How many jobs have started by each moment; where a curve runs above the dashed line,
+            the most the downstream can take at its limit, jobs arrive faster than it can serve them."
+            </Caption>
+            {completion.view("jitter-completion", label)}
+        </ChartBlock>
     }
 }
 
@@ -174,6 +188,7 @@ fn window_answer(params: Memo<JitterParams>, fit: WindowFit) -> impl IntoView {
                     type="button"
                     id="use-window"
                     on:click=move |_| {
+                        chart::mark_change();
                         if !uniform {
                             store.set("js", JitterStrategy::Uniform.slug());
                         }

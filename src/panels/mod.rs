@@ -2,6 +2,7 @@
 //! numbers); this module lays a panel out for the full app or an embed.
 
 mod backoff;
+mod chart_block;
 mod hash;
 mod jitter;
 mod poisson;
@@ -19,6 +20,7 @@ use stampede_core::presets;
 use stampede_core::snippet::Snippet;
 use stampede_core::state::{KEY_NUMBERS, Panel, State};
 
+use self::chart_block::{Caption, ChartBlock};
 use crate::controls::{Controls, ControlsSheet};
 use crate::notices::NoticeSummary;
 use crate::share::Toolbar;
@@ -82,71 +84,6 @@ pub fn PanelView(panel: Panel) -> impl IntoView {
         </section>
     }
     .into_any()
-}
-
-/// One of the open panel's figures, under the title core gives it, with its
-/// caption and, for a chart, a button that saves it as a PNG. In an embed of
-/// a single figure, every other figure is left out, not drawn.
-fn figure_block(
-    slug: &'static str,
-    caption: impl IntoView + 'static,
-    body: impl IntoView + 'static,
-    export: bool,
-) -> AnyView {
-    // Typed views stop here: one block function for every figure, rather
-    // than a copy per caption and body type, keeps the wasm smaller.
-    block(slug, caption.into_any(), body.into_any(), export)
-}
-
-fn block(slug: &'static str, caption: AnyView, body: AnyView, export: bool) -> AnyView {
-    let (panel, view_flags) = Store::get()
-        .state
-        .with_untracked(|state| (state.panel, state.view));
-    if !view_flags.shows(slug) {
-        return ().into_any();
-    }
-    let title = panel.figure(slug).map_or(slug, |figure| figure.title);
-    let block_id = format!("fig-{slug}");
-    let png = export.then(|| {
-        let block_id = block_id.clone();
-        view! {
-            <button
-                type="button"
-                class="png"
-                aria-label=format!("Save {title} as PNG")
-                on:click=move |_| save_png(&block_id, title)
-            >
-                "PNG"
-            </button>
-        }
-    });
-    view! {
-        <div class="chart-block" class:chosen=view_flags.figure.is_some() id=block_id data-fig=slug>
-            <div class="chart-head">
-                <h3>{title}</h3>
-                {png}
-            </div>
-            <p class="caption">{caption}</p>
-            {body}
-        </div>
-    }
-    .into_any()
-}
-
-/// A chart: a figure that can be saved as a PNG.
-fn chart_block(
-    slug: &'static str,
-    caption: impl IntoView + 'static,
-    body: impl IntoView + 'static,
-) -> AnyView {
-    figure_block(slug, caption, body, true)
-}
-
-/// Saves the charts of the figure block `block_id` as one PNG, titled,
-/// with the parameters that draw it in its footer.
-fn save_png(block_id: &str, title: &str) {
-    let footer = format!("?{}", Store::get().state.with_untracked(State::to_query));
-    crate::chart::save_block_png(block_id, title, &footer);
 }
 
 /// One panel's parameters and its run, as memos: the run is recomputed only
@@ -285,6 +222,7 @@ fn Presets(panel: Panel) -> impl IntoView {
                                         data-preset=preset.slug
                                         aria-pressed=move || (pressed.get() == Some(index)).to_string()
                                         on:click=move |_| {
+                                            crate::chart::mark_change();
                                             store.apply_preset(panel, preset);
                                             pressed.set(Some(index));
                                         }

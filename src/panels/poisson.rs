@@ -4,7 +4,7 @@ use leptos::prelude::*;
 use stampede_core::poisson::{self, BucketOutcome, PoissonParams, PoissonRun, Tenant};
 use stampede_core::units::{self, clock, count, duration, rate};
 
-use super::{Computed, chart_block, figure_block};
+use super::{Caption, ChartBlock, Computed};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot, number_tick};
 
 pub fn explanation() -> impl IntoView {
@@ -64,38 +64,66 @@ pub fn figure() -> impl IntoView {
 
     let bucket = move || run.with(|run| run.as_ref().ok().and_then(|run| run.bucket.clone()));
     view! {
-        {chart_block(
-            "timeline",
-            "Each bar is a minute with events; the shaded stretch is the window.",
-            timeline.view("poisson-timeline", computed.describe(|_, run| {
-                let day: u32 = run.first_day_per_minute.iter().sum();
-                format!("{} events in the first day, by minute of local time", count(u64::from(day)))
-            })),
-        )}
+        {timeline_block(computed, timeline)}
         {computed.key_numbers(poisson::key_numbers)}
-        {chart_block(
-            "gaps",
-            "Measured gaps against the exponential curve; dashed marks are the measured p50 and p95.",
-            gaps.view("poisson-gaps", computed.describe(|_, run| {
-                let [p50, p95, _] = run.gap_quantiles;
-                format!(
-                    "Histogram of {} gaps: median {}, 95th percentile {}",
-                    count(run.gaps.len() as u64),
-                    duration(p50.measured),
-                    duration(p95.measured)
-                )
-            })),
-        )}
-        {chart_block(
-            "hours",
-            "Summed over the horizon, local time; one colour per tenant.",
-            hours.view("poisson-hours", computed.describe(|params, run| {
-                let tenants = params.tenants().len();
-                let total: u32 = run.per_hour.iter().flatten().sum();
-                format!("{} events by local hour, {tenants} tenant(s)", count(u64::from(total)))
-            })),
-        )}
-        {move || bucket().map(bucket_bar)}
+        {gaps_block(computed, gaps)}
+        {hours_block(computed, hours)}
+        {move || bucket().map(bucket_block)}
+    }
+}
+
+type PoissonComputed = Computed<PoissonParams, PoissonRun>;
+
+fn timeline_block(computed: PoissonComputed, timeline: ChartCanvas) -> impl IntoView {
+    let label = computed.describe(|_, run| {
+        let day: u32 = run.first_day_per_minute.iter().sum();
+        format!(
+            "{} events in the first day, by minute of local time",
+            count(u64::from(day))
+        )
+    });
+    view! {
+        <ChartBlock figure="timeline">
+            <Caption slot>"Each bar is a minute with events; the shaded stretch is the window."</Caption>
+            {timeline.view("poisson-timeline", label)}
+        </ChartBlock>
+    }
+}
+
+fn gaps_block(computed: PoissonComputed, gaps: ChartCanvas) -> impl IntoView {
+    let label = computed.describe(|_, run| {
+        let [p50, p95, _] = run.gap_quantiles;
+        format!(
+            "Histogram of {} gaps: median {}, 95th percentile {}",
+            count(run.gaps.len() as u64),
+            duration(p50.measured),
+            duration(p95.measured)
+        )
+    });
+    view! {
+        <ChartBlock figure="gaps">
+            <Caption slot>
+                "Measured gaps against the exponential curve; dashed marks are the measured p50 and p95."
+            </Caption>
+            {gaps.view("poisson-gaps", label)}
+        </ChartBlock>
+    }
+}
+
+fn hours_block(computed: PoissonComputed, hours: ChartCanvas) -> impl IntoView {
+    let label = computed.describe(|params, run| {
+        let tenants = params.tenants().len();
+        let total: u32 = run.per_hour.iter().flatten().sum();
+        format!(
+            "{} events by local hour, {tenants} tenant(s)",
+            count(u64::from(total))
+        )
+    });
+    view! {
+        <ChartBlock figure="hours">
+            <Caption slot>"Summed over the horizon, local time; one colour per tenant."</Caption>
+            {hours.view("poisson-hours", label)}
+        </ChartBlock>
     }
 }
 
@@ -245,7 +273,7 @@ fn tenant_label(index: usize, tenant: &Tenant) -> String {
 }
 
 /// What the token bucket did, as one bar cut in three.
-fn bucket_bar(outcome: BucketOutcome) -> impl IntoView {
+fn bucket_block(outcome: BucketOutcome) -> impl IntoView {
     let total = f64::from(outcome.accepted + outcome.delayed + outcome.rejected).max(1.0);
     let parts = [
         ("ran at once", outcome.accepted, "bucket-ran"),
@@ -277,10 +305,10 @@ fn bucket_bar(outcome: BucketOutcome) -> impl IntoView {
                     .collect_view()}
             </ul>
     };
-    figure_block(
-        "bucket",
-        "What happened to each event that reached the bucket.",
-        bar,
-        false,
-    )
+    view! {
+        <ChartBlock figure="bucket" png=false>
+            <Caption slot>"What happened to each event that reached the bucket."</Caption>
+            {bar}
+        </ChartBlock>
+    }
 }

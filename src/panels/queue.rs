@@ -17,7 +17,7 @@ use stampede_core::sim::SimRun;
 use stampede_core::state::{Panel, State};
 use stampede_core::units::{count, duration};
 
-use super::{chart_block, key_numbers};
+use super::{Caption, ChartBlock, key_numbers};
 use crate::browser;
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
 use crate::playback::{PlaybackControls, Playhead};
@@ -181,36 +181,128 @@ pub fn figure() -> impl IntoView {
     let shown = runner.shown;
 
     let playhead = Playhead::new(1.0, SPEEDS[1].1, false);
-    let depth = ChartCanvas::new(300.0);
-    let busy = ChartCanvas::new(STRIPS_HEIGHT);
-    let ingress = ChartCanvas::new(STRIPS_HEIGHT);
-    let waits = ChartCanvas::new(STRIPS_HEIGHT);
-    let gaps = ChartCanvas::new(STRIPS_HEIGHT);
+    let charts = LaneCanvases::new();
     chart::redraw_on_change("figure", move || {
         let at = playhead.at.get();
         shown.with(|shown| {
-            let Some(shown) = shown else { return };
-            let lanes = &shown.run.lanes;
-            depth.draw(|area, pen| depth_plot(&shown.run, at).draw(area, pen));
-            let frame = Frame {
-                at,
-                cycle_seconds: f64::from(shown.params.cycle_seconds()),
-            };
-            let strips = |plot: fn(&Lane, usize, Frame) -> Plot| -> Vec<Plot> {
-                lanes
-                    .iter()
-                    .enumerate()
-                    .map(|(i, lane)| plot(lane, i, frame))
-                    .collect()
-            };
-            busy.draw(|area, pen| chart::draw_stacked(area, pen, &strips(busy_plot)));
-            ingress.draw(|area, pen| chart::draw_stacked(area, pen, &strips(ingress_plot)));
-            waits.draw(|area, pen| chart::draw_stacked(area, pen, &strips(wait_plot)));
-            gaps.draw(|area, pen| chart::draw_stacked(area, pen, &strips(gap_plot)));
+            if let Some(shown) = shown {
+                charts.draw(shown, at);
+            }
         });
     });
+    view! {
+        <RunStatus runner params seed />
+        <PlaybackControls
+            id="queue"
+            playhead
+            speeds=SPEEDS
+            step=("Step 1/24", 1.0 / 24.0)
+            time_text=time_text(shown, playhead)
+            scrub_label="Simulated time"
+        />
+        <LaneChart
+            figure="depth"
+            canvas_id="queue-depth"
+            caption="The most jobs waiting for a worker in each bin, one line per lane, up to the clock."
+            canvas=charts.depth
+            shown
+            label=|s| describe_lanes(s, "the most jobs waiting at once", |r| count(r.summary.max_queue_depth))
+        />
+        {numbers(shown)}
+        <SummaryTable shown />
+        <LaneChart
+            figure="busy"
+            canvas_id="queue-busy"
+            caption="Busy workers averaged over each bin, one strip per lane; the thin line is the workers ready."
+            canvas=charts.busy
+            shown
+            label=|s| describe_lanes(s, "utilization", |r| percent(r.summary.utilization))
+        />
+        <LaneChart
+            figure="ingress"
+            canvas_id="queue-ingress"
+            caption="Jobs enqueued in each bin, one strip per lane, each on its own scale."
+            canvas=charts.ingress
+            shown
+            label=|s| describe_lanes(s, "jobs enqueued", |r| count(r.summary.jobs_enqueued))
+        />
+        <LaneChart
+            figure="waits"
+            canvas_id="queue-waits"
+            caption="How long jobs waited from falling due to starting, over the whole run; each strip on its own scale."
+            canvas=charts.waits
+            shown
+            label=|s| describe_lanes(s, "p95 wait", |r| duration(r.summary.p95_wait_s))
+        />
+        <LaneChart
+            figure="gaps"
+            canvas_id="queue-gaps"
+            caption="From one finished sync of an account to its next, over the whole run; a lane that keeps its cycle peaks at C."
+            canvas=charts.gaps
+            shown
+            label=|s| describe_lanes(s, "longest time between syncs", |r| duration(r.summary.max_sync_interval_s))
+        />
+        <div class="queue-export">
+            <button type="button" id="queue-csv" on:click=move |_| save_csv(shown)>
+                "Download the series (CSV)"
+            </button>
+        </div>
+        <scheduler::EventSchedulerView />
+    }
+}
 
-    let time_text = Signal::derive(move || {
+/// The run's charts: the queue's depth, then a strip per lane in each of
+/// the small multiples.
+#[derive(Clone, Copy)]
+struct LaneCanvases {
+    depth: ChartCanvas,
+    busy: ChartCanvas,
+    ingress: ChartCanvas,
+    waits: ChartCanvas,
+    gaps: ChartCanvas,
+}
+
+impl LaneCanvases {
+    fn new() -> Self {
+        Self {
+            depth: ChartCanvas::new(300.0),
+            busy: ChartCanvas::new(STRIPS_HEIGHT),
+            ingress: ChartCanvas::new(STRIPS_HEIGHT),
+            waits: ChartCanvas::new(STRIPS_HEIGHT),
+            gaps: ChartCanvas::new(STRIPS_HEIGHT),
+        }
+    }
+
+    /// Draws `shown` up to the clock at share `at` of the horizon.
+    fn draw(self, shown: &Shown, at: f64) {
+        let lanes = &shown.run.lanes;
+        self.depth
+            .draw(|area, pen| depth_plot(&shown.run, at).draw(area, pen));
+        let frame = Frame {
+            at,
+            cycle_seconds: f64::from(shown.params.cycle_seconds()),
+        };
+        let strips = |plot: fn(&Lane, usize, Frame) -> Plot| -> Vec<Plot> {
+            lanes
+                .iter()
+                .enumerate()
+                .map(|(i, lane)| plot(lane, i, frame))
+                .collect()
+        };
+        self.busy
+            .draw(|area, pen| chart::draw_stacked(area, pen, &strips(busy_plot)));
+        self.ingress
+            .draw(|area, pen| chart::draw_stacked(area, pen, &strips(ingress_plot)));
+        self.waits
+            .draw(|area, pen| chart::draw_stacked(area, pen, &strips(wait_plot)));
+        self.gaps
+            .draw(|area, pen| chart::draw_stacked(area, pen, &strips(gap_plot)));
+    }
+}
+
+/// "3 h of 168 h": the clock against the horizon of the run shown.
+fn time_text(shown: RwSignal<Option<Arc<Shown>>>, playhead: Playhead) -> Signal<String> {
+    Signal::derive(move || {
         shown.with(|shown| {
             shown.as_ref().map_or_else(String::new, |shown| {
                 let horizon = f64::from(shown.params.horizon_hours) * 3600.0;
@@ -221,78 +313,37 @@ pub fn figure() -> impl IntoView {
                 )
             })
         })
-    });
-    let described = move |what: fn(&Shown) -> String| {
-        move || shown.with(|shown| shown.as_deref().map(what).unwrap_or_default())
-    };
-    let numbers = key_numbers(move || {
+    })
+}
+
+/// The key numbers of the run shown; none until one has finished.
+fn numbers(shown: RwSignal<Option<Arc<Shown>>>) -> impl IntoView {
+    key_numbers(move || {
         shown.with(|shown| {
             Ok(shown
                 .as_deref()
                 .map(|s| queue::key_numbers(&s.params, &s.run))
                 .unwrap_or_default())
         })
-    });
-    let lane_chart = |slug: &'static str,
-                      canvas_id: &'static str,
-                      caption: &'static str,
-                      canvas: ChartCanvas,
-                      label: fn(&Shown) -> String| {
-        chart_block(slug, caption, canvas.view(canvas_id, described(label)))
-    };
+    })
+}
+
+/// One chart of the run shown, its text alternative `label` of it.
+#[component]
+fn LaneChart(
+    figure: &'static str,
+    canvas_id: &'static str,
+    caption: &'static str,
+    canvas: ChartCanvas,
+    shown: RwSignal<Option<Arc<Shown>>>,
+    label: fn(&Shown) -> String,
+) -> impl IntoView {
+    let label = move || shown.with(|shown| shown.as_deref().map(label).unwrap_or_default());
     view! {
-        <RunStatus runner params seed />
-        <PlaybackControls
-            id="queue"
-            playhead
-            speeds=SPEEDS
-            step=("Step 1/24", 1.0 / 24.0)
-            time_text
-            scrub_label="Simulated time"
-        />
-        {lane_chart(
-            "depth",
-            "queue-depth",
-            "The most jobs waiting for a worker in each bin, one line per lane, up to the clock.",
-            depth,
-            |s| describe_lanes(s, "the most jobs waiting at once", |r| count(r.summary.max_queue_depth)),
-        )}
-        {numbers}
-        <SummaryTable shown />
-        {lane_chart(
-            "busy",
-            "queue-busy",
-            "Busy workers averaged over each bin, one strip per lane; the thin line is the workers ready.",
-            busy,
-            |s| describe_lanes(s, "utilization", |r| percent(r.summary.utilization)),
-        )}
-        {lane_chart(
-            "ingress",
-            "queue-ingress",
-            "Jobs enqueued in each bin, one strip per lane, each on its own scale.",
-            ingress,
-            |s| describe_lanes(s, "jobs enqueued", |r| count(r.summary.jobs_enqueued)),
-        )}
-        {lane_chart(
-            "waits",
-            "queue-waits",
-            "How long jobs waited from falling due to starting, over the whole run; each strip on its own scale.",
-            waits,
-            |s| describe_lanes(s, "p95 wait", |r| duration(r.summary.p95_wait_s)),
-        )}
-        {lane_chart(
-            "gaps",
-            "queue-gaps",
-            "From one finished sync of an account to its next, over the whole run; a lane that keeps its cycle peaks at C.",
-            gaps,
-            |s| describe_lanes(s, "longest time between syncs", |r| duration(r.summary.max_sync_interval_s)),
-        )}
-        <div class="queue-export">
-            <button type="button" id="queue-csv" on:click=move |_| save_csv(shown)>
-                "Download the series (CSV)"
-            </button>
-        </div>
-        <scheduler::EventSchedulerView />
+        <ChartBlock figure>
+            <Caption slot>{caption}</Caption>
+            {canvas.view(canvas_id, label)}
+        </ChartBlock>
     }
 }
 

@@ -5,11 +5,12 @@
 mod donut;
 
 use leptos::prelude::*;
+use stampede_core::error::InvalidInput;
 use stampede_core::slots::{self, SlotRun};
 use stampede_core::snippet;
 use stampede_core::units::{count, counted, duration, significant};
 
-use super::{Computed, chart_block, use_it};
+use super::{Caption, ChartBlock, Computed, use_it};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot, number_tick};
 use crate::playback::{PlaybackControls, Playhead};
 
@@ -71,69 +72,90 @@ pub fn explanation() -> impl IntoView {
 pub fn figure() -> impl IntoView {
     let computed = Computed::new(|s| &s.slots, slots::run);
     let run = computed.run;
-
-    // View state, not in the URL: where the clock hand is (a share of the
-    // cycle, so it survives a change of cycle), whether it turns, how fast,
-    // and which slot a reader points at.
-    let clock = Playhead::new(0.0, SPEEDS[1].1, true);
-    let phase = clock.at;
-    let pointed = RwSignal::new(None::<u32>);
-
-    let ring = ChartCanvas::new(320.0);
+    let ring = Ring {
+        run,
+        // View state, not in the URL: where the clock hand is (a share of
+        // the cycle, so it survives a change of cycle), whether it turns,
+        // how fast, and which slot a reader points at.
+        clock: Playhead::new(0.0, SPEEDS[1].1, true),
+        pointed: RwSignal::new(None),
+        canvas: ChartCanvas::new(320.0),
+    };
     let ingress = ChartCanvas::new(300.0);
     let costs = ChartCanvas::new(230.0);
     chart::redraw_on_change("figure", move || {
         run.with(|run| {
             let Ok(run) = run else { return };
-            let (at, focus) = (phase.get_untracked(), pointed.get_untracked());
-            ring.draw(|area, pen| donut::draw(area, pen, run, at, focus));
+            let (at, focus) = (ring.clock.at.get_untracked(), ring.pointed.get_untracked());
+            ring.canvas
+                .draw(|area, pen| donut::draw(area, pen, run, at, focus));
             ingress.draw(|area, pen| chart::draw_stacked(area, pen, &ingress_plots(run)));
             costs.draw(|area, pen| cost_plot(run).draw(area, pen));
         });
     });
     // The clock and the pointer move only the ring.
     Effect::new(move |_| {
-        let (at, focus) = (phase.get(), pointed.get());
+        let (at, focus) = (ring.clock.at.get(), ring.pointed.get());
         run.with_untracked(|run| {
             if let Ok(run) = run {
-                ring.draw(|area, pen| donut::draw(area, pen, run, at, focus));
+                ring.canvas
+                    .draw(|area, pen| donut::draw(area, pen, run, at, focus));
             }
         });
     });
 
-    let clock_text = move || {
-        run.with(|run| {
+    view! {
+        {ring_block(ring)}
+        {computed.key_numbers(slots::key_numbers)}
+        {ingress_block(run, ingress)}
+        {costs_block(run, costs)}
+        {use_it(move || computed.params.with(snippet::slots::snippets))}
+    }
+}
+
+type SlotRunMemo = Memo<Result<SlotRun, InvalidInput>>;
+
+/// The ring, its clock and the slot a reader points at.
+#[derive(Clone, Copy)]
+struct Ring {
+    run: SlotRunMemo,
+    clock: Playhead,
+    pointed: RwSignal<Option<u32>>,
+    canvas: ChartCanvas,
+}
+
+impl Ring {
+    /// Text about the current run; empty when the run failed.
+    fn described(
+        self,
+        what: impl Fn(&SlotRun) -> String + Send + Sync + 'static,
+    ) -> impl Fn() -> String + Send + Sync + 'static {
+        move || {
+            self.run
+                .with(|run| run.as_ref().ok().map(&what))
+                .unwrap_or_default()
+        }
+    }
+
+    /// The cycle's length in seconds, and where the clock is in it.
+    fn cycle_and_clock(self, run: &SlotRun) -> (f64, f64) {
+        let cycle = f64::from(run.slots) * f64::from(run.slot_seconds);
+        (cycle, self.clock.at.get() * cycle)
+    }
+
+    /// The slot the clock is in, which the focused ring reads first.
+    fn clock_slot(self) -> Option<u32> {
+        self.run.with_untracked(|run| {
             run.as_ref().ok().map(|run| {
                 let cycle = f64::from(run.slots) * f64::from(run.slot_seconds);
-                let at = phase.get() * cycle;
-                format!(
-                    "{} of {} · slot {} of {}",
-                    duration(at.floor()),
-                    duration(cycle),
-                    run.step_at(at) + 1,
-                    run.slots
-                )
+                run.step_at(self.clock.at.get_untracked() * cycle)
             })
         })
-    };
-    let note = move || {
-        let Some(slot) = pointed.get() else {
-            return "Hover over the ring or focus a slot to read what runs there.".to_string();
-        };
-        run.with(|run| {
-            run.as_ref().ok().map_or_else(String::new, |run| {
-                let cycle = f64::from(run.slots) * f64::from(run.slot_seconds);
-                let cost = run.costs.hashed.per_slot.get(slot as usize).copied();
-                format!(
-                    "{} Summed cost {} (mean account = 1).",
-                    run.describe_slot(slot, phase.get() * cycle),
-                    significant(cost.unwrap_or(0.0), 3)
-                )
-            })
-        })
-    };
-    let on_pointer = move |event: leptos::ev::MouseEvent| {
-        // Over the ring's canvas only, not the readout below it.
+    }
+
+    /// Points at the slot under the mouse, over the ring's canvas only, not
+    /// the readout below it.
+    fn point(self, event: leptos::ev::MouseEvent) {
         let Some(canvas) = event
             .target()
             .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlCanvasElement>(t).ok())
@@ -146,30 +168,30 @@ pub fn figure() -> impl IntoView {
         );
         let x = f64::from(event.offset_x()) - width / 2.0;
         let y = f64::from(event.offset_y()) - height / 2.0;
-        let slot = run.with_untracked(|run| {
+        let slot = self.run.with_untracked(|run| {
             run.as_ref()
                 .ok()
                 .and_then(|run| donut::slot_at(run, x, y, width, height))
         });
-        if pointed.get_untracked() != slot {
-            pointed.set(slot);
+        if self.pointed.get_untracked() != slot {
+            self.pointed.set(slot);
         }
-    };
-    // Focused, the ring reads the slot the clock is in; the arrow keys step
-    // round it.
-    let clock_slot = move || {
-        run.with_untracked(|run| {
-            run.as_ref().ok().map(|run| {
-                let cycle = f64::from(run.slots) * f64::from(run.slot_seconds);
-                run.step_at(phase.get_untracked() * cycle)
-            })
-        })
-    };
-    let on_key = move |event: leptos::ev::KeyboardEvent| {
-        let Some(slots) = run.with_untracked(|run| run.as_ref().ok().map(|run| run.slots)) else {
+    }
+
+    /// The arrow keys step round the ring from the slot pointed at, or
+    /// from the clock's.
+    fn step(self, event: leptos::ev::KeyboardEvent) {
+        let slots = self
+            .run
+            .with_untracked(|run| run.as_ref().ok().map(|run| run.slots));
+        let Some(slots) = slots else {
             return;
         };
-        let current = pointed.get_untracked().or_else(clock_slot).unwrap_or(0);
+        let current = self
+            .pointed
+            .get_untracked()
+            .or_else(|| self.clock_slot())
+            .unwrap_or(0);
         let next = match event.key().as_str() {
             "ArrowRight" | "ArrowDown" => (current + 1) % slots,
             "ArrowLeft" | "ArrowUp" => (current + slots - 1) % slots,
@@ -178,8 +200,71 @@ pub fn figure() -> impl IntoView {
             _ => return,
         };
         event.prevent_default();
-        pointed.set(Some(next));
-    };
+        self.pointed.set(Some(next));
+    }
+}
+
+fn ring_block(ring: Ring) -> impl IntoView {
+    let clock_text = ring.described(move |run| {
+        let (cycle, at) = ring.cycle_and_clock(run);
+        format!(
+            "{} of {} · slot {} of {}",
+            duration(at.floor()),
+            duration(cycle),
+            run.step_at(at) + 1,
+            run.slots
+        )
+    });
+    view! {
+        <ChartBlock figure="ring">
+            <Caption slot>
+                "Thicker, darker slots hold more accounts; the thin grey hand is the clock, the coloured hands the job kinds."
+            </Caption>
+            <PlaybackControls
+                id="slots"
+                playhead=ring.clock
+                speeds=SPEEDS
+                time_text=Signal::derive(clock_text)
+                scrub_label="Clock"
+            />
+            <PresentButton />
+            {ring_canvas(ring)}
+            {slot_list(ring)}
+            {derivation(ring.run)}
+        </ChartBlock>
+    }
+}
+
+/// The ring's canvas, which answers the pointer and the arrow keys.
+fn ring_canvas(ring: Ring) -> impl IntoView {
+    let pointed = ring.pointed;
+    let label = ring.described(|run| {
+        format!(
+            "A ring of {} slots of {} each, {} to {} accounts a slot, with {} job kinds",
+            count(u64::from(run.slots)),
+            duration(f64::from(run.slot_seconds)),
+            count(u64::from(run.even.fewest_accounts)),
+            count(u64::from(run.even.most_accounts)),
+            run.kinds.offsets.len()
+        )
+    });
+    view! {
+        <div
+            on:mousemove=move |event| ring.point(event)
+            on:mouseleave=move |_| pointed.set(None)
+            on:keydown=move |event| ring.step(event)
+            on:focusin=move |_| pointed.set(ring.clock_slot())
+            on:focusout=move |_| pointed.set(None)
+        >
+            {ring.canvas.view("slots-ring", label)}
+        </div>
+    }
+}
+
+/// "Present": the ring's block fills the screen, and the button then
+/// leaves it; it follows the browser's fullscreen, which Esc also leaves.
+#[component]
+fn PresentButton() -> impl IntoView {
     let presenting = RwSignal::new(false);
     let fullscreen_change = window_event_listener_untyped("fullscreenchange", move |_| {
         presenting.set(document().fullscreen_element().is_some());
@@ -198,6 +283,23 @@ pub fn figure() -> impl IntoView {
             crate::browser::warn(&format!("the presenter view would not open: {error:?}"));
         }
     };
+    view! {
+        <button
+            type="button"
+            id="slots-present"
+            class="slots-present"
+            aria-pressed=move || presenting.get().to_string()
+            on:click=present
+        >
+            {move || if presenting.get() { "Leave presenter view (Esc)" } else { "Present" }}
+        </button>
+    }
+}
+
+/// The slots as buttons, up to [`LISTED_SLOTS`], the note on the one
+/// pointed at, and the SQL's warning when it strands accounts.
+fn slot_list(ring: Ring) -> impl IntoView {
+    let Ring { run, pointed, .. } = ring;
     let slot_buttons = move || {
         run.with(|run| {
             let Ok(run) = run else { return Vec::new() };
@@ -231,7 +333,38 @@ pub fn figure() -> impl IntoView {
             })
             })
         };
-    let derivation = move || {
+    let note = move || {
+        let Some(slot) = pointed.get() else {
+            return "Hover over the ring or focus a slot to read what runs there.".to_string();
+        };
+        run.with(|run| {
+            run.as_ref().ok().map_or_else(String::new, |run| {
+                let (_, at) = ring.cycle_and_clock(run);
+                let cost = run.costs.hashed.per_slot.get(slot as usize).copied();
+                format!(
+                    "{} Summed cost {} (mean account = 1).",
+                    run.describe_slot(slot, at),
+                    significant(cost.unwrap_or(0.0), 3)
+                )
+            })
+        })
+    };
+    let warning = move || {
+        run.with(|run| run.as_ref().ok().and_then(SlotRun::sql_warning))
+            .map(|text| view! { <p class="slots-warning" role="note"><strong>"SQL warning: "</strong>{text}</p> })
+    };
+    view! {
+        <div class="slots-list" role="group" aria-label="Slots">{slot_buttons}</div>
+        <p class="caption">{listed_note}</p>
+        <p id="slots-note" class="slots-note" aria-live="polite">{note}</p>
+        {warning}
+    }
+}
+
+/// Euclid's steps from cycle and buckets to the slot count, and what
+/// that makes of each slot.
+fn derivation(run: SlotRunMemo) -> impl IntoView {
+    let steps = move || {
         run.with(|run| {
             run.as_ref()
                 .map(|run| {
@@ -262,88 +395,51 @@ pub fn figure() -> impl IntoView {
             })
         })
     };
-    let warning = move || {
-        run.with(|run| run.as_ref().ok().and_then(SlotRun::sql_warning))
-            .map(|text| view! { <p class="slots-warning" role="note"><strong>"SQL warning: "</strong>{text}</p> })
-    };
-    let described = move |what: fn(&SlotRun) -> String| {
-        move || run.with(|run| run.as_ref().map(what).unwrap_or_default())
-    };
-
     view! {
-        {chart_block(
-            "ring",
-            "Thicker, darker slots hold more accounts; the thin grey hand is the clock, the coloured hands the job kinds.",
-            view! {
-            <PlaybackControls
-                id="slots"
-                playhead=clock
-                speeds=SPEEDS
-                time_text=Signal::derive(move || clock_text().unwrap_or_default())
-                scrub_label="Clock"
-            />
-            <button
-                type="button"
-                id="slots-present"
-                class="slots-present"
-                aria-pressed=move || presenting.get().to_string()
-                on:click=present
-            >
-                {move || if presenting.get() { "Leave presenter view (Esc)" } else { "Present" }}
-            </button>
-            <div
-                on:mousemove=on_pointer
-                on:mouseleave=move |_| pointed.set(None)
-                on:keydown=on_key
-                on:focusin=move |_| pointed.set(clock_slot())
-                on:focusout=move |_| pointed.set(None)
-            >
-                {ring.view("slots-ring", described(|run| {
-                    format!(
-                        "A ring of {} slots of {} each, {} to {} accounts a slot, with {} job kinds",
-                        count(u64::from(run.slots)),
-                        duration(f64::from(run.slot_seconds)),
-                        count(u64::from(run.even.fewest_accounts)),
-                        count(u64::from(run.even.most_accounts)),
-                        run.kinds.offsets.len()
-                    )
-                }))}
-            </div>
-            <div class="slots-list" role="group" aria-label="Slots">{slot_buttons}</div>
-            <p class="caption">{listed_note}</p>
-            <p id="slots-note" class="slots-note" aria-live="polite">{note}</p>
-            {warning}
-            <h4>"From cycle and buckets to slots"</h4>
-            <p class="caption">"Euclid's steps on (cycle seconds, buckets); the last divisor is the slot count."</p>
-            <ol class="slots-derivation">{derivation}</ol>
-            <p class="slots-outcome">{outcome}</p>
-            },
-        )}
-        {computed.key_numbers(slots::key_numbers)}
-        {chart_block(
-            "ingress",
-            "Jobs entering the queue and jobs waiting in it, slotted against everything enqueued at once.",
-            ingress.view("slots-ingress", described(|run| {
-                format!(
-                    "At most {} jobs enter in one bin when slotted, against {} at once",
-                    count(u64::from(run.peak_ingress_slotted())),
-                    count(u64::from(run.plan.peak_waiting_all_at_once))
-                )
-            })),
-        )}
-        {chart_block(
-            "costs",
-            "Summed account cost in each slot, placed by bucket and balanced heaviest first.",
-            costs.view("slots-costs", described(|run| {
-                format!(
-                    "Heaviest slot costs {:.2} by bucket and {:.2} balanced, mean {:.2}",
-                    run.costs.hashed.max,
-                    run.costs.balanced.max,
-                    run.costs.hashed.mean
-                )
-            })),
-        )}
-        {use_it(move || computed.params.with(snippet::slots::snippets))}
+        <h4>"From cycle and buckets to slots"</h4>
+        <p class="caption">"Euclid's steps on (cycle seconds, buckets); the last divisor is the slot count."</p>
+        <ol class="slots-derivation">{steps}</ol>
+        <p class="slots-outcome">{outcome}</p>
+    }
+}
+
+/// Text about the current run; empty when the run failed.
+fn described(run: SlotRunMemo, what: fn(&SlotRun) -> String) -> impl Fn() -> String + Send + Sync {
+    move || run.with(|run| run.as_ref().map(what).unwrap_or_default())
+}
+
+fn ingress_block(run: SlotRunMemo, ingress: ChartCanvas) -> impl IntoView {
+    let label = described(run, |run| {
+        format!(
+            "At most {} jobs enter in one bin when slotted, against {} at once",
+            count(u64::from(run.peak_ingress_slotted())),
+            count(u64::from(run.plan.peak_waiting_all_at_once))
+        )
+    });
+    view! {
+        <ChartBlock figure="ingress">
+            <Caption slot>
+                "Jobs entering the queue and jobs waiting in it, slotted against everything enqueued at once."
+            </Caption>
+            {ingress.view("slots-ingress", label)}
+        </ChartBlock>
+    }
+}
+
+fn costs_block(run: SlotRunMemo, costs: ChartCanvas) -> impl IntoView {
+    let label = described(run, |run| {
+        format!(
+            "Heaviest slot costs {:.2} by bucket and {:.2} balanced, mean {:.2}",
+            run.costs.hashed.max, run.costs.balanced.max, run.costs.hashed.mean
+        )
+    });
+    view! {
+        <ChartBlock figure="costs">
+            <Caption slot>
+                "Summed account cost in each slot, placed by bucket and balanced heaviest first."
+            </Caption>
+            {costs.view("slots-costs", label)}
+        </ChartBlock>
     }
 }
 

@@ -4,11 +4,12 @@
 //! [`stampede_core::recurrence`]; the panel's parameters play no part.
 
 use leptos::prelude::*;
+use stampede_core::error::InvalidInput;
 use stampede_core::recurrence::{self, Compaction, LateRun, Runs};
 use stampede_core::units::{count, duration, significant};
 
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
-use crate::panels::chart_block;
+use crate::panels::{Caption, ChartBlock};
 
 /// A job every minute, ten runs of it, and a thousand one-shot events:
 /// few enough that every run and every compaction stays distinct on a
@@ -54,14 +55,6 @@ pub fn EventSchedulerView() -> impl IntoView {
         });
     });
 
-    let numbers = super::super::key_numbers(move || {
-        late.with(|late| {
-            heap.with(|heap| match (late, heap) {
-                (Ok(late), Ok(heap)) => Ok(recurrence::key_numbers(late, heap)),
-                (Err(error), _) | (_, Err(error)) => Err(error.clone()),
-            })
-        })
-    });
     let late_text = move || {
         format!(
             "{} ({} P)",
@@ -78,8 +71,6 @@ pub fn EventSchedulerView() -> impl IntoView {
             count(u64::from(EVENTS))
         )
     };
-    let runs_label = move || late.with(|late| late.as_ref().map(describe_runs).unwrap_or_default());
-    let heap_label = move || heap.with(|heap| heap.as_ref().map(describe_heap).unwrap_or_default());
 
     view! {
         <section class="queue-sched-section" aria-labelledby="queue-sched-title">
@@ -96,61 +87,107 @@ pub fn EventSchedulerView() -> impl IntoView {
                 entries outnumber live ones, the scheduler rebuilds the heap without them."
             </p>
             <div class="queue-sched-controls">
-                <div class="control">
-                    <label for="queue-sched-late">"Overrun L of the slow run: run 3 lasts P + L"</label>
-                    <div class="inputs">
-                        <input
-                            type="range"
-                            id="queue-sched-late"
-                            min="0"
-                            max=MAX_LATE_QUARTERS
-                            step="1"
-                            prop:value=move || late_quarters.get().to_string()
-                            on:input=move |ev| {
-                                if let Ok(quarters) = event_target_value(&ev).parse::<u32>() {
-                                    late_quarters.set(quarters.min(MAX_LATE_QUARTERS));
-                                }
-                            }
-                        />
-                        <output for="queue-sched-late">{late_text}</output>
-                    </div>
-                </div>
-                <div class="control">
-                    <label for="queue-sched-share">"Share of the events cancelled"</label>
-                    <div class="inputs">
-                        <input
-                            type="range"
-                            id="queue-sched-share"
-                            min="0"
-                            max=MAX_SHARE_PERCENT
-                            step=SHARE_STEP_PERCENT
-                            prop:value=move || share_percent.get().to_string()
-                            on:input=move |ev| {
-                                if let Ok(percent) = event_target_value(&ev).parse::<u32>() {
-                                    share_percent.set(percent.min(MAX_SHARE_PERCENT));
-                                }
-                            }
-                        />
-                        <output for="queue-sched-share">{share_text}</output>
-                    </div>
-                </div>
+                <Slider
+                    id="queue-sched-late"
+                    label="Overrun L of the slow run: run 3 lasts P + L"
+                    max=MAX_LATE_QUARTERS
+                    step=1
+                    value=late_quarters
+                    text=Signal::derive(late_text)
+                />
+                <Slider
+                    id="queue-sched-share"
+                    label="Share of the events cancelled"
+                    max=MAX_SHARE_PERCENT
+                    step=SHARE_STEP_PERCENT
+                    value=share_percent
+                    text=Signal::derive(share_text)
+                />
             </div>
-            {numbers}
-            {chart_block(
-                "recurrence",
+            {numbers(late, heap)}
+            {recurrence_block(late, runs_canvas)}
+            {heap_block(heap, heap_canvas)}
+        </section>
+    }
+}
+
+/// The key numbers of both runs, the late one's and the heap's.
+fn numbers(
+    late: Memo<Result<LateRun, InvalidInput>>,
+    heap: Memo<Result<Compaction, InvalidInput>>,
+) -> impl IntoView {
+    super::super::key_numbers(move || {
+        late.with(|late| {
+            heap.with(|heap| match (late, heap) {
+                (Ok(late), Ok(heap)) => Ok(recurrence::key_numbers(late, heap)),
+                (Err(error), _) | (_, Err(error)) => Err(error.clone()),
+            })
+        })
+    })
+}
+
+fn recurrence_block(
+    late: Memo<Result<LateRun, InvalidInput>>,
+    canvas: ChartCanvas,
+) -> impl IntoView {
+    let label = move || late.with(|late| late.as_ref().map(describe_runs).unwrap_or_default());
+    view! {
+        <ChartBlock figure="recurrence">
+            <Caption slot>
                 "A job every minute whose third run lasts P plus the overrun (shaded): fixed rate
                 (top) fires once late and is back on the dashed grid; fixed delay (bottom) keeps the
-                delay in every later run.",
-                runs_canvas.view("queue-recurrence", runs_label),
-            )}
-            {chart_block(
-                "heap",
+                delay in every later run."
+            </Caption>
+            {canvas.view("queue-recurrence", label)}
+        </ChartBlock>
+    }
+}
+
+fn heap_block(heap: Memo<Result<Compaction, InvalidInput>>, canvas: ChartCanvas) -> impl IntoView {
+    let label = move || heap.with(|heap| heap.as_ref().map(describe_heap).unwrap_or_default());
+    view! {
+        <ChartBlock figure="heap">
+            <Caption slot>
                 "A thousand events are scheduled, the chosen share cancelled, then the rest popped.
                 Where the solid heap line drops during the cancels, the scheduler compacted; the
-                dashed line is the heap without compaction.",
-                heap_canvas.view("queue-heap", heap_label),
-            )}
-        </section>
+                dashed line is the heap without compaction."
+            </Caption>
+            {canvas.view("queue-heap", label)}
+        </ChartBlock>
+    }
+}
+
+/// One of the section's own sliders, from 0 to `max`, with its value
+/// written out beside it.
+#[component]
+fn Slider(
+    id: &'static str,
+    label: &'static str,
+    max: u32,
+    step: u32,
+    value: RwSignal<u32>,
+    text: Signal<String>,
+) -> impl IntoView {
+    view! {
+        <div class="control">
+            <label for=id>{label}</label>
+            <div class="inputs">
+                <input
+                    type="range"
+                    id=id
+                    min="0"
+                    max=max
+                    step=step
+                    prop:value=move || value.get().to_string()
+                    on:input=move |ev| {
+                        if let Ok(chosen) = event_target_value(&ev).parse::<u32>() {
+                            value.set(chosen.min(max));
+                        }
+                    }
+                />
+                <output for=id>{text}</output>
+            </div>
+        </div>
     }
 }
 
