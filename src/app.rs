@@ -2,7 +2,8 @@
 //! embed mode, the panel alone.
 
 use leptos::prelude::*;
-use stampede_core::state::{Panel, State};
+use stampede_core::panels::Panel;
+use stampede_core::panels::state::State;
 
 use crate::browser;
 use crate::notices::NoticeSummary;

@@ -5,7 +5,8 @@
 
 use leptos::prelude::*;
 use stampede_core::field::{Choice, Field, Kind};
-use stampede_core::state::{Panel, SEED_FIELD};
+use stampede_core::panels::Panel;
+use stampede_core::panels::state::SEED_FIELD;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlTextAreaElement;
 

@@ -1,7 +1,7 @@
 //! The Stampede web app: a Leptos shell around `stampede-core`.
 //!
 //! Data flows one way: the URL is decoded by core into a validated
-//! [`State`](stampede_core::state::State), panels draw what core computes
+//! [`State`](stampede_core::panels::state::State), panels draw what core computes
 //! from it, and controls write back through the same core codec. This crate
 //! only wires and draws; every number comes from core.
 

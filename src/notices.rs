@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use stampede_core::state::SEED_FIELD;
+use stampede_core::panels::state::SEED_FIELD;
 
 use crate::store::{Adjusted, Store};
 

@@ -8,7 +8,8 @@ use std::time::Duration;
 use leptos::html;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use stampede_core::state::{Figure, Panel, State, Theme, View};
+use stampede_core::panels::state::{State, Theme, View};
+use stampede_core::panels::{Figure, Panel};
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::browser;

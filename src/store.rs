@@ -4,8 +4,9 @@
 
 use leptos::prelude::*;
 use stampede_core::field::Notice;
-use stampede_core::presets::Preset;
-use stampede_core::state::{Panel, State};
+use stampede_core::panels::Panel;
+use stampede_core::panels::state::State;
+use stampede_core::preset::Preset;
 
 use crate::browser;
 

@@ -7,7 +7,7 @@
 //! never flashes the other scheme.
 
 use leptos::prelude::*;
-use stampede_core::state::Theme;
+use stampede_core::panels::state::Theme;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 

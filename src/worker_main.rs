@@ -16,8 +16,8 @@
 //! it at once.
 
 use stampede_core::error::InvalidInput;
+use stampede_core::panels::state::State;
 use stampede_core::queue::{QueueRun, QueueSteps};
-use stampede_core::state::State;
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent};
 

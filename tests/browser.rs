@@ -6,13 +6,14 @@
 //! are the end-to-end test's).
 #![cfg(target_arch = "wasm32")]
 
+use stampede_core::panels;
 use std::cell::Cell;
 use std::rc::Rc;
 
 use stampede::worker::{self, WorkerRun};
 use stampede::{App, show_error_banner};
+use stampede_core::panels::state::DEFAULT_SEED;
 use stampede_core::poisson::{self, PoissonParams};
-use stampede_core::state::DEFAULT_SEED;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
@@ -96,7 +97,7 @@ async fn a_changed_control_reaches_the_url_and_the_key_numbers() {
         ..Default::default()
     };
     let run = poisson::run(&params, DEFAULT_SEED).unwrap();
-    let expected = poisson::key_numbers(&params, &run);
+    let expected = panels::poisson::key_numbers(&params, &run);
     let mean_gap = expected.iter().find(|n| n.key == "mean-gap").unwrap();
     assert_eq!(mean_gap_after, mean_gap.value);
     let theory = text_of("dd[data-key='mean-gap'] ~ dd.theory");

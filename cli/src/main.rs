@@ -36,11 +36,11 @@ use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
 use serde::Serialize;
 use stampede_core::field::Choice;
+use stampede_core::hash_spread::{HashMode, Reduction};
 use stampede_core::key_numbers::KeyNumber;
+use stampede_core::panels::Panel;
 use stampede_core::panels::run::{self, KeyOffset, TimeSeries};
 use stampede_core::panels::snippet;
-use stampede_core::hash_spread::{HashMode, Reduction};
-use stampede_core::panels::Panel;
 use stampede_core::panels::state::{RESERVED_KEYS, State};
 
 #[derive(Parser)]

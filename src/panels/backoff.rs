@@ -1,10 +1,13 @@
 //! Backoff: how long clients wait before retrying, and why they need jitter.
 
 use leptos::prelude::*;
-use stampede_core::backoff::{self, BackoffParams, BackoffRun, Fleet, RetryStrategy, StrategyFleet};
+use stampede_core::backoff::{
+    self, BackoffParams, BackoffRun, Fleet, RetryStrategy, StrategyFleet,
+};
 use stampede_core::error::InvalidInput;
 use stampede_core::key_numbers::KeyNumber;
-use stampede_core::snippet;
+use stampede_core::panels;
+use stampede_core::panels::snippet;
 use stampede_core::units::{count, duration, significant};
 
 use super::{Caption, ChartBlock, Computed, use_it};
@@ -131,7 +134,7 @@ fn verdict(computed: BackoffComputed) -> impl IntoView {
         params.with(|params| {
             run.with(|run| {
                 let verdict = run.as_ref().ok().and_then(|run| {
-                    backoff::key_numbers(params, run)
+                    panels::backoff::key_numbers(params, run)
                         .into_iter()
                         .find(is_verdict)
                 })?;
@@ -227,7 +230,7 @@ fn is_verdict(number: &KeyNumber) -> bool {
 
 /// The key numbers but the verdict, which the answer above them shows.
 fn numbers_beside_the_verdict(params: &BackoffParams, run: &BackoffRun) -> Vec<KeyNumber> {
-    let mut numbers = backoff::key_numbers(params, run);
+    let mut numbers = panels::backoff::key_numbers(params, run);
     numbers.retain(|number| !is_verdict(number));
     numbers
 }

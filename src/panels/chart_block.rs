@@ -4,7 +4,7 @@
 //! block's id, `fig-{slug}`, is what an embed of one figure names.
 
 use leptos::prelude::*;
-use stampede_core::state::State;
+use stampede_core::panels::state::State;
 
 use crate::store::Store;
 

@@ -2,7 +2,8 @@
 
 use leptos::prelude::*;
 use stampede_core::jitter::{self, JitterParams, JitterRun, JitterStrategy, TimeAxis, WindowFit};
-use stampede_core::snippet;
+use stampede_core::panels;
+use stampede_core::panels::snippet;
 use stampede_core::units::{count, duration, significant};
 
 use super::{Caption, ChartBlock, Computed, use_it};
@@ -89,7 +90,7 @@ pub fn figure() -> impl IntoView {
     view! {
         {arrivals_block(params, arrivals)}
         {move || fit().map(|fit| window_answer(params, fit))}
-        {computed.key_numbers(jitter::key_numbers)}
+        {computed.key_numbers(panels::jitter::key_numbers)}
         {completion_block(params, completion)}
         {use_it(move || params.with(snippet::jitter::snippets))}
     }

@@ -3,7 +3,7 @@
 
 mod backoff;
 mod chart_block;
-mod hash;
+mod hash_spread;
 mod jitter;
 mod poisson;
 mod queue;
@@ -16,9 +16,9 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use stampede_core::error::InvalidInput;
 use stampede_core::key_numbers::KeyNumber;
-use stampede_core::presets;
-use stampede_core::snippet::Snippet;
-use stampede_core::state::{KEY_NUMBERS, Panel, State};
+use stampede_core::panels::snippet::Snippet;
+use stampede_core::panels::state::State;
+use stampede_core::panels::{self as core_panels, KEY_NUMBERS, Panel};
 
 use self::chart_block::{Caption, ChartBlock};
 use crate::controls::{Controls, ControlsSheet};
@@ -46,7 +46,10 @@ pub fn PanelView(panel: Panel) -> impl IntoView {
             backoff::explanation().into_any(),
             backoff::figure().into_any(),
         ),
-        Panel::Hash => (hash::explanation().into_any(), hash::figure().into_any()),
+        Panel::HashSpread => (
+            hash_spread::explanation().into_any(),
+            hash_spread::figure().into_any(),
+        ),
         Panel::Slots => (slots::explanation().into_any(), slots::figure().into_any()),
         Panel::Queue => (queue::explanation().into_any(), queue::figure().into_any()),
     };
@@ -203,7 +206,7 @@ fn key_numbers(
 #[component]
 fn Presets(panel: Panel) -> impl IntoView {
     let store = Store::get();
-    let presets = presets::presets(panel);
+    let presets = core_panels::presets(panel);
     let pressed = RwSignal::new(None::<usize>);
     let lesson = move || pressed.get().map(|index| presets[index].lesson);
     (!presets.is_empty()).then(|| {

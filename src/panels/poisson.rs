@@ -1,8 +1,9 @@
 //! Poisson: N events a day at random, memoryless times.
 
 use leptos::prelude::*;
+use stampede_core::panels;
 use stampede_core::poisson::{self, BucketOutcome, PoissonParams, PoissonRun, Tenant};
-use stampede_core::units::{self, clock, count, duration, rate};
+use stampede_core::units::{self, SECONDS_PER_DAY, clock, count, duration, rate};
 
 use super::{Caption, ChartBlock, Computed};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot, number_tick};
@@ -65,7 +66,7 @@ pub fn figure() -> impl IntoView {
     let bucket = move || run.with(|run| run.as_ref().ok().and_then(|run| run.bucket.clone()));
     view! {
         {timeline_block(computed, timeline)}
-        {computed.key_numbers(poisson::key_numbers)}
+        {computed.key_numbers(panels::poisson::key_numbers)}
         {gaps_block(computed, gaps)}
         {hours_block(computed, hours)}
         {move || bucket().map(bucket_block)}
@@ -260,7 +261,7 @@ fn hourly_plot(params: &PoissonParams, run: &PoissonRun) -> Plot {
 /// "tenant 2: 1000 a day, 22–6 h".
 fn tenant_label(index: usize, tenant: &Tenant) -> String {
     let n = count(u64::from(tenant.per_day));
-    if tenant.window().1 == poisson::SECONDS_PER_DAY {
+    if tenant.window().1 == SECONDS_PER_DAY {
         format!("tenant {}: {n} a day", index + 1)
     } else {
         format!(

@@ -8,13 +8,15 @@
 
 mod scheduler;
 
+use stampede_core::panels;
 use std::sync::Arc;
 
 use leptos::prelude::*;
+use stampede_core::panels::Panel;
+use stampede_core::panels::run::PanelRun;
+use stampede_core::panels::state::State;
 use stampede_core::queue::{self, Lane, QueueParams, QueueRun};
-use stampede_core::run::PanelRun;
 use stampede_core::sim::SimRun;
-use stampede_core::state::{Panel, State};
 use stampede_core::units::{count, duration};
 
 use super::{Caption, ChartBlock, key_numbers};
@@ -322,7 +324,7 @@ fn numbers(shown: RwSignal<Option<Arc<Shown>>>) -> impl IntoView {
         shown.with(|shown| {
             Ok(shown
                 .as_deref()
-                .map(|s| queue::key_numbers(&s.params, &s.run))
+                .map(|s| panels::queue::key_numbers(&s.params, &s.run))
                 .unwrap_or_default())
         })
     })
@@ -416,7 +418,7 @@ fn SummaryTable(shown: RwSignal<Option<Arc<Shown>>>) -> impl IntoView {
     move || {
         shown.with(|shown| {
             let shown = shown.as_deref()?;
-            let rows = queue::summary_rows(&shown.params, &shown.run);
+            let rows = panels::queue::summary_rows(&shown.params, &shown.run);
             let lanes = &shown.run.lanes;
             Some(view! {
                 <div class="table-scroll" tabindex="0" role="region" aria-label="Summary per lane">

@@ -6,8 +6,9 @@ mod donut;
 
 use leptos::prelude::*;
 use stampede_core::error::InvalidInput;
+use stampede_core::panels;
+use stampede_core::panels::snippet;
 use stampede_core::slots::{self, SlotRun};
-use stampede_core::snippet;
 use stampede_core::units::{count, counted, duration, significant};
 
 use super::{Caption, ChartBlock, Computed, use_it};
@@ -106,7 +107,7 @@ pub fn figure() -> impl IntoView {
 
     view! {
         {ring_block(ring)}
-        {computed.key_numbers(slots::key_numbers)}
+        {computed.key_numbers(panels::slots::key_numbers)}
         {ingress_block(run, ingress)}
         {costs_block(run, costs)}
         {use_it(move || computed.params.with(snippet::slots::snippets))}

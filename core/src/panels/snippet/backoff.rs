@@ -531,7 +531,10 @@ mod tests {
 
     /// What each snippet's code must contain for `strategy` under
     /// [`params`], beside the counts.
-    const EXPECTED: &[(&[RetryStrategy], &[(&str, &str)])] = &[
+    /// Text a snippet must contain, by the snippet's system.
+    type Expected = &'static [(&'static str, &'static str)];
+
+    const EXPECTED: &[(&[RetryStrategy], Expected)] = &[
         (
             &[RetryStrategy::Constant],
             &[
@@ -685,7 +688,7 @@ mod tests {
         ),
     ];
 
-    fn expected(strategy: RetryStrategy) -> &'static [(&'static str, &'static str)] {
+    fn expected(strategy: RetryStrategy) -> Expected {
         let found = EXPECTED
             .iter()
             .find(|(strategies, _)| strategies.contains(&strategy));

@@ -1,8 +1,9 @@
 //! Hash spread: each task's offset in the window, derived from its id.
 
 use leptos::prelude::*;
-use stampede_core::snippet;
-use stampede_core::spread::{self, HashMode, Reduction, SpreadParams, SpreadRun};
+use stampede_core::hash_spread::{self, HashMode, HashSpreadParams, HashSpreadRun, Reduction};
+use stampede_core::panels;
+use stampede_core::panels::snippet;
 use stampede_core::units::{count, significant};
 
 use super::{Caption, ChartBlock, Computed, use_it};
@@ -51,7 +52,7 @@ pub fn explanation() -> impl IntoView {
 }
 
 pub fn figure() -> impl IntoView {
-    let computed = Computed::cached(|s| &s.hash, spread::HashSpreadCache::run);
+    let computed = Computed::cached(|s| &s.hash_spread, hash_spread::HashSpreadCache::run);
     let Computed { params, run } = computed;
 
     let strips = ChartCanvas::new(260.0);
@@ -70,16 +71,16 @@ pub fn figure() -> impl IntoView {
 
     view! {
         {strip_block(computed, strips)}
-        {computed.key_numbers(spread::key_numbers)}
+        {computed.key_numbers(panels::hash_spread::key_numbers)}
         {buckets_block(computed, [buckets, buckets2])}
         {use_it(move || params.with(snippet::hash::snippets))}
     }
 }
 
-type HashComputed = Computed<SpreadParams, SpreadRun>;
+type HashComputed = Computed<HashSpreadParams, HashSpreadRun>;
 
 /// "Above: …. Below: …." for the captions of both charts.
-fn functions(params: Memo<SpreadParams>) -> impl Fn() -> String + Send + Sync + 'static {
+fn functions(params: Memo<HashSpreadParams>) -> impl Fn() -> String + Send + Sync + 'static {
     move || {
         params.with(|params| {
             format!(
@@ -119,8 +120,8 @@ fn buckets_block(computed: HashComputed, [first, second]: [ChartCanvas; 2]) -> i
             "{} buckets of {} s; first: {}; second: {}",
             count(run.bucket_counts.len() as u64),
             count(u64::from(run.bucket_width)),
-            spread::verdict(&run.uniformity),
-            spread::verdict(&run.second.uniformity)
+            panels::hash_spread::verdict(&run.uniformity),
+            panels::hash_spread::verdict(&run.second.uniformity)
         )
     });
     let second_label = computed.describe(|params, run| {
@@ -129,7 +130,7 @@ fn buckets_block(computed: HashComputed, [first, second]: [ChartCanvas; 2]) -> i
             function_name(params.mode2, params.reduction2),
             count(run.second.bucket_counts.len() as u64),
             count(u64::from(run.bucket_width)),
-            spread::verdict(&run.second.uniformity)
+            panels::hash_spread::verdict(&run.second.uniformity)
         )
     });
     view! {
@@ -154,7 +155,7 @@ fn function_name(mode: HashMode, reduction: Reduction) -> String {
 }
 
 /// The strips of both functions, one above the other.
-fn strip_plots(run: &SpreadRun) -> [Plot; 2] {
+fn strip_plots(run: &HashSpreadRun) -> [Plot; 2] {
     let window = f64::from(run.window);
     let bin = window / run.strip_counts.len() as f64;
     // Each strip on its own scale, so a clump below does not flatten the
@@ -178,7 +179,7 @@ fn strip_plots(run: &SpreadRun) -> [Plot; 2] {
 }
 
 /// The bucket histograms of both functions with the uniform expectation.
-fn bucket_plots(run: &SpreadRun) -> [Plot; 2] {
+fn bucket_plots(run: &HashSpreadRun) -> [Plot; 2] {
     let window = f64::from(run.window);
     let width = f64::from(run.bucket_width);
     let expected = run.keys.len() as f64 * width / window;
