@@ -72,7 +72,8 @@ choice_enum! {
     }
 }
 
-/// Parameters of the Jitter panel.
+/// A bulk enqueue of N jobs, the delay each draws, and the downstream they
+/// call.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JitterParams {
     /// N, the jobs enqueued at the same instant.

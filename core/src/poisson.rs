@@ -117,7 +117,7 @@ impl fmt::Display for Tenant {
     }
 }
 
-/// Parameters of the Poisson panel.
+/// The tenants, their windows, the horizon and an optional token bucket.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PoissonParams {
     /// N, the average number of events a day of the first tenant.

@@ -112,7 +112,7 @@ choice_enum! {
     }
 }
 
-/// Parameters of the Queue panel.
+/// The accounts, workers, strategies and downstream the lanes simulate.
 #[derive(Clone, Debug, PartialEq)]
 pub struct QueueParams {
     pub strategy: QueueStrategy,

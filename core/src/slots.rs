@@ -115,7 +115,7 @@ choice_enum! {
     }
 }
 
-/// Parameters of the Slots panel.
+/// The cycle, the buckets, the accounts and the job kinds to plan.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SlotParams {
     /// The cycle length in seconds.

@@ -207,7 +207,8 @@ choice_enum! {
     }
 }
 
-/// Parameters of the Backoff panel.
+/// The retry strategies compared, their delays, the fleet and the
+/// dependency it calls.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BackoffParams {
     pub strategy: RetryStrategy,
@@ -332,7 +333,7 @@ pub struct StrategyFleet {
     pub fleet: Fleet,
 }
 
-/// Everything the Backoff panel shows.
+/// The fleets of every strategy drawn and the verdict that ranks them.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct BackoffRun {
     /// The main strategy's fleet first, then the compared ones', all in

@@ -123,7 +123,8 @@ pub struct LookupId(pub String);
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PastedIds(pub Vec<String>);
 
-/// Parameters of the Hash spread panel.
+/// The ids to place (generated or pasted), the window, the two functions
+/// compared and the buckets that measure the spread.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HashSpreadParams {
     /// N, how many ids to generate (pasted ids replace them).
