@@ -72,6 +72,24 @@
 //! in the same bins, as wide as the longest of the runs needs, so their
 //! timelines lie on one time axis. A verdict (in `verdict`) ranks them by
 //! one [`Objective`] and says in one sentence why the first one wins.
+//!
+//! ```
+//! use stampede_core::backoff::{BackoffParams, RetryStrategy, exponential, run};
+//!
+//! // Base 1 s, factor 2, cap 60 s: 1, 2, 4, … 32 s, then 60 s.
+//! assert_eq!(exponential(1.0, 2.0, 60.0, 6), 32.0);
+//! assert_eq!(exponential(1.0, 2.0, 60.0, 7), 60.0);
+//!
+//! // 2,000 clients after a 60 s outage, without jitter and with full jitter.
+//! let params = BackoffParams {
+//!     strategy: RetryStrategy::Exponential,
+//!     clients: 2_000,
+//!     ..Default::default()
+//! };
+//! let fleets = run(&params, 1).unwrap().fleets;
+//! let (herd, jittered) = (&fleets[0].fleet, &fleets[1].fleet);
+//! assert!(jittered.peak_after_outage.per_second < herd.peak_after_outage.per_second);
+//! ```
 
 mod delays;
 mod fleet;
