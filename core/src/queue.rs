@@ -36,7 +36,9 @@ use crate::error::InvalidInput;
 use crate::field::{ChoiceSet, Field, Notice};
 use crate::key_numbers::KeyNumber;
 use crate::presets::Preset;
-use crate::sim::{self, Autoscaler, Downstream, Reports, SimParams, SimRun, Simulation, Strategy};
+use crate::sim::{
+    self, Autoscaler, Downstream, Reports, SimParams, SimRun, Simulation, SyncSchedule,
+};
 use crate::spread::HashMode;
 use crate::units::{count, duration, significant};
 use crate::{choice_enum, panel_params};
@@ -229,21 +231,21 @@ impl QueueParams {
         let cycle_seconds = self.cycle_seconds();
         let duration = Dist::folded_normal_from_mean_p90(self.duration_mean, self.duration_p90)?;
         let strategy = match strategy {
-            QueueStrategy::Herd => Strategy::Herd,
-            QueueStrategy::LeastRecent => Strategy::LeastRecentlySynced {
+            QueueStrategy::Herd => SyncSchedule::Herd,
+            QueueStrategy::LeastRecent => SyncSchedule::LeastRecentlySynced {
                 every_seconds: self.batch_every * 60,
                 batch: self.batch_size(),
                 spread_seconds: self.batch_spread,
             },
-            QueueStrategy::Jitter => Strategy::UniformJitter {
+            QueueStrategy::Jitter => SyncSchedule::UniformJitter {
                 window_seconds: self.jitter_window_seconds(),
             },
-            QueueStrategy::Poisson => Strategy::Poisson,
-            QueueStrategy::Hash => Strategy::HashSpread(HashMode::Farm),
-            QueueStrategy::Slots => Strategy::Slots {
+            QueueStrategy::Poisson => SyncSchedule::Poisson,
+            QueueStrategy::Hash => SyncSchedule::HashSpread(HashMode::Farm),
+            QueueStrategy::Slots => SyncSchedule::Slots {
                 slots: self.slot_count(),
             },
-            QueueStrategy::SelfRescheduling => Strategy::SelfRescheduling,
+            QueueStrategy::SelfRescheduling => SyncSchedule::SelfRescheduling,
         };
         let mut sim = SimParams::new(
             self.accounts,
