@@ -1,9 +1,34 @@
-//! The event scheduler: the engine the queue simulation runs on.
+//! The event scheduler: pending events in a min-heap, fired in order of a
+//! caller's clock.
 //!
 //! Pending events sit in a binary min-heap keyed by (time, priority,
 //! insertion number). The next event to fire is always on top; events due
 //! at the same instant come out by priority and then in the order they were
 //! scheduled, so a run replays identically every time.
+//!
+//! ```
+//! use stampede_core::scheduler::{ManualClock, Repeat, Scheduler};
+//!
+//! let mut clock = ManualClock::new(0);
+//! let mut scheduler = Scheduler::new();
+//! scheduler.schedule_repeating(1_000, 1, "tick", Repeat::fixed_rate(1_000)?)?;
+//! scheduler.schedule(2_000, 0, "backup")?;
+//! let mut fire_due = |now| {
+//!     std::iter::from_fn(|| scheduler.pop_ready(now))
+//!         .map(|fired| fired.payload)
+//!         .collect::<Vec<_>>()
+//! };
+//! assert_eq!(fire_due(clock.set(1_000)), ["tick"]);
+//! // Due at the same instant, the more urgent priority 0 fires first.
+//! assert_eq!(fire_due(clock.set(2_000)), ["backup", "tick"]);
+//! # Ok::<(), stampede_core::error::InvalidInput>(())
+//! ```
+//!
+//! The queue simulation ([`crate::sim`]) orders its events with this
+//! module's min-heap type and the same kind of packed integer key, but not
+//! with the scheduler itself: a scheduler keeps a record per event so that
+//! it can be cancelled or rescheduled, which a simulation of millions of
+//! jobs that are never cancelled would pay for on every one.
 //!
 //! A binary heap cannot remove an entry from its middle without a linear
 //! search, so cancelling only forgets the event's record. Its heap entry,

@@ -15,13 +15,14 @@
 //! use stampede_core::sim::{self, SimParams, SyncSchedule};
 //!
 //! // 1,000 accounts synced hourly for two hours by 2 workers, each sync
-//! // taking 1 s: the herd enqueues them all at once, every hour.
+//! // taking 1 s: the herd makes them all due at once, every hour, so two
+//! // start and 998 wait, the last two for 499 s.
 //! let duration = Dist::constant(1.0)?;
 //! let params = SimParams::new(1_000, 2, 3_600, 7_200, duration, SyncSchedule::Herd);
 //! let summary = sim::simulate(&params, 7)?.summary;
 //! assert_eq!(summary.jobs_enqueued, 2_000);
 //! assert_eq!(summary.max_queue_depth, 998);
-//! assert_eq!(summary.p99_wait_s, 495.0);
+//! assert_eq!(summary.p99_wait_s, 494.0);
 //! # Ok::<(), stampede_core::error::InvalidInput>(())
 //! ```
 //!
