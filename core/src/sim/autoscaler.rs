@@ -1,12 +1,9 @@
 //! The workers, and the autoscaler that changes how many are ready.
 //!
 //! Without an autoscaler the run keeps its W workers throughout. With one,
-//! it looks at the queue every check interval and wants desired =
-//! clamp(busy + ⌈waiting / target⌉, min, max) workers: those at work, plus
-//! one per `target` waiting jobs. More than it has (counting those booting)
-//! are ordered at once and join after the boot delay; fewer are removed
-//! only once desired has stayed below for the down delay and nothing is
-//! booting; as desired counts the busy ones, only idle workers go.
+//! the rule on [`Autoscaler`] decides at each check:
+//! workers it orders join when their boot delay is over, and workers it
+//! removes leave at once, which the rule only asks for while they are idle.
 
 use std::collections::VecDeque;
 

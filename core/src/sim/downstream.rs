@@ -1,14 +1,10 @@
-//! The downstream service each sync calls as it starts.
+//! The downstream as a run uses it.
 //!
-//! Reports do not call it. The call is refused while an outage [a, b) s
-//! covers the start, or when the whole second ⌊t⌋ has already accepted its
-//! limit of R calls (refused calls use none of it). A refused call holds
-//! the worker and lock for [`REFUSED_CALL_SECONDS`], then the job fails.
-//! Retry n (from 1) falls due after the backoff's wait delay(n, previous
-//! wait, u), u drawn from its own stream; a job refused after
-//! `max_retries` retries gives up and syncs nothing, so under least
-//! recently synced its account stays at the front and under
-//! self-rescheduling its chain ends.
+//! What a downstream refuses and how retries wait is on [`Downstream`].
+//! The run keeps the count of calls accepted in the current second, the
+//! refused attempt of each account's running job (one runs at a time), and
+//! a stream of draws for the retry waits of its own, so retries do not
+//! shift any other draw.
 
 use rand::RngExt;
 

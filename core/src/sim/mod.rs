@@ -83,22 +83,32 @@ pub const REFUSED_CALL_SECONDS: u32 = 1;
 /// The end of an index list.
 const NO_INDEX: u32 = u32::MAX;
 
-/// When each account's sync job enters the queue (see `plan`'s module
-/// text).
+/// When each account's sync job enters the queue. Each syncs every
+/// account about once per cycle of C s.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SyncSchedule {
+    /// Every account due at k·C (cron at one instant).
     Herd,
-    /// Due at a uniform delay in [0, `window_seconds`) from each cycle's
-    /// start, the window at most the cycle.
-    UniformJitter {
-        window_seconds: u32,
-    },
+    /// Due at k·C + u, u uniform in [0, `window_seconds`) for a window at
+    /// most the cycle, drawn anew each cycle, enqueued when due.
+    UniformJitter { window_seconds: u32 },
+    /// Arrivals with exponential gaps of mean C / N, accounts in turn.
     Poisson,
+    /// Due at k·C + (hash32(id) mod C) s ([`crate::spread`]).
     HashSpread(HashMode),
-    Slots {
-        slots: u32,
-    },
+    /// n slots of D = C / n s; an account's slot is the high bits of its
+    /// hash, ⌊h·n / 2³²⌋ ([`crate::slots::even_slot_of`]), its offset in
+    /// the slot the low bits, h mod D. Each slot's accounts are enqueued at
+    /// the slot start and fall due at their offsets (the per-slot and
+    /// bootstrap jobs cost nothing here).
+    Slots { slots: u32 },
+    /// First due uniformly in the first cycle, then each finished job
+    /// enqueues its successor, due C after the finish.
     SelfRescheduling,
+    /// Every `every_seconds` the `batch` accounts whose last finished sync
+    /// is oldest (never-synced first) are enqueued, each due after a
+    /// uniform delay below `spread_seconds`. An account still queued counts
+    /// as not yet synced and can be picked again, as in the talk.
     LeastRecentlySynced {
         every_seconds: u32,
         batch: u32,
@@ -106,7 +116,13 @@ pub enum SyncSchedule {
     },
 }
 
-/// Scales the workers with the queue (see `autoscaler`'s module text).
+/// Scales the workers with the queue. Every check interval it wants
+/// desired = clamp(busy + ⌈waiting / target⌉, min, max) workers: those at
+/// work, plus one per `target` waiting jobs. More than it has (counting
+/// those booting) are ordered at once and join after the boot delay; fewer
+/// are removed only once desired has stayed below for the down delay and
+/// nothing is booting; as desired counts the busy ones, only idle workers
+/// go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Autoscaler {
     /// Waiting jobs that call for one more worker.
@@ -121,7 +137,18 @@ pub struct Autoscaler {
 }
 
 /// A second job per account and cycle, beside its sync, under the same
-/// lock (see `plan`'s module text).
+/// lock, with its own durations.
+///
+/// Under herd, hash spread and slots a report is placed like its account's
+/// sync shifted by s < C: due at k·C + ((o + s) mod C) for the sync's
+/// offset o (0 for the herd), so it never falls due after the next cycle's
+/// window opens (that clears the window); a slot report is enqueued at the
+/// start of its own slot. s = 0 puts each report on its account's sync,
+/// s = C/2 opposite it. Where a sync's time is a random draw (jitter,
+/// Poisson, self-rescheduling, least recently synced), a shift of it is as
+/// random, so a report falls due at its own uniform time in each cycle
+/// (over the whole cycle: the jitter window narrows only the syncs, the
+/// jobs that call the downstream).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reports {
     /// Report durations in seconds.
@@ -131,8 +158,16 @@ pub struct Reports {
     pub shift_seconds: u32,
 }
 
-/// The service each sync calls as it starts (see `downstream`'s module
-/// text).
+/// The service each sync calls as it starts; reports do not call it.
+///
+/// The call is refused while an outage [a, b) s covers the start, or when
+/// the whole second ⌊t⌋ has already accepted its limit of R calls (refused
+/// calls use none of it). A refused call holds the worker and lock for
+/// [`REFUSED_CALL_SECONDS`], then the job fails. Retry n (from 1) falls due
+/// after the backoff's wait delay(n, previous wait, u), u drawn from its
+/// own stream; a job refused after `max_retries` retries gives up and
+/// syncs nothing, so under least recently synced its account stays at the
+/// front and under self-rescheduling its chain ends.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Downstream {
     /// Calls accepted in each whole second, at least 1; None for no limit.

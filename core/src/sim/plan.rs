@@ -1,44 +1,24 @@
 //! When jobs fall due: each schedule's plan, report times, and the sources
 //! of due jobs the engine draws from.
 //!
-//! # Sync schedules
+//! # Plans
 //!
-//! Each syncs every account about once per cycle of C s:
-//! - herd: every account due at k·C (cron at one instant);
-//! - uniform jitter: due at k·C + u, u uniform in [0, W) for a window
-//!   W ≤ C, drawn anew each cycle, enqueued when due;
-//! - Poisson: arrivals with exponential gaps of mean C / N, accounts in
-//!   turn;
-//! - hash spread: due at k·C + (hash32(id) mod C) s ([`crate::spread`]);
-//! - slots: n slots of D = C / n s; an account's slot is the high bits of
-//!   its hash, ⌊h·n / 2³²⌋ ([`crate::slots::even_slot_of`]), its offset in
-//!   the slot the low bits, h mod D; each slot's accounts are enqueued at
-//!   the slot start and fall due at their offsets (the per-slot and
-//!   bootstrap jobs cost nothing here);
-//! - self-rescheduling: first due uniformly in the first cycle, then each
-//!   finished job enqueues its successor, due C after the finish;
-//! - least recently synced: every T s the M accounts whose last finished
-//!   sync is oldest (never-synced first) are enqueued, each due after a
-//!   uniform delay below the spread S. An account still queued counts as
-//!   not yet synced and can be picked again, as in the talk.
-//!
-//! Account k (from 0) has the decimal id "k + 1". Hash spread and slots
-//! number their accounts in the order of their offsets, which keeps the
-//! engine's order of syncs due at one instant.
+//! What each schedule means is on [`SyncSchedule`]; a [`Plan`] is the state
+//! that carries it out, filling a window of due syncs each time one opens:
+//! once per cycle for most, every T s for least recently synced, and only
+//! at 0 for self-rescheduling, whose later syncs are the successors of
+//! finished ones. Account k (from 0) has the decimal id "k + 1". Herd,
+//! hash spread and slots place every account at a fixed offset in the
+//! cycle ([`Offsets`]), computed once; hash spread and slots then number
+//! their accounts in the order of their offsets, which keeps the engine's
+//! order of syncs due at one instant.
 //!
 //! # Reports
 //!
-//! Reports, when on, are a second job per account and cycle with their own
-//! durations. Under herd, hash spread and slots a report is placed like its
-//! account's sync shifted by s < C: due at k·C + ((o + s) mod C) for the
-//! sync's offset o (0 for the herd), so it never falls due after the next
-//! cycle's window opens (that clears the window); a slot report is enqueued
-//! at the start of its own slot. s = 0 puts each report on its account's
-//! sync, s = C/2 opposite it. Where a sync's time is a random draw (jitter,
-//! Poisson, self-rescheduling, least recently synced), a shift of it is as
-//! random, so a report falls due at its own uniform time in each cycle
-//! (over the whole cycle: the jitter window narrows only the syncs, the
-//! jobs that call the downstream).
+//! Where syncs sit at fixed offsets, reports take the same offsets
+//! shifted ([`ReportTimes::Shifted`]); elsewhere each report's time is a
+//! uniform draw in its cycle ([`ReportTimes::Uniform`]), as
+//! [`Reports`](super::Reports) explains.
 //!
 //! # Sources
 //!
