@@ -72,7 +72,7 @@ impl Workers {
     /// Adds the earliest order of workers to the ready ones; false when
     /// none was booting.
     pub(super) fn join_booted(&mut self) -> bool {
-        let Some((_, count)) = self.scaler.as_mut().and_then(|s| s.booting.pop_front()) else {
+        let Some(count) = self.scaler.as_mut().and_then(Scaler::join_next) else {
             return false;
         };
         self.ready += count as usize;
@@ -121,6 +121,11 @@ impl Scaler {
 
     fn next_ready(&self) -> u64 {
         self.booting.front().map_or(NEVER, |&(ready, _)| ready)
+    }
+
+    /// How many workers the earliest order brings, now that they are ready.
+    fn join_next(&mut self) -> Option<u32> {
+        self.booting.pop_front().map(|(_, count)| count)
     }
 
     /// The check at `now`: orders workers, or returns how many ready

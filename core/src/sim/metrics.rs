@@ -107,13 +107,13 @@ impl Metrics {
     }
 
     pub(super) fn lock_conflict(&mut self) {
-        self.series.lock_conflicts[self.series.bin] += 1;
+        self.series.add_lock_conflict();
     }
 
     /// A refused call; `gave_up` when it was the job's last attempt.
     pub(super) fn refused(&mut self, gave_up: bool) {
         self.failed_calls += 1;
-        self.series.failed[self.series.bin] += 1;
+        self.series.add_failed();
         if gave_up {
             self.gave_up += 1;
         }
@@ -121,7 +121,7 @@ impl Metrics {
 
     pub(super) fn done(&mut self) {
         self.jobs_done += 1;
-        self.series.done[self.series.bin] += 1;
+        self.series.add_done();
     }
 
     /// The time between an account's last two finished syncs.
@@ -252,6 +252,18 @@ impl Series {
 
     fn add_ingress_now(&mut self) {
         self.ingress[self.bin] += 1;
+    }
+
+    fn add_done(&mut self) {
+        self.done[self.bin] += 1;
+    }
+
+    fn add_lock_conflict(&mut self) {
+        self.lock_conflicts[self.bin] += 1;
+    }
+
+    fn add_failed(&mut self) {
+        self.failed[self.bin] += 1;
     }
 
     /// Worker time per bin as workers averaged over the bin; the last bin

@@ -142,11 +142,11 @@ impl Arrivals {
         let first_attempt = Job::first_attempt(key);
         match source {
             Source::Window => {
-                self.window.cursor += 1;
+                self.window.pass_next();
                 first_attempt
             }
             Source::Reports => {
-                self.report_window.cursor += 1;
+                self.report_window.pass_next();
                 first_attempt
             }
             Source::Successors => {
@@ -502,6 +502,18 @@ impl Window {
     fn next_key(&self) -> u64 {
         self.keys.get(self.cursor).copied().unwrap_or(NEVER)
     }
+
+    /// Moves past the next key, taken by the engine.
+    fn pass_next(&mut self) {
+        self.cursor += 1;
+    }
+
+    /// Empties the window for the jobs of its next opening.
+    fn refill(&mut self) -> &mut Vec<u64> {
+        self.keys.clear();
+        self.cursor = 0;
+        &mut self.keys
+    }
 }
 
 /// Refills a window with jobs of one kind, counting those due before the
@@ -516,10 +528,8 @@ struct WindowFill<'a> {
 impl<'a> WindowFill<'a> {
     /// Clears `window` for the jobs to come.
     fn new(window: &'a mut Window, metrics: &'a mut Metrics, horizon: u64, kind: JobKind) -> Self {
-        window.keys.clear();
-        window.cursor = 0;
         Self {
-            keys: &mut window.keys,
+            keys: window.refill(),
             metrics,
             horizon,
             kind,
