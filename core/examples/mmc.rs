@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use stampede_core::dist::Dist;
 use stampede_core::error::InvalidInput;
-use stampede_core::sim::{self, SimParams, Strategy};
+use stampede_core::sim::{self, SimParams, SyncSchedule};
 
 const ACCOUNTS: u32 = 100_000;
 const WORKERS: u32 = 15;
@@ -66,7 +66,7 @@ fn run(horizon_seconds: u32) -> Result<String, InvalidInput> {
         CYCLE_SECONDS,
         horizon_seconds,
         Dist::exponential(1.0 / mean_service_s)?,
-        Strategy::Poisson,
+        SyncSchedule::Poisson,
     );
     let erlang_c_mean_wait_s = sim::mm_c_mean_wait(arrival_rate, mean_service_s, WORKERS)?;
     let Measured {

@@ -49,7 +49,9 @@ use crate::dist::Dist;
 use crate::error::InvalidInput;
 use crate::field::ChoiceSet;
 use crate::hash_spread::HashMode;
-use crate::sim::{self, Autoscaler, Downstream, Reports, SimParams, SimRun, Simulation, Strategy};
+use crate::sim::{
+    self, Autoscaler, Downstream, Reports, SimParams, SimRun, Simulation, SyncSchedule,
+};
 use crate::slots::gcd;
 
 /// Strategies or retry policies drawn beside the main one.
@@ -241,21 +243,21 @@ impl QueueParams {
         let cycle_seconds = self.cycle_seconds();
         let duration = Dist::folded_normal_from_mean_p90(self.duration_mean, self.duration_p90)?;
         let strategy = match strategy {
-            QueueStrategy::Herd => Strategy::Herd,
-            QueueStrategy::LeastRecent => Strategy::LeastRecentlySynced {
+            QueueStrategy::Herd => SyncSchedule::Herd,
+            QueueStrategy::LeastRecent => SyncSchedule::LeastRecentlySynced {
                 every_seconds: self.batch_every * 60,
                 batch: self.batch_size(),
                 spread_seconds: self.batch_spread,
             },
-            QueueStrategy::Jitter => Strategy::UniformJitter {
+            QueueStrategy::Jitter => SyncSchedule::UniformJitter {
                 window_seconds: self.jitter_window_seconds(),
             },
-            QueueStrategy::Poisson => Strategy::Poisson,
-            QueueStrategy::Hash => Strategy::HashSpread(HashMode::Farm),
-            QueueStrategy::Slots => Strategy::Slots {
+            QueueStrategy::Poisson => SyncSchedule::Poisson,
+            QueueStrategy::Hash => SyncSchedule::HashSpread(HashMode::Farm),
+            QueueStrategy::Slots => SyncSchedule::Slots {
                 slots: self.slot_count(),
             },
-            QueueStrategy::SelfRescheduling => Strategy::SelfRescheduling,
+            QueueStrategy::SelfRescheduling => SyncSchedule::SelfRescheduling,
         };
         let mut sim = SimParams::new(
             self.accounts,

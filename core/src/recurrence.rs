@@ -33,7 +33,7 @@ use serde::Serialize;
 
 use crate::error::{InvalidInput, count_at_most, within};
 use crate::key_numbers::KeyNumber;
-use crate::scheduler::{ManualClock, Micros, Repeat, Scheduler};
+use crate::scheduler::{ManualClock, Micros, Repeat, Scheduler, micros, seconds};
 use crate::units::count;
 
 /// The run (counted from 1) that lasts P + L.
@@ -52,8 +52,6 @@ pub const MAX_EVENTS: u32 = 100_000;
 /// The operations are cut into this many stretches, each contributing at
 /// most four points, so a result holds at most 196 after the first.
 const STRETCHES: u64 = 49;
-
-const MICROS_PER_SECOND: f64 = 1e6;
 
 /// The start times of one policy's runs.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -441,14 +439,6 @@ pub fn key_numbers(late: &LateRun, heap: &Compaction) -> Vec<KeyNumber> {
             "live + dead entries; a rebuild drops the dead once they outnumber the live",
         ),
     ]
-}
-
-fn micros(seconds: f64) -> Micros {
-    (seconds * MICROS_PER_SECOND).round() as Micros
-}
-
-fn seconds(micros: Micros) -> f64 {
-    micros as f64 / MICROS_PER_SECOND
 }
 
 /// Heap counts never exceed [`MAX_EVENTS`], so they fit.

@@ -1,9 +1,34 @@
-//! The event scheduler: the engine the queue simulation runs on.
+//! The event scheduler: pending events in a min-heap, fired in order of a
+//! caller's clock.
 //!
 //! Pending events sit in a binary min-heap keyed by (time, priority,
 //! insertion number). The next event to fire is always on top; events due
 //! at the same instant come out by priority and then in the order they were
 //! scheduled, so a run replays identically every time.
+//!
+//! ```
+//! use stampede_core::scheduler::{ManualClock, Repeat, Scheduler};
+//!
+//! let mut clock = ManualClock::new(0);
+//! let mut scheduler = Scheduler::new();
+//! scheduler.schedule_repeating(1_000, 1, "tick", Repeat::fixed_rate(1_000)?)?;
+//! scheduler.schedule(2_000, 0, "backup")?;
+//! let mut fire_due = |now| {
+//!     std::iter::from_fn(|| scheduler.pop_ready(now))
+//!         .map(|fired| fired.payload)
+//!         .collect::<Vec<_>>()
+//! };
+//! assert_eq!(fire_due(clock.set(1_000)), ["tick"]);
+//! // Due at the same instant, the more urgent priority 0 fires first.
+//! assert_eq!(fire_due(clock.set(2_000)), ["backup", "tick"]);
+//! # Ok::<(), stampede_core::error::InvalidInput>(())
+//! ```
+//!
+//! The queue simulation ([`crate::sim`]) orders its events with this
+//! module's min-heap type and the same kind of packed integer key, but not
+//! with the scheduler itself: a scheduler keeps a record per event so that
+//! it can be cancelled or rescheduled, which a simulation of millions of
+//! jobs that are never cancelled would pay for on every one.
 //!
 //! A binary heap cannot remove an entry from its middle without a linear
 //! search, so cancelling only forgets the event's record. Its heap entry,
@@ -37,6 +62,25 @@ use crate::error::InvalidInput;
 /// than 500,000 years; arithmetic on it saturates at `u64::MAX` rather than
 /// wrapping around to the past.
 pub type Micros = u64;
+
+/// Microseconds in a second.
+pub const MICROS_PER_SECOND: Micros = 1_000_000;
+
+/// Seconds as whole microseconds, rounded to the nearest. `as` saturates,
+/// so a huge or infinite time becomes the end of time and NaN becomes 0.
+pub fn micros(seconds: f64) -> Micros {
+    (seconds * MICROS_PER_SECOND as f64).round() as Micros
+}
+
+/// Whole seconds as microseconds; exact, as a `u32` of seconds fits.
+pub const fn micros_of_whole(seconds: u32) -> Micros {
+    seconds as Micros * MICROS_PER_SECOND
+}
+
+/// Microseconds as seconds.
+pub fn seconds(micros: Micros) -> f64 {
+    micros as f64 / MICROS_PER_SECOND as f64
+}
 
 /// Orders events due at the same time: the lower number fires first, so 0
 /// is the most urgent, as with Unix nice values. 256 levels are plenty for
@@ -197,6 +241,64 @@ pub enum Retry {
     NotAwaiting,
 }
 
+/// A binary min-heap of keys: the smallest key is on top. The ordering
+/// primitive of both event loops in the crate, the [`Scheduler`] here and
+/// the queue simulation's engine ([`crate::sim`]): each packs an event's
+/// time and tie-breaks into one integer key, so that one integer comparison
+/// orders its events.
+///
+/// A thin wrapper of std's max-heap over `Reverse`, so it costs nothing
+/// beyond it. Keys that compare equal come out in an order fixed by the
+/// heap's operations alone, the same on every platform.
+#[derive(Clone, Debug)]
+pub(crate) struct MinHeap<K>(BinaryHeap<Reverse<K>>);
+
+impl<K: Ord> Default for MinHeap<K> {
+    fn default() -> Self {
+        Self(BinaryHeap::new())
+    }
+}
+
+impl<K: Ord> MinHeap<K> {
+    pub(crate) fn with_capacity(capacity: usize) -> Self {
+        Self(BinaryHeap::with_capacity(capacity))
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The smallest key.
+    pub(crate) fn peek(&self) -> Option<&K> {
+        self.0.peek().map(|Reverse(key)| key)
+    }
+
+    pub(crate) fn push(&mut self, key: K) {
+        self.0.push(Reverse(key));
+    }
+
+    /// Takes the smallest key out.
+    pub(crate) fn pop(&mut self) -> Option<K> {
+        self.0.pop().map(|Reverse(key)| key)
+    }
+
+    /// Keeps only the keys `keep` accepts, in O(n).
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&K) -> bool) {
+        self.0.retain(|Reverse(key)| keep(key));
+    }
+
+    /// Every key, in no particular order.
+    pub(crate) fn into_unordered(self) -> impl Iterator<Item = K> {
+        self.0.into_iter().map(|Reverse(key)| key)
+    }
+}
+
+impl<K: Ord> FromIterator<K> for MinHeap<K> {
+    fn from_iter<I: IntoIterator<Item = K>>(keys: I) -> Self {
+        Self(keys.into_iter().map(Reverse).collect())
+    }
+}
+
 /// An entry's key, from the top: 64 bits of time, 8 of priority, then
 /// `SEQ_BITS` of insertion number and `SLOT_BITS` of slot.
 const SLOT_BITS: u32 = 26;
@@ -298,8 +400,7 @@ enum Afterwards {
 /// A min-heap of events with payloads of type `T`, driven by the caller's
 /// clock.
 pub struct Scheduler<T> {
-    /// `Reverse` turns std's max-heap into a min-heap.
-    heap: BinaryHeap<Reverse<Entry>>,
+    heap: MinHeap<Entry>,
     records: Vec<Record<T>>,
     free_slots: Vec<usize>,
     next_serial: u64,
@@ -311,7 +412,7 @@ pub struct Scheduler<T> {
 impl<T> Default for Scheduler<T> {
     fn default() -> Self {
         Self {
-            heap: BinaryHeap::new(),
+            heap: MinHeap::default(),
             records: Vec::new(),
             free_slots: Vec::new(),
             next_serial: 0,
@@ -438,7 +539,7 @@ impl<T> Scheduler<T> {
     /// shows up here at once, so a loop that asks again after every insert
     /// never oversleeps it.
     pub fn next_due(&self) -> Option<Micros> {
-        self.heap.peek().map(|Reverse(entry)| entry.time())
+        self.heap.peek().map(|entry| entry.time())
     }
 
     /// Events that will still fire: entries in the heap that are not dead.
@@ -500,8 +601,7 @@ impl<T> Scheduler<T> {
         if record.generation.replace(seq).is_none() {
             self.live += 1;
         }
-        self.heap
-            .push(Reverse(Entry::new(time, record.priority, seq, slot)));
+        self.heap.push(Entry::new(time, record.priority, seq, slot));
     }
 
     /// Starts insertion numbers over once they fill their bits, after about
@@ -513,8 +613,7 @@ impl<T> Scheduler<T> {
     fn renumber(&mut self) {
         let records = &self.records;
         let mut live: Vec<Entry> = mem::take(&mut self.heap)
-            .into_iter()
-            .map(|Reverse(entry)| entry)
+            .into_unordered()
             .filter(|&entry| is_live(records, entry))
             .collect();
         live.sort_unstable();
@@ -527,7 +626,7 @@ impl<T> Scheduler<T> {
             seq += 1;
         }
         self.next_seq = seq;
-        self.heap = live.into_iter().map(Reverse).collect();
+        self.heap = live.into_iter().collect();
     }
 
     fn find(&self, id: EventId) -> Option<&Record<T>> {
@@ -569,9 +668,9 @@ impl<T> Scheduler<T> {
             // O(n), but only after at least as many cancels or reschedules
             // as there are entries left, so each pays O(1) of it.
             let records = &self.records;
-            self.heap.retain(|&Reverse(entry)| is_live(records, entry));
+            self.heap.retain(|&entry| is_live(records, entry));
         }
-        while let Some(&Reverse(top)) = self.heap.peek()
+        while let Some(&top) = self.heap.peek()
             && !is_live(&self.records, top)
         {
             self.heap.pop();
@@ -586,7 +685,7 @@ impl<T: Clone> Scheduler<T> {
     /// A one-shot payload is moved out. A repeating or retrying event keeps
     /// its payload for its next run and hands out a clone, hence `T: Clone`.
     pub fn pop_ready(&mut self, now: Micros) -> Option<Fired<T>> {
-        let Reverse(entry) = *self.heap.peek()?;
+        let entry = *self.heap.peek()?;
         let due = entry.time();
         if due > now {
             return None;

@@ -203,6 +203,16 @@ pub fn uuid_text(id: &[u8; 16]) -> String {
     uuid::Uuid::from_bytes(*id).hyphenated().to_string()
 }
 
+/// The slot of `key` among `keys` possible keys cut into `slots` runs of
+/// consecutive keys as equal as whole keys allow: ⌊key · n / K⌋. Slot
+/// membership in both panels: the Slots panel's even mapping passes an
+/// id's bucket (K = B), the Queue's slots schedule the 32-bit hash of an
+/// id (K = 2³², which makes it the hash's top bits). Needs key < keys and
+/// keys · slots < 2⁶⁴.
+pub fn even_slot_of(key: u64, keys: u64, slots: u32) -> u32 {
+    (key * u64::from(slots) / keys) as u32
+}
+
 /// The validated shape of a cycle: its slots and how ids reach them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
@@ -255,7 +265,11 @@ impl Layout {
 
     /// The even slot of a raw value: bucket · n / B.
     pub fn even_slot(&self, raw: u32) -> u32 {
-        (u64::from(self.bucket(raw)) * u64::from(self.slots) / u64::from(self.buckets)) as u32
+        even_slot_of(
+            u64::from(self.bucket(raw)),
+            u64::from(self.buckets),
+            self.slots,
+        )
     }
 
     /// The talk's SQL slot of a raw value: raw / (R / n); at n or above for

@@ -5,13 +5,13 @@ use criterion::Criterion;
 use stampede_core::backoff::{self, Backoff};
 use stampede_core::dist::fit_mean_p90;
 use stampede_core::hash_spread::HashMode;
-use stampede_core::sim::{self, Autoscaler, Downstream, Reports, SimParams, Strategy};
+use stampede_core::sim::{self, Autoscaler, Downstream, Reports, SimParams, SyncSchedule};
 
 /// The target: a week, 100k accounts, 15 workers, a 13-hour cycle
 /// (13 syncs per account, 1.3M jobs) and a mean duration of 5.62 s, so
 /// that the load is ρ = 2.137 jobs/s × 5.62 s / 15 ≈ 0.8. The cycle has
 /// gcd(46,800, 65,535) = 15 slots, as the talk's plan would give it.
-fn week(strategy: Strategy) -> SimParams {
+fn week(strategy: SyncSchedule) -> SimParams {
     SimParams::new(
         100_000,
         15,
@@ -27,20 +27,20 @@ fn week_of_syncs(c: &mut Criterion) {
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(8));
     let strategies = [
-        ("herd", Strategy::Herd),
+        ("herd", SyncSchedule::Herd),
         (
             "uniform jitter",
-            Strategy::UniformJitter {
+            SyncSchedule::UniformJitter {
                 window_seconds: 46_800,
             },
         ),
-        ("poisson", Strategy::Poisson),
-        ("hash spread", Strategy::HashSpread(HashMode::Farm)),
-        ("slots", Strategy::Slots { slots: 15 }),
-        ("self-rescheduling", Strategy::SelfRescheduling),
+        ("poisson", SyncSchedule::Poisson),
+        ("hash spread", SyncSchedule::HashSpread(HashMode::Farm)),
+        ("slots", SyncSchedule::Slots { slots: 15 }),
+        ("self-rescheduling", SyncSchedule::SelfRescheduling),
         (
             "least recently synced",
-            Strategy::LeastRecentlySynced {
+            SyncSchedule::LeastRecentlySynced {
                 every_seconds: 300,
                 batch: 641,
                 spread_seconds: 240,
@@ -64,7 +64,7 @@ fn week_of_syncs(c: &mut Criterion) {
             min_workers: 15,
             max_workers: 150,
         }),
-        ..week(Strategy::Herd)
+        ..week(SyncSchedule::Herd)
     };
     group.bench_function("herd, autoscaled", |b| {
         b.iter(|| sim::simulate(black_box(&scaled), 1).unwrap())
@@ -84,7 +84,7 @@ fn week_of_syncs(c: &mut Criterion) {
             retry: Backoff::new(backoff::RetryStrategy::FullJitter, 1.0, 2.0, 300.0).unwrap(),
             max_retries: 8,
         }),
-        ..week(Strategy::Slots { slots: 15 })
+        ..week(SyncSchedule::Slots { slots: 15 })
     };
     group.bench_function("slots, reports and a bank", |b| {
         b.iter(|| sim::simulate(black_box(&reports_and_bank), 1).unwrap())

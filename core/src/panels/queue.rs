@@ -298,8 +298,7 @@ fn compared_with_theory(params: &QueueParams, summary: &sim::Summary) -> [KeyNum
             .map_or(params.duration_mean, |dist| dist.mean());
     // Theory holds for one job kind on fixed workers whose calls all pass.
     let plain = params.reports == ReportPlacement::Off
-        && params.rate_limit == 0
-        && params.outage_minutes == 0
+        && !params.has_downstream()
         && params.scaling == Scaling::Fixed;
     let load = arrival_rate * mean_duration;
 

@@ -3,10 +3,10 @@ use stampede_core::dist::Dist;
 use stampede_core::hash_spread::HashMode;
 use stampede_core::sim::{
     self, Autoscaler, Downstream, MAX_JOBS, MAX_POINTS, Reports, SimParams, SimRun, Simulation,
-    Strategy, erlang_c, mm_c_mean_wait,
+    SyncSchedule, erlang_c, mm_c_mean_wait,
 };
 
-fn params(accounts: u32, workers: u32, duration: Dist, strategy: Strategy) -> SimParams {
+fn params(accounts: u32, workers: u32, duration: Dist, strategy: SyncSchedule) -> SimParams {
     SimParams::new(accounts, workers, 3_600, 7_200, duration, strategy)
 }
 
@@ -69,7 +69,7 @@ fn poisson_with_exponential_durations_waits_as_erlang_c_says() {
             1_000,
             jobs,
             Dist::exponential(1.0 / mean_service).unwrap(),
-            Strategy::Poisson,
+            SyncSchedule::Poisson,
         );
         let summary = sim::simulate(&params, 1).unwrap().summary;
         let theory = mm_c_mean_wait(1.0, mean_service, workers).unwrap();
@@ -91,7 +91,7 @@ fn poisson_with_exponential_durations_waits_as_erlang_c_says() {
 /// exactly.
 #[test]
 fn herd_queues_every_account_at_the_cycle_start() {
-    let run = run(&params(10_000, 10, constant(0.1), Strategy::Herd));
+    let run = run(&params(10_000, 10, constant(0.1), SyncSchedule::Herd));
     let summary = &run.summary;
     assert_eq!(summary.jobs_enqueued, 20_000);
     assert_eq!(summary.jobs_done, 20_000);
@@ -134,7 +134,7 @@ fn herd_queues_every_account_at_the_cycle_start() {
 /// queue on average; a binomial count of that mean varies by about 32, so
 /// 150 is beyond four and a half standard deviations in every one of the
 /// 120 minutes.
-fn assert_flat_ingress(strategy: Strategy) {
+fn assert_flat_ingress(strategy: SyncSchedule) {
     let run = run(&params(60_000, 100, constant(1.0), strategy));
     for (bin, &ingress) in run.ingress.iter().enumerate() {
         assert!(
@@ -150,12 +150,12 @@ fn assert_flat_ingress(strategy: Strategy) {
 #[test]
 fn jitter_hash_spread_and_poisson_keep_ingress_flat() {
     for strategy in [
-        Strategy::UniformJitter {
+        SyncSchedule::UniformJitter {
             window_seconds: 3_600,
         },
-        Strategy::HashSpread(HashMode::Farm),
-        Strategy::HashSpread(HashMode::Murmur),
-        Strategy::Poisson,
+        SyncSchedule::HashSpread(HashMode::Farm),
+        SyncSchedule::HashSpread(HashMode::Murmur),
+        SyncSchedule::Poisson,
     ] {
         assert_flat_ingress(strategy);
     }
@@ -169,7 +169,7 @@ fn slots_enqueue_a_slot_at_a_time_and_run_evenly() {
         60_000,
         100,
         constant(1.0),
-        Strategy::Slots { slots: 15 },
+        SyncSchedule::Slots { slots: 15 },
     ));
     for (bin, &ingress) in run.ingress.iter().enumerate() {
         if bin % 4 == 0 {
@@ -190,7 +190,10 @@ fn slots_enqueue_a_slot_at_a_time_and_run_evenly() {
 #[test]
 fn slots_must_divide_the_cycle() {
     for slots in [0, 7] {
-        let error = sim::simulate(&params(10, 1, constant(1.0), Strategy::Slots { slots }), 1);
+        let error = sim::simulate(
+            &params(10, 1, constant(1.0), SyncSchedule::Slots { slots }),
+            1,
+        );
         assert_eq!(error.unwrap_err().field, "slots");
     }
 }
@@ -206,7 +209,7 @@ fn self_rescheduling_drifts_by_the_job_duration() {
         100,
         1_000,
         constant(10.0),
-        Strategy::SelfRescheduling,
+        SyncSchedule::SelfRescheduling,
     );
     let summary = run(&params).summary;
     assert!(
@@ -216,7 +219,7 @@ fn self_rescheduling_drifts_by_the_job_duration() {
     assert_eq!(summary.p99_wait_s, 0.0);
     assert_eq!(summary.never_synced, 0);
     let herd = run(&SimParams {
-        strategy: Strategy::Herd,
+        strategy: SyncSchedule::Herd,
         ..params
     });
     assert_eq!(herd.summary.jobs_enqueued, 10_000);
@@ -227,7 +230,7 @@ fn self_rescheduling_drifts_by_the_job_duration() {
 /// waiting for their first sync after 9.
 #[test]
 fn least_recently_synced_batches_reach_every_account_in_turn() {
-    let strategy = Strategy::LeastRecentlySynced {
+    let strategy = SyncSchedule::LeastRecentlySynced {
         every_seconds: 60,
         batch: 100,
         spread_seconds: 30,
@@ -251,7 +254,7 @@ fn least_recently_synced_repicks_accounts_stuck_in_the_queue() {
         600,
         3_600,
         constant(10.0),
-        Strategy::LeastRecentlySynced {
+        SyncSchedule::LeastRecentlySynced {
             every_seconds: 60,
             batch: 100,
             spread_seconds: 0,
@@ -271,12 +274,12 @@ fn least_recently_synced_repicks_accounts_stuck_in_the_queue() {
 fn same_seed_same_run_other_seed_other_run() {
     let lognormal = Dist::lognormal(0.5, 1.0).unwrap();
     for strategy in [
-        Strategy::UniformJitter {
+        SyncSchedule::UniformJitter {
             window_seconds: 3_600,
         },
-        Strategy::Poisson,
-        Strategy::SelfRescheduling,
-        Strategy::LeastRecentlySynced {
+        SyncSchedule::Poisson,
+        SyncSchedule::SelfRescheduling,
+        SyncSchedule::LeastRecentlySynced {
             every_seconds: 300,
             batch: 2_000,
             spread_seconds: 120,
@@ -298,7 +301,7 @@ fn series_add_up_to_the_summary() {
             5_000,
             3,
             Dist::exponential(0.2).unwrap(),
-            Strategy::UniformJitter {
+            SyncSchedule::UniformJitter {
                 window_seconds: 86_400,
             },
         )
@@ -334,7 +337,7 @@ fn series_add_up_to_the_summary() {
 
 #[test]
 fn bad_input_names_the_field() {
-    let good = params(100, 2, constant(1.0), Strategy::Herd);
+    let good = params(100, 2, constant(1.0), SyncSchedule::Herd);
     let field = |params: SimParams| sim::simulate(&params, 1).unwrap_err().field;
     assert_eq!(
         field(SimParams {
@@ -403,12 +406,12 @@ fn bad_input_names_the_field() {
     assert_eq!(field(huge), "horizon_seconds");
     let ruby = SimParams {
         accounts: 20_001,
-        strategy: Strategy::HashSpread(HashMode::Ruby),
+        strategy: SyncSchedule::HashSpread(HashMode::Ruby),
         ..good.clone()
     };
     assert_eq!(field(ruby), "accounts");
     let batches = |every_seconds, batch, spread_seconds| SimParams {
-        strategy: Strategy::LeastRecentlySynced {
+        strategy: SyncSchedule::LeastRecentlySynced {
             every_seconds,
             batch,
             spread_seconds,
@@ -425,7 +428,7 @@ fn bad_input_names_the_field() {
 /// and never finish.
 #[test]
 fn jobs_longer_than_the_horizon_never_finish() {
-    let run = run(&params(100, 4, constant(1e9), Strategy::Herd));
+    let run = run(&params(100, 4, constant(1e9), SyncSchedule::Herd));
     assert_eq!(run.summary.jobs_done, 0);
     assert_eq!(run.summary.never_synced, 100);
     assert!((run.summary.utilization - 1.0).abs() < 1e-12);
@@ -452,7 +455,7 @@ fn scaler() -> Autoscaler {
 fn autoscaler_meets_the_herd_and_shrinks_after_it() {
     let params = SimParams {
         autoscaler: Some(scaler()),
-        ..params(10_000, 10, constant(1.0), Strategy::Herd)
+        ..params(10_000, 10, constant(1.0), SyncSchedule::Herd)
     };
     let run = run(&params);
     assert!((run.workers[0] - 40.0).abs() < 1e-9, "{}", run.workers[0]);
@@ -477,7 +480,7 @@ fn autoscaler_meets_the_herd_and_shrinks_after_it() {
 fn autoscaler_limits_name_the_field() {
     let with = |autoscaler: Autoscaler, workers: u32| SimParams {
         autoscaler: Some(autoscaler),
-        ..params(100, workers, constant(1.0), Strategy::Herd)
+        ..params(100, workers, constant(1.0), SyncSchedule::Herd)
     };
     let field = |params: SimParams| sim::simulate(&params, 1).unwrap_err().field;
     let cases = [
@@ -582,9 +585,9 @@ fn stepping_in_chunks_equals_one_run() {
         4,
     );
     for strategy in [
-        Strategy::Herd,
-        Strategy::SelfRescheduling,
-        Strategy::LeastRecentlySynced {
+        SyncSchedule::Herd,
+        SyncSchedule::SelfRescheduling,
+        SyncSchedule::LeastRecentlySynced {
             every_seconds: 300,
             batch: 500,
             spread_seconds: 120,
@@ -643,7 +646,7 @@ fn reports_on_their_syncs_conflict_once_each() {
             3_000,
             100,
             constant(1.0),
-            Strategy::HashSpread(HashMode::Farm),
+            SyncSchedule::HashSpread(HashMode::Farm),
         ),
         constant(2.0),
         0,
@@ -655,7 +658,7 @@ fn reports_on_their_syncs_conflict_once_each() {
     // The herd's backlog of 2,000 jobs of 1 s on 10 workers clears in
     // 200 s, long before the next cycle.
     let herd = with_reports(
-        params(1_000, 10, constant(1.0), Strategy::Herd),
+        params(1_000, 10, constant(1.0), SyncSchedule::Herd),
         constant(1.0),
         0,
     );
@@ -678,7 +681,7 @@ fn reports_on_their_syncs_conflict_once_each() {
 fn reports_opposite_their_syncs_in_slots_never_conflict() {
     let slots = |shift| {
         with_reports(
-            params(20_000, 50, constant(1.0), Strategy::Slots { slots: 15 }),
+            params(20_000, 50, constant(1.0), SyncSchedule::Slots { slots: 15 }),
             constant(1.0),
             shift,
         )
@@ -712,7 +715,7 @@ fn one_job_of_an_account_runs_at_a_time() {
         100,
         100,
         constant(25.0),
-        Strategy::LeastRecentlySynced {
+        SyncSchedule::LeastRecentlySynced {
             every_seconds: 10,
             batch: 1,
             spread_seconds: 0,
@@ -747,7 +750,7 @@ fn an_outage_without_retries_gives_up_the_syncs_due_in_it() {
             3_000,
             100,
             constant(1.0),
-            Strategy::HashSpread(HashMode::Farm),
+            SyncSchedule::HashSpread(HashMode::Farm),
         )
     };
     let run = run(&params);
@@ -784,7 +787,14 @@ fn jitterless_retries_return_in_one_spike_that_full_jitter_flattens() {
     let after_outage = |retry| {
         let params = SimParams {
             downstream: Some(bank(None, Some((0, 600)), retry, 10)),
-            ..SimParams::new(5_000, 1_000, 3_600, 3_600, constant(1.0), Strategy::Herd)
+            ..SimParams::new(
+                5_000,
+                1_000,
+                3_600,
+                3_600,
+                constant(1.0),
+                SyncSchedule::Herd,
+            )
         };
         let run = run(&params);
         let busiest = *run.ingress[10..].iter().max().unwrap();
@@ -818,7 +828,7 @@ fn a_rate_limit_caps_the_calls_accepted_each_second() {
             retry: Backoff::new(backoff::RetryStrategy::Constant, 1.0, 1.0, 1.0).unwrap(),
             ..bank(Some(5), None, backoff::RetryStrategy::Constant, 100)
         }),
-        ..params(1_000, 50, constant(0.0), Strategy::Herd)
+        ..params(1_000, 50, constant(0.0), SyncSchedule::Herd)
     };
     let run = run(&params);
     assert!(run.done.iter().all(|&done| done <= 300), "{:?}", run.done);
@@ -837,12 +847,12 @@ fn a_rate_limit_caps_the_calls_accepted_each_second() {
 fn reports_and_a_bank_replay_with_their_seed() {
     let lognormal = Dist::lognormal(0.5, 1.0).unwrap();
     for strategy in [
-        Strategy::UniformJitter {
+        SyncSchedule::UniformJitter {
             window_seconds: 3_600,
         },
-        Strategy::Poisson,
-        Strategy::HashSpread(HashMode::Murmur),
-        Strategy::Slots { slots: 4 },
+        SyncSchedule::Poisson,
+        SyncSchedule::HashSpread(HashMode::Murmur),
+        SyncSchedule::Slots { slots: 4 },
     ] {
         let params = SimParams {
             downstream: Some(bank(
@@ -877,7 +887,7 @@ fn reports_and_bank_limits_name_the_field() {
             5,
         )),
         ..with_reports(
-            params(100, 10, constant(1.0), Strategy::Herd),
+            params(100, 10, constant(1.0), SyncSchedule::Herd),
             constant(1.0),
             0,
         )
@@ -932,7 +942,7 @@ fn reports_and_bank_limits_name_the_field() {
 /// 100 workers on 0.5 s syncs start 200 of the herd a second.
 #[test]
 fn the_peak_second_counts_the_calls_of_each_whole_second() {
-    let herd = params(1_000, 100, constant(0.5), Strategy::Herd);
+    let herd = params(1_000, 100, constant(0.5), SyncSchedule::Herd);
     let plain = run(&herd);
     assert_eq!(plain.bin_seconds, 60);
     assert_eq!(plain.summary.peak_calls_per_second, 200);
@@ -963,7 +973,7 @@ fn a_jitter_window_holds_every_due_time() {
         6_000,
         500,
         constant(0.1),
-        Strategy::UniformJitter {
+        SyncSchedule::UniformJitter {
             window_seconds: 600,
         },
     );
@@ -976,7 +986,7 @@ fn a_jitter_window_holds_every_due_time() {
     assert_eq!(run.summary.jobs_enqueued, 12_000);
     for window_seconds in [0, 3_601] {
         let outside = SimParams {
-            strategy: Strategy::UniformJitter { window_seconds },
+            strategy: SyncSchedule::UniformJitter { window_seconds },
             ..windowed.clone()
         };
         assert_eq!(

@@ -76,8 +76,9 @@ pub fn EventSchedulerView() -> impl IntoView {
         <section class="queue-sched-section" aria-labelledby="queue-sched-title">
             <h3 id="queue-sched-title">"Inside the scheduler"</h3>
             <p class="explain">
-                "The simulation runs on an event scheduler, a min-heap of pending events ordered by
-                due time, priority and the order they were scheduled in. Fixed rate: next due =
+                "The event scheduler keeps pending events in a min-heap ordered by due time, priority
+                and the order they were scheduled in; the simulation above orders its running jobs
+                and retries on the same kind of heap, by time and then account. Fixed rate: next due =
                 previous due + P; a run that fires after later slots have passed stands in for them,
                 and the job returns to its grid. Fixed delay: next due = the moment the run fired + P,
                 so a late start carries into every later run."
