@@ -28,13 +28,25 @@
 //! rebuild off, so the heap without compaction is counted beside it: the
 //! same lazy deletion with no rebuild keeps every dead entry due after the
 //! earliest live one, live + that many entries in all.
+//!
+//! ```
+//! use stampede_core::recurrence::{compaction, late_run};
+//!
+//! // Every minute, one run 90 s too long: fixed delay keeps the shift, fixed
+//! // rate returns to the minute grid.
+//! let late = late_run(60.0, 90.0, 8).unwrap();
+//! let (rate, delay) = (&late.fixed_rate.start_s, &late.fixed_delay.start_s);
+//! assert_eq!(rate.last().unwrap() % 60.0, 0.0);
+//! assert_ne!(delay.last().unwrap() % 60.0, 0.0);
+//!
+//! // Cancelling half of 1,000 events leaves dead entries; the heap compacts.
+//! assert!(compaction(1_000, 0.5).unwrap().compactions > 0);
+//! ```
 
 use serde::Serialize;
 
 use crate::error::{InvalidInput, count_at_most, within};
-use crate::key_numbers::KeyNumber;
 use crate::scheduler::{ManualClock, Micros, Repeat, Scheduler, micros, seconds};
-use crate::units::count;
 
 /// The run (counted from 1) that lasts P + L.
 pub const SLOW_RUN: u32 = 3;
@@ -414,33 +426,6 @@ impl Sample {
     }
 }
 
-/// The few figures printed beside the two charts.
-pub fn key_numbers(late: &LateRun, heap: &Compaction) -> Vec<KeyNumber> {
-    let slots_passed = micros(late.late_by_s)
-        .checked_div(micros(late.period_s))
-        .unwrap_or(0);
-    let after = heap.after_cancels;
-    vec![
-        KeyNumber::new(
-            "sched_coalesced",
-            "Fixed-rate slots coalesced",
-            count(late.fixed_rate.coalesced),
-            "grid slots that passed while the slow run overran, covered by one late run",
-        )
-        .beside(format!("⌊L / P⌋ = {}", count(slots_passed))),
-        KeyNumber::new(
-            "sched_heap",
-            "Heap entries after the cancels",
-            format!(
-                "{} ({} without compaction)",
-                count(u64::from(after.heap())),
-                count(u64::from(after.heap_without_compaction())),
-            ),
-            "live + dead entries; a rebuild drops the dead once they outnumber the live",
-        ),
-    ]
-}
-
 /// Heap counts never exceed [`MAX_EVENTS`], so they fit.
 fn as_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
@@ -692,24 +677,5 @@ mod tests {
         assert_eq!(field(compaction(100, -0.1)), "cancelled_share");
         assert_eq!(field(compaction(100, 1.5)), "cancelled_share");
         assert_eq!(field(compaction(100, f64::NAN)), "cancelled_share");
-    }
-
-    #[test]
-    fn key_numbers_read_the_runs() {
-        let numbers = key_numbers(
-            &late_run(60.0, 150.0, 10).unwrap(),
-            &compaction(1_000, 0.75).unwrap(),
-        );
-        let values: Vec<(&str, &str, Option<&str>)> = numbers
-            .iter()
-            .map(|n| (n.key, n.value.as_str(), n.theory.as_deref()))
-            .collect();
-        assert_eq!(
-            values,
-            [
-                ("sched_coalesced", "2", Some("⌊L / P⌋ = 2")),
-                ("sched_heap", "499 (1,000 without compaction)", None),
-            ]
-        );
     }
 }

@@ -9,6 +9,8 @@ use crate::key_numbers::KeyNumber;
 use crate::panel_params;
 use crate::preset::Preset;
 use crate::queue::*;
+use crate::recurrence::{Compaction, LateRun};
+use crate::scheduler::micros;
 use crate::sim::{self, SimRun};
 use crate::units::{count, duration, significant};
 use serde::Serialize;
@@ -604,3 +606,55 @@ const WITH_AUTOSCALER: &[SummaryFigure] = &[figure(
         (significant(most, 3), most)
     },
 )];
+
+/// The few figures printed beside the two charts of "Inside the scheduler".
+pub fn scheduler_key_numbers(late: &LateRun, heap: &Compaction) -> Vec<KeyNumber> {
+    let slots_passed = micros(late.late_by_s)
+        .checked_div(micros(late.period_s))
+        .unwrap_or(0);
+    let after = heap.after_cancels;
+    vec![
+        KeyNumber::new(
+            "sched_coalesced",
+            "Fixed-rate slots coalesced",
+            count(late.fixed_rate.coalesced),
+            "grid slots that passed while the slow run overran, covered by one late run",
+        )
+        .beside(format!("⌊L / P⌋ = {}", count(slots_passed))),
+        KeyNumber::new(
+            "sched_heap",
+            "Heap entries after the cancels",
+            format!(
+                "{} ({} without compaction)",
+                count(u64::from(after.heap())),
+                count(u64::from(after.heap_without_compaction())),
+            ),
+            "live + dead entries; a rebuild drops the dead once they outnumber the live",
+        ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::recurrence::{compaction, late_run};
+
+    #[test]
+    fn the_schedulers_key_numbers_read_its_runs() {
+        let numbers = scheduler_key_numbers(
+            &late_run(60.0, 150.0, 10).unwrap(),
+            &compaction(1_000, 0.75).unwrap(),
+        );
+        let values: Vec<(&str, &str, Option<&str>)> = numbers
+            .iter()
+            .map(|n| (n.key, n.value.as_str(), n.theory.as_deref()))
+            .collect();
+        assert_eq!(
+            values,
+            [
+                ("sched_coalesced", "2", Some("⌊L / P⌋ = 2")),
+                ("sched_heap", "499 (1,000 without compaction)", None),
+            ]
+        );
+    }
+}

@@ -18,6 +18,7 @@ mod rng;
 mod ruby;
 mod scheduler;
 mod sim;
+mod sim_downstream;
 mod slots;
 mod snippet;
 mod stats;

@@ -5,6 +5,7 @@
 
 use leptos::prelude::*;
 use stampede_core::error::InvalidInput;
+use stampede_core::panels;
 use stampede_core::recurrence::{self, Compaction, LateRun, Runs};
 use stampede_core::units::{count, duration, significant};
 
@@ -120,7 +121,7 @@ fn numbers(
     super::super::key_numbers(move || {
         late.with(|late| {
             heap.with(|heap| match (late, heap) {
-                (Ok(late), Ok(heap)) => Ok(recurrence::key_numbers(late, heap)),
+                (Ok(late), Ok(heap)) => Ok(panels::queue::scheduler_key_numbers(late, heap)),
                 (Err(error), _) | (_, Err(error)) => Err(error.clone()),
             })
         })
