@@ -310,7 +310,7 @@ export interface Stability {
 }
 
 /** The Hash spread panel's run (from `run()` with `p=hash`). */
-export interface SpreadRun {
+export interface HashSpreadRun {
   panel: "hash";
   keys: string[];
   offsets: number[];
@@ -504,7 +504,7 @@ export interface QueueRun {
   lanes: Lane[];
 }
 
-export type PanelRun = PoissonRun | JitterRun | BackoffRun | SpreadRun | SlotRun | QueueRun;
+export type PanelRun = PoissonRun | JitterRun | BackoffRun | HashSpreadRun | SlotRun | QueueRun;
 
 /** A parameter `run()` adjusted, and why. */
 export interface Notice {

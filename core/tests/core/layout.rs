@@ -1,6 +1,7 @@
 //! The shape of the source tree, checked so that it stays easy to read: the
 //! core's two layers (models never import the panels layer), no cycle among
-//! the core's modules, and no file or function too long to take in at once.
+//! the core's modules, one public type to a name, and no file or function
+//! too long to take in at once.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -205,5 +206,38 @@ fn no_function_is_over_100_lines() {
     assert!(
         long.is_empty(),
         "functions over {MOST_FUNCTION_LINES} lines: {long:#?}"
+    );
+}
+
+#[test]
+fn no_two_public_types_share_a_name() {
+    let mut seen: BTreeMap<String, String> = BTreeMap::new();
+    let mut shared = Vec::new();
+    for path in rust_files(&workspace().join("core/src")) {
+        let text = fs::read_to_string(&path).unwrap();
+        for line in code_lines(&text) {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let [pub_, kind, name, ..] = words[..] else {
+                continue;
+            };
+            if pub_ != "pub" || !["struct", "enum", "trait", "type"].contains(&kind) {
+                continue;
+            }
+            let name: String = name
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if name.is_empty() {
+                continue;
+            }
+            let file = path.display().to_string();
+            if let Some(first) = seen.insert(name.clone(), file.clone()) {
+                shared.push(format!("{name}: {first} and {file}"));
+            }
+        }
+    }
+    assert!(
+        shared.is_empty(),
+        "public types that share a name: {shared:#?}"
     );
 }
