@@ -1,11 +1,16 @@
 //! Typed panel parameters and how each one is read from text.
 //!
-//! A panel's parameters are a plain struct declared with [`panel_params!`],
-//! which also writes down one [`Field`] per member: its short URL key, its
-//! label and unit, and its allowed range or choices. Reading a value from a
-//! URL and from a control goes through the same [`PanelParams::set`]: a value
-//! out of range is clamped, an unreadable one is refused and the member keeps
-//! its value, and either way a [`Notice`] names the field and says why.
+//! A model's parameters are a plain struct declared with the model. The
+//! panels layer gives it a face with [`panel_params!`](crate::panel_params):
+//! one [`Field`] per member (its short URL key, its label and unit, and its
+//! allowed range or choices), its default, and the rules that settle values
+//! that are each valid but not together. Reading a value from a URL and
+//! from a control goes through the same [`PanelParams::set`]: a value out of
+//! range is clamped, an unreadable one is refused and the member keeps its
+//! value, and either way a [`Notice`] names the field and says why.
+//! [`choice_enum!`](crate::choice_enum) declares the options of a choice
+//! field, each with its slug, which the codec, the command line and the
+//! docs module read with `from_slug`.
 
 use std::fmt;
 

@@ -23,7 +23,7 @@
 //! a second on average, and the busiest second lies above that by chance.
 //!
 //! With arrivals at λ = N / C per second (first attempts), each job keeping a
-//! worker E[S] s, the load is λ·E[S] busy workers and ρ = λ·E[S] / W. Only
+//! worker E\[S\] s, the load is λ·E\[S\] busy workers and ρ = λ·E\[S\] / W. Only
 //! Poisson arrivals make an M/G/W queue; there the wait of an M/M/W queue at
 //! the same load (Erlang C) is a reference, not a prediction.
 //!
@@ -367,7 +367,7 @@ pub fn run(params: &QueueParams, seed: u64) -> Result<QueueRun, InvalidInput> {
     QueueSteps::new(params, seed)?.finish()
 }
 
-/// A run taken a step at a time, [`PROGRESS_STEPS`] steps per lane, for a
+/// A run taken a step at a time, 50 steps per lane, for a
 /// caller that must get control back between steps: the Web Worker returns
 /// to its event loop there, which is when a browser can stop it.
 pub struct QueueSteps {

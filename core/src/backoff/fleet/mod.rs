@@ -240,7 +240,7 @@ impl Iterator for Calls<'_> {
 /// `clients` clients (1 to [`MAX_CLIENTS`]) fail at t = 0 against a
 /// dependency down for `outage` seconds (0 to [`MAX_SECONDS`]) and then
 /// unlimited, and retry with `backoff` up to `retries` times (at most
-/// [`MAX_RETRIES`]).
+/// [`MAX_RETRIES`](super::MAX_RETRIES)).
 pub fn simulate_fleet(
     backoff: &Backoff,
     clients: u32,
