@@ -70,9 +70,10 @@ fn week_of_syncs(c: &mut Criterion) {
         b.iter(|| sim::simulate(black_box(&scaled), 1).unwrap())
     });
     // Slots with reports opposite the syncs on 20 workers (ρ ≈ 0.82 with
-    // 2 s reports), a bank limited to 20 calls a second that is down for an
-    // hour on the second day, and full-jitter retries: 2.6M first attempts.
-    let reports_and_bank = SimParams {
+    // 2 s reports), a downstream limited to 20 calls a second that is down
+    // for an hour on the second day, and full-jitter retries: 2.6M first
+    // attempts.
+    let reports_and_downstream = SimParams {
         workers: 20,
         reports: Some(Reports {
             duration: fit_mean_p90(2.0, 4.0).unwrap().dist().clone(),
@@ -86,8 +87,8 @@ fn week_of_syncs(c: &mut Criterion) {
         }),
         ..week(SyncSchedule::Slots { slots: 15 })
     };
-    group.bench_function("slots, reports and a bank", |b| {
-        b.iter(|| sim::simulate(black_box(&reports_and_bank), 1).unwrap())
+    group.bench_function("slots, reports and a downstream", |b| {
+        b.iter(|| sim::simulate(black_box(&reports_and_downstream), 1).unwrap())
     });
     group.finish();
 }

@@ -192,7 +192,8 @@ pub struct SimParams {
     pub horizon_seconds: u32,
     /// Sync durations in seconds.
     pub duration: Dist,
-    pub strategy: SyncSchedule,
+    /// When each account's sync falls due.
+    pub schedule: SyncSchedule,
     pub autoscaler: Option<Autoscaler>,
     pub reports: Option<Reports>,
     pub downstream: Option<Downstream>,
@@ -207,7 +208,7 @@ impl SimParams {
         cycle_seconds: u32,
         horizon_seconds: u32,
         duration: Dist,
-        strategy: SyncSchedule,
+        schedule: SyncSchedule,
     ) -> Self {
         Self {
             accounts,
@@ -215,7 +216,7 @@ impl SimParams {
             cycle_seconds,
             horizon_seconds,
             duration,
-            strategy,
+            schedule,
             autoscaler: None,
             reports: None,
             downstream: None,

@@ -92,7 +92,7 @@ impl Arrivals {
                 _ => ReportTimes::Uniform(seeded(seed, REPORT_TIMES)),
             }
         });
-        let window_capacity = match params.strategy {
+        let window_capacity = match params.schedule {
             SyncSchedule::LeastRecentlySynced { batch, .. } => batch,
             _ => params.accounts,
         };
@@ -306,7 +306,7 @@ enum Plan {
 
 impl Plan {
     fn new(params: &SimParams, seed: u64) -> Self {
-        match params.strategy {
+        match params.schedule {
             SyncSchedule::Herd => Self::Herd,
             SyncSchedule::UniformJitter { window_seconds } => Self::Jitter {
                 delays: seeded(seed, JITTER),

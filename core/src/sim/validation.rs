@@ -127,7 +127,7 @@ fn most_workers(params: &SimParams) -> Result<u64, InvalidInput> {
 fn syncs(params: &SimParams, accounts: u64, cycles: u64) -> Result<u64, InvalidInput> {
     let cycle = u64::from(params.cycle_seconds);
     let horizon = u64::from(params.horizon_seconds);
-    Ok(match params.strategy {
+    Ok(match params.schedule {
         SyncSchedule::HashSpread(HashMode::Ruby) if params.accounts > MAX_RUBY_KEYS => {
             return Err(InvalidInput::new(
                 "accounts",

@@ -222,7 +222,7 @@ fn self_rescheduling_drifts_by_the_job_duration() {
     assert_eq!(summary.p99_wait_s, 0.0);
     assert_eq!(summary.never_synced, 0);
     let herd = run(&SimParams {
-        strategy: SyncSchedule::Herd,
+        schedule: SyncSchedule::Herd,
         ..params
     });
     assert_eq!(herd.summary.jobs_enqueued, 10_000);
@@ -409,12 +409,12 @@ fn bad_input_names_the_field() {
     assert_eq!(field(huge), "horizon_seconds");
     let ruby = SimParams {
         accounts: 20_001,
-        strategy: SyncSchedule::HashSpread(HashMode::Ruby),
+        schedule: SyncSchedule::HashSpread(HashMode::Ruby),
         ..good.clone()
     };
     assert_eq!(field(ruby), "accounts");
     let batches = |every_seconds, batch, spread_seconds| SimParams {
-        strategy: SyncSchedule::LeastRecentlySynced {
+        schedule: SyncSchedule::LeastRecentlySynced {
             every_seconds,
             batch,
             spread_seconds,

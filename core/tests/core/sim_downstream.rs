@@ -453,7 +453,7 @@ fn a_jitter_window_holds_every_due_time() {
     assert_eq!(run.summary.jobs_enqueued, 12_000);
     for window_seconds in [0, 3_601] {
         let outside = SimParams {
-            strategy: SyncSchedule::UniformJitter { window_seconds },
+            schedule: SyncSchedule::UniformJitter { window_seconds },
             ..windowed.clone()
         };
         assert_eq!(

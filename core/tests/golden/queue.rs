@@ -5,7 +5,7 @@
 // difference in the simulation, fails on both targets. Values from
 // `stampede run` on the query below, as its JSON prints them.
 
-/// Four strategies with reports half a cycle away, a rate-limited bank
+/// Four strategies with reports half a cycle away, a rate-limited downstream
 /// with a 20-minute outage, full-jitter retries and an autoscaler.
 pub const GOLDEN_QUEUE_QUERY: &str = "v=1&p=queue&s=7&n=300&w=3&hz=6&st=poisson&vs=herd,jitter,lrs&rep=opposite&lim=2&od=20&os=60&rt=full&sc=auto&wmax=10";
 
