@@ -22,6 +22,7 @@
 pub mod backoff;
 pub mod dist;
 pub mod error;
+pub mod fleet;
 pub mod field;
 pub mod hash;
 pub mod hash_spread;

@@ -1,0 +1,4 @@
+//! Fleets: a reader's own schedules, each start placed as its real
+//! scheduler places it.
+
+pub mod cron;
