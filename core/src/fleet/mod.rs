@@ -1,4 +1,5 @@
 //! Fleets: a reader's own schedules, each start placed as its real
 //! scheduler places it.
 
+pub mod civil;
 pub mod cron;
