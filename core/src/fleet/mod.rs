@@ -3,3 +3,4 @@
 
 pub mod civil;
 pub mod cron;
+pub mod file;
