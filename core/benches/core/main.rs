@@ -2,6 +2,7 @@
 //! `cargo bench -p stampede-core`.
 
 mod backoff;
+mod fleet;
 mod hash_spread;
 mod poisson;
 mod scheduler;
@@ -14,5 +15,6 @@ criterion::criterion_main!(
     scheduler::benches,
     sim::benches,
     slots::benches,
-    hash_spread::benches
+    hash_spread::benches,
+    fleet::benches
 );

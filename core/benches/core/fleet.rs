@@ -1,0 +1,41 @@
+use std::fmt::Write;
+use std::hint::black_box;
+
+use criterion::Criterion;
+use stampede_core::fleet::{self, cron::Horizon, file};
+
+/// 10,000 cron lines, a mix of hourly, daily, weekday and stepped specs
+/// with durations, expanded over a week and binned by minute: 1,651,250
+/// starts, under the cap.
+fn ten_thousand_lines_over_a_week(c: &mut Criterion) {
+    let specs = [
+        "0 * * * *",
+        "*/30 * * * *",
+        "30 2 * * *",
+        "0 9-17 * * mon-fri",
+        "5/20 */3 * * *",
+        "@daily",
+        "0 0 1,15 * 1",
+        "*/5 0-6 * * *",
+    ];
+    let mut text = String::new();
+    for line in 0..10_000 {
+        let spec = specs[line % specs.len()];
+        writeln!(
+            text,
+            "cron\tjob {line}\t{spec}\tDuration={}m",
+            1 + line % 30
+        )
+        .unwrap();
+    }
+    let read = file::parse(&text);
+    let week = Horizon::hours(7 * 24).unwrap();
+    let expansion = fleet::expand(&read.lines, 1_708_905_600, week).unwrap();
+    assert_eq!(expansion.starts.len(), 1_651_250);
+    assert_eq!(expansion.stopped_at_line, None);
+    c.bench_function("fleet: 10k cron lines over a week", |b| {
+        b.iter(|| fleet::expand(black_box(&read.lines), 1_708_905_600, week).unwrap())
+    });
+}
+
+criterion::criterion_group!(benches, ten_thousand_lines_over_a_week);
