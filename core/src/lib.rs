@@ -22,8 +22,8 @@
 pub mod backoff;
 pub mod dist;
 pub mod error;
-pub mod fleet;
 pub mod field;
+pub mod fleet;
 pub mod hash;
 pub mod hash_spread;
 pub mod jitter;

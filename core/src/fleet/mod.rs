@@ -1,7 +1,7 @@
 //! Fleets: a reader's own schedules, each start placed as its real
 //! scheduler places it.
 //!
-//! A fleet file ([`file`]) lists schedules; [`expand`] turns each line's
+//! A fleet file ([`mod@file`]) lists schedules; [`expand`] turns each line's
 //! spec into its starts over a horizon of at most 31 days and bins them by
 //! minute: how many jobs start in each minute, how many run in each minute
 //! (a run `[start, start + duration)` counts, times its weight, in every
