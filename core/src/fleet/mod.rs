@@ -2,3 +2,4 @@
 //! scheduler places it.
 
 pub mod cron;
+pub mod jenkins;

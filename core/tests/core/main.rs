@@ -5,6 +5,7 @@ mod backoff_fleet;
 mod backoff_panel;
 mod codec;
 mod dist;
+mod fleet_jenkins;
 mod fuzz;
 mod hash;
 mod hash_spread;
