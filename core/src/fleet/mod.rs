@@ -13,6 +13,7 @@
 pub mod civil;
 pub mod cron;
 pub mod file;
+pub mod jenkins;
 
 use serde::Serialize;
 
@@ -180,6 +181,11 @@ fn schedule_of(line: &FleetLine, notices: &mut Vec<FleetNotice>) -> Option<cron:
                 Err(refusal) => format!("not expanded: {refusal}"),
             },
             Some(_) => "not expanded: time zones other than UTC are not read yet".to_string(),
+        },
+        // Jenkins hashes the job's full name into its `H` fields.
+        System::Jenkins => match jenkins::schedule(&line.id, &line.spec) {
+            Ok(schedule) => return Some(schedule),
+            Err(refusal) => format!("not expanded: {refusal}"),
         },
         other => format!("{} lines are not expanded yet", other.slug()),
     };

@@ -163,7 +163,7 @@ fn load_figures_of_a_small_fleet() {
         "cron\ta\t0 * * * *\tDuration=90s\n\
          cron\tb\t0 * * * *\tWeight=2\n\
          cron\tc\t1 * * * *\tDuration=2m\tWeight=0.5\n\
-         jenkins\td\tH * * * *\n",
+         systemd\td.timer\tdaily\n",
     );
     let hour = Horizon::hours(1).unwrap();
     let expansion = fleet::expand(&read.lines, MONDAY, hour).unwrap();
@@ -190,7 +190,7 @@ fn load_figures_of_a_small_fleet() {
     assert_eq!(crowded, [(0, 2), (1, 1)]);
     assert_eq!(expansion.notices.len(), 1);
     assert_eq!(expansion.notices[0].line, 4);
-    assert!(expansion.notices[0].message.contains("jenkins"));
+    assert!(expansion.notices[0].message.contains("systemd"));
 }
 
 #[test]
