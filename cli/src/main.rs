@@ -20,6 +20,13 @@
 //!   as a JSON array: each with its full query string and the key numbers
 //!   the page shows for it, word for word, so a browser test can compare.
 //!
+//! - `stampede fleet [--from RFC3339] [--hours H] [--starts] [--strict]`
+//!   reads a fleet file from stdin and expands its schedules over the
+//!   horizon: the expansion and the skipped lines as one JSON object, or
+//!   with `--starts` each start as `line<TAB>id<TAB>start` in UTC. Skipped
+//!   lines and lines not expanded are reported on stderr, and the rest are
+//!   still expanded; `--strict` refuses the file at its first bad line.
+//!
 //! Input problems (an unreadable argument or stdin, an unknown name, a value
 //! out of range) exit with code 2 and a message naming the argument, before
 //! anything is written: output goes out only once everything has succeeded,
@@ -36,6 +43,10 @@ use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
 use serde::Serialize;
 use stampede_core::field::Choice;
+use stampede_core::fleet::civil::{self, SECONDS_PER_DAY};
+use stampede_core::fleet::cron::{self, Horizon, MOST_HORIZON_MINUTES};
+use stampede_core::fleet::file::{self, SkippedLine};
+use stampede_core::fleet::{self as fleet_core, Expansion};
 use stampede_core::hash_spread::{HashMode, Reduction};
 use stampede_core::key_numbers::KeyNumber;
 use stampede_core::panels::Panel;
@@ -94,6 +105,68 @@ enum Command {
         #[arg(long, default_value_t = stampede_core::panels::state::DEFAULT_SEED)]
         seed: u64,
     },
+    /// Expand the schedules of a fleet file read from stdin over a horizon.
+    ///
+    /// A fleet file has one schedule a line: SYSTEM<TAB>ID<TAB>SPEC, then
+    /// optional Duration=, Weight= and (cron) TZ= fields. cron lines (in UTC)
+    /// and jenkins lines (with H) are expanded; the other systems are read
+    /// and noted as not expanded yet. Prints the expansion and the skipped
+    /// lines as one JSON object. Skipped lines, and lines not expanded, are
+    /// reported on stderr with their line numbers.
+    Fleet {
+        /// Where the horizon starts, in RFC 3339: 2026-01-01T00:00:00Z, or
+        /// with an offset such as +02:00. By default, the start of the
+        /// current day in UTC.
+        #[arg(long, value_name = "RFC3339", value_parser = from_rfc3339)]
+        from: Option<i64>,
+        /// How long the horizon is, in hours: 1 to 744 (31 days).
+        #[arg(long, value_name = "H", default_value_t = 24, value_parser = clap::value_parser!(u32).range(1..=i64::from(MOST_HORIZON_MINUTES / 60)))]
+        hours: u32,
+        /// Print each start instead, as LINE<TAB>ID<TAB>START, START in RFC
+        /// 3339 in UTC, by start then line.
+        #[arg(long)]
+        starts: bool,
+        /// Refuse the file at its first skipped line (exit code 2) instead of
+        /// expanding the rest.
+        #[arg(long)]
+        strict: bool,
+    },
+}
+
+/// The Unix second an RFC 3339 timestamp names, if a horizon may start
+/// there.
+fn from_rfc3339(text: &str) -> Result<i64, String> {
+    let at: jiff::Timestamp = text.parse().map_err(|e| {
+        format!("expected RFC 3339 such as 2026-01-01T00:00:00Z or 2026-01-01T02:00:00+02:00 ({e})")
+    })?;
+    if at.subsec_nanosecond() != 0 {
+        return Err("expected a whole second".to_string());
+    }
+    cron::check_from(at.as_second()).map_err(|e| e.reason)
+}
+
+/// The start of the current day in UTC, in Unix seconds.
+fn start_of_today() -> i64 {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_secs() as i64);
+    now - now.rem_euclid(SECONDS_PER_DAY)
+}
+
+/// `at` (Unix seconds) in RFC 3339 in UTC: `2026-01-01T02:13:00Z`.
+fn rfc3339(at: i64) -> String {
+    let days = at.div_euclid(SECONDS_PER_DAY);
+    let second = at.rem_euclid(SECONDS_PER_DAY);
+    let date = civil::civil_from_days(days);
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+        date.year,
+        date.month,
+        date.day,
+        second / 3600,
+        second / 60 % 60,
+        second % 60
+    )
 }
 
 /// A parser for one of a core choice's options, by slug, listing each with
@@ -138,6 +211,12 @@ fn main() -> ExitCode {
         Command::Run { query, csv } => run_query(&query, csv.as_deref()),
         Command::Snippets { query } => snippets(&query),
         Command::Presets { seed } => presets(seed),
+        Command::Fleet {
+            from,
+            hours,
+            starts,
+            strict,
+        } => fleet(from.unwrap_or_else(start_of_today), hours, starts, strict),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -303,6 +382,78 @@ fn presets(seed: u64) -> Result<(), Failure> {
         .and_then(|()| writeln!(out))
         .and_then(|()| out.flush())
         .map_err(output("the presets"))
+}
+
+/// What `fleet` prints: the expansion, and the lines that were not read.
+#[derive(Serialize)]
+struct FleetOutput<'a> {
+    #[serde(flatten)]
+    expansion: &'a Expansion<'a>,
+    skipped: &'a [SkippedLine],
+}
+
+fn fleet(from: i64, hours: u32, starts: bool, strict: bool) -> Result<(), Failure> {
+    let mut bytes = Vec::new();
+    io::stdin()
+        .lock()
+        .read_to_end(&mut bytes)
+        .map_err(|e| input(format!("stdin: cannot read: {e}")))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+        input(format!("stdin line {line}: not valid UTF-8"))
+    })?;
+    let read = file::parse(&text);
+    let skipped_message =
+        |s: &SkippedLine| format!("stdin line {}: {}: {}", s.line, s.field, s.reason);
+    if let (true, Some(first)) = (strict, read.skipped.first()) {
+        return Err(input(skipped_message(first)));
+    }
+    let horizon = Horizon::hours(hours).map_err(|e| input(format!("--hours: {}", e.reason)))?;
+    let expansion = fleet_core::expand(&read.lines, from, horizon).map_err(|e| {
+        let argument = if e.field == "horizon" {
+            "hours"
+        } else {
+            e.field
+        };
+        input(format!("--{argument}: {}", e.reason))
+    })?;
+
+    let mut err = io::stderr().lock();
+    let reported = read
+        .skipped
+        .iter()
+        .try_for_each(|s| writeln!(err, "skipped: {}", skipped_message(s)))
+        .and_then(|()| {
+            expansion.notices.iter().try_for_each(|notice| {
+                writeln!(
+                    err,
+                    "notice: stdin line {}: {}",
+                    notice.line, notice.message
+                )
+            })
+        });
+    reported.map_err(output("the skipped lines"))?;
+    drop(err);
+
+    let mut out = BufWriter::new(io::stdout().lock());
+    if starts {
+        let written = expansion.starts.iter().try_for_each(|start| {
+            writeln!(out, "{}\t{}\t{}", start.line, start.id, rfc3339(start.at))
+        });
+        return written
+            .and_then(|()| out.flush())
+            .map_err(output("the starts"));
+    }
+    let printed = FleetOutput {
+        expansion: &expansion,
+        skipped: &read.skipped,
+    };
+    serde_json::to_writer(&mut out, &printed)
+        .map_err(io::Error::from)
+        .and_then(|()| writeln!(out))
+        .and_then(|()| out.flush())
+        .map_err(output("the expansion"))
 }
 
 /// Whether `query` holds any key the app reads: `p`, `s`, `v`, the view

@@ -261,3 +261,130 @@ fn snippets_print_what_to_paste_for_the_url() {
     // A panel without snippets is an input problem, named.
     assert_refused(&stampede(&["snippets", "p=queue"], b""), "QUERY");
 }
+
+/// A small fleet: cron with a duration, Jenkins `H`, a cron step, a
+/// systemd line (read, not expanded yet) and a line with an unknown system.
+const FLEET: &str = "# a small fleet\n\
+cron\tbackup\t30 2 * * *\tDuration=1h\n\
+jenkins\tjob/a\tH H(0-3) * * *\n\
+bogus\tx\t* * * * *\n\
+cron\treport\t*/20 1-2 * * *\n\
+systemd\tcleanup\tdaily\n";
+
+#[test]
+fn fleet_prints_each_start_by_time_then_line() {
+    let output = stampede(
+        &[
+            "fleet",
+            "--from",
+            "2026-01-01T00:00:00Z",
+            "--hours",
+            "4",
+            "--starts",
+        ],
+        FLEET.as_bytes(),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    // job/a's H H(0-3) is 1:40 by Jenkins' own hash of its name.
+    assert_eq!(
+        text(&output.stdout),
+        "5\treport\t2026-01-01T01:00:00Z\n\
+         5\treport\t2026-01-01T01:20:00Z\n\
+         3\tjob/a\t2026-01-01T01:40:00Z\n\
+         5\treport\t2026-01-01T01:40:00Z\n\
+         5\treport\t2026-01-01T02:00:00Z\n\
+         5\treport\t2026-01-01T02:20:00Z\n\
+         2\tbackup\t2026-01-01T02:30:00Z\n\
+         5\treport\t2026-01-01T02:40:00Z\n"
+    );
+    // An offset names the same instant: 03:00+02:00 is 01:00 UTC.
+    let shifted = stampede(
+        &[
+            "fleet",
+            "--from",
+            "2026-01-01T03:00:00+02:00",
+            "--hours",
+            "1",
+            "--starts",
+        ],
+        FLEET.as_bytes(),
+    );
+    assert_eq!(
+        text(&shifted.stdout),
+        "5\treport\t2026-01-01T01:00:00Z\n\
+         5\treport\t2026-01-01T01:20:00Z\n\
+         3\tjob/a\t2026-01-01T01:40:00Z\n\
+         5\treport\t2026-01-01T01:40:00Z\n"
+    );
+}
+
+#[test]
+fn fleet_prints_the_expansion_and_reports_bad_lines_on_stderr() {
+    let output = stampede(
+        &["fleet", "--from", "2026-01-01T00:00:00Z", "--hours", "4"],
+        FLEET.as_bytes(),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let result: Value = serde_json::from_slice(&output.stdout).unwrap();
+    for key in [
+        "from",
+        "horizon_minutes",
+        "starts",
+        "starts_per_minute",
+        "running_per_minute",
+        "running_peak",
+        "peak",
+        "shared",
+        "crowded",
+        "notices",
+        "stopped_at_line",
+        "skipped",
+    ] {
+        assert!(result.get(key).is_some(), "no {key} in {result}");
+    }
+    assert_eq!(result["from"], 1_767_225_600);
+    assert_eq!(result["horizon_minutes"], 240);
+    assert_eq!(result["starts"].as_array().unwrap().len(), 8);
+    assert_eq!(result["starts_per_minute"].as_array().unwrap().len(), 240);
+    assert_eq!(result["peak"]["starts"], 2);
+    assert_eq!(result["skipped"][0]["line"], 4);
+    assert_eq!(result["skipped"][0]["field"], "system");
+    assert_eq!(result["notices"][0]["line"], 6);
+
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("stdin line 4: system: "), "{stderr}");
+    assert!(
+        stderr.contains("stdin line 6: systemd lines are not expanded yet"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn fleet_strict_refuses_the_file_at_its_first_bad_line() {
+    let output = stampede(&["fleet", "--strict"], FLEET.as_bytes());
+    assert_refused(&output, "stdin line 4: system: ");
+    // A clean file passes.
+    let clean = stampede(
+        &["fleet", "--strict", "--from", "2026-01-01T00:00:00Z"],
+        b"cron\tbackup\t30 2 * * *\n",
+    );
+    assert_eq!(clean.status.code(), Some(0), "{}", text(&clean.stderr));
+}
+
+#[test]
+fn fleet_refuses_bad_arguments() {
+    for from in [
+        "2026-01-01",
+        "2026-01-01T00:00:00",
+        "2026-02-30T00:00:00Z",
+        "2026-01-01T00:00:00.5Z",
+        "soon",
+    ] {
+        assert_refused(&stampede(&["fleet", "--from", from], b""), "--from");
+    }
+    for hours in ["0", "745", "-1", "two"] {
+        let argument = format!("--hours={hours}");
+        assert_refused(&stampede(&["fleet", &argument], b""), "--hours");
+    }
+    assert_refused(&stampede(&["fleet"], b"cron\ta\t\xff\n"), "stdin line 1");
+}
