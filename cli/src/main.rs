@@ -43,9 +43,9 @@ use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
 use serde::Serialize;
 use stampede_core::field::Choice;
-use stampede_core::fleet::civil::{self, SECONDS_PER_DAY};
-use stampede_core::fleet::cron::{self, Horizon, MOST_HORIZON_MINUTES};
+use stampede_core::fleet::cron::{Horizon, MOST_HORIZON_MINUTES};
 use stampede_core::fleet::file::{self, SkippedLine};
+use stampede_core::fleet::instant;
 use stampede_core::fleet::{self as fleet_core, Expansion};
 use stampede_core::hash_spread::{HashMode, Reduction};
 use stampede_core::key_numbers::KeyNumber;
@@ -117,7 +117,7 @@ enum Command {
         /// Where the horizon starts, in RFC 3339: 2026-01-01T00:00:00Z, or
         /// with an offset such as +02:00. By default, the start of the
         /// current day in UTC.
-        #[arg(long, value_name = "RFC3339", value_parser = from_rfc3339)]
+        #[arg(long, value_name = "RFC3339", value_parser = |text: &str| instant::parse("--from", text).map_err(|e| e.reason))]
         from: Option<i64>,
         /// How long the horizon is, in hours: 1 to 744 (31 days).
         #[arg(long, value_name = "H", default_value_t = 24, value_parser = clap::value_parser!(u32).range(1..=i64::from(MOST_HORIZON_MINUTES / 60)))]
@@ -133,40 +133,12 @@ enum Command {
     },
 }
 
-/// The Unix second an RFC 3339 timestamp names, if a horizon may start
-/// there.
-fn from_rfc3339(text: &str) -> Result<i64, String> {
-    let at: jiff::Timestamp = text.parse().map_err(|e| {
-        format!("expected RFC 3339 such as 2026-01-01T00:00:00Z or 2026-01-01T02:00:00+02:00 ({e})")
-    })?;
-    if at.subsec_nanosecond() != 0 {
-        return Err("expected a whole second".to_string());
-    }
-    cron::check_from(at.as_second()).map_err(|e| e.reason)
-}
-
 /// The start of the current day in UTC, in Unix seconds.
 fn start_of_today() -> i64 {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |since| since.as_secs() as i64);
-    now - now.rem_euclid(SECONDS_PER_DAY)
-}
-
-/// `at` (Unix seconds) in RFC 3339 in UTC: `2026-01-01T02:13:00Z`.
-fn rfc3339(at: i64) -> String {
-    let days = at.div_euclid(SECONDS_PER_DAY);
-    let second = at.rem_euclid(SECONDS_PER_DAY);
-    let date = civil::civil_from_days(days);
-    format!(
-        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
-        date.year,
-        date.month,
-        date.day,
-        second / 3600,
-        second / 60 % 60,
-        second % 60
-    )
+    instant::start_of_day(now)
 }
 
 /// A parser for one of a core choice's options, by slug, listing each with
@@ -439,7 +411,13 @@ fn fleet(from: i64, hours: u32, starts: bool, strict: bool) -> Result<(), Failur
     let mut out = BufWriter::new(io::stdout().lock());
     if starts {
         let written = expansion.starts.iter().try_for_each(|start| {
-            writeln!(out, "{}\t{}\t{}", start.line, start.id, rfc3339(start.at))
+            writeln!(
+                out,
+                "{}\t{}\t{}",
+                start.line,
+                start.id,
+                instant::format(start.at)
+            )
         });
         return written
             .and_then(|()| out.flush())

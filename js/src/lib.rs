@@ -21,7 +21,7 @@ use serde::Serialize;
 use stampede_core::field::{Choice, Notice, not_an_option};
 use stampede_core::fleet::cron::{self, Horizon, MOST_HORIZON_MINUTES};
 use stampede_core::fleet::file::{self, SkippedLine};
-use stampede_core::fleet::{self as fleet_core, Expansion};
+use stampede_core::fleet::{self as fleet_core, Expansion, instant};
 use stampede_core::hash_spread::{HashMode, Reduction};
 use stampede_core::panels::Panel;
 use stampede_core::panels::run::{self, PanelRun};
@@ -217,34 +217,22 @@ struct FleetResult<'a> {
 
 /// The Unix second `from` names: RFC 3339 text or a number of seconds.
 fn from_value(value: &JsValue) -> Result<i64, Error> {
-    let at = if let Some(text) = value.as_string() {
-        let at: jiff::Timestamp = text.parse().map_err(|e| {
-            Error::new(&format!(
-                "from: expected RFC 3339 such as 2026-01-01T00:00:00Z or Unix seconds ({e})"
-            ))
-        })?;
-        if at.subsec_nanosecond() != 0 {
-            return Err(Error::new("from: expected a whole second"));
-        }
-        at.as_second()
-    } else if let Some(seconds) = value.as_f64() {
-        if seconds.fract() != 0.0 || !seconds.is_finite() {
-            return Err(Error::new("from: expected a whole number of Unix seconds"));
-        }
-        // Out of range values saturate, and check_from refuses them.
-        seconds as i64
-    } else {
-        return Err(Error::new(
-            "from: expected RFC 3339 text or a number of Unix seconds",
-        ));
-    };
-    cron::check_from(at).map_err(|e| Error::new(&e.to_string()))
+    if let Some(text) = value.as_string() {
+        return instant::parse("from", &text).map_err(|e| Error::new(&e.to_string()));
+    }
+    let seconds = value
+        .as_f64()
+        .ok_or_else(|| Error::new("from: expected RFC 3339 text or a number of Unix seconds"))?;
+    if seconds.fract() != 0.0 || !seconds.is_finite() {
+        return Err(Error::new("from: expected a whole number of Unix seconds"));
+    }
+    // Out of range values saturate, and check_from refuses them.
+    cron::check_from(seconds as i64).map_err(|e| Error::new(&e.to_string()))
 }
 
 /// The start of the current day in UTC, in Unix seconds.
 fn start_of_today() -> i64 {
-    let now = (js_sys::Date::now() / 1000.0).floor() as i64;
-    now - now.rem_euclid(86_400)
+    instant::start_of_day((js_sys::Date::now() / 1000.0).floor() as i64)
 }
 
 /// The option of a core choice whose slug is `slug`.
