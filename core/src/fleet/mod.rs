@@ -124,14 +124,14 @@ pub fn expand(
             ),
         });
     }
-    let starts_per_minute = bin_minutes(&read.minutes, minutes);
     // Where each minute's starts begin in `starts`, and where the last ends.
     let mut first_of_minute = Vec::with_capacity(minutes + 1);
     first_of_minute.push(0);
-    for &count in &starts_per_minute {
+    for &count in &read.starts_per_minute {
         first_of_minute.push(first_of_minute.last().copied().unwrap_or(0) + count as usize);
     }
     let starts = place_starts(lines, &read, &first_of_minute, from);
+    let starts_per_minute = read.starts_per_minute;
     let running_per_minute = read
         .any_duration
         .then(|| running_sums(&read.running_changes, minutes));
@@ -167,6 +167,7 @@ struct ReadStarts {
     /// turns these into jobs running per minute, one step per start
     /// whatever the duration.
     running_changes: Vec<f64>,
+    starts_per_minute: Vec<u32>,
     any_duration: bool,
     stopped_at_line: Option<usize>,
 }
@@ -184,6 +185,7 @@ fn read_starts(
         minutes: Vec::new(),
         spans: Vec::new(),
         running_changes: vec![0.0; minutes + 1],
+        starts_per_minute: vec![0; minutes],
         any_duration: false,
         stopped_at_line: None,
     };
@@ -207,6 +209,7 @@ fn read_starts(
         let weight = line.options.weight;
         for &first in &read.minutes[before..] {
             let first = first as usize;
+            read.starts_per_minute[first] += 1;
             read.running_changes[first] += weight;
             read.running_changes[(first + run_minutes).min(minutes)] -= weight;
         }
@@ -219,14 +222,6 @@ fn read_starts(
         }
     }
     read
-}
-
-fn bin_minutes(starts: &[u32], minutes: usize) -> Vec<u32> {
-    let mut bins = vec![0u32; minutes];
-    for &minute in starts {
-        bins[minute as usize] += 1;
-    }
-    bins
 }
 
 /// The starts by time then line (lines with the same number in fleet
@@ -261,17 +256,17 @@ fn place_starts<'a>(
             *slot += 1;
         }
     }
+    let owners_lines: Vec<(usize, &str)> = spans
+        .iter()
+        .map(|span| (lines[span.0].line, lines[span.0].id.as_str()))
+        .collect();
     let offset = (-from).rem_euclid(60);
     let mut starts = Vec::with_capacity(owners.len());
     for (minute, bounds) in first_of_minute.windows(2).enumerate() {
         let at = from + 60 * minute as i64 + offset;
         starts.extend(owners[bounds[0]..bounds[1]].iter().map(|&owner| {
-            let line = &lines[spans[owner as usize].0];
-            Start {
-                line: line.line,
-                id: &line.id,
-                at,
-            }
+            let (line, id) = owners_lines[owner as usize];
+            Start { line, id, at }
         }));
     }
     starts
