@@ -345,6 +345,46 @@ impl Schedule {
     }
 }
 
+impl Schedule {
+    /// Appends the minute (since `from`) of each start in `[from, from +
+    /// horizon)` to `out`, in order, as [`Schedule::starts`] yields them,
+    /// while `out` holds fewer than `most`. Returns whether a start was
+    /// left out because `out` was full.
+    pub(crate) fn push_start_minutes(
+        &self,
+        from: i64,
+        horizon: Horizon,
+        out: &mut Vec<u32>,
+        most: usize,
+    ) -> bool {
+        let end = from + horizon.in_seconds();
+        let first_day = from.div_euclid(SECONDS_PER_DAY);
+        let last_day = (end - 1).div_euclid(SECONDS_PER_DAY);
+        for days in (first_day..=last_day).filter(|&days| self.fires_on_day(days)) {
+            for hour in bits(u64::from(self.hours)) {
+                let hour_at = days * SECONDS_PER_DAY + i64::from(hour) * 3600;
+                if hour_at + 3600 <= from {
+                    continue;
+                }
+                for minute in bits(self.minutes) {
+                    let at = hour_at + i64::from(minute) * 60;
+                    if at < from {
+                        continue;
+                    }
+                    if at >= end {
+                        return false;
+                    }
+                    if out.len() >= most {
+                        return true;
+                    }
+                    out.push(((at - from) / 60) as u32);
+                }
+            }
+        }
+        false
+    }
+}
+
 /// The positions of the set bits of `set`, lowest first.
 fn bits(mut set: u64) -> impl Iterator<Item = u32> {
     std::iter::from_fn(move || {

@@ -15,6 +15,8 @@ pub mod cron;
 pub mod file;
 pub mod instant;
 pub mod jenkins;
+#[cfg(test)]
+mod reference;
 
 use serde::Serialize;
 
@@ -112,52 +114,32 @@ pub fn expand(
 ) -> Result<Expansion<'_>, InvalidInput> {
     cron::check_from(from)?;
     let minutes = horizon.in_minutes() as usize;
-    let mut starts = Vec::new();
     let mut notices = Vec::new();
-    let mut stopped_at_line = None;
-    // Runs begin (+weight) and end (−weight) by minute; a running sum turns
-    // these into jobs running per minute, one step per start whatever the
-    // duration.
-    let mut running_changes = vec![0.0f64; minutes + 1];
-    let mut any_duration = false;
-    for line in lines {
-        let Some(schedule) = schedule_of(line, &mut notices) else {
-            continue;
-        };
-        let before = starts.len();
-        for at in schedule.starts(from, horizon) {
-            if starts.len() == MOST_STARTS {
-                stopped_at_line = Some(line.line);
-                break;
-            }
-            starts.push(Start {
-                line: line.line,
-                id: &line.id,
-                at,
-            });
-        }
-        any_duration |= line.options.duration_seconds.is_some();
-        for start in &starts[before..] {
-            add_run(&mut running_changes, from, start.at, line);
-        }
-        if let Some(stopped) = stopped_at_line {
-            notices.push(FleetNotice {
-                line: stopped,
-                message: format!(
-                    "the fleet reached {} starts here; this line and those after it are not counted in full",
-                    crate::units::count(MOST_STARTS as u64)
-                ),
-            });
-            break;
-        }
+    let read = read_starts(lines, from, horizon, &mut notices);
+    if let Some(stopped) = read.stopped_at_line {
+        notices.push(FleetNotice {
+            line: stopped,
+            message: format!(
+                "the fleet reached {} starts here; this line and those after it are not counted in full",
+                crate::units::count(MOST_STARTS as u64)
+            ),
+        });
     }
-    starts.sort_unstable_by_key(|start| (start.at, start.line));
-    let starts_per_minute = bin_starts(&starts, from, minutes);
-    let running_per_minute = any_duration.then(|| running_sums(&running_changes, minutes));
+    // Where each minute's starts begin in `starts`, and where the last ends.
+    let mut first_of_minute = Vec::with_capacity(minutes + 1);
+    first_of_minute.push(0);
+    for &count in &read.starts_per_minute {
+        first_of_minute.push(first_of_minute.last().copied().unwrap_or(0) + count as usize);
+    }
+    let starts = place_starts(lines, &read, &first_of_minute, from);
+    let starts_per_minute = read.starts_per_minute;
+    let running_per_minute = read
+        .any_duration
+        .then(|| running_sums(&read.running_changes, minutes));
     let running_peak = running_per_minute
         .as_deref()
         .and_then(|running| running_peak(running, from));
-    let crowded = crowded_minutes(&starts, &starts_per_minute, from);
+    let crowded = crowded_minutes(&starts, &starts_per_minute, &first_of_minute, from);
     Ok(Expansion {
         from,
         horizon_minutes: horizon.in_minutes(),
@@ -169,8 +151,126 @@ pub fn expand(
         running_per_minute,
         running_peak,
         notices,
-        stopped_at_line,
+        stopped_at_line: read.stopped_at_line,
     })
+}
+
+/// The starts of a fleet as minutes since `from`, line by line, before
+/// they are put in order.
+struct ReadStarts {
+    /// Each expanded line's starts, in time order, lines one after another
+    /// as the fleet lists them.
+    minutes: Vec<u32>,
+    /// The lines with starts: the line's index in the fleet, and the end
+    /// of its starts in `minutes` (each begins where the one before ends).
+    spans: Vec<(usize, usize)>,
+    /// Runs begin (+weight) and end (−weight) by minute; a running sum
+    /// turns these into jobs running per minute, one step per start
+    /// whatever the duration.
+    running_changes: Vec<f64>,
+    starts_per_minute: Vec<u32>,
+    any_duration: bool,
+    stopped_at_line: Option<usize>,
+}
+
+/// Every line's starts, up to [`MOST_STARTS`], with their runs added to
+/// the running changes.
+fn read_starts(
+    lines: &[FleetLine],
+    from: i64,
+    horizon: Horizon,
+    notices: &mut Vec<FleetNotice>,
+) -> ReadStarts {
+    let minutes = horizon.in_minutes() as usize;
+    let mut read = ReadStarts {
+        minutes: Vec::new(),
+        spans: Vec::new(),
+        running_changes: vec![0.0; minutes + 1],
+        starts_per_minute: vec![0; minutes],
+        any_duration: false,
+        stopped_at_line: None,
+    };
+    // Starts fall on whole minutes, this many seconds into a minute of the
+    // horizon.
+    let offset = (-from).rem_euclid(60) as u64;
+    for (index, line) in lines.iter().enumerate() {
+        let Some(schedule) = schedule_of(line, notices) else {
+            continue;
+        };
+        let before = read.minutes.len();
+        let stopped = schedule.push_start_minutes(from, horizon, &mut read.minutes, MOST_STARTS);
+        read.any_duration |= line.options.duration_seconds.is_some();
+        // Minutes from a run's first to the one after the last it overlaps:
+        // ⌈(start + duration − from) / 60⌉ − ⌊(start − from) / 60⌋.
+        let run_minutes = match line.options.duration_seconds {
+            Some(duration) => offset.saturating_add(duration).saturating_add(59) / 60,
+            None => 1,
+        };
+        let run_minutes = run_minutes.min(minutes as u64) as usize;
+        let weight = line.options.weight;
+        for &first in &read.minutes[before..] {
+            let first = first as usize;
+            read.starts_per_minute[first] += 1;
+            read.running_changes[first] += weight;
+            read.running_changes[(first + run_minutes).min(minutes)] -= weight;
+        }
+        if read.minutes.len() > before {
+            read.spans.push((index, read.minutes.len()));
+        }
+        if stopped {
+            read.stopped_at_line = Some(line.line);
+            break;
+        }
+    }
+    read
+}
+
+/// The starts by time then line (lines with the same number in fleet
+/// order): a counting sort by minute, since all the starts in a minute
+/// share their time, filled line by line.
+fn place_starts<'a>(
+    lines: &'a [FleetLine],
+    read: &ReadStarts,
+    first_of_minute: &[usize],
+    from: i64,
+) -> Vec<Start<'a>> {
+    let mut spans: Vec<(usize, usize, usize)> = read
+        .spans
+        .iter()
+        .scan(0, |begin, &(index, end)| {
+            let span = (index, *begin, end);
+            *begin = end;
+            Some(span)
+        })
+        .collect();
+    // Stable, so lines with the same number keep their fleet order.
+    if !spans.is_sorted_by_key(|span| lines[span.0].line) {
+        spans.sort_by_key(|span| lines[span.0].line);
+    }
+    // Which span each start belongs to, in the order of `starts`.
+    let mut next = first_of_minute.to_vec();
+    let mut owners = vec![0u32; read.minutes.len()];
+    for (owner, &(_, begin, end)) in spans.iter().enumerate() {
+        for &minute in &read.minutes[begin..end] {
+            let slot = &mut next[minute as usize];
+            owners[*slot] = owner as u32;
+            *slot += 1;
+        }
+    }
+    let owners_lines: Vec<(usize, &str)> = spans
+        .iter()
+        .map(|span| (lines[span.0].line, lines[span.0].id.as_str()))
+        .collect();
+    let offset = (-from).rem_euclid(60);
+    let mut starts = Vec::with_capacity(owners.len());
+    for (minute, bounds) in first_of_minute.windows(2).enumerate() {
+        let at = from + 60 * minute as i64 + offset;
+        starts.extend(owners[bounds[0]..bounds[1]].iter().map(|&owner| {
+            let (line, id) = owners_lines[owner as usize];
+            Start { line, id, at }
+        }));
+    }
+    starts
 }
 
 /// The schedule of `line`, or `None` with a notice saying why it has none.
@@ -195,19 +295,6 @@ fn schedule_of(line: &FleetLine, notices: &mut Vec<FleetNotice>) -> Option<cron:
         message: refusal,
     });
     None
-}
-
-/// Adds the run of `line` starting `at` to the per-minute changes.
-fn add_run(changes: &mut [f64], from: i64, at: i64, line: &FleetLine) {
-    let minutes = changes.len() as i64 - 1;
-    let first = (at - from) / 60;
-    let last = match line.options.duration_seconds {
-        // The minute after the last one the run overlaps: ⌈(end − from) / 60⌉.
-        Some(duration) => (at + duration as i64 - from + 59) / 60,
-        None => first + 1,
-    };
-    changes[first as usize] += line.options.weight;
-    changes[last.min(minutes) as usize] -= line.options.weight;
 }
 
 fn running_sums(changes: &[f64], minutes: usize) -> Vec<f64> {
@@ -235,14 +322,6 @@ fn running_peak(running: &[f64], from: i64) -> Option<RunningPeak> {
     })
 }
 
-fn bin_starts(starts: &[Start<'_>], from: i64, minutes: usize) -> Vec<u32> {
-    let mut bins = vec![0u32; minutes];
-    for start in starts {
-        bins[((start.at - from) / 60) as usize] += 1;
-    }
-    bins
-}
-
 fn shared_starts(starts_per_minute: &[u32]) -> SharedStarts {
     let mut shared = SharedStarts::default();
     for &count in starts_per_minute {
@@ -255,11 +334,11 @@ fn shared_starts(starts_per_minute: &[u32]) -> SharedStarts {
     shared
 }
 
-/// The minutes with the most starts, each with its jobs (found by binary
-/// search in the sorted starts).
+/// The minutes with the most starts, each with its jobs.
 fn crowded_minutes<'a>(
     starts: &[Start<'a>],
     starts_per_minute: &[u32],
+    first_of_minute: &[usize],
     from: i64,
 ) -> Vec<BusyMinute<'a>> {
     let mut order: Vec<u32> = (0..starts_per_minute.len() as u32)
@@ -276,8 +355,8 @@ fn crowded_minutes<'a>(
         .take(CROWDED_MINUTES)
         .map(|minute| {
             let at = from + 60 * i64::from(minute);
-            let first = starts.partition_point(|start| start.at < at);
-            let last = starts.partition_point(|start| start.at < at + 60);
+            let first = first_of_minute[minute as usize];
+            let last = first_of_minute[minute as usize + 1];
             BusyMinute {
                 minute,
                 at,
