@@ -18,7 +18,7 @@ use serde::Serialize;
 use crate::choice_enum;
 use crate::field::shorten;
 
-use super::cron;
+use super::{cron, croniter};
 
 choice_enum! {
     /// The scheduler whose syntax a line's spec is written in.
@@ -148,10 +148,17 @@ fn parse_line(line: usize, raw: &str) -> Result<FleetLine, Refusal> {
         ));
     }
     let options = parse_options(system, parts)?;
-    // Only cron is expanded in this slice, so only its specs are checked
-    // here; the others are kept as written for later work.
-    if system == System::Cron {
-        cron::parse(spec).map_err(|refusal| refuse("spec", refusal.to_string()))?;
+    // Cron and croniter specs are checked here, so a bad one is skipped with
+    // its reason; the others are kept as written and refused, if at all,
+    // when expanded.
+    match system {
+        System::Cron => {
+            cron::parse(spec).map_err(|refusal| refuse("spec", refusal.to_string()))?;
+        }
+        System::Croniter => {
+            croniter::schedule(id, spec).map_err(|refusal| refuse("spec", refusal.to_string()))?;
+        }
+        _ => {}
     }
     Ok(FleetLine {
         line,

@@ -12,6 +12,7 @@
 
 pub mod civil;
 pub mod cron;
+pub mod croniter;
 pub mod file;
 pub mod instant;
 pub mod jenkins;
@@ -287,6 +288,15 @@ fn schedule_of(line: &FleetLine, notices: &mut Vec<FleetNotice>) -> Option<cron:
         System::Jenkins => match jenkins::schedule(&line.id, &line.spec) {
             Ok(schedule) => return Some(schedule),
             Err(refusal) => format!("not expanded: {refusal}"),
+        },
+        // croniter hashes the id given as `hash_id` into its `H` fields; it
+        // reads a time zone from its start time, so only UTC is placed here.
+        System::Croniter => match line.options.time_zone.as_deref() {
+            None | Some("UTC" | "Etc/UTC") => match croniter::schedule(&line.id, &line.spec) {
+                Ok(schedule) => return Some(schedule),
+                Err(refusal) => format!("not expanded: {refusal}"),
+            },
+            Some(_) => "not expanded: time zones other than UTC are not read yet".to_string(),
         },
         other => format!("{} lines are not expanded yet", other.slug()),
     };
