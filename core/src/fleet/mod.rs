@@ -13,6 +13,7 @@
 pub mod civil;
 pub mod cron;
 pub mod file;
+pub mod import;
 pub mod instant;
 pub mod jenkins;
 #[cfg(test)]

@@ -6,6 +6,7 @@ mod backoff_panel;
 mod codec;
 mod dist;
 mod fleet;
+mod fleet_crontab;
 mod fleet_jenkins;
 mod fuzz;
 mod hash;
