@@ -20,9 +20,9 @@
 //!   as a JSON array: each with its full query string and the key numbers
 //!   the page shows for it, word for word, so a browser test can compare.
 //!
-//! - `stampede fleet [--from RFC3339] [--hours H] [--starts] [--strict]`
-//!   reads a fleet file from stdin and expands its schedules over the
-//!   horizon: the expansion and the skipped lines as one JSON object, or
+//! - `stampede fleet [--format auto|fleet|crontab] [--from RFC3339]
+//!   [--hours H] [--starts] [--strict]` reads a fleet file or a crontab
+//!   from stdin and expands its schedules over the horizon: the expansion and the skipped lines as one JSON object, or
 //!   with `--starts` each start as `line<TAB>id<TAB>start` in UTC. Skipped
 //!   lines and lines not expanded are reported on stderr, and the rest are
 //!   still expanded; `--strict` refuses the file at its first bad line.
@@ -44,7 +44,8 @@ use clap::{CommandFactory, Parser, Subcommand};
 use serde::Serialize;
 use stampede_core::field::Choice;
 use stampede_core::fleet::cron::{Horizon, MOST_HORIZON_MINUTES};
-use stampede_core::fleet::file::{self, SkippedLine};
+use stampede_core::fleet::file::SkippedLine;
+use stampede_core::fleet::import::{self, FleetFormat};
 use stampede_core::fleet::instant;
 use stampede_core::fleet::{self as fleet_core, Expansion};
 use stampede_core::hash_spread::{HashMode, Reduction};
@@ -114,6 +115,12 @@ enum Command {
     /// lines as one JSON object. Skipped lines, and lines not expanded, are
     /// reported on stderr with their line numbers.
     Fleet {
+        /// What stdin holds: a fleet file, a crontab (user or system, as
+        /// crontab -e or /etc/crontab has it), or auto: a fleet file when
+        /// its first line that is not blank or a comment starts with a
+        /// system name and a tab, else a crontab.
+        #[arg(long, value_name = "FORMAT", default_value = "auto", value_parser = choices(FleetFormat::OPTIONS, FleetFormat::from_slug))]
+        format: FleetFormat,
         /// Where the horizon starts, in RFC 3339: 2026-01-01T00:00:00Z, or
         /// with an offset such as +02:00. By default, the start of the
         /// current day in UTC.
@@ -184,11 +191,18 @@ fn main() -> ExitCode {
         Command::Snippets { query } => snippets(&query),
         Command::Presets { seed } => presets(seed),
         Command::Fleet {
+            format,
             from,
             hours,
             starts,
             strict,
-        } => fleet(from.unwrap_or_else(start_of_today), hours, starts, strict),
+        } => fleet(
+            format,
+            from.unwrap_or_else(start_of_today),
+            hours,
+            starts,
+            strict,
+        ),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -364,7 +378,13 @@ struct FleetOutput<'a> {
     skipped: &'a [SkippedLine],
 }
 
-fn fleet(from: i64, hours: u32, starts: bool, strict: bool) -> Result<(), Failure> {
+fn fleet(
+    format: FleetFormat,
+    from: i64,
+    hours: u32,
+    starts: bool,
+    strict: bool,
+) -> Result<(), Failure> {
     let mut bytes = Vec::new();
     io::stdin()
         .lock()
@@ -375,7 +395,7 @@ fn fleet(from: i64, hours: u32, starts: bool, strict: bool) -> Result<(), Failur
         let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
         input(format!("stdin line {line}: not valid UTF-8"))
     })?;
-    let read = file::parse(&text);
+    let read = import::read(&text, format);
     let skipped_message =
         |s: &SkippedLine| format!("stdin line {}: {}: {}", s.line, s.field, s.reason);
     if let (true, Some(first)) = (strict, read.skipped.first()) {

@@ -371,6 +371,53 @@ fn fleet_strict_refuses_the_file_at_its_first_bad_line() {
     assert_eq!(clean.status.code(), Some(0), "{}", text(&clean.stderr));
 }
 
+/// A system crontab: an environment line, a job, `@reboot` and a bad line.
+const CRONTAB: &str = "SHELL=/bin/sh\n\
+CRON_TZ=UTC\n\
+# hourly jobs\n\
+17 * * * * root run-parts /etc/cron.hourly\n\
+@reboot root /sbin/agent\n\
+0 61 * * * root never\n";
+
+#[test]
+fn fleet_reads_a_crontab_given_or_detected() {
+    let arguments = [
+        "fleet",
+        "--from",
+        "2026-01-01T00:00:00Z",
+        "--hours",
+        "2",
+        "--starts",
+    ];
+    for format in [None, Some("--format=crontab")] {
+        let mut given = arguments.to_vec();
+        given.extend(format);
+        let output = stampede(&given, CRONTAB.as_bytes());
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        assert_eq!(
+            text(&output.stdout),
+            "4\troot: run-parts /etc/cron.hourly\t2026-01-01T00:17:00Z\n\
+             4\troot: run-parts /etc/cron.hourly\t2026-01-01T01:17:00Z\n"
+        );
+        let reported = text(&output.stderr);
+        assert!(
+            reported.contains("skipped: stdin line 5: spec: @reboot"),
+            "{reported}"
+        );
+        assert!(
+            reported.contains("skipped: stdin line 6: spec: "),
+            "{reported}"
+        );
+    }
+    // Read as a fleet file, no line names a system.
+    let mut as_fleet = arguments.to_vec();
+    as_fleet.push("--format=fleet");
+    let output = stampede(&as_fleet, CRONTAB.as_bytes());
+    assert_eq!(text(&output.stdout), "");
+    assert!(text(&output.stderr).contains("stdin line 4: system: "));
+    assert_refused(&stampede(&["fleet", "--format=jenkins"], b""), "--format");
+}
+
 #[test]
 fn fleet_refuses_bad_arguments() {
     for from in [

@@ -8,8 +8,8 @@
 //! starts with the key. `run(query)` instead reads an app URL as leniently as
 //! the app does and returns the result together with the notices, and
 //! `spread({fn, window, keys, reduce})` places a reader's own keys.
-//! `fleet(text, {from, hours})` expands a fleet file over a horizon and
-//! returns the expansion with the lines it skipped.
+//! `fleet(text, {from, hours, format})` expands a fleet file or a crontab
+//! over a horizon and returns the expansion with the lines it skipped.
 //!
 //! `types.d.ts` declares the parameter and result types; wasm-bindgen puts
 //! them into the generated `stampede.d.ts` beside the functions' signatures.
@@ -20,7 +20,8 @@ use js_sys::{Array, BigInt, Error, Object, Reflect};
 use serde::Serialize;
 use stampede_core::field::{Choice, Notice, not_an_option};
 use stampede_core::fleet::cron::{self, Horizon, MOST_HORIZON_MINUTES};
-use stampede_core::fleet::file::{self, SkippedLine};
+use stampede_core::fleet::file::SkippedLine;
+use stampede_core::fleet::import::{self, FleetFormat};
 use stampede_core::fleet::{self as fleet_core, Expansion, instant};
 use stampede_core::hash_spread::{HashMode, Reduction};
 use stampede_core::panels::Panel;
@@ -144,11 +145,12 @@ pub fn spread(
 }
 
 /// The members `fleet()` takes.
-const FLEET_OPTIONS: [&str; 2] = ["from", "hours"];
+const FLEET_OPTIONS: [&str; 3] = ["from", "hours", "format"];
 
-/// A fleet file's schedules expanded over a horizon: `{from, hours}`, `from`
-/// in RFC 3339 or Unix seconds (the start of the current UTC day unless
-/// given) and `hours` from 1 to 744 (24 unless given). Lines that cannot be
+/// A fleet file's schedules expanded over a horizon: `{from, hours,
+/// format}`, `from` in RFC 3339 or Unix seconds (the start of the current
+/// UTC day unless given), `hours` from 1 to 744 (24 unless given) and
+/// `format` one of `auto` (unless given), `fleet` or `crontab`. Lines that cannot be
 /// read are returned in `skipped`, and the rest are still expanded.
 #[wasm_bindgen(unchecked_return_type = "FleetResult")]
 pub fn fleet(
@@ -168,7 +170,7 @@ pub fn fleet(
     if !(options.is_undefined() || options.is_null()) {
         if !options.is_object() || Array::is_array(&options) {
             return Err(Error::new(
-                "options: expected {from, hours}, such as {from: \"2026-01-01T00:00:00Z\", hours: 24}",
+                "options: expected {from, hours, format}, such as {from: \"2026-01-01T00:00:00Z\", hours: 24}",
             ));
         }
         for key in Object::keys(options.unchecked_ref::<Object>()) {
@@ -198,7 +200,20 @@ pub fn fleet(
             })? as u32,
     };
     let horizon = Horizon::hours(hours).map_err(|e| Error::new(&format!("hours: {}", e.reason)))?;
-    let read = file::parse(&text);
+    let format = match member("format") {
+        absent if absent.is_undefined() => FleetFormat::Auto,
+        given => given
+            .as_string()
+            .and_then(|slug| FleetFormat::from_slug(&slug))
+            .ok_or_else(|| {
+                let text = given.as_string().unwrap_or_else(|| format!("{given:?}"));
+                Error::new(&format!(
+                    "format: {}",
+                    not_an_option(&text, FleetFormat::OPTIONS)
+                ))
+            })?,
+    };
+    let read = import::read(&text, format);
     let expansion =
         fleet_core::expand(&read.lines, from, horizon).map_err(|e| Error::new(&e.to_string()))?;
     to_js(&FleetResult {

@@ -128,6 +128,12 @@ export interface FleetOptions {
   from?: string | number;
   /** How long the horizon is, in whole hours, 1 to 744 (24). */
   hours?: number;
+  /**
+   * What `text` holds ("auto"): a fleet file, a crontab (user or system),
+   * or "auto", a fleet file when its first line that is neither blank nor a
+   * comment starts with a system name and a tab, else a crontab.
+   */
+  format?: "auto" | "fleet" | "crontab";
 }
 
 /** One key's place, as `spread()` returns it. */

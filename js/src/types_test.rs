@@ -11,6 +11,7 @@ use stampede_core::panels::state::{SEED_FIELD, State};
 
 use stampede_core::panels::run;
 
+use stampede_core::fleet::import::FleetFormat;
 use stampede_core::fleet::{self, cron::Horizon, file};
 
 use super::{FleetResult, NoticeOut, RunOutcome};
@@ -160,6 +161,16 @@ fn spread_takes_and_returns_its_declared_shape() {
 fn fleet_takes_and_returns_its_declared_shape() {
     let declared: BTreeSet<&str> = super::FLEET_OPTIONS.into_iter().collect();
     assert_eq!(interfaces()["FleetOptions"], declared);
+    // `format` lists exactly the formats the core reads.
+    let union = TYPES
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("format?: "))
+        .unwrap();
+    let slugs: Vec<String> = FleetFormat::OPTIONS
+        .iter()
+        .map(|option| format!("\"{}\"", option.slug))
+        .collect();
+    assert_eq!(union, format!("{};", slugs.join(" | ")));
     // A duration, so that the running figures are objects to check; a line
     // not expanded and a line skipped, so that both lists have one.
     let read = file::parse(

@@ -14,6 +14,7 @@ pub mod civil;
 pub mod cron;
 pub mod croniter;
 pub mod file;
+pub mod import;
 pub mod instant;
 pub mod jenkins;
 #[cfg(test)]

@@ -7,6 +7,7 @@ mod codec;
 mod dist;
 mod fleet;
 mod fleet_croniter;
+mod fleet_crontab;
 mod fleet_jenkins;
 mod fuzz;
 mod hash;
