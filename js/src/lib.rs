@@ -8,8 +8,6 @@
 //! starts with the key. `run(query)` instead reads an app URL as leniently as
 //! the app does and returns the result together with the notices, and
 //! `spread({fn, window, keys, reduce})` places a reader's own keys.
-//! `fleet(text, {from, hours, format})` expands a fleet file or a crontab
-//! over a horizon and returns the expansion with the lines it skipped.
 //!
 //! `types.d.ts` declares the parameter and result types; wasm-bindgen puts
 //! them into the generated `stampede.d.ts` beside the functions' signatures.
@@ -19,10 +17,6 @@ mod strict;
 use js_sys::{Array, BigInt, Error, Object, Reflect};
 use serde::Serialize;
 use stampede_core::field::{Choice, Notice, not_an_option};
-use stampede_core::fleet::cron::{self, Horizon, MOST_HORIZON_MINUTES};
-use stampede_core::fleet::file::SkippedLine;
-use stampede_core::fleet::import::{self, FleetFormat};
-use stampede_core::fleet::{self as fleet_core, Expansion, instant};
 use stampede_core::hash_spread::{HashMode, Reduction};
 use stampede_core::panels::Panel;
 use stampede_core::panels::run::{self, PanelRun};
@@ -142,112 +136,6 @@ pub fn spread(
         })
         .collect::<Result<Vec<_>, Error>>()?;
     to_js(&placed)
-}
-
-/// The members `fleet()` takes.
-const FLEET_OPTIONS: [&str; 3] = ["from", "hours", "format"];
-
-/// A fleet file's schedules expanded over a horizon: `{from, hours,
-/// format}`, `from` in RFC 3339 or Unix seconds (the start of the current
-/// UTC day unless given), `hours` from 1 to 744 (24 unless given) and
-/// `format` one of `auto` (unless given), `fleet` or `crontab`. Lines that cannot be
-/// read are returned in `skipped`, and the rest are still expanded.
-#[wasm_bindgen(unchecked_return_type = "FleetResult")]
-pub fn fleet(
-    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "FleetOptions")] options: JsValue,
-) -> Result<JsValue, Error> {
-    let text = text
-        .as_string()
-        .ok_or_else(|| Error::new("text: expected a string, the fleet file"))?;
-    let member = |name: &str| {
-        if options.is_undefined() || options.is_null() {
-            JsValue::UNDEFINED
-        } else {
-            Reflect::get(&options, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
-        }
-    };
-    if !(options.is_undefined() || options.is_null()) {
-        if !options.is_object() || Array::is_array(&options) {
-            return Err(Error::new(
-                "options: expected {from, hours, format}, such as {from: \"2026-01-01T00:00:00Z\", hours: 24}",
-            ));
-        }
-        for key in Object::keys(options.unchecked_ref::<Object>()) {
-            let key = key.as_string().unwrap_or_default();
-            if !FLEET_OPTIONS.contains(&key.as_str()) {
-                let known = FLEET_OPTIONS.join(", ");
-                return Err(Error::new(&format!(
-                    "{key}: not an option of fleet(); its options are {known}"
-                )));
-            }
-        }
-    }
-    let from = match member("from") {
-        absent if absent.is_undefined() => start_of_today(),
-        given => from_value(&given)?,
-    };
-    let most_hours = MOST_HORIZON_MINUTES / 60;
-    let hours = match member("hours") {
-        absent if absent.is_undefined() => 24,
-        given => given
-            .as_f64()
-            .filter(|h| h.fract() == 0.0 && (1.0..=f64::from(most_hours)).contains(h))
-            .ok_or_else(|| {
-                Error::new(&format!(
-                    "hours: expected a whole number of hours from 1 to {most_hours}"
-                ))
-            })? as u32,
-    };
-    let horizon = Horizon::hours(hours).map_err(|e| Error::new(&format!("hours: {}", e.reason)))?;
-    let format = match member("format") {
-        absent if absent.is_undefined() => FleetFormat::Auto,
-        given => given
-            .as_string()
-            .and_then(|slug| FleetFormat::from_slug(&slug))
-            .ok_or_else(|| {
-                let text = given.as_string().unwrap_or_else(|| format!("{given:?}"));
-                Error::new(&format!(
-                    "format: {}",
-                    not_an_option(&text, FleetFormat::OPTIONS)
-                ))
-            })?,
-    };
-    let read = import::read(&text, format);
-    let expansion =
-        fleet_core::expand(&read.lines, from, horizon).map_err(|e| Error::new(&e.to_string()))?;
-    to_js(&FleetResult {
-        expansion: &expansion,
-        skipped: &read.skipped,
-    })
-}
-
-/// What `fleet` returns: the expansion, and the lines that were not read.
-#[derive(Serialize)]
-struct FleetResult<'a> {
-    #[serde(flatten)]
-    expansion: &'a Expansion<'a>,
-    skipped: &'a [SkippedLine],
-}
-
-/// The Unix second `from` names: RFC 3339 text or a number of seconds.
-fn from_value(value: &JsValue) -> Result<i64, Error> {
-    if let Some(text) = value.as_string() {
-        return instant::parse("from", &text).map_err(|e| Error::new(&e.to_string()));
-    }
-    let seconds = value
-        .as_f64()
-        .ok_or_else(|| Error::new("from: expected RFC 3339 text or a number of Unix seconds"))?;
-    if seconds.fract() != 0.0 || !seconds.is_finite() {
-        return Err(Error::new("from: expected a whole number of Unix seconds"));
-    }
-    // Out of range values saturate, and check_from refuses them.
-    cron::check_from(seconds as i64).map_err(|e| Error::new(&e.to_string()))
-}
-
-/// The start of the current day in UTC, in Unix seconds.
-fn start_of_today() -> i64 {
-    instant::start_of_day((js_sys::Date::now() / 1000.0).floor() as i64)
 }
 
 /// The option of a core choice whose slug is `slug`.

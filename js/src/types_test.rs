@@ -11,10 +11,7 @@ use stampede_core::panels::state::{SEED_FIELD, State};
 
 use stampede_core::panels::run;
 
-use stampede_core::fleet::import::FleetFormat;
-use stampede_core::fleet::{self, cron::Horizon, file};
-
-use super::{FleetResult, NoticeOut, RunOutcome};
+use super::{NoticeOut, RunOutcome};
 
 const TYPES: &str = include_str!("types.d.ts");
 
@@ -155,45 +152,4 @@ fn spread_takes_and_returns_its_declared_shape() {
     let placement = run::placement(HashMode::Ruby, Reduction::Mod, 60).unwrap();
     let placed = run::place_key(&placement, "42".into()).unwrap();
     assert_shape("KeyOffset", &serde_json::to_value(placed).unwrap(), &[]);
-}
-
-#[test]
-fn fleet_takes_and_returns_its_declared_shape() {
-    let declared: BTreeSet<&str> = super::FLEET_OPTIONS.into_iter().collect();
-    assert_eq!(interfaces()["FleetOptions"], declared);
-    // `format` lists exactly the formats the core reads.
-    let union = TYPES
-        .lines()
-        .find_map(|line| line.trim().strip_prefix("format?: "))
-        .unwrap();
-    let slugs: Vec<String> = FleetFormat::OPTIONS
-        .iter()
-        .map(|option| format!("\"{}\"", option.slug))
-        .collect();
-    assert_eq!(union, format!("{};", slugs.join(" | ")));
-    // A duration, so that the running figures are objects to check; a line
-    // not expanded and a line skipped, so that both lists have one.
-    let read = file::parse(
-        "cron\tbackup\t*/30 * * * *\tDuration=1h\n\
-         cron\treport\t0 * * * *\n\
-         systemd\tcleanup\tdaily\n\
-         bogus\tx\t* * * * *\n",
-    );
-    let expansion = fleet::expand(&read.lines, 0, Horizon::hours(2).unwrap()).unwrap();
-    let result = FleetResult {
-        expansion: &expansion,
-        skipped: &read.skipped,
-    };
-    let value = serde_json::to_value(&result).unwrap();
-    let nested: &[Nested] = &[
-        ("FleetResult", "FleetStart", |v| &v["starts"][0]),
-        ("FleetResult", "RunningPeak", |v| &v["running_peak"]),
-        ("FleetResult", "BusyMinute", |v| &v["peak"]),
-        ("FleetResult", "SharedStarts", |v| &v["shared"]),
-        ("FleetResult", "FleetNotice", |v| &v["notices"][0]),
-        ("FleetResult", "SkippedLine", |v| &v["skipped"][0]),
-        ("BusyMinute", "FleetStart", |v| &v["jobs"][0]),
-    ];
-    assert_shape("FleetResult", &value, nested);
-    assert_shape("BusyMinute", &value["crowded"][0], nested);
 }
