@@ -2,6 +2,7 @@ use std::fmt::Write;
 use std::hint::black_box;
 
 use criterion::Criterion;
+use stampede_core::fleet::import::{self, FleetFormat};
 use stampede_core::fleet::{self, cron::Horizon, file};
 
 /// 10,000 cron lines, a mix of hourly, daily, weekday and stepped specs
@@ -38,4 +39,31 @@ fn ten_thousand_lines_over_a_week(c: &mut Criterion) {
     });
 }
 
-criterion::criterion_group!(benches, ten_thousand_lines_over_a_week);
+/// A system crontab of 10,000 lines, with environment lines and comments
+/// among them, read into fleet lines with the form detected.
+fn a_ten_thousand_line_crontab(c: &mut Criterion) {
+    let mut text = String::from("SHELL=/bin/sh\nMAILTO=ops@example.com\n");
+    for line in 0..10_000 {
+        if line % 500 == 0 {
+            writeln!(text, "# batch {}", line / 500).unwrap();
+        }
+        writeln!(
+            text,
+            "{} {} * * * root /usr/local/bin/sync --account {line}",
+            line % 60,
+            line % 24
+        )
+        .unwrap();
+    }
+    let read = import::read(&text, FleetFormat::Auto);
+    assert_eq!(read.lines.len(), 10_000);
+    c.bench_function("fleet: read a 10k-line crontab", |b| {
+        b.iter(|| import::read(black_box(&text), FleetFormat::Auto))
+    });
+}
+
+criterion::criterion_group!(
+    benches,
+    ten_thousand_lines_over_a_week,
+    a_ten_thousand_line_crontab
+);
