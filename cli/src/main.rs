@@ -129,8 +129,13 @@ enum Command {
         /// How long the horizon is, in hours: 1 to 744 (31 days).
         #[arg(long, value_name = "H", default_value_t = 24, value_parser = clap::value_parser!(u32).range(1..=i64::from(MOST_HORIZON_MINUTES / 60)))]
         hours: u32,
+        /// The seed for the delays a scheduler draws at random (systemd's
+        /// RandomizedDelaySec= without FixedRandomDelay=yes).
+        #[arg(long, default_value_t = stampede_core::panels::state::DEFAULT_SEED)]
+        seed: u64,
         /// Print each start instead, as LINE<TAB>ID<TAB>START, START in RFC
-        /// 3339 in UTC, by start then line.
+        /// 3339 in UTC (with fractional seconds when not whole), by start
+        /// then line.
         #[arg(long)]
         starts: bool,
         /// Refuse the file at its first skipped line (exit code 2) instead of
@@ -194,12 +199,14 @@ fn main() -> ExitCode {
             format,
             from,
             hours,
+            seed,
             starts,
             strict,
         } => fleet(
             format,
             from.unwrap_or_else(start_of_today),
             hours,
+            seed,
             starts,
             strict,
         ),
@@ -382,6 +389,7 @@ fn fleet(
     format: FleetFormat,
     from: i64,
     hours: u32,
+    seed: u64,
     starts: bool,
     strict: bool,
 ) -> Result<(), Failure> {
@@ -402,7 +410,7 @@ fn fleet(
         return Err(input(skipped_message(first)));
     }
     let horizon = Horizon::hours(hours).map_err(|e| input(format!("--hours: {}", e.reason)))?;
-    let expansion = fleet_core::expand(&read.lines, from, horizon).map_err(|e| {
+    let expansion = fleet_core::expand(&read.lines, from, horizon, seed).map_err(|e| {
         let argument = if e.field == "horizon" {
             "hours"
         } else {
@@ -436,7 +444,7 @@ fn fleet(
                 "{}\t{}\t{}",
                 start.line,
                 start.id,
-                instant::format(start.at)
+                instant::format_micros(start.at_micros)
             )
         });
         return written

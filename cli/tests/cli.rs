@@ -349,12 +349,12 @@ fn fleet_prints_the_expansion_and_reports_bad_lines_on_stderr() {
     assert_eq!(result["peak"]["starts"], 2);
     assert_eq!(result["skipped"][0]["line"], 4);
     assert_eq!(result["skipped"][0]["field"], "system");
-    assert_eq!(result["notices"][0]["line"], 6);
+    assert_eq!(result["skipped"][1]["line"], 6);
 
     let stderr = text(&output.stderr);
     assert!(stderr.contains("stdin line 4: system: "), "{stderr}");
     assert!(
-        stderr.contains("stdin line 6: systemd lines are not expanded yet"),
+        stderr.contains("stdin line 6: system: systemd lines are not expanded yet"),
         "{stderr}"
     );
 }

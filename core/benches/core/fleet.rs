@@ -31,11 +31,11 @@ fn ten_thousand_lines_over_a_week(c: &mut Criterion) {
     }
     let read = file::parse(&text);
     let week = Horizon::hours(7 * 24).unwrap();
-    let expansion = fleet::expand(&read.lines, 1_708_905_600, week).unwrap();
+    let expansion = fleet::expand(&read.lines, 1_708_905_600, week, 0).unwrap();
     assert_eq!(expansion.starts.len(), 1_651_250);
     assert_eq!(expansion.stopped_at_line, None);
     c.bench_function("fleet: 10k cron lines over a week", |b| {
-        b.iter(|| fleet::expand(black_box(&read.lines), 1_708_905_600, week).unwrap())
+        b.iter(|| fleet::expand(black_box(&read.lines), 1_708_905_600, week, 0).unwrap())
     });
 }
 

@@ -30,6 +30,7 @@
 use crate::error::InvalidInput;
 
 use super::civil::{SECONDS_PER_DAY, civil_from_days, weekday};
+use super::plan::{MICROS_PER_SECOND, Window};
 
 /// The values each field of a five-field cron spec allows, as bit sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -346,18 +347,17 @@ impl Schedule {
 }
 
 impl Schedule {
-    /// Appends the minute (since `from`) of each start in `[from, from +
-    /// horizon)` to `out`, in order, as [`Schedule::starts`] yields them,
-    /// while `out` holds fewer than `most`. Returns whether a start was
-    /// left out because `out` was full.
-    pub(crate) fn push_start_minutes(
-        &self,
-        from: i64,
-        horizon: Horizon,
-        out: &mut Vec<u32>,
-        most: usize,
-    ) -> bool {
-        let end = from + horizon.in_seconds();
+    /// Appends each start in `window`, in Unix microseconds, in order, as
+    /// [`Schedule::starts`] yields them, while `out` holds fewer than
+    /// `most`. Returns whether a start was left out because `out` was full.
+    pub fn push_starts(&self, window: Window, out: &mut Vec<i64>, most: usize) -> bool {
+        // The first and last whole seconds in the window.
+        let from = window.from.div_euclid(MICROS_PER_SECOND)
+            + i64::from(window.from.rem_euclid(MICROS_PER_SECOND) != 0);
+        let end = (window.end - 1).div_euclid(MICROS_PER_SECOND) + 1;
+        if end <= from {
+            return false;
+        }
         let first_day = from.div_euclid(SECONDS_PER_DAY);
         let last_day = (end - 1).div_euclid(SECONDS_PER_DAY);
         for days in (first_day..=last_day).filter(|&days| self.fires_on_day(days)) {
@@ -377,7 +377,7 @@ impl Schedule {
                     if out.len() >= most {
                         return true;
                     }
-                    out.push(((at - from) / 60) as u32);
+                    out.push(at * MICROS_PER_SECOND);
                 }
             }
         }

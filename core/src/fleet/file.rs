@@ -9,7 +9,8 @@
 //! and any unicode. Blank lines and lines starting with `#` are ignored.
 //! Every line may give `Duration=` (how long the job runs: `90s`, `5m`,
 //! `1h30m`, `2h`, `1d`, or plain seconds) and `Weight=` (a positive
-//! number); `cron` lines may give `TZ=`, of which only UTC is read yet.
+//! number); each system reads its own options besides
+//! ([`super::plan::option_keys`]).
 //! Reading never fails as a whole: each line is either read or skipped
 //! with the field that stopped it and why, so one typo costs one line.
 
@@ -18,7 +19,7 @@ use serde::Serialize;
 use crate::choice_enum;
 use crate::field::shorten;
 
-use super::{cron, croniter};
+use super::plan::{self, LinePlan};
 
 choice_enum! {
     /// The scheduler whose syntax a line's spec is written in.
@@ -47,8 +48,19 @@ pub struct LineOptions {
     pub duration_seconds: Option<u64>,
     /// How much one running job counts towards concurrency; 1 by default.
     pub weight: f64,
-    /// The time zone the spec is read in; `None` means UTC.
-    pub time_zone: Option<String>,
+    /// The system's own options, key and value as written, in the order
+    /// given.
+    pub own: Vec<(String, String)>,
+}
+
+impl LineOptions {
+    /// The value given for the system's own option `key`.
+    pub fn own(&self, key: &str) -> Option<&str> {
+        self.own
+            .iter()
+            .find(|(given, _)| given == key)
+            .map(|(_, value)| value.as_str())
+    }
 }
 
 impl Default for LineOptions {
@@ -56,7 +68,7 @@ impl Default for LineOptions {
         Self {
             duration_seconds: None,
             weight: 1.0,
-            time_zone: None,
+            own: Vec::new(),
         }
     }
 }
@@ -99,7 +111,7 @@ pub fn parse(text: &str) -> FleetFile {
         }
         match parse_line(line, raw) {
             Ok(read) => file.lines.push(read),
-            Err((field, reason)) => file.skipped.push(SkippedLine {
+            Err(Refusal { field, reason }) => file.skipped.push(SkippedLine {
                 line,
                 field,
                 reason,
@@ -109,11 +121,25 @@ pub fn parse(text: &str) -> FleetFile {
     file
 }
 
-/// Why a line was skipped: the field, and the reason.
-type Refusal = (String, String);
+/// Why a line, or a spec, was refused: the field, and the reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// `system`, `id`, `spec`, or an option's key as written.
+    pub field: String,
+    pub reason: String,
+}
+
+impl Refusal {
+    pub fn new(field: &str, reason: impl Into<String>) -> Self {
+        Self {
+            field: field.to_string(),
+            reason: reason.into(),
+        }
+    }
+}
 
 fn refuse(field: &str, reason: impl Into<String>) -> Refusal {
-    (field.to_string(), reason.into())
+    Refusal::new(field, reason)
 }
 
 fn parse_line(line: usize, raw: &str) -> Result<FleetLine, Refusal> {
@@ -148,33 +174,17 @@ fn parse_line(line: usize, raw: &str) -> Result<FleetLine, Refusal> {
         ));
     }
     let options = parse_options(system, parts)?;
-    // Cron and croniter specs are checked here, so a bad one is skipped with
-    // its reason; the others are kept as written and refused, if at all,
-    // when expanded.
-    match system {
-        System::Cron => {
-            cron::parse(spec).map_err(|refusal| refuse("spec", refusal.to_string()))?;
-        }
-        System::Croniter => {
-            croniter::schedule(id, spec).map_err(|refusal| refuse("spec", refusal.to_string()))?;
-        }
-        _ => {}
-    }
-    Ok(FleetLine {
+    let read = FleetLine {
         line,
         system,
         id: id.to_string(),
         spec: spec.to_string(),
         options,
-    })
-}
-
-/// The option keys a system reads, besides `Duration` and `Weight`.
-fn own_keys(system: System) -> &'static [&'static str] {
-    match system {
-        System::Cron => &["TZ"],
-        _ => &[],
-    }
+    };
+    // The spec and the system's own options are checked here, so a bad one
+    // is skipped with its reason; expanding reads them again.
+    LinePlan::read(&read, 0)?;
+    Ok(read)
 }
 
 fn parse_options<'a>(
@@ -198,21 +208,12 @@ fn parse_options<'a>(
                     Some(parse_duration(value).map_err(|why| refuse(key, why))?)
             }
             "Weight" => options.weight = parse_weight(value).map_err(|why| refuse(key, why))?,
-            "TZ" if own_keys(system).contains(&"TZ") => {
-                if !matches!(value, "UTC" | "Etc/UTC") {
-                    return Err(refuse(
-                        key,
-                        format!(
-                            "\"{}\": time zones other than UTC are not read yet",
-                            shorten(value)
-                        ),
-                    ));
-                }
-                options.time_zone = Some(value.to_string());
+            key if plan::option_keys(system).contains(&key) => {
+                options.own.push((key.to_string(), value.to_string()));
             }
             _ => {
                 let mut known = vec!["Duration", "Weight"];
-                known.extend(own_keys(system));
+                known.extend(plan::option_keys(system));
                 return Err(refuse(
                     &shorten(key),
                     format!(

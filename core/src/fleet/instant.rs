@@ -6,6 +6,7 @@
 //!
 //! let at = instant::parse("from", "2026-01-01T02:13:00+02:00").unwrap();
 //! assert_eq!(instant::format(at), "2026-01-01T00:13:00Z");
+//! assert_eq!(instant::format_micros(at * 1_000_000 + 250_000), "2026-01-01T00:13:00.25Z");
 //! assert_eq!(instant::start_of_day(at), instant::parse("from", "2026-01-01T00:00:00Z").unwrap());
 //! ```
 
@@ -33,6 +34,13 @@ pub fn parse(field: &'static str, text: &str) -> Result<i64, InvalidInput> {
 /// `at`, in Unix seconds, as RFC 3339 in UTC: `2026-01-01T02:13:00Z`.
 pub fn format(at: i64) -> String {
     jiff::Timestamp::from_second(at).map_or_else(|_| format!("{at} s"), |t| t.to_string())
+}
+
+/// `at_micros`, in Unix microseconds, as RFC 3339 in UTC, with as many
+/// digits of the second as it needs: `2026-01-01T02:13:07.25Z`.
+pub fn format_micros(at_micros: i64) -> String {
+    jiff::Timestamp::from_microsecond(at_micros)
+        .map_or_else(|_| format!("{at_micros} µs"), |t| t.to_string())
 }
 
 /// The start of the UTC day that holds `at`.

@@ -7,7 +7,8 @@
 //! (a run `[start, start + duration)` counts, times its weight, in every
 //! minute it overlaps; a line without a duration counts in its start
 //! minute only), the busiest minutes and how many starts share a minute.
-//! Minute `i` is `[from + 60 i, from + 60 (i + 1))`. Expansion stops at
+//! Minute `i` is `[from + 60 i, from + 60 (i + 1))`. Starts are placed to
+//! the microsecond ([`plan`]); minutes are the bins. Expansion stops at
 //! [`MOST_STARTS`] starts, so no fleet can allocate without bound.
 
 pub mod civil;
@@ -17,6 +18,7 @@ pub mod file;
 pub mod import;
 pub mod instant;
 pub mod jenkins;
+pub mod plan;
 #[cfg(test)]
 mod reference;
 
@@ -25,7 +27,8 @@ use serde::Serialize;
 use crate::error::InvalidInput;
 
 use self::cron::Horizon;
-use self::file::{FleetLine, System};
+use self::file::FleetLine;
+use self::plan::{LinePlan, MICROS_PER_SECOND, Window};
 
 /// The most starts an expansion holds: 2,000,000 (64 MB of starts).
 /// `* * * * *` on 10,000 lines over 31 days would be 446 million.
@@ -40,8 +43,8 @@ pub struct Start<'a> {
     /// The line of the fleet file the job is on.
     pub line: usize,
     pub id: &'a str,
-    /// Unix seconds.
-    pub at: i64,
+    /// Unix microseconds.
+    pub at_micros: i64,
 }
 
 /// A minute of the horizon and the jobs that start in it.
@@ -108,16 +111,18 @@ pub struct Expansion<'a> {
     pub stopped_at_line: Option<usize>,
 }
 
-/// Expands every line of a fleet over `[from, from + horizon)`.
+/// Expands every line of a fleet over `[from, from + horizon)`, `from` in
+/// Unix seconds. `seed` draws the delays a real scheduler draws at random.
 pub fn expand(
     lines: &[FleetLine],
     from: i64,
     horizon: Horizon,
+    seed: u64,
 ) -> Result<Expansion<'_>, InvalidInput> {
     cron::check_from(from)?;
     let minutes = horizon.in_minutes() as usize;
     let mut notices = Vec::new();
-    let read = read_starts(lines, from, horizon, &mut notices);
+    let read = read_starts(lines, from, horizon, seed, &mut notices);
     if let Some(stopped) = read.stopped_at_line {
         notices.push(FleetNotice {
             line: stopped,
@@ -133,7 +138,7 @@ pub fn expand(
     for &count in &read.starts_per_minute {
         first_of_minute.push(first_of_minute.last().copied().unwrap_or(0) + count as usize);
     }
-    let starts = place_starts(lines, &read, &first_of_minute, from);
+    let starts = place_starts(lines, &read, &first_of_minute);
     let starts_per_minute = read.starts_per_minute;
     let running_per_minute = read
         .any_duration
@@ -157,14 +162,15 @@ pub fn expand(
     })
 }
 
-/// The starts of a fleet as minutes since `from`, line by line, before
-/// they are put in order.
+/// The starts of a fleet, line by line, before they are put in order.
 struct ReadStarts {
-    /// Each expanded line's starts, in time order, lines one after another
-    /// as the fleet lists them.
-    minutes: Vec<u32>,
+    /// Where the horizon begins, in Unix microseconds.
+    from_micros: i64,
+    /// Each expanded line's starts in Unix microseconds, in time order,
+    /// lines one after another as the fleet lists them.
+    starts: Vec<i64>,
     /// The lines with starts: the line's index in the fleet, and the end
-    /// of its starts in `minutes` (each begins where the one before ends).
+    /// of its starts in `starts` (each begins where the one before ends).
     spans: Vec<(usize, usize)>,
     /// Runs begin (+weight) and end (−weight) by minute; a running sum
     /// turns these into jobs running per minute, one step per start
@@ -181,43 +187,58 @@ fn read_starts(
     lines: &[FleetLine],
     from: i64,
     horizon: Horizon,
+    seed: u64,
     notices: &mut Vec<FleetNotice>,
 ) -> ReadStarts {
     let minutes = horizon.in_minutes() as usize;
+    let window = Window {
+        from: from * MICROS_PER_SECOND,
+        end: (from + horizon.in_seconds()) * MICROS_PER_SECOND,
+    };
     let mut read = ReadStarts {
-        minutes: Vec::new(),
+        from_micros: window.from,
+        starts: Vec::new(),
         spans: Vec::new(),
         running_changes: vec![0.0; minutes + 1],
         starts_per_minute: vec![0; minutes],
         any_duration: false,
         stopped_at_line: None,
     };
-    // Starts fall on whole minutes, this many seconds into a minute of the
-    // horizon.
-    let offset = (-from).rem_euclid(60) as u64;
+    const MICROS_PER_MINUTE: i64 = 60 * MICROS_PER_SECOND;
     for (index, line) in lines.iter().enumerate() {
-        let Some(schedule) = schedule_of(line, notices) else {
-            continue;
+        let plan = match LinePlan::read(line, seed) {
+            Ok(plan) => plan,
+            Err(refusal) => {
+                notices.push(FleetNotice {
+                    line: line.line,
+                    message: format!("not expanded: {}: {}", refusal.field, refusal.reason),
+                });
+                continue;
+            }
         };
-        let before = read.minutes.len();
-        let stopped = schedule.push_start_minutes(from, horizon, &mut read.minutes, MOST_STARTS);
+        let before = read.starts.len();
+        let stopped = plan.push_starts(window, &mut read.starts, MOST_STARTS);
         read.any_duration |= line.options.duration_seconds.is_some();
-        // Minutes from a run's first to the one after the last it overlaps:
-        // ⌈(start + duration − from) / 60⌉ − ⌊(start − from) / 60⌋.
-        let run_minutes = match line.options.duration_seconds {
-            Some(duration) => offset.saturating_add(duration).saturating_add(59) / 60,
-            None => 1,
-        };
-        let run_minutes = run_minutes.min(minutes as u64) as usize;
+        let duration = line
+            .options
+            .duration_seconds
+            .map(|seconds| seconds as i64 * MICROS_PER_SECOND);
         let weight = line.options.weight;
-        for &first in &read.minutes[before..] {
-            let first = first as usize;
+        for &at in &read.starts[before..] {
+            let since_from = at - window.from;
+            let first = (since_from / MICROS_PER_MINUTE) as usize;
+            // A run `[at, at + duration)` reaches into the minute holding
+            // its last microsecond, and no further.
+            let after_last = match duration {
+                Some(duration) => ((since_from + duration - 1) / MICROS_PER_MINUTE + 1) as usize,
+                None => first + 1,
+            };
             read.starts_per_minute[first] += 1;
             read.running_changes[first] += weight;
-            read.running_changes[(first + run_minutes).min(minutes)] -= weight;
+            read.running_changes[after_last.min(minutes)] -= weight;
         }
-        if read.minutes.len() > before {
-            read.spans.push((index, read.minutes.len()));
+        if read.starts.len() > before {
+            read.spans.push((index, read.starts.len()));
         }
         if stopped {
             read.stopped_at_line = Some(line.line);
@@ -228,13 +249,14 @@ fn read_starts(
 }
 
 /// The starts by time then line (lines with the same number in fleet
-/// order): a counting sort by minute, since all the starts in a minute
-/// share their time, filled line by line.
+/// order): a counting sort by minute, filled line by line, then each
+/// minute put in time order, which keeps that line order among equal
+/// times. Cron-like lines start on the minute, so most minutes are in
+/// order already.
 fn place_starts<'a>(
     lines: &'a [FleetLine],
     read: &ReadStarts,
     first_of_minute: &[usize],
-    from: i64,
 ) -> Vec<Start<'a>> {
     let mut spans: Vec<(usize, usize, usize)> = read
         .spans
@@ -249,63 +271,36 @@ fn place_starts<'a>(
     if !spans.is_sorted_by_key(|span| lines[span.0].line) {
         spans.sort_by_key(|span| lines[span.0].line);
     }
-    // Which span each start belongs to, in the order of `starts`.
+    let from = read.from_micros;
     let mut next = first_of_minute.to_vec();
-    let mut owners = vec![0u32; read.minutes.len()];
-    for (owner, &(_, begin, end)) in spans.iter().enumerate() {
-        for &minute in &read.minutes[begin..end] {
-            let slot = &mut next[minute as usize];
-            owners[*slot] = owner as u32;
+    let mut starts = vec![
+        Start {
+            line: 0,
+            id: "",
+            at_micros: 0
+        };
+        read.starts.len()
+    ];
+    for &(index, begin, end) in &spans {
+        let (line, id) = (lines[index].line, lines[index].id.as_str());
+        for &at_micros in &read.starts[begin..end] {
+            let minute = ((at_micros - from) / (60 * MICROS_PER_SECOND)) as usize;
+            let slot = &mut next[minute];
+            starts[*slot] = Start {
+                line,
+                id,
+                at_micros,
+            };
             *slot += 1;
         }
     }
-    let owners_lines: Vec<(usize, &str)> = spans
-        .iter()
-        .map(|span| (lines[span.0].line, lines[span.0].id.as_str()))
-        .collect();
-    let offset = (-from).rem_euclid(60);
-    let mut starts = Vec::with_capacity(owners.len());
-    for (minute, bounds) in first_of_minute.windows(2).enumerate() {
-        let at = from + 60 * minute as i64 + offset;
-        starts.extend(owners[bounds[0]..bounds[1]].iter().map(|&owner| {
-            let (line, id) = owners_lines[owner as usize];
-            Start { line, id, at }
-        }));
+    for bounds in first_of_minute.windows(2) {
+        let minute = &mut starts[bounds[0]..bounds[1]];
+        if !minute.is_sorted_by_key(|start| start.at_micros) {
+            minute.sort_by_key(|start| start.at_micros);
+        }
     }
     starts
-}
-
-/// The schedule of `line`, or `None` with a notice saying why it has none.
-fn schedule_of(line: &FleetLine, notices: &mut Vec<FleetNotice>) -> Option<cron::Schedule> {
-    let refusal = match line.system {
-        System::Cron => match line.options.time_zone.as_deref() {
-            None | Some("UTC" | "Etc/UTC") => match cron::parse(&line.spec) {
-                Ok(schedule) => return Some(schedule),
-                Err(refusal) => format!("not expanded: {refusal}"),
-            },
-            Some(_) => "not expanded: time zones other than UTC are not read yet".to_string(),
-        },
-        // Jenkins hashes the job's full name into its `H` fields.
-        System::Jenkins => match jenkins::schedule(&line.id, &line.spec) {
-            Ok(schedule) => return Some(schedule),
-            Err(refusal) => format!("not expanded: {refusal}"),
-        },
-        // croniter hashes the id given as `hash_id` into its `H` fields; it
-        // reads a time zone from its start time, so only UTC is placed here.
-        System::Croniter => match line.options.time_zone.as_deref() {
-            None | Some("UTC" | "Etc/UTC") => match croniter::schedule(&line.id, &line.spec) {
-                Ok(schedule) => return Some(schedule),
-                Err(refusal) => format!("not expanded: {refusal}"),
-            },
-            Some(_) => "not expanded: time zones other than UTC are not read yet".to_string(),
-        },
-        other => format!("{} lines are not expanded yet", other.slug()),
-    };
-    notices.push(FleetNotice {
-        line: line.line,
-        message: refusal,
-    });
-    None
 }
 
 fn running_sums(changes: &[f64], minutes: usize) -> Vec<f64> {

@@ -7,32 +7,47 @@ use proptest::prelude::*;
 
 use super::cron::Horizon;
 use super::file::{FleetLine, LineOptions, System};
+use super::plan::{LinePlan, MICROS_PER_SECOND, Window};
 use super::*;
 
 /// The starts, per-minute starts and running figures, the plain way.
 fn expand_by_sorting(lines: &[FleetLine], from: i64, horizon: Horizon) -> Expansion<'_> {
     let minutes = horizon.in_minutes() as usize;
-    let (mut starts, mut notices, mut stopped_at_line) = (Vec::new(), Vec::new(), None);
+    let (mut starts, mut stopped_at_line) = (Vec::new(), None);
     let mut running_changes = vec![0.0f64; minutes + 1];
     let mut any_duration = false;
+    let window = Window {
+        from: from * MICROS_PER_SECOND,
+        end: (from + horizon.in_seconds()) * MICROS_PER_SECOND,
+    };
+    let minute = 60 * MICROS_PER_SECOND;
     for line in lines {
-        let Some(schedule) = schedule_of(line, &mut notices) else {
+        let Ok(plan) = LinePlan::read(line, 7) else {
             continue;
         };
         let before = starts.len();
-        for at in schedule.starts(from, horizon) {
+        let mut ats = Vec::new();
+        plan.push_starts(window, &mut ats, usize::MAX);
+        for at_micros in ats {
             if starts.len() == MOST_STARTS {
                 stopped_at_line = Some(line.line);
                 break;
             }
             let (line, id) = (line.line, line.id.as_str());
-            starts.push(Start { line, id, at });
+            starts.push(Start {
+                line,
+                id,
+                at_micros,
+            });
         }
         any_duration |= line.options.duration_seconds.is_some();
         for start in &starts[before..] {
-            let first = (start.at - from) / 60;
+            let since_from = start.at_micros - window.from;
+            let first = since_from.div_euclid(minute);
             let last = match line.options.duration_seconds {
-                Some(duration) => (start.at + duration as i64 - from + 59) / 60,
+                Some(duration) => {
+                    (since_from + duration as i64 * MICROS_PER_SECOND + minute - 1) / minute
+                }
                 None => first + 1,
             };
             running_changes[first as usize] += line.options.weight;
@@ -43,10 +58,10 @@ fn expand_by_sorting(lines: &[FleetLine], from: i64, horizon: Horizon) -> Expans
         }
     }
     // Stable: lines with the same number stay in fleet order.
-    starts.sort_by_key(|start| (start.at, start.line));
+    starts.sort_by_key(|start| (start.at_micros, start.line));
     let mut starts_per_minute = vec![0u32; minutes];
     for start in &starts {
-        starts_per_minute[((start.at - from) / 60) as usize] += 1;
+        starts_per_minute[((start.at_micros - window.from) / minute) as usize] += 1;
     }
     let running_per_minute = any_duration.then(|| running_sums(&running_changes, minutes));
     let mut order: Vec<u32> = (0..minutes as u32)
@@ -63,8 +78,9 @@ fn expand_by_sorting(lines: &[FleetLine], from: i64, horizon: Horizon) -> Expans
         .take(CROWDED_MINUTES)
         .map(|minute| {
             let at = from + 60 * i64::from(minute);
-            let first = starts.partition_point(|start| start.at < at);
-            let last = starts.partition_point(|start| start.at < at + 60);
+            let first = starts.partition_point(|start| start.at_micros < at * MICROS_PER_SECOND);
+            let last =
+                starts.partition_point(|start| start.at_micros < (at + 60) * MICROS_PER_SECOND);
             let jobs = starts[first..last].to_vec();
             let starts = starts_per_minute[minute as usize];
             BusyMinute {
@@ -130,7 +146,7 @@ fn fleet_line() -> impl Strategy<Value = FleetLine> {
                 options: LineOptions {
                     duration_seconds,
                     weight,
-                    time_zone: None,
+                    own: Vec::new(),
                 },
             }
         })
@@ -144,7 +160,7 @@ proptest! {
         minutes in 1u32..4000,
     ) {
         let horizon = Horizon::minutes(minutes).unwrap();
-        let fast = expand(&lines, from, horizon).unwrap();
+        let fast = expand(&lines, from, horizon, 7).unwrap();
         let plain = expand_by_sorting(&lines, from, horizon);
         prop_assert_eq!(&fast.starts, &plain.starts);
         prop_assert_eq!(&fast.starts_per_minute, &plain.starts_per_minute);

@@ -162,12 +162,15 @@ fn load_figures_of_a_small_fleet() {
     let read = file::parse(
         "cron\ta\t0 * * * *\tDuration=90s\n\
          cron\tb\t0 * * * *\tWeight=2\n\
-         cron\tc\t1 * * * *\tDuration=2m\tWeight=0.5\n\
-         systemd\td.timer\tdaily\n",
+         cron\tc\t1 * * * *\tDuration=2m\tWeight=0.5\n",
     );
     let hour = Horizon::hours(1).unwrap();
-    let expansion = fleet::expand(&read.lines, MONDAY, hour).unwrap();
-    let starts: Vec<(usize, i64)> = expansion.starts.iter().map(|s| (s.line, s.at)).collect();
+    let expansion = fleet::expand(&read.lines, MONDAY, hour, 0).unwrap();
+    let starts: Vec<(usize, i64)> = expansion
+        .starts
+        .iter()
+        .map(|s| (s.line, s.at_micros / 1_000_000))
+        .collect();
     assert_eq!(starts, [(1, MONDAY), (2, MONDAY), (3, MONDAY + 60)]);
     assert_eq!(expansion.starts_per_minute.len(), 60);
     assert_eq!(expansion.starts_per_minute[..3], [2, 1, 0]);
@@ -188,20 +191,35 @@ fn load_figures_of_a_small_fleet() {
         .map(|m| (m.minute, m.starts))
         .collect();
     assert_eq!(crowded, [(0, 2), (1, 1)]);
+    assert!(expansion.notices.is_empty());
+}
+
+#[test]
+fn a_line_made_by_hand_with_a_bad_spec_is_noted_not_expanded() {
+    let mut read = file::parse("cron\ta\t0 * * * *\n");
+    read.lines[0].spec = "61 * * * *".to_string();
+    let expansion = fleet::expand(&read.lines, MONDAY, Horizon::hours(1).unwrap(), 0).unwrap();
+    assert!(expansion.starts.is_empty());
     assert_eq!(expansion.notices.len(), 1);
-    assert_eq!(expansion.notices[0].line, 4);
-    assert!(expansion.notices[0].message.contains("systemd"));
+    assert_eq!(expansion.notices[0].line, 1);
+    assert!(
+        expansion.notices[0]
+            .message
+            .starts_with("not expanded: spec: minute:"),
+        "{}",
+        expansion.notices[0].message
+    );
 }
 
 #[test]
 fn a_run_crossing_the_horizon_counts_to_its_end_only() {
     let read = file::parse("cron\tlong\t58 * * * *\tDuration=1h\n");
-    let expansion = fleet::expand(&read.lines, MONDAY, Horizon::hours(1).unwrap()).unwrap();
+    let expansion = fleet::expand(&read.lines, MONDAY, Horizon::hours(1).unwrap(), 0).unwrap();
     let running = expansion.running_per_minute.unwrap();
     assert_eq!(running[57..], [0.0, 1.0, 1.0]);
     // No duration anywhere, no concurrency.
     let read = file::parse("cron\tshort\t58 * * * *\n");
-    let expansion = fleet::expand(&read.lines, MONDAY, Horizon::hours(1).unwrap()).unwrap();
+    let expansion = fleet::expand(&read.lines, MONDAY, Horizon::hours(1).unwrap(), 0).unwrap();
     assert_eq!(expansion.running_per_minute, None);
 }
 
@@ -210,7 +228,7 @@ fn the_cap_stops_expansion_and_names_the_line() {
     let text = "cron\tevery minute\t* * * * *\n".repeat(2000);
     let read = file::parse(&text);
     let month = Horizon::hours(31 * 24).unwrap();
-    let expansion = fleet::expand(&read.lines, MONDAY, month).unwrap();
+    let expansion = fleet::expand(&read.lines, MONDAY, month, 0).unwrap();
     assert_eq!(expansion.starts.len(), MOST_STARTS);
     // 44 lines of 44,640 starts each fit; the 45th reaches the cap.
     assert_eq!(expansion.stopped_at_line, Some(45));
@@ -224,7 +242,7 @@ fn horizons_and_froms_out_of_range_are_refused() {
     assert_eq!(Horizon::hours(31 * 24 + 1).unwrap_err().field, "horizon");
     let hour = Horizon::hours(1).unwrap();
     assert_eq!(
-        fleet::expand(&[], i64::MAX, hour).unwrap_err().field,
+        fleet::expand(&[], i64::MAX, hour, 0).unwrap_err().field,
         "from"
     );
 }
@@ -309,9 +327,9 @@ proptest! {
             prop_assert!((1..=count).contains(&line.line));
             prop_assert!(!line.id.contains('\t'));
         }
-        let expansion = fleet::expand(&read.lines, MONDAY, Horizon::hours(24).unwrap()).unwrap();
+        let expansion = fleet::expand(&read.lines, MONDAY, Horizon::hours(24).unwrap(), 0).unwrap();
         prop_assert!(expansion.starts.len() <= MOST_STARTS);
-        prop_assert!(expansion.starts.windows(2).all(|w| (w[0].at, w[0].line) <= (w[1].at, w[1].line)));
+        prop_assert!(expansion.starts.windows(2).all(|w| (w[0].at_micros, w[0].line) <= (w[1].at_micros, w[1].line)));
         let total: u32 = expansion.starts_per_minute.iter().sum();
         prop_assert_eq!(total as usize, expansion.starts.len());
     }

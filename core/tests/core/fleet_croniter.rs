@@ -64,7 +64,7 @@ fn croniter_fleet_lines_expand_through_croniter() {
     assert_eq!(fleet.lines.len(), 2);
     assert_eq!(fleet.skipped.len(), 1);
     assert_eq!(fleet.skipped[0].line, 3);
-    let expansion = fleet::expand(&fleet.lines, FROM, week()).unwrap();
+    let expansion = fleet::expand(&fleet.lines, FROM, week(), 0).unwrap();
     assert!(expansion.notices.is_empty(), "{:?}", expansion.notices);
     let vectors = rows();
     for line in &fleet.lines {
@@ -76,7 +76,7 @@ fn croniter_fleet_lines_expand_through_croniter() {
             .starts
             .iter()
             .filter(|start| start.id == line.id)
-            .map(|start| start.at.to_string())
+            .map(|start| (start.at_micros / 1_000_000).to_string())
             .collect();
         assert_eq!(got.join(","), *want, "{}", line.id);
     }

@@ -39,7 +39,7 @@ fn lines(read: &FleetFile) -> Vec<(usize, &str, &str, Option<&str>)> {
         .iter()
         .inspect(|line| assert_eq!(line.system, System::Cron))
         .map(|line| {
-            let zone = line.options.time_zone.as_deref();
+            let zone = line.options.own("TZ");
             (line.line, line.id.as_str(), line.spec.as_str(), zone)
         })
         .collect()

@@ -177,7 +177,7 @@ fn a_fleets_jenkins_lines_start_at_their_hashed_minute() {
     assert!(read.skipped.is_empty(), "{:?}", read.skipped);
     // Two days from 2026-01-01T00:00:00Z.
     let from = 1_767_225_600;
-    let expanded = fleet::expand(&read.lines, from, Horizon::hours(48).unwrap()).unwrap();
+    let expanded = fleet::expand(&read.lines, from, Horizon::hours(48).unwrap(), 0).unwrap();
     assert!(expanded.notices.is_empty(), "{:?}", expanded.notices);
     let nightly = jenkins::schedule("team/nightly build", "H H * * *").unwrap();
     let (minute, hour) = (
@@ -188,7 +188,7 @@ fn a_fleets_jenkins_lines_start_at_their_hashed_minute() {
         .starts
         .iter()
         .filter(|start| start.line == 1)
-        .map(|start| start.at)
+        .map(|start| start.at_micros / 1_000_000)
         .collect();
     let daily = i64::from(hour * 3600 + minute * 60);
     assert_eq!(nightly_starts, [from + daily, from + 86_400 + daily]);
