@@ -109,10 +109,10 @@ enum Command {
     /// Expand the schedules of a fleet file read from stdin over a horizon.
     ///
     /// A fleet file has one schedule a line: SYSTEM<TAB>ID<TAB>SPEC, then
-    /// optional Duration=, Weight= and (cron) TZ= fields. cron lines (in UTC)
-    /// and jenkins lines (with H) are expanded; the other systems are read
-    /// and noted as not expanded yet. Prints the expansion and the skipped
-    /// lines as one JSON object. Skipped lines, and lines not expanded, are
+    /// optional Duration= and Weight= fields and the system's own (cron:
+    /// TZ=Area/City, placed on that zone's clock as cron does across
+    /// daylight saving changes). Prints the expansion and the skipped lines
+    /// as one JSON object. Skipped lines, and lines not expanded, are
     /// reported on stderr with their line numbers.
     Fleet {
         /// What stdin holds: a fleet file, a crontab (user or system, as

@@ -222,6 +222,23 @@ pub fn parse(spec: &str) -> Result<Schedule, InvalidInput> {
     })
 }
 
+/// Whether `spec` (Vixie cron, as [`parse`] reads it) has `*` leading its
+/// minute or hour field, as cron's `MIN_STAR` and `HR_STAR` flags record:
+/// such a job runs on whatever the clock shows, while others run at fixed
+/// times and are caught up when the clock skips them.
+pub fn time_is_wildcard(spec: &str) -> bool {
+    let spec = spec.trim();
+    let fields = if spec.starts_with('@') {
+        macro_fields(spec).unwrap_or("")
+    } else {
+        spec
+    };
+    fields
+        .split_whitespace()
+        .take(2)
+        .any(|field| field.starts_with('*'))
+}
+
 /// One field's comma-separated list as a bit set.
 fn parse_field(text: &str, field: &FieldSpec) -> Result<u64, InvalidInput> {
     let mut set = 0u64;
@@ -386,7 +403,7 @@ impl Schedule {
 }
 
 /// The positions of the set bits of `set`, lowest first.
-fn bits(mut set: u64) -> impl Iterator<Item = u32> {
+pub(crate) fn bits(mut set: u64) -> impl Iterator<Item = u32> {
     std::iter::from_fn(move || {
         if set == 0 {
             return None;

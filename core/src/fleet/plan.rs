@@ -7,6 +7,7 @@
 //! finest step any of the schedulers here places a start at.
 
 use super::file::{FleetLine, Refusal, System};
+use super::zoned::ZonedCron;
 use super::{cron, croniter, jenkins};
 
 /// Microseconds in a second.
@@ -24,6 +25,8 @@ pub struct Window {
 pub enum LinePlan {
     /// Cron, Jenkins and croniter lines: minutes of the UTC calendar.
     Minutes(cron::Schedule),
+    /// Cron lines with a time zone: minutes of a local clock.
+    Zoned(Box<ZonedCron>),
 }
 
 /// The option keys lines of `system` read, besides `Duration` and `Weight`.
@@ -40,10 +43,12 @@ impl LinePlan {
     pub fn read(line: &FleetLine, _seed: u64) -> Result<Self, Refusal> {
         let spec = |refusal: crate::error::InvalidInput| Refusal::new("spec", refusal.to_string());
         match line.system {
-            System::Cron => {
-                only_utc(line)?;
-                cron::parse(&line.spec).map(Self::Minutes).map_err(spec)
-            }
+            System::Cron => match line.options.own("TZ") {
+                None | Some("UTC" | "Etc/UTC") => {
+                    cron::parse(&line.spec).map(Self::Minutes).map_err(spec)
+                }
+                Some(zone) => Ok(Self::Zoned(Box::new(ZonedCron::new(&line.spec, zone)?))),
+            },
             // Jenkins hashes the job's full name into its `H` fields.
             System::Jenkins => jenkins::schedule(&line.id, &line.spec)
                 .map(Self::Minutes)
@@ -65,19 +70,7 @@ impl LinePlan {
     pub fn push_starts(&self, window: Window, out: &mut Vec<i64>, most: usize) -> bool {
         match self {
             Self::Minutes(schedule) => schedule.push_starts(window, out, most),
+            Self::Zoned(zoned) => zoned.push_starts(window, out, most),
         }
-    }
-}
-
-fn only_utc(line: &FleetLine) -> Result<(), Refusal> {
-    match line.options.own("TZ") {
-        None | Some("UTC" | "Etc/UTC") => Ok(()),
-        Some(zone) => Err(Refusal::new(
-            "TZ",
-            format!(
-                "\"{}\": time zones other than UTC are not read yet",
-                crate::field::shorten(zone)
-            ),
-        )),
     }
 }

@@ -106,7 +106,7 @@ fn a_fleet_file_reads_good_lines_and_skips_bad_ones_with_reasons() {
         cron\tnightly backup/db ☕\t30 2 * * *\tDuration=1h30m\tWeight=2\r\n\
         \n\
         jenkins\tbuild\tH * * * *\n\
-        cron\tparis\t0 9 * * *\tTZ=Europe/Paris\n\
+        cron\tparis\t0 9 * * *\tTZ=Europe/Atlantis\n\
         cron\tutc\t0 9 * * *\tTZ=UTC\n\
         jenkins\tzoned\tH 9 * * *\tTZ=UTC\n\
         cron\tbad\t61 * * * *\n\
@@ -128,6 +128,12 @@ fn a_fleet_file_reads_good_lines_and_skips_bad_ones_with_reasons() {
             (4, System::Jenkins, "build"),
             (6, System::Cron, "utc"),
         ]
+    );
+    assert_eq!(
+        file::parse("cron\tparis\t0 9 * * *\tTZ=Europe/Paris")
+            .lines
+            .len(),
+        1
     );
     assert_eq!(read.lines[0].options.duration_seconds, Some(5400));
     assert_eq!(read.lines[0].options.weight, 2.0);
@@ -152,7 +158,7 @@ fn a_fleet_file_reads_good_lines_and_skips_bad_ones_with_reasons() {
     assert!(
         read.skipped[0]
             .reason
-            .contains("time zones other than UTC are not read yet")
+            .contains("\"Europe/Atlantis\" is not an IANA time zone")
     );
     assert!(read.skipped[2].reason.starts_with("minute:"));
 }

@@ -6,8 +6,8 @@
 //! command (`user: command` in a system crontab) and whose spec is the five
 //! fields or the `@hourly`-style macro. `NAME=value` lines set the
 //! environment of the lines after them; of those only the zone matters here,
-//! and it becomes the line's `TZ=` option (`CRON_TZ` over `TZ`), so the fleet
-//! reader refuses zones it cannot expand yet, naming the line.
+//! and it becomes the line's `TZ=` option (`CRON_TZ` over `TZ`), the clock
+//! the line's starts are placed on.
 //!
 //! The translation is fleet-file text with one line for each crontab line,
 //! so the fleet reader's line numbers are the crontab's own; lines that are

@@ -1,0 +1,168 @@
+//! Cron lines in a time zone: a cron daemon that reads a clock with
+//! daylight saving time.
+//!
+//! A `TZ=Area/City` line is read as a machine whose local time is that
+//! zone. Its fields match local wall-clock minutes, and where the local
+//! clock jumps the daemon does what cronie's main loop does (cronie 1.7.2,
+//! `src/cron.c`; Debian's cron documents the same rule in cron(8)). With
+//! `jump` the size of the change in local minutes:
+//!
+//! | the clock moves          | fixed-time jobs                      | wildcard jobs         |
+//! |--------------------------|--------------------------------------|-----------------------|
+//! | forward, < 5 min         | each skipped minute's, at the jump   | the same              |
+//! | forward, 5 min to < 3 h  | each skipped minute's, at the jump   | skipped minutes lost  |
+//! | forward, ≥ 3 h           | skipped minutes lost                 | skipped minutes lost  |
+//! | back, ≤ 3 h              | once, in the first pass              | in both passes        |
+//! | back, > 3 h              | in both passes                       | in both passes        |
+//!
+//! A wildcard job has `*` leading its minute or hour field (`@hourly`
+//! too), as cron's `MIN_STAR`/`HR_STAR` flags record; every other job is
+//! fixed-time. "At the jump" is the instant the zone's offset changes.
+//! The zone data is the IANA database bundled by `jiff` (the `time-zones`
+//! feature); a build without it reads UTC only.
+
+use jiff::Timestamp;
+use jiff::civil::DateTime;
+use jiff::tz::{AmbiguousOffset, TimeZone};
+
+use super::civil::{SECONDS_PER_DAY, civil_from_days};
+use super::cron::{self, Schedule, bits};
+use super::file::Refusal;
+use super::plan::{MICROS_PER_SECOND, Window};
+
+/// A forward jump shorter than this runs every skipped minute's jobs.
+const SMALL_JUMP_MINUTES: i64 = 5;
+/// A jump at least this long (back: longer) is a clock change, not
+/// daylight saving time: nothing skipped is caught up, nothing repeated is
+/// held back.
+const LARGE_JUMP_MINUTES: i64 = 3 * 60;
+/// Zone offsets stay within ±26 h, so local days this far around the
+/// window cover it.
+const DAYS_AROUND: i64 = 2;
+
+/// A Vixie cron schedule read on a local clock.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZonedCron {
+    schedule: Schedule,
+    zone: TimeZone,
+    /// Whether the minute or the hour field starts with `*`.
+    wildcard_time: bool,
+}
+
+impl ZonedCron {
+    /// Reads `spec` as Vixie cron on the clock of the IANA zone `zone`.
+    pub fn new(spec: &str, zone: &str) -> Result<Self, Refusal> {
+        let schedule =
+            cron::parse(spec).map_err(|refusal| Refusal::new("spec", refusal.to_string()))?;
+        Ok(Self {
+            schedule,
+            zone: time_zone(zone)?,
+            wildcard_time: cron::time_is_wildcard(spec),
+        })
+    }
+
+    /// Appends each start in `window`, in order, while `out` holds fewer
+    /// than `most`. Returns whether a start was left out because `out` was
+    /// full.
+    pub fn push_starts(&self, window: Window, out: &mut Vec<i64>, most: usize) -> bool {
+        let from = window.from.div_euclid(MICROS_PER_SECOND);
+        let end = (window.end - 1).div_euclid(MICROS_PER_SECOND) + 1;
+        let first_day = from.div_euclid(SECONDS_PER_DAY) - DAYS_AROUND;
+        let last_day = end.div_euclid(SECONDS_PER_DAY) + DAYS_AROUND;
+        let mut starts = Vec::new();
+        for days in (first_day..=last_day).filter(|&days| self.schedule.fires_on_day(days)) {
+            let date = civil_from_days(days);
+            for hour in bits(u64::from(self.schedule.hours)) {
+                for minute in bits(self.schedule.minutes) {
+                    let local =
+                        days * SECONDS_PER_DAY + i64::from(hour) * 3600 + i64::from(minute) * 60;
+                    let Ok(civil) = DateTime::new(
+                        date.year as i16,
+                        date.month as i8,
+                        date.day as i8,
+                        hour as i8,
+                        minute as i8,
+                        0,
+                        0,
+                    ) else {
+                        continue;
+                    };
+                    self.push_runs_of(local, civil, &mut starts);
+                }
+            }
+        }
+        // Caught-up minutes and second passes land out of local order.
+        starts.sort_unstable();
+        for at in starts {
+            let at = at * MICROS_PER_SECOND;
+            if at < window.from || at >= window.end {
+                continue;
+            }
+            if out.len() >= most {
+                return true;
+            }
+            out.push(at);
+        }
+        false
+    }
+
+    /// The instants, in Unix seconds, at which the daemon runs a job due at
+    /// the local minute `local` (`civil` as a date and time).
+    fn push_runs_of(&self, local: i64, civil: DateTime, starts: &mut Vec<i64>) {
+        match self.zone.to_ambiguous_timestamp(civil).offset() {
+            AmbiguousOffset::Unambiguous { offset } => {
+                starts.push(local - i64::from(offset.seconds()));
+            }
+            AmbiguousOffset::Gap { before, after } => {
+                let jump = i64::from(after.seconds() - before.seconds()) / 60;
+                let caught_up =
+                    jump < SMALL_JUMP_MINUTES || (jump < LARGE_JUMP_MINUTES && !self.wildcard_time);
+                if caught_up {
+                    // The local minute never shows; the jump happened at
+                    // or before the instant it would have had on the old
+                    // clock.
+                    let on_old_clock = local - i64::from(before.seconds());
+                    if let Some(jump_at) = self.jump_before(on_old_clock + 1) {
+                        starts.push(jump_at);
+                    }
+                }
+            }
+            AmbiguousOffset::Fold { before, after } => {
+                starts.push(local - i64::from(before.seconds()));
+                let back = i64::from(before.seconds() - after.seconds()) / 60;
+                if self.wildcard_time || back > LARGE_JUMP_MINUTES {
+                    starts.push(local - i64::from(after.seconds()));
+                }
+            }
+        }
+    }
+
+    /// The latest offset change strictly before `at` (Unix seconds).
+    fn jump_before(&self, at: i64) -> Option<i64> {
+        let at = Timestamp::from_second(at).ok()?;
+        let transition = self.zone.preceding(at).next()?;
+        Some(transition.timestamp().as_second())
+    }
+}
+
+/// The IANA zone `name`, from the bundled database.
+fn time_zone(name: &str) -> Result<TimeZone, Refusal> {
+    if !cfg!(feature = "time-zones") {
+        return Err(Refusal::new(
+            "TZ",
+            format!(
+                "\"{}\": this build has no time zone data; only UTC is read",
+                crate::field::shorten(name)
+            ),
+        ));
+    }
+    jiff::tz::db().get(name).map_err(|_| {
+        Refusal::new(
+            "TZ",
+            format!(
+                "\"{}\" is not an IANA time zone such as Europe/Berlin or America/New_York",
+                crate::field::shorten(name)
+            ),
+        )
+    })
+}

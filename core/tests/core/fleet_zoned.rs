@@ -1,0 +1,109 @@
+//! Cron lines on a local clock against a simulation of cron's own loop:
+//! every vector in `cron_zoned.tsv` was made by `make_cron_zoned.py`, which
+//! steps cronie's main loop minute by minute over Python's zoneinfo.
+
+use proptest::prelude::*;
+use stampede_core::fleet::cron::{self, Horizon};
+use stampede_core::fleet::file;
+use stampede_core::fleet::{self, Start};
+
+const VECTORS: &str = include_str!("../data/cron_zoned.tsv");
+
+fn seconds(starts: &[Start<'_>]) -> Vec<i64> {
+    starts
+        .iter()
+        .map(|start| start.at_micros / 1_000_000)
+        .collect()
+}
+
+#[test]
+fn zoned_lines_start_where_crons_loop_runs_them() {
+    let mut rows = 0;
+    for row in VECTORS.lines().filter(|line| !line.starts_with('#')) {
+        let columns: Vec<&str> = row.split('\t').collect();
+        let [spec, zone, from, hours, want] = columns[..] else {
+            panic!("bad row {row:?}");
+        };
+        let read = file::parse(&format!("cron\tjob\t{spec}\tTZ={zone}\n"));
+        assert!(read.skipped.is_empty(), "{row}: {:?}", read.skipped);
+        let horizon = Horizon::hours(hours.parse().unwrap()).unwrap();
+        let expansion = fleet::expand(&read.lines, from.parse().unwrap(), horizon, 0).unwrap();
+        let want: Vec<i64> = want
+            .split(',')
+            .filter(|at| !at.is_empty())
+            .map(|at| at.parse().unwrap())
+            .collect();
+        assert_eq!(
+            seconds(&expansion.starts),
+            want,
+            "{spec:?} in {zone} from {from}"
+        );
+        rows += 1;
+    }
+    assert!(rows >= 100);
+}
+
+#[test]
+fn a_skipped_fixed_time_job_runs_at_the_jump_and_a_repeated_one_once() {
+    // Berlin, 30 March 2025: 02:00 CET becomes 03:00 CEST at 01:00Z.
+    let spring = 1_743_206_400;
+    let read = file::parse(
+        "cron\tfixed\t30 2 * * *\tTZ=Europe/Berlin\n\
+         cron\twild\t*/30 2 * * *\tTZ=Europe/Berlin\n",
+    );
+    let day = Horizon::hours(48).unwrap();
+    let expansion = fleet::expand(&read.lines, spring, day, 0).unwrap();
+    let fixed: Vec<i64> = expansion
+        .starts
+        .iter()
+        .filter(|start| start.id == "fixed")
+        .map(|start| start.at_micros / 1_000_000)
+        .collect();
+    assert_eq!(fixed, [1_743_211_800, 1_743_296_400]);
+    // The wildcard job runs on the clock: no 02:xx that day, so two runs.
+    let wild = expansion.starts.iter().filter(|s| s.id == "wild").count();
+    assert_eq!(wild, 2);
+    // 26 October 2025: 03:00 CEST becomes 02:00 CET; 02:30 comes twice.
+    let autumn = 1_761_350_400;
+    let expansion = fleet::expand(&read.lines, autumn, day, 0).unwrap();
+    let fixed = expansion.starts.iter().filter(|s| s.id == "fixed").count();
+    let wild = expansion.starts.iter().filter(|s| s.id == "wild").count();
+    assert_eq!((fixed, wild), (2, 6));
+}
+
+#[test]
+fn wildcard_time_is_read_as_cron_flags_it() {
+    assert!(cron::time_is_wildcard("*/5 3 * * *"));
+    assert!(cron::time_is_wildcard("0 * * * *"));
+    assert!(cron::time_is_wildcard("@hourly"));
+    assert!(!cron::time_is_wildcard("@daily"));
+    assert!(!cron::time_is_wildcard("0-59/5 3 * * *"));
+}
+
+#[test]
+fn an_unknown_zone_is_refused_by_name() {
+    let read = file::parse("cron\tjob\t0 9 * * *\tTZ=Mars/Olympus_Mons\n");
+    assert_eq!(read.skipped[0].field, "TZ");
+    assert!(read.skipped[0].reason.contains("Mars/Olympus_Mons"));
+}
+
+proptest! {
+    #[test]
+    fn zoned_starts_are_in_order_and_in_the_horizon(
+        zone in prop::sample::select(vec![
+            "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Pacific/Apia",
+            "America/Sao_Paulo", "Asia/Kathmandu", "Antarctica/Troll", "Pacific/Chatham",
+        ]),
+        spec in prop::sample::select(vec!["* * * * *", "*/7 2 * * *", "30 2 * * *", "0 0 * * *", "59 23 31 12 *"]),
+        from in 1_200_000_000i64..1_800_000_000,
+        hours in 1u32..200,
+    ) {
+        let from = from - from % 60;
+        let read = file::parse(&format!("cron\tjob\t{spec}\tTZ={zone}\n"));
+        let horizon = Horizon::hours(hours).unwrap();
+        let expansion = fleet::expand(&read.lines, from, horizon, 0).unwrap();
+        let starts = seconds(&expansion.starts);
+        prop_assert!(starts.is_sorted());
+        prop_assert!(starts.iter().all(|&at| at >= from && at < from + i64::from(hours) * 3600));
+    }
+}
