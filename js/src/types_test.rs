@@ -13,30 +13,20 @@ use stampede_core::panels::run;
 
 use super::{NoticeOut, RunOutcome};
 
+#[path = "shape.rs"]
+mod shape;
+
+use shape::Nested;
+
 const TYPES: &str = include_str!("types.d.ts");
 
-/// The member names of each `export interface` in the types, by interface.
+/// The member names of each interface in the types, by interface.
 fn interfaces() -> BTreeMap<&'static str, BTreeSet<&'static str>> {
-    let mut found = BTreeMap::new();
-    let mut current = None;
-    for line in TYPES.lines().map(str::trim) {
-        if let Some(name) = line.strip_prefix("export interface ") {
-            let name = name.trim_end_matches('{').trim();
-            found.insert(name, BTreeSet::new());
-            current = Some(name);
-        } else if line == "}" {
-            current = None;
-        } else if let Some(name) = current {
-            let comment_or_union = ["/", "*", "|"].iter().any(|p| line.starts_with(p));
-            if let (false, Some((member, _))) = (comment_or_union, line.split_once(':')) {
-                found
-                    .entry(name)
-                    .or_default()
-                    .insert(member.trim_end_matches('?'));
-            }
-        }
-    }
-    found
+    shape::interfaces(TYPES)
+}
+
+fn assert_shape(name: &str, value: &Value, nested: &[Nested]) {
+    shape::assert_shape(TYPES, name, value, nested);
 }
 
 /// The interface a panel's parameters and result are declared as.
@@ -50,27 +40,6 @@ fn declared(panel: Panel) -> (Option<&'static str>, &'static str) {
         Panel::Slots => (Some("SlotsParams"), "SlotRun"),
         // `run()` takes this panel's parameters, in a URL.
         Panel::Queue => (None, "QueueRun"),
-    }
-}
-
-/// An interface nested in another: (outer, inner, where the inner object sits).
-type Nested = (&'static str, &'static str, fn(&Value) -> &Value);
-
-/// Compares the keys of `value` with interface `name`, then each nested
-/// object whose interface `nested` names.
-fn assert_shape(name: &str, value: &Value, nested: &[Nested]) {
-    let members = &interfaces()[name];
-    let keys: BTreeSet<&str> = value
-        .as_object()
-        .unwrap_or_else(|| panic!("{name} is not an object: {value}"))
-        .keys()
-        .map(String::as_str)
-        .collect();
-    assert_eq!(&keys, members, "the keys of {name}");
-    for (owner, inner, pick) in nested {
-        if *owner == name {
-            assert_shape(inner, pick(value), nested);
-        }
     }
 }
 

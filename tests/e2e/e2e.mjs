@@ -1202,6 +1202,25 @@ async function main() {
     assert(badWindow.startsWith('window: '), `spread({window: 0}) error does not name the window: ${badWindow}`);
     const badQuery = thrown('badQuery');
     assert(badQuery.startsWith('query: '), `run(42) error does not name the query: ${badQuery}`);
+
+    // The fleet module places the same starts in Chromium as the command
+    // line does natively, to the microsecond.
+    const fleetText = await page.evaluate(() => window.FLEET_TEXT);
+    const cli = execFileSync(STAMPEDE, ['fleet', '--from', '2025-03-29T00:00:00Z', '--hours', '48', '--starts'], {
+      input: fleetText,
+      stdio: ['pipe', 'pipe', 'ignore'],
+    }).toString();
+    const fleet = value('fleet');
+    const browserStarts = fleet.starts
+      .map(([line, id, atMicros]) => `${line}\t${id}\t${new Date(atMicros / 1000).toISOString().replace('.000Z', 'Z')}`)
+      .join('\n');
+    equal(browserStarts, cli.trimEnd(), 'fleet() starts against stampede fleet --starts');
+    equal(JSON.stringify(fleet.skipped), '[[4,"spec"]]', 'fleet().skipped');
+    assert(fleet.starts.length > 100, `fleet() placed only ${fleet.starts.length} starts`);
+    const badFleet = thrown('badFleetOption');
+    assert(badFleet.startsWith('hours: '), `fleet({hours: 0}) error does not name hours: ${badFleet}`);
+    const badFormat = thrown('badFleetFormat');
+    assert(badFormat.startsWith('format: "xml" is not one of'), `fleet({format: "xml"}) error: ${badFormat}`);
   });
 
   // ---------------------------------------------------------------------------

@@ -1,0 +1,58 @@
+//! `types.d.ts` against what `fleet()` really takes and returns.
+
+use std::collections::BTreeSet;
+
+use stampede_core::fleet::import::FleetFormat;
+use stampede_core::fleet::{self, cron::Horizon, file};
+
+use super::{FLEET_OPTIONS, FleetResult};
+
+const TYPES: &str = include_str!("types.d.ts");
+
+#[path = "../../src/shape.rs"]
+mod shape;
+
+use shape::{Nested, assert_shape, interfaces};
+
+#[test]
+fn fleet_takes_and_returns_its_declared_shape() {
+    let declared: BTreeSet<&str> = FLEET_OPTIONS.into_iter().collect();
+    assert_eq!(interfaces(TYPES)["FleetOptions"], declared);
+    // `format` lists exactly the formats the core reads.
+    let union = TYPES
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("format?: "))
+        .unwrap();
+    let slugs: Vec<String> = FleetFormat::OPTIONS
+        .iter()
+        .map(|option| format!("\"{}\"", option.slug))
+        .collect();
+    assert_eq!(union, format!("{};", slugs.join(" | ")));
+    // A duration, so that the running figures are objects to check; a line
+    // made unreadable after reading and a line skipped, so that both lists
+    // have one.
+    let mut read = file::parse(
+        "cron\tbackup\t*/30 * * * *\tDuration=1h\n\
+         cron\treport\t0 * * * *\n\
+         cron\tbroken\t0 * * * *\n\
+         bogus\tx\t* * * * *\n",
+    );
+    read.lines[2].spec = "61 * * * *".to_string();
+    let expansion = fleet::expand(&read.lines, 0, Horizon::hours(2).unwrap(), 0).unwrap();
+    let result = FleetResult {
+        expansion: &expansion,
+        skipped: &read.skipped,
+    };
+    let value = serde_json::to_value(&result).unwrap();
+    let nested: &[Nested] = &[
+        ("FleetResult", "FleetStart", |v| &v["starts"][0]),
+        ("FleetResult", "RunningPeak", |v| &v["running_peak"]),
+        ("FleetResult", "BusyMinute", |v| &v["peak"]),
+        ("FleetResult", "SharedStarts", |v| &v["shared"]),
+        ("FleetResult", "FleetNotice", |v| &v["notices"][0]),
+        ("FleetResult", "SkippedLine", |v| &v["skipped"][0]),
+        ("BusyMinute", "FleetStart", |v| &v["jobs"][0]),
+    ];
+    assert_shape(TYPES, "FleetResult", &value, nested);
+    assert_shape(TYPES, "BusyMinute", &value["crowded"][0], nested);
+}
