@@ -22,8 +22,8 @@
 //! - `@hourly` = `H * * * *`, `@daily` = `H H * * *`, `@midnight` =
 //!   `H H(0-2) * * *`, `@weekly` = `H H * * H`, `@monthly` = `H H H * *`,
 //!   `@yearly`/`@annually` = `H H H H *`, each with a sixth field `H` for
-//!   the second. A [`Schedule`] places minutes, so that second is dropped:
-//!   the minutes are croniter's, the starts fall at its second 0.
+//!   the second, drawn as the sixth field: `(crc >> 5) % 60`
+//!   ([`hashed_second`]); the [`Schedule`] holds the minutes.
 //! - Days: when both day fields are restricted a day matches either
 //!   ([`DayRule::EitherWhenBothRestricted`]), otherwise both. Unlike
 //!   Vixie, "restricted" is judged on the expanded values, not the first
@@ -64,6 +64,20 @@ const ALIASES: [(&str, &str); 7] = [
 /// The CRC-32 croniter hashes every `H` of a spec from.
 pub fn hash(hash_id: &str) -> u32 {
     crc32fast::hash(hash_id.as_bytes())
+}
+
+/// The second of the minute croniter starts `spec` at: hashed for the `@`
+/// forms, 0 for five-field specs.
+pub fn hashed_second(hash_id: &str, spec: &str) -> u32 {
+    const SECOND: u32 = 5;
+    let is_alias = ALIASES
+        .iter()
+        .any(|(name, _)| name.eq_ignore_ascii_case(spec.trim()));
+    if is_alias {
+        (hash(hash_id) >> SECOND) % 60
+    } else {
+        0
+    }
 }
 
 /// A spec read as `croniter(spec, hash_id=hash_id)` reads it.

@@ -23,8 +23,10 @@ pub struct Window {
 /// A line read into the schedule its system places its starts by.
 #[derive(Clone, Debug, PartialEq)]
 pub enum LinePlan {
-    /// Cron, Jenkins and croniter lines: minutes of the UTC calendar.
+    /// Cron and Jenkins lines: minutes of the UTC calendar.
     Minutes(cron::Schedule),
+    /// croniter lines: minutes of the UTC calendar, each at a second.
+    MinutesAtSecond(cron::Schedule, u32),
     /// Cron lines with a time zone: minutes of a local clock.
     Zoned(Box<ZonedCron>),
 }
@@ -55,7 +57,9 @@ impl LinePlan {
                 .map_err(spec),
             // croniter hashes the id given as `hash_id` into its `H` fields.
             System::Croniter => croniter::schedule(&line.id, &line.spec)
-                .map(Self::Minutes)
+                .map(|schedule| {
+                    Self::MinutesAtSecond(schedule, croniter::hashed_second(&line.id, &line.spec))
+                })
                 .map_err(spec),
             other => Err(Refusal::new(
                 "system",
@@ -70,6 +74,19 @@ impl LinePlan {
     pub fn push_starts(&self, window: Window, out: &mut Vec<i64>, most: usize) -> bool {
         match self {
             Self::Minutes(schedule) => schedule.push_starts(window, out, most),
+            Self::MinutesAtSecond(schedule, second) => {
+                // A start at minute m + second is in the window when m is in
+                // the window moved back by that second.
+                let shift = i64::from(*second) * MICROS_PER_SECOND;
+                let before = out.len();
+                let moved = Window {
+                    from: window.from - shift,
+                    end: window.end - shift,
+                };
+                let full = schedule.push_starts(moved, out, most);
+                out[before..].iter_mut().for_each(|at| *at += shift);
+                full
+            }
             Self::Zoned(zoned) => zoned.push_starts(window, out, most),
         }
     }

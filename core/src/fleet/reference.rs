@@ -108,7 +108,7 @@ fn expand_by_sorting(lines: &[FleetLine], from: i64, horizon: Horizon) -> Expans
     }
 }
 
-const SPECS: [&str; 10] = [
+const SPECS: [&str; 12] = [
     "* * * * *",
     "*/7 * * * *",
     "0 * * * *",
@@ -119,10 +119,14 @@ const SPECS: [&str; 10] = [
     "15 12 1,15 * 1",
     "H/15 * * * *",
     "not cron",
+    // croniter's, at a second hashed from the id.
+    "@hourly",
+    "@daily",
 ];
 
 /// A fleet line: line numbers may repeat and come out of order, durations
-/// and weights vary, some lines are Jenkins' and some do not expand.
+/// and weights vary, some lines are Jenkins', some croniter's (starting
+/// between minutes) and some do not expand.
 fn fleet_line() -> impl Strategy<Value = FleetLine> {
     (
         1usize..12,
@@ -133,7 +137,9 @@ fn fleet_line() -> impl Strategy<Value = FleetLine> {
     )
         .prop_map(|(line, spec, jenkins, duration_seconds, weight)| {
             let spec = SPECS[spec];
-            let system = if jenkins || spec.starts_with('H') {
+            let system = if spec.starts_with('@') {
+                System::Croniter
+            } else if jenkins || spec.starts_with('H') {
                 System::Jenkins
             } else {
                 System::Cron
