@@ -7,7 +7,7 @@
 //! finest step any of the schedulers here places a start at.
 
 use super::file::{FleetLine, Refusal, System};
-use super::{cron, croniter, jenkins};
+use super::{cron, croniter, jenkins, puppet};
 
 /// Microseconds in a second.
 pub const MICROS_PER_SECOND: i64 = 1_000_000;
@@ -22,7 +22,7 @@ pub struct Window {
 /// A line read into the schedule its system places its starts by.
 #[derive(Clone, Debug, PartialEq)]
 pub enum LinePlan {
-    /// Cron, Jenkins and croniter lines: minutes of the UTC calendar.
+    /// Cron, Jenkins, croniter and Puppet lines: minutes of the UTC calendar.
     Minutes(cron::Schedule),
 }
 
@@ -30,6 +30,7 @@ pub enum LinePlan {
 pub fn option_keys(system: System) -> &'static [&'static str] {
     match system {
         System::Cron => &["TZ"],
+        System::Puppet => &["FIPS"],
         _ => &[],
     }
 }
@@ -52,6 +53,8 @@ impl LinePlan {
             System::Croniter => croniter::schedule(&line.id, &line.spec)
                 .map(Self::Minutes)
                 .map_err(spec),
+            // Puppet evaluates `fqdn_rand` for the node and writes the number.
+            System::Puppet => puppet::read_line(line).map(Self::Minutes),
             other => Err(Refusal::new(
                 "system",
                 format!("{} lines are not expanded yet", other.slug()),
