@@ -213,8 +213,9 @@ impl CallReader<'_> {
     }
 
     fn skip_blanks(&mut self) {
+        // Puppet's lexer skips ASCII blanks only.
         let rest = self.rest();
-        self.at += rest.len() - rest.trim_start().len();
+        self.at += rest.len() - rest.trim_start_matches([' ', '\t', '\r', '\n']).len();
     }
 
     /// Consumes `c` (after blanks) if it comes next.
@@ -354,7 +355,11 @@ impl CallReader<'_> {
         if text.is_empty() || self.name_continues(skip + digits) {
             return Err(refuse());
         }
-        let value = u64::from_str_radix(text, radix).map_err(|_| refuse())?;
+        let value = match u64::from_str_radix(text, radix) {
+            Ok(value) => value,
+            Err(why) if *why.kind() == std::num::IntErrorKind::PosOverflow => u64::MAX,
+            Err(_) => return Err(refuse()),
+        };
         if value > MOST_INTEGER {
             return Err(format!(
                 "{} is larger than {MOST_INTEGER}, Puppet's largest Integer",

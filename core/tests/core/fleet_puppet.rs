@@ -141,7 +141,14 @@ fn puppet_refusals_name_the_field() {
     assert_eq!(month.unwrap_err().field, "month");
     assert_eq!(field("fqdn_rand(0) * * * *"), "minute");
     assert_eq!(field("0 fqdn_rand(-5) * * *"), "hour");
+    let huge = puppet::schedule(
+        "a",
+        "0 fqdn_rand(99999999999999999999) * * *",
+        FqdnRandDigest::Md5,
+    );
+    assert!(huge.unwrap_err().reason.contains("largest Integer"));
     assert_eq!(field("0 fqdn_rand(9223372036854775808) * * *"), "hour");
+    assert_eq!(field("0 fqdn_rand(\u{3000}60) * * *"), "hour");
     assert_eq!(field("0 0 fqdn_rand(1000000) * *"), "day of month");
     assert_eq!(field("0 0 * fqdn_rand(60 *"), "month");
     assert_eq!(field("0 0 * * fqdn_rand(7, 'x'"), "day of week");
