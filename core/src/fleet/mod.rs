@@ -19,6 +19,7 @@ pub mod import;
 pub mod instant;
 pub mod jenkins;
 pub mod plan;
+pub mod puppet;
 #[cfg(test)]
 mod reference;
 pub mod zoned;

@@ -8,7 +8,7 @@
 
 use super::file::{FleetLine, Refusal, System};
 use super::zoned::ZonedCron;
-use super::{cron, croniter, jenkins};
+use super::{cron, croniter, jenkins, puppet};
 
 /// Microseconds in a second.
 pub const MICROS_PER_SECOND: i64 = 1_000_000;
@@ -23,7 +23,7 @@ pub struct Window {
 /// A line read into the schedule its system places its starts by.
 #[derive(Clone, Debug, PartialEq)]
 pub enum LinePlan {
-    /// Cron and Jenkins lines: minutes of the UTC calendar.
+    /// Cron, Jenkins and Puppet lines: minutes of the UTC calendar.
     Minutes(cron::Schedule),
     /// croniter lines: minutes of the UTC calendar, each at a second.
     MinutesAtSecond(cron::Schedule, u32),
@@ -35,6 +35,7 @@ pub enum LinePlan {
 pub fn option_keys(system: System) -> &'static [&'static str] {
     match system {
         System::Cron => &["TZ"],
+        System::Puppet => &["FIPS"],
         _ => &[],
     }
 }
@@ -61,6 +62,8 @@ impl LinePlan {
                     Self::MinutesAtSecond(schedule, croniter::hashed_second(&line.id, &line.spec))
                 })
                 .map_err(spec),
+            // Puppet evaluates `fqdn_rand` for the node and writes the number.
+            System::Puppet => puppet::read_line(line).map(Self::Minutes),
             other => Err(Refusal::new(
                 "system",
                 format!("{} lines are not expanded yet", other.slug()),
