@@ -15,12 +15,15 @@ pub mod civil;
 pub mod cron;
 pub mod croniter;
 pub mod file;
+pub mod fix;
 pub mod import;
 pub mod instant;
 pub mod jenkins;
+pub mod level;
 pub mod plan;
 #[cfg(test)]
 mod reference;
+pub mod stability;
 
 use serde::Serialize;
 
