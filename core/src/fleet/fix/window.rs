@@ -12,7 +12,7 @@ use super::native::retext;
 
 /// The span a line's fixed starts may move within, chosen from the minutes
 /// and hours it fires at (see the [module docs](super)).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SpreadWindow {
     /// `0 0`: any minute of the day.
     Day,
