@@ -26,6 +26,12 @@
 //!   with `--starts` each start as `line<TAB>id<TAB>start` in UTC. Skipped
 //!   lines and lines not expanded are reported on stderr, and the rest are
 //!   still expanded; `--strict` refuses the file at its first bad line.
+//!   With `--fix` it prints the fleet fixed instead, in the format it was
+//!   read in (fleet file or crontab), every byte but the changed specs and
+//!   options as read; `--level` levels the lines instead of hashing them,
+//!   never moving the lines `--pin` numbers. The figures before and after
+//!   (peak starts per minute, shared minutes, p99 of running jobs) and why
+//!   each line left alone stays go to stderr as plain lines.
 //!
 //! Input problems (an unreadable argument or stdin, an unknown name, a value
 //! out of range) exit with code 2 and a message naming the argument, before
@@ -42,11 +48,14 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
 use serde::Serialize;
+use stampede_core::error::InvalidInput;
 use stampede_core::field::Choice;
 use stampede_core::fleet::cron::{Horizon, MOST_HORIZON_MINUTES};
-use stampede_core::fleet::file::SkippedLine;
+use stampede_core::fleet::file::{FleetFile, SkippedLine};
+use stampede_core::fleet::fix::{self, FixChange, FixFigures, native};
 use stampede_core::fleet::import::{self, FleetFormat};
 use stampede_core::fleet::instant;
+use stampede_core::fleet::level;
 use stampede_core::fleet::{self as fleet_core, Expansion};
 use stampede_core::hash_spread::{HashMode, Reduction};
 use stampede_core::key_numbers::KeyNumber;
@@ -142,6 +151,23 @@ enum Command {
         /// expanding the rest.
         #[arg(long)]
         strict: bool,
+        /// Print the fleet fixed instead, in the format it was read in:
+        /// each line spread in its own system's syntax (cron a minute, and
+        /// an hour for midnight lines, hashed from the job's id; Jenkins
+        /// and croniter H; Puppet fqdn_rand; systemd RandomizedDelaySec= with
+        /// FixedRandomDelay=yes; Temporal Jitter=), every other byte as
+        /// read. The peak starts per minute, the shared minutes and the
+        /// 99th percentile of running jobs, before and after over the
+        /// horizon, go to stderr, with why each line left alone stays.
+        #[arg(long, conflicts_with = "starts")]
+        fix: bool,
+        /// With --fix: level the lines instead of hashing them, placing
+        /// each, most starts first, where the load so far is lowest.
+        #[arg(long, requires = "fix")]
+        level: bool,
+        /// With --level: line numbers that must not move, e.g. 3,7.
+        #[arg(long, value_name = "LINES", value_delimiter = ',', requires = "level")]
+        pin: Vec<usize>,
     },
 }
 
@@ -202,14 +228,17 @@ fn main() -> ExitCode {
             seed,
             starts,
             strict,
-        } => fleet(
-            format,
-            from.unwrap_or_else(start_of_today),
-            hours,
-            seed,
-            starts,
-            strict,
-        ),
+            fix,
+            level,
+            pin,
+        } => {
+            let from = from.unwrap_or_else(start_of_today);
+            if fix {
+                fleet_fix(format, from, hours, seed, strict, level.then_some(pin))
+            } else {
+                fleet(format, from, hours, seed, starts, strict)
+            }
+        }
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -393,46 +422,21 @@ fn fleet(
     starts: bool,
     strict: bool,
 ) -> Result<(), Failure> {
-    let mut bytes = Vec::new();
-    io::stdin()
-        .lock()
-        .read_to_end(&mut bytes)
-        .map_err(|e| input(format!("stdin: cannot read: {e}")))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-        let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
-        input(format!("stdin line {line}: not valid UTF-8"))
-    })?;
-    let read = import::read(&text, format);
-    let skipped_message =
-        |s: &SkippedLine| format!("stdin line {}: {}: {}", s.line, s.field, s.reason);
-    if let (true, Some(first)) = (strict, read.skipped.first()) {
-        return Err(input(skipped_message(first)));
-    }
+    let (_, read) = read_fleet(format, strict)?;
     let horizon = Horizon::hours(hours).map_err(|e| input(format!("--hours: {}", e.reason)))?;
-    let expansion = fleet_core::expand(&read.lines, from, horizon, seed).map_err(|e| {
-        let argument = if e.field == "horizon" {
-            "hours"
-        } else {
-            e.field
-        };
-        input(format!("--{argument}: {}", e.reason))
-    })?;
+    let expansion =
+        fleet_core::expand(&read.lines, from, horizon, seed).map_err(horizon_refused)?;
 
     let mut err = io::stderr().lock();
-    let reported = read
-        .skipped
-        .iter()
-        .try_for_each(|s| writeln!(err, "skipped: {}", skipped_message(s)))
-        .and_then(|()| {
-            expansion.notices.iter().try_for_each(|notice| {
-                writeln!(
-                    err,
-                    "notice: stdin line {}: {}",
-                    notice.line, notice.message
-                )
-            })
-        });
+    let reported = report_skipped(&mut err, &read.skipped).and_then(|()| {
+        expansion.notices.iter().try_for_each(|notice| {
+            writeln!(
+                err,
+                "notice: stdin line {}: {}",
+                notice.line, notice.message
+            )
+        })
+    });
     reported.map_err(output("the skipped lines"))?;
     drop(err);
 
@@ -460,6 +464,113 @@ fn fleet(
         .and_then(|()| writeln!(out))
         .and_then(|()| out.flush())
         .map_err(output("the expansion"))
+}
+
+/// Stdin as text, and the fleet read from it in `format`; with `strict`,
+/// refused at its first skipped line.
+fn read_fleet(format: FleetFormat, strict: bool) -> Result<(String, FleetFile), Failure> {
+    let mut bytes = Vec::new();
+    io::stdin()
+        .lock()
+        .read_to_end(&mut bytes)
+        .map_err(|e| input(format!("stdin: cannot read: {e}")))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+        input(format!("stdin line {line}: not valid UTF-8"))
+    })?;
+    let read = import::read(&text, format);
+    if let (true, Some(first)) = (strict, read.skipped.first()) {
+        return Err(input(skipped_message(first)));
+    }
+    Ok((text, read))
+}
+
+fn skipped_message(skipped: &SkippedLine) -> String {
+    format!(
+        "stdin line {}: {}: {}",
+        skipped.line, skipped.field, skipped.reason
+    )
+}
+
+fn report_skipped(err: &mut impl Write, skipped: &[SkippedLine]) -> io::Result<()> {
+    skipped
+        .iter()
+        .try_for_each(|s| writeln!(err, "skipped: {}", skipped_message(s)))
+}
+
+/// A refusal of the horizon, named by the argument that set it.
+fn horizon_refused(e: InvalidInput) -> Failure {
+    let argument = if e.field == "horizon" {
+        "hours"
+    } else {
+        e.field
+    };
+    input(format!("--{argument}: {}", e.reason))
+}
+
+/// `stampede fleet --fix`: the fixed (or, with `pinned`, levelled) fleet
+/// on stdout in the format it was read in; the figures before and after,
+/// and why each line left alone stays, on stderr.
+fn fleet_fix(
+    format: FleetFormat,
+    from: i64,
+    hours: u32,
+    seed: u64,
+    strict: bool,
+    pinned: Option<Vec<usize>>,
+) -> Result<(), Failure> {
+    let (text, read) = read_fleet(format, strict)?;
+    let horizon = Horizon::hours(hours).map_err(|e| input(format!("--hours: {}", e.reason)))?;
+    let fixes = match pinned {
+        Some(pinned) => {
+            level::level(&read.lines, &pinned, from, horizon, seed)
+                .map_err(horizon_refused)?
+                .fixes
+        }
+        None => fix::fix_lines(&read.lines),
+    };
+    let fixed = fix::apply(&read.lines, &fixes);
+    let figures =
+        fix::compare(&read.lines, &fixed, from, horizon, seed).map_err(horizon_refused)?;
+    let written = native::rewrite(&text, format, &fixes)
+        .map_err(|e| input(format!("stdin: {}: {}", e.field, e.reason)))?;
+
+    let mut err = io::stderr().lock();
+    report_skipped(&mut err, &read.skipped)
+        .and_then(|()| {
+            fixes.iter().try_for_each(|fix| match &fix.change {
+                FixChange::Kept { why } => {
+                    writeln!(err, "kept: stdin line {}: {why}", fix.line)
+                }
+                FixChange::Rewritten { .. } => Ok(()),
+            })
+        })
+        .and_then(|()| report_figures(&mut err, &figures))
+        .map_err(output("the figures"))?;
+    drop(err);
+    let mut out = io::stdout().lock();
+    out.write_all(written.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(output("the fixed fleet"))
+}
+
+fn report_figures(err: &mut impl Write, figures: &FixFigures) -> io::Result<()> {
+    let (before, after) = (&figures.before, &figures.after);
+    writeln!(
+        err,
+        "peak starts per minute: {} -> {}",
+        before.peak_starts_per_minute, after.peak_starts_per_minute
+    )?;
+    writeln!(
+        err,
+        "minutes shared by several starts: {} -> {} ({} -> {} starts in them)",
+        before.shared_minutes, after.shared_minutes, before.shared_starts, after.shared_starts
+    )?;
+    if let (Some(before), Some(after)) = (before.running_p99, after.running_p99) {
+        writeln!(err, "p99 of jobs running per minute: {before} -> {after}")?;
+    }
+    Ok(())
 }
 
 /// Whether `query` holds any key the app reads: `p`, `s`, `v`, the view

@@ -435,3 +435,57 @@ fn fleet_refuses_bad_arguments() {
     }
     assert_refused(&stampede(&["fleet"], b"cron\ta\t\xff\n"), "stdin line 1");
 }
+
+#[test]
+fn fleet_fix_prints_the_fixed_crontab_and_the_figures() {
+    let mut crontab = String::from("# hourly jobs\nMAILTO=ops@example.com\n\n");
+    for job in 1..=40 {
+        crontab.push_str(&format!("0 * * * *\t/usr/local/bin/job-{job}\n"));
+    }
+    crontab.push_str("* * * * * /usr/bin/poll\n");
+    let arguments = ["fleet", "--fix", "--from", "2026-01-01T00:00:00Z"];
+    let output = stampede(&arguments, crontab.as_bytes());
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let fixed = text(&output.stdout);
+    assert_eq!(fixed.lines().count(), crontab.lines().count());
+    for (was, now) in crontab.lines().zip(fixed.lines()) {
+        match was.split_once("\t/usr/local/bin/") {
+            // Only the minute changes, and the tab after the fields stays.
+            Some((_, job)) => {
+                let suffix = format!(" * * * *\t/usr/local/bin/{job}");
+                assert!(now.ends_with(&suffix), "{now}");
+            }
+            None => assert_eq!(was, now),
+        }
+    }
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("kept: stdin line 44: it starts every minute"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("peak starts per minute: 41 -> 3\n"),
+        "{stderr}"
+    );
+
+    // Levelled with line 4 pinned: it stays, the rest take a minute each.
+    let levelled = stampede(
+        &["fleet", "--fix", "--level", "--pin", "4", "--hours", "1"],
+        crontab.as_bytes(),
+    );
+    assert_eq!(
+        levelled.status.code(),
+        Some(0),
+        "{}",
+        text(&levelled.stderr)
+    );
+    let fixed = text(&levelled.stdout);
+    assert_eq!(
+        fixed.lines().nth(3),
+        Some("0 * * * *\t/usr/local/bin/job-1")
+    );
+    assert!(text(&levelled.stderr).contains("peak starts per minute: 41 -> 2\n"));
+
+    assert_refused(&stampede(&["fleet", "--level"], b""), "--fix");
+    assert_refused(&stampede(&["fleet", "--fix", "--starts"], b""), "--starts");
+}

@@ -161,7 +161,7 @@ const FIELDS: [FieldSpec; 5] = [
 ];
 
 /// The five fields a macro stands for.
-fn macro_fields(name: &str) -> Result<&'static str, InvalidInput> {
+pub(crate) fn macro_fields(name: &str) -> Result<&'static str, InvalidInput> {
     match name.to_ascii_lowercase().as_str() {
         "@hourly" => Ok("0 * * * *"),
         "@daily" | "@midnight" => Ok("0 0 * * *"),

@@ -15,13 +15,16 @@ pub mod civil;
 pub mod cron;
 pub mod croniter;
 pub mod file;
+pub mod fix;
 pub mod import;
 pub mod instant;
 pub mod jenkins;
+pub mod level;
 pub mod plan;
 pub mod puppet;
 #[cfg(test)]
 mod reference;
+pub mod stability;
 pub mod zoned;
 
 use serde::Serialize;

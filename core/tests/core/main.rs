@@ -8,6 +8,7 @@ mod dist;
 mod fleet;
 mod fleet_croniter;
 mod fleet_crontab;
+mod fleet_fix;
 mod fleet_jenkins;
 mod fleet_puppet;
 mod fleet_zoned;

@@ -1,0 +1,216 @@
+//! The fix: for each line, the smallest change that spreads it, written in
+//! its own system's syntax, and the load before and after.
+//!
+//! A line starts at fixed times its reader chose, or at the defaults
+//! everybody types (`0 * * * *`, `@daily`). The fix moves each fixed
+//! start within a window and leaves everything else the reader wrote: the
+//! days, the months, the hours they picked. The window ([`SpreadWindow`])
+//! comes from the minutes and hours the line fires at:
+//!
+//! - every `n` minutes from minute 0 (`*/15`, `0,30`; `n` divides 60): an
+//!   offset below `n`;
+//! - one minute past some hours (`0 * * * *`, `30 2 * * *`, `0 3 * * *`):
+//!   any minute of those hours. The hour a reader wrote is kept: a 3 a.m.
+//!   job usually sits there on purpose, and 60 minutes already cut its
+//!   pile-up 60-fold;
+//! - `0 0`, midnight (and every macro, which starts there): any minute of
+//!   the day, since midnight is where lines land when nobody chose a time.
+//!
+//! Every minute (`*`) has nothing to spread; minutes listed any other way
+//! are the reader's own choice. Both stay as written. Each system then
+//! writes the window its own way:
+//!
+//! | system | window | written as |
+//! | --- | --- | --- |
+//! | cron (and Kubernetes) | day, hour, step `n` | `m h`, `m`, `o-59/n` |
+//! | Jenkins, croniter | day, hour, step `n` | `H H`, `H`, `H/n` |
+//! | Puppet | day, hour | `fqdn_rand(60) fqdn_rand(24)`, `fqdn_rand(60)` |
+//! | systemd | day, hour, step `n` | `RandomizedDelaySec=1d`, `1h`, `nm`, and `FixedRandomDelay=yes` |
+//! | Temporal | day, hour, step `n`, interval | `Jitter=` the window |
+//!
+//! Cron has no hash of its own, so the fix computes one: with
+//! `h = FarmHash Fingerprint32(id as UTF-8)` ([`crate::hash`], FarmHash 1.1)
+//! and a window of `w` minutes, the line moves to position
+//! `p = ⌊h · w / 2³²⌋` (multiply-shift): `m = p mod 60` and `h = ⌊p / 60⌋`
+//! for a day, `m = p` for an hour, the offset `o = p` for a step. A field
+//! whose values come out unchanged keeps its text.
+//!
+//! Jenkins (`hudson.scheduler`, as [`super::jenkins`] follows it) and
+//! croniter 7.0.0 hash `H` from the job's own name, so an `H` spec needs
+//! no number from us. Puppet 7.23's `fqdn_rand(max)` seeds its draw with
+//! MD5 of `fqdn:max:`, so `fqdn_rand(60)` and `fqdn_rand(24)` are two
+//! unrelated draws; a step has no `fqdn_rand` form and stays. systemd
+//! (252, `systemd.timer`) delays each elapse by up to
+//! `RandomizedDelaySec=`, the same delay every time with
+//! `FixedRandomDelay=yes`; a delay without it is drawn anew at every
+//! restart, so the fix adds only `FixedRandomDelay=yes`. Temporal's
+//! `Jitter=` delays each action by a hash of the nominal time and the ids,
+//! below `min(Jitter, gap to the next nominal time)`; an interval
+//! `every D` spreads over `min(D, 1 day)`, or `min(D, 1 hour)` when its
+//! `offset` shows a chosen phase. Prometheus already spreads its scrapes
+//! (each target at `(hash(target) ^ server seed) mod interval`), so its
+//! lines stay.
+//!
+//! Lines that already spread (an `H`, an `fqdn_rand`, a delay, a jitter)
+//! stay as they are. [`fix_lines`] says what happens to each line,
+//! [`apply`] gives the fixed lines, [`compare`] expands both over the same
+//! horizon, and [`native::rewrite`] writes the fix into the text the fleet
+//! came from.
+
+pub mod delay;
+pub mod native;
+pub mod window;
+
+use serde::Serialize;
+
+use crate::error::InvalidInput;
+
+use super::cron::Horizon;
+use super::file::{FleetLine, System};
+
+pub use self::window::SpreadWindow;
+
+/// What the fix does to one line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LineFix {
+    /// The line of the fleet text, as [`FleetLine::line`] numbers it.
+    pub line: usize,
+    pub change: FixChange,
+}
+
+/// A line's new spec and options, or why it stays.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum FixChange {
+    Rewritten {
+        spec: String,
+        /// Options to set, each replacing one of the same key or added
+        /// after the others.
+        options: Vec<(String, String)>,
+    },
+    Kept {
+        why: String,
+    },
+}
+
+impl FixChange {
+    /// A line left as written, and why.
+    pub fn kept(why: impl Into<String>) -> Self {
+        Self::Kept { why: why.into() }
+    }
+}
+
+/// The fix of every line, in order.
+pub fn fix_lines(lines: &[FleetLine]) -> Vec<LineFix> {
+    lines
+        .iter()
+        .map(|line| LineFix {
+            line: line.line,
+            change: fix_line(line),
+        })
+        .collect()
+}
+
+/// The smallest change that spreads `line`, by its system's rules.
+pub fn fix_line(line: &FleetLine) -> FixChange {
+    match line.system {
+        System::Cron => window::hashed_by_id(line),
+        System::Jenkins | System::Croniter | System::Puppet => window::hashed_by_scheduler(line),
+        System::Systemd => delay::systemd(line),
+        System::Temporal => delay::temporal(line),
+        System::Prometheus => FixChange::kept(
+            "Prometheus already spreads its scrapes: each target starts at (hash(target) ^ the server's seed) mod the interval",
+        ),
+    }
+}
+
+/// `lines` with each rewritten line's spec and options replaced.
+pub fn apply(lines: &[FleetLine], fixes: &[LineFix]) -> Vec<FleetLine> {
+    lines
+        .iter()
+        .map(|line| {
+            let change = fixes
+                .iter()
+                .find(|fix| fix.line == line.line)
+                .map(|fix| &fix.change);
+            match change {
+                Some(FixChange::Rewritten { spec, options }) => with_change(line, spec, options),
+                _ => line.clone(),
+            }
+        })
+        .collect()
+}
+
+/// `line` with `spec` and each of `options` set.
+pub fn with_change(line: &FleetLine, spec: &str, options: &[(String, String)]) -> FleetLine {
+    let mut changed = line.clone();
+    changed.spec = spec.to_string();
+    for (key, value) in options {
+        set_option(&mut changed, key, value);
+    }
+    changed
+}
+
+/// Sets the system option `key` of `line` to `value`, replacing the value
+/// given or adding the option after the others.
+pub fn set_option(line: &mut FleetLine, key: &str, value: &str) {
+    match line.options.own.iter_mut().find(|(given, _)| given == key) {
+        Some((_, old)) => *old = value.to_string(),
+        None => line.options.own.push((key.to_string(), value.to_string())),
+    }
+}
+
+/// A fleet's load over a horizon, in the figures the fix is judged by.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct LoadFigures {
+    /// The most starts in any one minute.
+    pub peak_starts_per_minute: u32,
+    /// Minutes with more than one start.
+    pub shared_minutes: u32,
+    /// Starts in those minutes.
+    pub shared_starts: u64,
+    /// The 99th percentile (type 7) of jobs running per minute, weighted;
+    /// `None` when no line gives a `Duration=`.
+    pub running_p99: Option<f64>,
+}
+
+/// The load of the fleet as written and as fixed, over the same horizon.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct FixFigures {
+    pub before: LoadFigures,
+    pub after: LoadFigures,
+}
+
+/// Expands `before` and `after` over `[from, from + horizon)` and
+/// measures each. `seed` draws the delays a scheduler draws at random.
+pub fn compare(
+    before: &[FleetLine],
+    after: &[FleetLine],
+    from: i64,
+    horizon: Horizon,
+    seed: u64,
+) -> Result<FixFigures, InvalidInput> {
+    Ok(FixFigures {
+        before: measure(before, from, horizon, seed)?,
+        after: measure(after, from, horizon, seed)?,
+    })
+}
+
+/// The [`LoadFigures`] of `lines` over `[from, from + horizon)`.
+pub fn measure(
+    lines: &[FleetLine],
+    from: i64,
+    horizon: Horizon,
+    seed: u64,
+) -> Result<LoadFigures, InvalidInput> {
+    let expansion = super::expand(lines, from, horizon, seed)?;
+    let running_p99 = expansion
+        .running_per_minute
+        .map(|mut running| crate::stats::quantile_unsorted(&mut running, 0.99).unwrap_or(0.0));
+    Ok(LoadFigures {
+        peak_starts_per_minute: expansion.shared.most_in_a_minute,
+        shared_minutes: expansion.shared.minutes,
+        shared_starts: expansion.shared.starts,
+        running_p99,
+    })
+}
