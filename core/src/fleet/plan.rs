@@ -7,7 +7,7 @@
 //! finest step any of the schedulers here places a start at.
 
 use super::file::{FleetLine, Refusal, System};
-use super::{cron, croniter, jenkins};
+use super::{cron, croniter, jenkins, systemd};
 
 /// Microseconds in a second.
 pub const MICROS_PER_SECOND: i64 = 1_000_000;
@@ -24,12 +24,15 @@ pub struct Window {
 pub enum LinePlan {
     /// Cron, Jenkins and croniter lines: minutes of the UTC calendar.
     Minutes(cron::Schedule),
+    /// systemd lines: calendar elapses, delayed as the timer delays them.
+    Systemd(systemd::SystemdTimer),
 }
 
 /// The option keys lines of `system` read, besides `Duration` and `Weight`.
 pub fn option_keys(system: System) -> &'static [&'static str] {
     match system {
         System::Cron => &["TZ"],
+        System::Systemd => &systemd::OPTION_KEYS,
         _ => &[],
     }
 }
@@ -37,7 +40,7 @@ pub fn option_keys(system: System) -> &'static [&'static str] {
 impl LinePlan {
     /// Reads `line` by its system's rules. `seed` draws the delays a real
     /// scheduler would draw at random.
-    pub fn read(line: &FleetLine, _seed: u64) -> Result<Self, Refusal> {
+    pub fn read(line: &FleetLine, seed: u64) -> Result<Self, Refusal> {
         let spec = |refusal: crate::error::InvalidInput| Refusal::new("spec", refusal.to_string());
         match line.system {
             System::Cron => {
@@ -52,6 +55,7 @@ impl LinePlan {
             System::Croniter => croniter::schedule(&line.id, &line.spec)
                 .map(Self::Minutes)
                 .map_err(spec),
+            System::Systemd => systemd::SystemdTimer::read(line, seed).map(Self::Systemd),
             other => Err(Refusal::new(
                 "system",
                 format!("{} lines are not expanded yet", other.slug()),
@@ -65,6 +69,16 @@ impl LinePlan {
     pub fn push_starts(&self, window: Window, out: &mut Vec<i64>, most: usize) -> bool {
         match self {
             Self::Minutes(schedule) => schedule.push_starts(window, out, most),
+            Self::Systemd(timer) => timer.push_starts(window, out, most),
+        }
+    }
+
+    /// Whether the starts depend on delays drawn from the seed, where a
+    /// real machine draws its own.
+    pub fn draws_at_random(&self) -> bool {
+        match self {
+            Self::Minutes(_) => false,
+            Self::Systemd(timer) => timer.draws_at_random(),
         }
     }
 }
