@@ -36,6 +36,7 @@
 //! `AccuracySec=1us` (no coalescing) and the local zone UTC.
 
 pub mod calendar;
+pub mod elapse;
 pub mod timespan;
 
 use rand::Rng;
