@@ -5,14 +5,19 @@
 //! Debian 12's 252.39 builds) for `RandomizedDelaySec=`,
 //! `FixedRandomDelay=` and the next-elapse base, and systemd main at
 //! commit `3f2189ca2544cce99c2aa7a35881007830dc221a` (261~devel) for
-//! `RandomizedOffsetSec=`, which is newer (258).
+//! `RandomizedOffsetSec=`, which is newer (258). Main after that commit
+//! also takes the offset off the last start before looking for the next
+//! calendar time; the two differ only when offset and delay together
+//! reach past it.
 //!
 //! - Fixed hash: SipHash-2-4 under the key `51 0a db 76 29 51 42 c2 80
 //!   35 ea e6 8e 3a 37 bd` over the machine id (16 raw bytes), one byte 1
 //!   for the system manager (0 for a user's), the manager's uid (4 bytes,
 //!   little-endian; 0 for the system manager) and the unit name's bytes
 //!   (no NUL). `MachineID=` gives the id; without it the hash uses 16 zero
-//!   bytes, as systemd does when it cannot read `/etc/machine-id`.
+//!   bytes, as systemd does when it cannot read `/etc/machine-id`. A
+//!   line's timer runs under the system manager, and its ID is hashed as
+//!   written, so it should be the unit's full name (`backup.timer`).
 //! - Delay of each elapse: `hash % RandomizedDelaySec` with
 //!   `FixedRandomDelay=yes`, else a fresh `random_u64() % RandomizedDelaySec`,
 //!   drawn here from the seed (so the notice says the delays are random).
@@ -208,8 +213,9 @@ impl SystemdTimer {
         let first_base = i128::from(window.from) - 1 - i128::from(delay) - offset;
         let mut base = first_base.clamp(0, i128::from(i64::MAX)) as i64;
         let mut running_until = i128::MIN;
-        while let Some(calendar) = self.calendar.next_elapse(base) {
-            let elapse = (i128::from(calendar) + offset + i128::from(delay)).max(running_until);
+        while let Some(calendar_time) = self.calendar.next_elapse(base) {
+            let elapse =
+                (i128::from(calendar_time) + offset + i128::from(delay)).max(running_until);
             if elapse >= i128::from(window.end) {
                 return false;
             }
