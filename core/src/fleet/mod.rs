@@ -25,6 +25,7 @@ pub mod puppet;
 #[cfg(test)]
 mod reference;
 pub mod stability;
+pub mod systemd;
 pub mod zoned;
 
 use serde::Serialize;
@@ -221,6 +222,12 @@ fn read_starts(
                 continue;
             }
         };
+        if plan.draws_at_random() {
+            notices.push(FleetNotice {
+                line: line.line,
+                message: "its delays were drawn from the seed; a real machine draws new ones at every elapse and boot".into(),
+            });
+        }
         let before = read.starts.len();
         let stopped = plan.push_starts(window, &mut read.starts, MOST_STARTS);
         read.any_duration |= line.options.duration_seconds.is_some();

@@ -8,7 +8,7 @@
 
 use super::file::{FleetLine, Refusal, System};
 use super::zoned::ZonedCron;
-use super::{cron, croniter, jenkins, puppet};
+use super::{cron, croniter, jenkins, puppet, systemd};
 
 /// Microseconds in a second.
 pub const MICROS_PER_SECOND: i64 = 1_000_000;
@@ -29,6 +29,8 @@ pub enum LinePlan {
     MinutesAtSecond(cron::Schedule, u32),
     /// Cron lines with a time zone: minutes of a local clock.
     Zoned(Box<ZonedCron>),
+    /// systemd lines: calendar elapses, delayed as the timer delays them.
+    Systemd(systemd::SystemdTimer),
 }
 
 /// The option keys lines of `system` read, besides `Duration` and `Weight`.
@@ -36,6 +38,7 @@ pub fn option_keys(system: System) -> &'static [&'static str] {
     match system {
         System::Cron => &["TZ"],
         System::Puppet => &["FIPS"],
+        System::Systemd => &systemd::OPTION_KEYS,
         _ => &[],
     }
 }
@@ -43,7 +46,7 @@ pub fn option_keys(system: System) -> &'static [&'static str] {
 impl LinePlan {
     /// Reads `line` by its system's rules. `seed` draws the delays a real
     /// scheduler would draw at random.
-    pub fn read(line: &FleetLine, _seed: u64) -> Result<Self, Refusal> {
+    pub fn read(line: &FleetLine, seed: u64) -> Result<Self, Refusal> {
         let spec = |refusal: crate::error::InvalidInput| Refusal::new("spec", refusal.to_string());
         match line.system {
             System::Cron => match line.options.own("TZ") {
@@ -64,6 +67,7 @@ impl LinePlan {
                 .map_err(spec),
             // Puppet evaluates `fqdn_rand` for the node and writes the number.
             System::Puppet => puppet::read_line(line).map(Self::Minutes),
+            System::Systemd => systemd::SystemdTimer::read(line, seed).map(Self::Systemd),
             other => Err(Refusal::new(
                 "system",
                 format!("{} lines are not expanded yet", other.slug()),
@@ -91,6 +95,16 @@ impl LinePlan {
                 full
             }
             Self::Zoned(zoned) => zoned.push_starts(window, out, most),
+            Self::Systemd(timer) => timer.push_starts(window, out, most),
+        }
+    }
+
+    /// Whether the starts depend on delays drawn from the seed, where a
+    /// real machine draws its own.
+    pub fn draws_at_random(&self) -> bool {
+        match self {
+            Self::Minutes(_) | Self::MinutesAtSecond(..) | Self::Zoned(_) => false,
+            Self::Systemd(timer) => timer.draws_at_random(),
         }
     }
 }

@@ -11,6 +11,7 @@ mod fleet_crontab;
 mod fleet_fix;
 mod fleet_jenkins;
 mod fleet_puppet;
+mod fleet_systemd;
 mod fleet_zoned;
 mod fuzz;
 mod hash;
