@@ -21,6 +21,7 @@ pub mod jenkins;
 pub mod plan;
 #[cfg(test)]
 mod reference;
+pub mod temporal;
 
 use serde::Serialize;
 

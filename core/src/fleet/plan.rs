@@ -7,7 +7,7 @@
 //! finest step any of the schedulers here places a start at.
 
 use super::file::{FleetLine, Refusal, System};
-use super::{cron, croniter, jenkins};
+use super::{cron, croniter, jenkins, temporal};
 
 /// Microseconds in a second.
 pub const MICROS_PER_SECOND: i64 = 1_000_000;
@@ -24,12 +24,16 @@ pub struct Window {
 pub enum LinePlan {
     /// Cron, Jenkins and croniter lines: minutes of the UTC calendar.
     Minutes(cron::Schedule),
+    /// Temporal lines: interval or calendar times, each delayed by its
+    /// hashed jitter.
+    Temporal(temporal::TemporalSchedule),
 }
 
 /// The option keys lines of `system` read, besides `Duration` and `Weight`.
 pub fn option_keys(system: System) -> &'static [&'static str] {
     match system {
         System::Cron => &["TZ"],
+        System::Temporal => &["Jitter", "Namespace"],
         _ => &[],
     }
 }
@@ -52,6 +56,13 @@ impl LinePlan {
             System::Croniter => croniter::schedule(&line.id, &line.spec)
                 .map(Self::Minutes)
                 .map_err(spec),
+            System::Temporal => temporal::TemporalSchedule::read(
+                &line.id,
+                &line.spec,
+                line.options.own("Jitter"),
+                line.options.own("Namespace"),
+            )
+            .map(Self::Temporal),
             other => Err(Refusal::new(
                 "system",
                 format!("{} lines are not expanded yet", other.slug()),
@@ -65,6 +76,7 @@ impl LinePlan {
     pub fn push_starts(&self, window: Window, out: &mut Vec<i64>, most: usize) -> bool {
         match self {
             Self::Minutes(schedule) => schedule.push_starts(window, out, most),
+            Self::Temporal(schedule) => schedule.push_starts(window, out, most),
         }
     }
 }

@@ -9,6 +9,7 @@ mod fleet;
 mod fleet_croniter;
 mod fleet_crontab;
 mod fleet_jenkins;
+mod fleet_temporal;
 mod fuzz;
 mod hash;
 mod hash_spread;
