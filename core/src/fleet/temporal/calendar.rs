@@ -60,6 +60,17 @@ enum Names {
     DaysOfWeek,
 }
 
+impl Names {
+    /// What a value of the field may be, for a refusal.
+    fn what(self) -> &'static str {
+        match self {
+            Self::Numbers => "a number",
+            Self::Months => "a number or month name",
+            Self::DaysOfWeek => "a number or day name",
+        }
+    }
+}
+
 /// One field of a cron string: its name, range and names.
 struct TemporalField {
     name: &'static str,
@@ -193,8 +204,8 @@ fn parse_every(text: &str) -> Result<CronString, String> {
     })
 }
 
-/// A field's comma-separated list as a bit set: bit v for value v (years
-/// too, so the set is read as a `u128` and shifted by the caller).
+/// A field's comma-separated list as a bit set: bit `v − base` for value
+/// `v` (a `u128`, so the 101 years fit).
 fn field_set(text: &str, field: &TemporalField) -> Result<u128, String> {
     let fail = |why: &str| format!("{} \"{}\" {why}", field.name, shorten(text));
     let mut set = 0u128;
@@ -228,7 +239,12 @@ fn field_set(text: &str, field: &TemporalField) -> Result<u128, String> {
                 })?;
             } else {
                 first = value(range, field.low, field.high, field.names).ok_or_else(|| {
-                    fail(&format!("has a value outside {}-{}", field.low, field.high))
+                    fail(&format!(
+                        "has a value that is not {} in {}-{}",
+                        field.names.what(),
+                        field.low,
+                        field.high
+                    ))
                 })?;
                 if step.is_none() {
                     last = first;
@@ -313,7 +329,8 @@ impl TemporalCalendar {
     /// The first second after `after` and at most `limit` that the calendar
     /// matches, as Temporal's `compiledCalendar.next` finds it in UTC (no
     /// later than [`LAST_NOMINAL`]). Walks the days between, so a caller
-    /// keeps `limit - after` to the span it needs.
+    /// keeps `limit - after` to the span it needs; within a day each field
+    /// jumps to its next allowed value.
     pub fn next_after(&self, after: i64, limit: i64) -> Option<i64> {
         let first = after + 1;
         let last = limit.min(LAST_NOMINAL);
@@ -322,28 +339,35 @@ impl TemporalCalendar {
         }
         let first_day = first.div_euclid(SECONDS_PER_DAY);
         let last_day = last.div_euclid(SECONDS_PER_DAY);
+        let hours = u64::from(self.schedule.hours);
         for days in (first_day..=last_day).filter(|&days| self.matches_day(days)) {
             let day_at = days * SECONDS_PER_DAY;
-            for hour in (0..24).filter(|hour| self.schedule.hours >> hour & 1 == 1) {
-                let hour_at = day_at + 3600 * i64::from(hour);
-                if hour_at + 3599 < first {
-                    continue;
+            // The time of day to look from: `first` on its own day, else midnight.
+            let from = (first - day_at).max(0);
+            let (mut hour, mut minute, mut second) = (from / 3600, from / 60 % 60, from % 60);
+            while let Some(next_hour) = next_bit(hours, hour) {
+                if next_hour != hour {
+                    (hour, minute, second) = (next_hour, 0, 0);
                 }
-                for minute in (0..60).filter(|minute| self.schedule.minutes >> minute & 1 == 1) {
-                    let minute_at = hour_at + 60 * i64::from(minute);
-                    if minute_at + 59 < first {
-                        continue;
+                while let Some(next_minute) = next_bit(self.schedule.minutes, minute) {
+                    if next_minute != minute {
+                        (minute, second) = (next_minute, 0);
                     }
-                    let second = (0..60)
-                        .filter(|second| self.seconds >> second & 1 == 1)
-                        .map(|second| minute_at + second)
-                        .find(|&at| at >= first);
-                    if let Some(at) = second {
+                    if let Some(second) = next_bit(self.seconds, second) {
+                        let at = day_at + 3600 * hour + 60 * minute + second;
                         return (at <= last).then_some(at);
                     }
+                    (minute, second) = (minute + 1, 0);
                 }
+                (hour, minute, second) = (hour + 1, 0, 0);
             }
         }
         None
     }
+}
+
+/// The lowest bit of `set` at `from` (0 to 63) or above.
+fn next_bit(set: u64, from: i64) -> Option<i64> {
+    let above = set & (u64::MAX << from);
+    (above != 0).then(|| i64::from(above.trailing_zeros()))
 }
