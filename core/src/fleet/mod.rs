@@ -26,6 +26,7 @@ pub mod puppet;
 mod reference;
 pub mod stability;
 pub mod systemd;
+pub mod temporal;
 pub mod zoned;
 
 use serde::Serialize;

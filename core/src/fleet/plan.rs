@@ -8,7 +8,7 @@
 
 use super::file::{FleetLine, Refusal, System};
 use super::zoned::ZonedCron;
-use super::{cron, croniter, jenkins, puppet, systemd};
+use super::{cron, croniter, jenkins, puppet, systemd, temporal};
 
 /// Microseconds in a second.
 pub const MICROS_PER_SECOND: i64 = 1_000_000;
@@ -31,6 +31,9 @@ pub enum LinePlan {
     Zoned(Box<ZonedCron>),
     /// systemd lines: calendar elapses, delayed as the timer delays them.
     Systemd(systemd::SystemdTimer),
+    /// Temporal lines: interval or calendar times, each delayed by its
+    /// hashed jitter.
+    Temporal(temporal::TemporalSchedule),
 }
 
 /// The option keys lines of `system` read, besides `Duration` and `Weight`.
@@ -39,6 +42,7 @@ pub fn option_keys(system: System) -> &'static [&'static str] {
         System::Cron => &["TZ"],
         System::Puppet => &["FIPS"],
         System::Systemd => &systemd::OPTION_KEYS,
+        System::Temporal => &["Jitter", "Namespace"],
         _ => &[],
     }
 }
@@ -68,6 +72,13 @@ impl LinePlan {
             // Puppet evaluates `fqdn_rand` for the node and writes the number.
             System::Puppet => puppet::read_line(line).map(Self::Minutes),
             System::Systemd => systemd::SystemdTimer::read(line, seed).map(Self::Systemd),
+            System::Temporal => temporal::TemporalSchedule::read(
+                &line.id,
+                &line.spec,
+                line.options.own("Jitter"),
+                line.options.own("Namespace"),
+            )
+            .map(Self::Temporal),
             other => Err(Refusal::new(
                 "system",
                 format!("{} lines are not expanded yet", other.slug()),
@@ -96,6 +107,7 @@ impl LinePlan {
             }
             Self::Zoned(zoned) => zoned.push_starts(window, out, most),
             Self::Systemd(timer) => timer.push_starts(window, out, most),
+            Self::Temporal(schedule) => schedule.push_starts(window, out, most),
         }
     }
 
@@ -103,7 +115,9 @@ impl LinePlan {
     /// real machine draws its own.
     pub fn draws_at_random(&self) -> bool {
         match self {
-            Self::Minutes(_) | Self::MinutesAtSecond(..) | Self::Zoned(_) => false,
+            Self::Minutes(_) | Self::MinutesAtSecond(..) | Self::Zoned(_) | Self::Temporal(_) => {
+                false
+            }
             Self::Systemd(timer) => timer.draws_at_random(),
         }
     }

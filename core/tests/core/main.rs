@@ -12,6 +12,7 @@ mod fleet_fix;
 mod fleet_jenkins;
 mod fleet_puppet;
 mod fleet_systemd;
+mod fleet_temporal;
 mod fleet_zoned;
 mod fuzz;
 mod hash;
