@@ -9,12 +9,13 @@
 
 use super::super::cron;
 use super::super::file::{FleetLine, parse_duration};
+use super::super::systemd::timespan::parse_span;
 use super::{FixChange, SpreadWindow};
 
-/// Whether an option's value gives a delay: any non-zero digit, so `0`,
-/// `0s` and `00:00` give none, whatever the unit.
+/// Whether a systemd time span gives a delay: it reads, as systemd reads
+/// it, as more than 0 s.
 fn gives_a_delay(value: &str) -> bool {
-    value.contains(['1', '2', '3', '4', '5', '6', '7', '8', '9'])
+    parse_span(value).is_ok_and(|span| span > 0)
 }
 
 /// systemd's boolean "yes" spellings.

@@ -67,6 +67,7 @@ use crate::error::InvalidInput;
 
 use super::cron::Horizon;
 use super::file::{FleetLine, System};
+use super::plan::LinePlan;
 
 pub use self::window::SpreadWindow;
 
@@ -111,8 +112,15 @@ pub fn fix_lines(lines: &[FleetLine]) -> Vec<LineFix> {
         .collect()
 }
 
-/// The smallest change that spreads `line`, by its system's rules.
+/// The smallest change that spreads `line`, by its system's rules. A line
+/// its system cannot read stays as written, with the reason.
 pub fn fix_line(line: &FleetLine) -> FixChange {
+    if let Err(refusal) = LinePlan::read(line, 0) {
+        return FixChange::kept(format!(
+            "it is not read: {}: {}",
+            refusal.field, refusal.reason
+        ));
+    }
     match line.system {
         System::Cron => window::hashed_by_id(line),
         System::Jenkins | System::Croniter | System::Puppet => window::hashed_by_scheduler(line),
