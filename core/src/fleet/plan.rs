@@ -8,7 +8,7 @@
 
 use super::file::{FleetLine, Refusal, System};
 use super::zoned::ZonedCron;
-use super::{cron, croniter, jenkins, puppet};
+use super::{cron, croniter, jenkins, prometheus, puppet};
 
 /// Microseconds in a second.
 pub const MICROS_PER_SECOND: i64 = 1_000_000;
@@ -29,6 +29,8 @@ pub enum LinePlan {
     MinutesAtSecond(cron::Schedule, u32),
     /// Cron lines with a time zone: minutes of a local clock.
     Zoned(Box<ZonedCron>),
+    /// Prometheus lines: every interval, at the target's hashed offset.
+    Prometheus(prometheus::PrometheusScrapes),
 }
 
 /// The option keys lines of `system` read, besides `Duration` and `Weight`.
@@ -36,6 +38,7 @@ pub fn option_keys(system: System) -> &'static [&'static str] {
     match system {
         System::Cron => &["TZ"],
         System::Puppet => &["FIPS"],
+        System::Prometheus => &prometheus::OPTION_KEYS,
         _ => &[],
     }
 }
@@ -43,7 +46,7 @@ pub fn option_keys(system: System) -> &'static [&'static str] {
 impl LinePlan {
     /// Reads `line` by its system's rules. `seed` draws the delays a real
     /// scheduler would draw at random.
-    pub fn read(line: &FleetLine, _seed: u64) -> Result<Self, Refusal> {
+    pub fn read(line: &FleetLine, seed: u64) -> Result<Self, Refusal> {
         let spec = |refusal: crate::error::InvalidInput| Refusal::new("spec", refusal.to_string());
         match line.system {
             System::Cron => match line.options.own("TZ") {
@@ -64,6 +67,10 @@ impl LinePlan {
                 .map_err(spec),
             // Puppet evaluates `fqdn_rand` for the node and writes the number.
             System::Puppet => puppet::read_line(line).map(Self::Minutes),
+            // The offset hashes the target, its URL and the server's name.
+            System::Prometheus => {
+                prometheus::read_target(line, seed).map(|target| Self::Prometheus(target.scrapes))
+            }
             other => Err(Refusal::new(
                 "system",
                 format!("{} lines are not expanded yet", other.slug()),
@@ -91,6 +98,7 @@ impl LinePlan {
                 full
             }
             Self::Zoned(zoned) => zoned.push_starts(window, out, most),
+            Self::Prometheus(scrapes) => scrapes.push_starts(window, out, most),
         }
     }
 }
