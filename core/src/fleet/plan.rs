@@ -46,7 +46,7 @@ pub fn option_keys(system: System) -> &'static [&'static str] {
 impl LinePlan {
     /// Reads `line` by its system's rules. `seed` draws the delays a real
     /// scheduler would draw at random.
-    pub fn read(line: &FleetLine, seed: u64) -> Result<Self, Refusal> {
+    pub fn read(line: &FleetLine, _seed: u64) -> Result<Self, Refusal> {
         let spec = |refusal: crate::error::InvalidInput| Refusal::new("spec", refusal.to_string());
         match line.system {
             System::Cron => match line.options.own("TZ") {
@@ -69,7 +69,7 @@ impl LinePlan {
             System::Puppet => puppet::read_line(line).map(Self::Minutes),
             // The offset hashes the target, its URL and the server's name.
             System::Prometheus => {
-                prometheus::read_target(line, seed).map(|target| Self::Prometheus(target.scrapes))
+                prometheus::read_target(line).map(|target| Self::Prometheus(target.scrapes))
             }
             other => Err(Refusal::new(
                 "system",

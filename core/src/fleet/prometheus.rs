@@ -46,9 +46,10 @@
 //!   space); which those are comes from Unicode 16 here and from Unicode 15
 //!   in the Go that builds Prometheus 3.14, so only characters new in
 //!   Unicode 16 can be quoted differently.
-//! - Without `Server=` the seed is drawn from the fleet's seed, one draw
-//!   for every such line, as one server of unknown name would give.
-//!   `ExternalLabels=` needs `Server=`.
+//! - `Server=` is the name `osutil.GetFQDN` returns on the server: the
+//!   host's name, or the name a reverse lookup of its address gives, which
+//!   keeps DNS's trailing dot (`prom-1.example.org.`). Without it the
+//!   server is `localhost`.
 //!
 //! Not modelled: relabelling, `scrape_timeout` other than its default
 //! (10s, or the interval when shorter), feature flags that turn the
@@ -57,19 +58,16 @@
 
 use std::collections::BTreeMap;
 
-use rand::Rng;
-
 use super::file::{FleetLine, Refusal};
 use super::plan::Window;
 use crate::field::shorten;
 use crate::hash::fnv1a_64;
-use crate::rng::{Purpose, seeded};
 
 /// The option keys `prometheus` lines read.
 pub const OPTION_KEYS: [&str; 5] = ["Job", "Labels", "URL", "Server", "ExternalLabels"];
 
-/// The seed of a server whose name the line does not give.
-const UNKNOWN_SERVER: Purpose = Purpose::new("fleet.prometheus.server");
+/// The server of a line without `Server=`.
+const DEFAULT_SERVER: &str = "localhost";
 
 const NANOS_PER_MILLI: u64 = 1_000_000;
 const NANOS_PER_MICRO: i128 = 1_000;
@@ -102,8 +100,8 @@ pub struct PrometheusScrapes {
 }
 
 /// Reads a `prometheus` line: the id is the target's address, the spec its
-/// scrape interval. `seed` draws the offset seed when `Server=` is absent.
-pub fn read_target(line: &FleetLine, seed: u64) -> Result<PrometheusTarget, Refusal> {
+/// scrape interval.
+pub fn read_target(line: &FleetLine) -> Result<PrometheusTarget, Refusal> {
     let address = line.id.as_str();
     if address.contains('/') {
         return Err(Refusal::new(
@@ -141,17 +139,12 @@ pub fn read_target(line: &FleetLine, seed: u64) -> Result<PrometheusTarget, Refu
     }
     let external =
         label_pairs(own("ExternalLabels")).map_err(|why| Refusal::new("ExternalLabels", why))?;
-    let offset_seed = match line.options.own("Server") {
+    let server = match line.options.own("Server") {
         Some("") => return Err(Refusal::new("Server", "is empty; give the server's FQDN")),
-        Some(server) => server_seed(server, &external),
-        None if !external.is_empty() => {
-            return Err(Refusal::new(
-                "ExternalLabels",
-                "count only with Server=, the name they are hashed with",
-            ));
-        }
-        None => seeded(seed, UNKNOWN_SERVER).next_u64(),
+        Some(server) => server,
+        None => DEFAULT_SERVER,
     };
+    let offset_seed = server_seed(server, &external);
     let labels = target_labels(address, job, interval_nanos, &url, extra);
     let encoded = encode_labels(&labels).map_err(|why| Refusal::new("Labels", why))?;
     let labels_hash = xxhash_rust::xxh64::xxh64(&encoded, 0);
@@ -278,7 +271,7 @@ fn duration_string(nanos: u64) -> String {
         ("ms", 1, false),
     ];
     for (unit, size, exact) in units {
-        if exact && millis % size != 0 {
+        if exact && !millis.is_multiple_of(size) {
             continue;
         }
         let count = millis / size;
