@@ -26,9 +26,10 @@
 //!   `__scheme__`, `__metrics_path__` and `__param_<key>` (its first value)
 //!   from the URL, `__scrape_interval__` and `__scrape_timeout__` (the spec
 //!   and min(10s, spec), as `Duration.String` writes them), the three
-//!   histogram switches at their default `false`, and the `Labels=` pairs,
-//!   which win over `job` and `instance`. Labels with an empty value are
-//!   dropped, as the label builder drops them.
+//!   histogram switches at their default `false`, and the `Labels=` pairs
+//!   (`k=v,k=v`, spaces around names and values trimmed, no name starting
+//!   with `__`), which win over `job` and `instance`. A param whose first
+//!   value is empty gives no label, as the label builder drops empty values.
 //! - XXH64 (seed 0) is taken of the default `stringlabels` encoding: each
 //!   name and value preceded by its length in one byte, or 255 and three
 //!   little-endian bytes from 255 on. The `slicelabels` and `dedupelabels`
@@ -37,8 +38,11 @@
 //! - `url` is Go's `URL.String()` of scheme, address (host-escaped), path
 //!   (path-escaped) and the params encoded by `url.Values.Encode` (sorted
 //!   by key). `URL=` gives the URL as the targets page shows it,
-//!   `scheme://ADDRESS/path?query` with the line's id as ADDRESS; it is
-//!   `http://ADDRESS/metrics` when not given.
+//!   `scheme://ADDRESS/path?query` (http or https) with the line's id as
+//!   ADDRESS, percent-encoded as any URL: its decoded path is the
+//!   `metrics_path`, its decoded query the `params` (read as Go's
+//!   `url.ParseQuery` reads one). Without it the URL is
+//!   `http://ADDRESS/metrics`.
 //! - `external_labels.String()` is `{a="x", b="y"}`: sorted, names quoted
 //!   only when they are not `[a-zA-Z_][a-zA-Z0-9_]*`, values always, by
 //!   `strconv.Quote`. Characters are printed as they are when Go counts them
@@ -51,10 +55,12 @@
 //!   keeps DNS's trailing dot (`prom-1.example.org.`). Without it the
 //!   server is `localhost`.
 //!
-//! Not modelled: relabelling, `scrape_timeout` other than its default
-//! (10s, or the interval when shorter), feature flags that turn the
-//! histogram switches on, and `InitialScrapeOffset`, which only programs
-//! embedding the scrape manager set.
+//! Not modelled: relabelling; a `scrape_timeout` other than min(10s,
+//! interval), which is what a configuration setting no timeout gives unless
+//! its global `scrape_interval` is under 10s; feature flags that turn the
+//! histogram switches on; and `InitialScrapeOffset`, which only programs
+//! embedding the scrape manager set. Go's timers fire a little after each
+//! t; the start is t itself.
 
 use std::collections::BTreeMap;
 

@@ -6,7 +6,8 @@ github.com/cespare/xxhash/v2):
     pip install xxhash==4.1.0
     python3 core/tests/data/make_prometheus_offsets.py > core/tests/data/prometheus_offsets.tsv
 
-Made with Go 1.19.8 (/usr/bin/go) and xxhash 4.1.0 (libxxhash 0.8.x).
+Made with Go 1.19.8 (/usr/bin/go) and PyPI xxhash 4.1.0 (libxxhash 0.8.4); the
+first comment line of the output names the versions that made it.
 
 Prometheus 3.14.0 (scrape/target.go, scrape/manager.go) computes
 
