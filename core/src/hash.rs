@@ -1,4 +1,4 @@
-//! 32-bit hashes of a key's bytes, each equal to its reference algorithm.
+//! Hashes of a key's bytes, each equal to its reference algorithm.
 //!
 //! A spread gives every key the offset hash32(key) reduced to the window, so
 //! the hash must come out the same in every language a reader might port
@@ -16,9 +16,13 @@
 //! - XXH32 with seed 0 (`xxhash.xxh32_intdigest`).
 //! - FNV-1a 32: start from 2166136261; for each byte, xor it in, then
 //!   multiply by 16777619 modulo 2³².
+//! - FNV-1a 64 ([`fnv1a_64`]): the same with 64-bit words, from
+//!   14695981039346656037 and multiplying by 1099511628211 (Go's
+//!   `hash/fnv.New64a`).
 //!
-//! Every step is u32 arithmetic on little-endian words, so a key hashes the
-//! same on x86-64 and wasm32; nothing depends on the width of `usize`.
+//! Every step is fixed-width arithmetic (u32, u64 for FNV-1a 64) on bytes or
+//! little-endian words, so a key hashes the same on x86-64 and wasm32;
+//! nothing depends on the width of `usize`.
 //!
 //! ```
 //! use stampede_core::hash::fnv1a_32;
@@ -81,6 +85,17 @@ pub fn fnv1a_32_lanes<const LANES: usize>(inputs: [&[u8]; LANES]) -> [u32; LANES
             .fold(*hash, |h, &byte| fnv_step(h, byte));
     }
     hashes
+}
+
+/// FNV-1a 64 of `bytes`; `const` so stream names hash at compile time.
+pub const fn fnv1a_64(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut at = 0;
+    while at < bytes.len() {
+        hash = (hash ^ bytes[at] as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        at += 1;
+    }
+    hash
 }
 
 const FNV_OFFSET_BASIS: u32 = 0x811c_9dc5;

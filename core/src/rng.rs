@@ -35,15 +35,10 @@ impl Purpose {
     /// A purpose whose stream is the 64-bit FNV-1a hash of `name`, so streams
     /// stay fixed however purposes are added or reordered.
     pub const fn new(name: &'static str) -> Self {
-        let bytes = name.as_bytes();
-        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut i = 0;
-        while i < bytes.len() {
-            hash ^= bytes[i] as u64;
-            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-            i += 1;
+        Self {
+            name,
+            stream: crate::hash::fnv1a_64(name.as_bytes()),
         }
-        Self { name, stream: hash }
     }
 
     /// The `index`-th of a family of streams for this purpose, one per

@@ -21,6 +21,7 @@ pub mod instant;
 pub mod jenkins;
 pub mod level;
 pub mod plan;
+pub mod prometheus;
 pub mod puppet;
 #[cfg(test)]
 mod reference;

@@ -8,7 +8,7 @@
 
 use super::file::{FleetLine, Refusal, System};
 use super::zoned::ZonedCron;
-use super::{cron, croniter, jenkins, puppet, systemd, temporal};
+use super::{cron, croniter, jenkins, prometheus, puppet, systemd, temporal};
 
 /// Microseconds in a second.
 pub const MICROS_PER_SECOND: i64 = 1_000_000;
@@ -34,6 +34,8 @@ pub enum LinePlan {
     /// Temporal lines: interval or calendar times, each delayed by its
     /// hashed jitter.
     Temporal(temporal::TemporalSchedule),
+    /// Prometheus lines: every interval, at the target's hashed offset.
+    Prometheus(prometheus::PrometheusScrapes),
 }
 
 /// The option keys lines of `system` read, besides `Duration` and `Weight`.
@@ -43,7 +45,8 @@ pub fn option_keys(system: System) -> &'static [&'static str] {
         System::Puppet => &["FIPS"],
         System::Systemd => &systemd::OPTION_KEYS,
         System::Temporal => &["Jitter", "Namespace"],
-        _ => &[],
+        System::Prometheus => &prometheus::OPTION_KEYS,
+        System::Jenkins | System::Croniter => &[],
     }
 }
 
@@ -79,10 +82,10 @@ impl LinePlan {
                 line.options.own("Namespace"),
             )
             .map(Self::Temporal),
-            other => Err(Refusal::new(
-                "system",
-                format!("{} lines are not expanded yet", other.slug()),
-            )),
+            // The offset hashes the target, its URL and the server's name.
+            System::Prometheus => {
+                prometheus::read_target(line).map(|target| Self::Prometheus(target.scrapes))
+            }
         }
     }
 
@@ -108,6 +111,7 @@ impl LinePlan {
             Self::Zoned(zoned) => zoned.push_starts(window, out, most),
             Self::Systemd(timer) => timer.push_starts(window, out, most),
             Self::Temporal(schedule) => schedule.push_starts(window, out, most),
+            Self::Prometheus(scrapes) => scrapes.push_starts(window, out, most),
         }
     }
 
@@ -115,10 +119,12 @@ impl LinePlan {
     /// real machine draws its own.
     pub fn draws_at_random(&self) -> bool {
         match self {
-            Self::Minutes(_) | Self::MinutesAtSecond(..) | Self::Zoned(_) | Self::Temporal(_) => {
-                false
-            }
             Self::Systemd(timer) => timer.draws_at_random(),
+            Self::Minutes(_)
+            | Self::MinutesAtSecond(..)
+            | Self::Zoned(_)
+            | Self::Temporal(_)
+            | Self::Prometheus(_) => false,
         }
     }
 }

@@ -10,6 +10,7 @@ mod fleet_croniter;
 mod fleet_crontab;
 mod fleet_fix;
 mod fleet_jenkins;
+mod fleet_prometheus;
 mod fleet_puppet;
 mod fleet_systemd;
 mod fleet_temporal;
