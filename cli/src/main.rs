@@ -118,11 +118,14 @@ enum Command {
     /// Expand the schedules of a fleet file read from stdin over a horizon.
     ///
     /// A fleet file has one schedule a line: SYSTEM<TAB>ID<TAB>SPEC, then
-    /// optional Duration= and Weight= fields and the system's own (cron:
-    /// TZ=Area/City, placed on that zone's clock as cron does across
-    /// daylight saving changes). Prints the expansion and the skipped lines
-    /// as one JSON object. Skipped lines, and lines not expanded, are
-    /// reported on stderr with their line numbers.
+    /// optional Duration= and Weight= fields and the system's own options.
+    /// SYSTEM is cron (TZ=Area/City), jenkins, croniter, systemd
+    /// (RandomizedDelaySec=, FixedRandomDelay=, MachineID=,
+    /// RandomizedOffsetSec=), temporal (Jitter=, Namespace=), prometheus
+    /// (Job=, Labels=, URL=, Server=, ExternalLabels=) or puppet; each start
+    /// is placed as that scheduler places it. Prints the expansion and the
+    /// skipped lines as one JSON object. Skipped lines, and lines not
+    /// expanded, are reported on stderr with their line numbers.
     Fleet {
         /// What stdin holds: a fleet file, a crontab (user or system, as
         /// crontab -e or /etc/crontab has it), or auto: a fleet file when
