@@ -511,3 +511,37 @@ fn durations_the_fix_writes_read_back() {
         assert!(parse_duration(span).is_ok(), "{span}");
     }
 }
+
+#[test]
+fn a_new_machine_id_moves_fixed_delays_and_a_new_server_moves_every_target() {
+    // One timer on 20 machines with a fixed delay, and 20 scrape targets.
+    let text: String = (0..20)
+        .map(|k| {
+            format!(
+                "systemd\tbackup.timer\tdaily\tRandomizedDelaySec=1h\tFixedRandomDelay=yes\tMachineID={k:032x}\n"
+            )
+        })
+        .chain((0..20).map(|k| {
+            format!("prometheus\tnode-{k}:9100\t1m\tJob=node\tServer=prom-1.example.com\n")
+        }))
+        .collect();
+    let lines = file::parse(&text).lines;
+    assert_eq!(lines.len(), 40);
+    let moved_lines = |change: FleetChange| {
+        let moved =
+            stability::stability(&lines, &change, StabilityPlacing::AsWritten, FROM, days(1))
+                .unwrap();
+        assert_eq!(moved.compared, 40);
+        moved.moved.iter().map(|job| job.line).collect::<Vec<_>>()
+    };
+    // Every machine but one gets a new id; the targets stay.
+    let new_id = format!("{:032x}", 3);
+    let moved = moved_lines(FleetChange::MachineId(new_id));
+    assert_eq!(
+        moved,
+        (1..=20).filter(|&line| line != 4).collect::<Vec<_>>()
+    );
+    // A new server seeds every target's offset anew; the timers stay.
+    let moved = moved_lines(FleetChange::Server("prom-2.example.com".into()));
+    assert_eq!(moved, (21..=40).collect::<Vec<_>>());
+}
