@@ -24,6 +24,15 @@ pub fn rewrite(text: &str, format: FleetFormat, fixes: &[LineFix]) -> Result<Str
         FleetFormat::Auto => return rewrite(text, import::detect(text), fixes),
         FleetFormat::Fleet => fleet_line,
         FleetFormat::Crontab => crontab_line,
+        other => {
+            return Err(InvalidInput::new(
+                "format",
+                format!(
+                    "a fix is written back into fleet files and crontabs only, not into {}",
+                    other.label()
+                ),
+            ));
+        }
     };
     let mut out = String::with_capacity(text.len());
     for (index, raw) in text.split_inclusive('\n').enumerate() {
