@@ -529,3 +529,71 @@ fn a_huge_paste_is_capped() {
     assert_eq!(translation.skipped.len(), 1);
     assert_eq!(translation.skipped[0].field, "lines");
 }
+
+/// CronJob YAML in every scalar style, and what PyYAML read from it
+/// (`make_import_cronjobs.py`): line, id, schedule and zone of each.
+const CRONJOB_YAML: &str = include_str!("../data/import_cronjobs.yaml");
+const CRONJOB_ROWS: &str = include_str!("../data/import_cronjobs.tsv");
+
+#[test]
+fn cron_jobs_read_as_pyyaml_reads_them() {
+    let translation = kubernetes::translate(CRONJOB_YAML);
+    assert!(translation.skipped.is_empty(), "{:?}", translation.skipped);
+    let rows: Vec<&str> = CRONJOB_ROWS
+        .lines()
+        .filter(|row| !row.starts_with('#'))
+        .collect();
+    assert!(rows.len() >= 100);
+    assert_eq!(translation.lines.len(), rows.len());
+    for (row, got) in rows.iter().zip(&translation.lines) {
+        let columns: Vec<&str> = row.split('\t').collect();
+        let [line, id, schedule, zone] = columns[..] else {
+            panic!("bad row {row:?}");
+        };
+        let mut want = format!("cron\t{id}\t{schedule}");
+        if zone != "-" {
+            want.push_str(&format!("\tTZ={zone}"));
+        }
+        assert_eq!(got.line.to_string(), line, "{row:?}");
+        assert_eq!(got.fleet, want, "{row:?}");
+    }
+    let read = translation.read();
+    assert_eq!(read.file.lines.len(), rows.len(), "{:?}", read.file.skipped);
+}
+
+/// Targets and the URL Go's net/url writes for each
+/// (`make_import_prometheus.sh`).
+const PROMETHEUS_URLS: &str = include_str!("../data/import_prometheus.tsv");
+
+#[test]
+fn scrape_urls_are_written_as_go_writes_them() {
+    let rows: Vec<&str> = PROMETHEUS_URLS
+        .lines()
+        .filter(|row| !row.starts_with('#'))
+        .collect();
+    assert!(rows.len() >= 100);
+    for row in rows {
+        let columns: Vec<&str> = row.split('\t').collect();
+        let [scheme, address, path, params, url] = columns[..] else {
+            panic!("bad row {row:?}");
+        };
+        // The JSON columns paste into YAML as they are.
+        let config = format!(
+            "scrape_configs:\n- job_name: j\n  scheme: {scheme}\n  metrics_path: {path}\n  \
+             params: {params}\n  static_configs:\n  - targets: [{address}]\n"
+        );
+        let translation = prometheus::translate(&config);
+        assert_eq!(
+            translation.lines.len(),
+            1,
+            "{row:?} {:?}",
+            translation.skipped
+        );
+        let fleet = &translation.lines[0].fleet;
+        let written = fleet
+            .split('\t')
+            .find_map(|field| field.strip_prefix("URL="))
+            .unwrap();
+        assert_eq!(written, url, "{row:?}");
+    }
+}

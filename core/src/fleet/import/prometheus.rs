@@ -11,12 +11,15 @@
 //! without one.
 //!
 //! The URL is built as Prometheus v3.5.0's `Target.URL()`
-//! (`scrape/target.go`) builds it: `scheme://address` (`scheme`, default
-//! `http`), the path (`metrics_path`, default `/metrics`, escaped as Go's
-//! `url.URL.EscapedPath` does) and, when `params` are given, `?` and the
-//! parameters as Go's `url.Values.Encode` writes them: keys sorted, each
-//! value `QueryEscape`d (space as `+`, other bytes outside `A-Za-z0-9-_.~`
-//! as `%XX`), joined by `&`.
+//! (`scrape/target.go`) builds it and Go's `url.URL.String` writes it
+//! (net/url, checked against Go 1.19's own output in
+//! `import_prometheus.tsv`): `scheme://` (`scheme`, default `http`), the
+//! address with the bytes a host may not hold escaped, the path
+//! (`metrics_path`, default `/metrics`, escaped as `EscapedPath` does, a
+//! `/` put before one without) and, when `params` are given, `?` and the
+//! parameters as `url.Values.Encode` writes them: keys sorted, each key
+//! and value `QueryEscape`d (space as `+`, other bytes outside
+//! `A-Za-z0-9-_.~` as `%XX`), joined by `&`.
 //!
 //! Targets found at run time (`*_sd_configs`, `scrape_config_files`) are
 //! skipped with a notice on their key's line, and so are the targets of a
@@ -173,7 +176,8 @@ struct Scrape<'a> {
 impl Scrape<'_> {
     /// The URL Prometheus scrapes `address` at.
     fn url(&self, address: &str) -> String {
-        let mut url = format!("{}://{address}{}", self.scheme, self.path);
+        let host = go_escape(address, UrlPart::Host);
+        let mut url = format!("{}://{host}{}", self.scheme, self.path);
         if !self.query.is_empty() {
             url.push('?');
             url.push_str(&self.query);
@@ -276,9 +280,9 @@ fn query_text(params: &YamlNode) -> Result<String, String> {
             if !query.is_empty() {
                 query.push('&');
             }
-            query.push_str(&go_escape(name, true));
+            query.push_str(&go_escape(name, UrlPart::Query));
             query.push('=');
-            query.push_str(&go_escape(value, true));
+            query.push_str(&go_escape(value, UrlPart::Query));
         }
     }
     Ok(query)
@@ -287,7 +291,7 @@ fn query_text(params: &YamlNode) -> Result<String, String> {
 /// A path as Go's `EscapedPath` writes it: bytes escaped as in a path,
 /// and a leading `/` added, as `URL.String` adds one after a host.
 fn escaped_path(path: &str) -> String {
-    let escaped = go_escape(path, false);
+    let escaped = go_escape(path, UrlPart::Path);
     if escaped.is_empty() || escaped.starts_with('/') {
         escaped
     } else {
@@ -295,22 +299,32 @@ fn escaped_path(path: &str) -> String {
     }
 }
 
-/// Go's `url.escape` for a query component (`query`) or a path: letters,
-/// digits and `-_.~` stay; in a path `$&+,/:;=@` stay too; in a query a
-/// space becomes `+`; every other byte becomes `%XX`.
-fn go_escape(text: &str, query: bool) -> String {
+/// The part of a URL Go's `url.escape` escapes for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum UrlPart {
+    Host,
+    Path,
+    /// A query's key or value.
+    Query,
+}
+
+/// Go's `url.escape` (net/url, `shouldEscape`): letters, digits and
+/// `-_.~` stay; a host keeps `!$&'()*+,;=:[]<>"` too, a path `$&+,/:;=@`;
+/// a space in a query becomes `+`; every other byte becomes `%XX`.
+fn go_escape(text: &str, part: UrlPart) -> String {
     let mut out = String::with_capacity(text.len());
     for byte in text.bytes() {
+        let keeps = match part {
+            UrlPart::Host => b"!$&'()*+,;=:[]<>\"".as_slice(),
+            UrlPart::Path => b"$&+,/:;=@".as_slice(),
+            UrlPart::Query => b"".as_slice(),
+        };
         let keep = byte.is_ascii_alphanumeric()
             || matches!(byte, b'-' | b'_' | b'.' | b'~')
-            || (!query
-                && matches!(
-                    byte,
-                    b'$' | b'&' | b'+' | b',' | b'/' | b':' | b';' | b'=' | b'@'
-                ));
+            || keeps.contains(&byte);
         if keep {
             out.push(char::from(byte));
-        } else if query && byte == b' ' {
+        } else if part == UrlPart::Query && byte == b' ' {
             out.push('+');
         } else {
             out.push_str(&format!("%{byte:02X}"));
@@ -325,9 +339,10 @@ mod tests {
 
     #[test]
     fn urls_escape_as_go_does() {
-        assert_eq!(go_escape("a b/c?d", true), "a+b%2Fc%3Fd");
-        assert_eq!(go_escape("/a b/c:d", false), "/a%20b/c:d");
+        assert_eq!(go_escape("a b/c?d", UrlPart::Query), "a+b%2Fc%3Fd");
+        assert_eq!(go_escape("/a b/c:d", UrlPart::Path), "/a%20b/c:d");
+        assert_eq!(go_escape("[::1]:9", UrlPart::Host), "[::1]:9");
         assert_eq!(escaped_path("metrics"), "/metrics");
-        assert_eq!(go_escape("é", true), "%C3%A9");
+        assert_eq!(go_escape("é", UrlPart::Host), "%C3%A9");
     }
 }
