@@ -10,6 +10,7 @@ use stampede_core::fleet::import::{
     self, FleetFormat, NativeTranslation, github_actions, jenkins, kubernetes, prometheus, systemd,
     temporal,
 };
+use stampede_core::fleet::plan::{LinePlan, MICROS_PER_SECOND, Window};
 
 /// The skipped lines as `(line, field)`.
 fn skipped(translation: &NativeTranslation) -> Vec<(usize, &str)> {
@@ -595,5 +596,49 @@ fn scrape_urls_are_written_as_go_writes_them() {
             .find_map(|field| field.strip_prefix("URL="))
             .unwrap();
         assert_eq!(written, url, "{row:?}");
+    }
+}
+
+/// Calendars as a Temporal server describes them, with their first times
+/// by Temporal's own calendar.go (`make_import_temporal.py`).
+const TEMPORAL_CALENDARS: &str = include_str!("../data/import_temporal.tsv");
+
+/// The starts, in Unix seconds, of the one line `json` translates to, up
+/// to `last`.
+fn temporal_times(json: &str, last: i64) -> Vec<i64> {
+    let read = temporal::translate(json).read();
+    assert_eq!(read.file.lines.len(), 1, "{json} {:?}", read.file.skipped);
+    let plan = LinePlan::read(&read.file.lines[0], 0).unwrap();
+    let mut starts = Vec::new();
+    let window = Window {
+        from: 1_708_905_600 * MICROS_PER_SECOND,
+        end: (last + 1) * MICROS_PER_SECOND,
+    };
+    plan.push_starts(window, &mut starts, usize::MAX);
+    starts.iter().map(|at| at / MICROS_PER_SECOND).collect()
+}
+
+#[test]
+fn described_calendars_place_the_times_temporal_places() {
+    let rows: Vec<&str> = TEMPORAL_CALENDARS
+        .lines()
+        .filter(|row| !row.starts_with('#'))
+        .collect();
+    assert!(rows.len() >= 100);
+    for row in rows {
+        let columns: Vec<&str> = row.split('\t').collect();
+        let [kind, input, structured, times] = columns[..] else {
+            panic!("bad row {row:?}");
+        };
+        let want: Vec<i64> = times.split(',').map(|at| at.parse().unwrap()).collect();
+        let last = *want.last().unwrap();
+        let described = format!(
+            "{{\"scheduleId\": \"s\", \"schedule\": {{\"spec\": {{\"structuredCalendar\": [{structured}]}}}}}}"
+        );
+        assert_eq!(temporal_times(&described, last), want, "{row}");
+        if kind == "calendar" {
+            let given = format!("{{\"scheduleId\": \"s\", \"spec\": {{\"calendar\": [{input}]}}}}");
+            assert_eq!(temporal_times(&given, last), want, "{row}");
+        }
     }
 }

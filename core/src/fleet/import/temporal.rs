@@ -24,7 +24,8 @@
 //!   (service/worker/scheduler/calendar.go at v1.31.2) reads a missing
 //!   `end`, or one below `start`, as `start` and a missing `step` as 1; a
 //!   field with no ranges matches nothing, except the year, which then
-//!   matches every year.
+//!   matches every year. `import_temporal.tsv` checks both forms against
+//!   the times Temporal's own calendar.go gives.
 //!
 //! `spec.timezoneName` leads each calendar as `TZ=zone`. A paused schedule
 //! (`state.paused`) and one with `excludeCalendar` or
