@@ -240,6 +240,12 @@ impl NativeTranslation {
         self.lines.push(TranslatedLine { line, fleet });
     }
 
+    /// Whether [`MOST_IMPORTED_LINES`] lines are in, so a loop that
+    /// multiplies lines (units by machines) can stop.
+    fn is_full(&self) -> bool {
+        self.full
+    }
+
     fn skip(&mut self, line: usize, field: &str, reason: impl Into<String>) {
         self.skipped.push(SkippedLine {
             line,

@@ -56,8 +56,7 @@ pub fn translate(text: &str) -> NativeTranslation {
             .filter(|name| !name.is_empty());
         let unit = read_unit(part.text, part.first_line, &mut out);
         for (line, calendar) in &unit.calendars {
-            let name = name.unwrap_or(DEFAULT_UNIT);
-            if part.name.is_none() {
+            if name.is_none() {
                 out.note(*line, format!("no \"{FILE_MARK} name.timer\" line names this unit, so its delays hash the name {DEFAULT_UNIT}"));
             }
             let mut options: Vec<(&str, &str)> = unit
@@ -65,6 +64,7 @@ pub fn translate(text: &str) -> NativeTranslation {
                 .iter()
                 .filter_map(|(key, value)| Some((*key, value.as_deref()?)))
                 .collect();
+            let name = name.unwrap_or(DEFAULT_UNIT);
             if machines.is_empty() {
                 out.push(*line, System::Systemd, name, calendar, &options);
             }
@@ -72,6 +72,9 @@ pub fn translate(text: &str) -> NativeTranslation {
                 options.push(("MachineID", machine));
                 out.push(*line, System::Systemd, name, calendar, &options);
                 options.pop();
+            }
+            if out.is_full() {
+                return out;
             }
         }
     }
