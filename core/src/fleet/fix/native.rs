@@ -4,10 +4,10 @@
 //! between fields and line endings included, stays.
 //!
 //! [`rewrite`] takes the format the text is in and hands each rewritten
-//! line to that format's editor. Fleet files and crontabs have one; the
-//! other formats (Jenkinsfiles, `.timer` units, Prometheus, Kubernetes and
-//! GitHub Actions YAML, Temporal JSON) plug in beside them as their
-//! importers arrive.
+//! line to that format's editor. Fleet files and crontabs have one; a fix
+//! of the other formats' text (Jenkinsfiles, `.timer` units, Prometheus,
+//! Kubernetes and GitHub Actions YAML, Temporal JSON) is refused, naming
+//! the format, until an editor of each plugs in beside them.
 
 use crate::error::InvalidInput;
 
