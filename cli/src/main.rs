@@ -20,14 +20,18 @@
 //!   as a JSON array: each with its full query string and the key numbers
 //!   the page shows for it, word for word, so a browser test can compare.
 //!
-//! - `stampede fleet [--format auto|fleet|crontab] [--from RFC3339]
-//!   [--hours H] [--starts] [--strict]` reads a fleet file or a crontab
-//!   from stdin and expands its schedules over the horizon: the expansion and the skipped lines as one JSON object, or
-//!   with `--starts` each start as `line<TAB>id<TAB>start` in UTC. Skipped
-//!   lines and lines not expanded are reported on stderr, and the rest are
-//!   still expanded; `--strict` refuses the file at its first bad line.
+//! - `stampede fleet [--format auto|fleet|crontab|jenkins|systemd|
+//!   prometheus|k8s|gha|temporal] [--from RFC3339] [--hours H] [--starts]
+//!   [--strict]` reads a fleet file, a crontab or another scheduler's own
+//!   text (Jenkinsfiles, `.timer` units, `prometheus.yml`, CronJob or
+//!   workflow YAML, schedule JSON) from stdin and expands its schedules
+//!   over the horizon: the expansion and the skipped lines as one JSON
+//!   object, or with `--starts` each start as `line<TAB>id<TAB>start` in
+//!   UTC. Skipped lines, lines not expanded and the importer's notes (such
+//!   as GitHub's late scheduled runs) are reported on stderr, and the rest
+//!   are still expanded; `--strict` refuses the file at its first bad line.
 //!   With `--fix` it prints the fleet fixed instead, in the format it was
-//!   read in (fleet file or crontab), every byte but the changed specs and
+//!   read in (fleet file or crontab only), every byte but the changed specs and
 //!   options as read; `--level` levels the lines instead of hashing them,
 //!   never moving the lines `--pin` numbers. The figures before and after
 //!   (peak starts per minute, shared minutes, p99 of running jobs) and why
@@ -51,9 +55,9 @@ use serde::Serialize;
 use stampede_core::error::InvalidInput;
 use stampede_core::field::Choice;
 use stampede_core::fleet::cron::{Horizon, MOST_HORIZON_MINUTES};
-use stampede_core::fleet::file::{FleetFile, SkippedLine};
+use stampede_core::fleet::file::SkippedLine;
 use stampede_core::fleet::fix::{self, FixChange, FixFigures, native};
-use stampede_core::fleet::import::{self, FleetFormat};
+use stampede_core::fleet::import::{self, FleetFormat, Imported};
 use stampede_core::fleet::instant;
 use stampede_core::fleet::level;
 use stampede_core::fleet::{self as fleet_core, Expansion};
@@ -127,10 +131,20 @@ enum Command {
     /// skipped lines as one JSON object. Skipped lines, and lines not
     /// expanded, are reported on stderr with their line numbers.
     Fleet {
-        /// What stdin holds: a fleet file, a crontab (user or system, as
-        /// crontab -e or /etc/crontab has it), or auto: a fleet file when
-        /// its first line that is not blank or a comment starts with a
-        /// system name and a tab, else a crontab.
+        /// What stdin holds: a fleet file; a crontab (user or system, as
+        /// crontab -e or /etc/crontab has it); Jenkinsfiles (cron
+        /// triggers; a "// job: folder/name" line before each names its
+        /// job); systemd .timer units ("# file: name.timer" before each,
+        /// "# machines: ID ..." for the machines they run on); a
+        /// prometheus.yml ("# server: FQDN" names the server); Kubernetes
+        /// CronJob YAML; GitHub Actions workflow YAML ("# file: name.yml"
+        /// before each); Temporal schedule JSON (describe or list output,
+        /// with "scheduleId" and "namespaceId" beside it). Auto detects
+        /// it: a fleet file when its first line that is not blank or a
+        /// comment starts with a system name and a tab; units with a
+        /// [Timer] line; JSON from a leading { or [; YAML by kind: CronJob,
+        /// scrape_configs: or on:; Jenkinsfiles by a cron call or
+        /// triggers block; else a crontab.
         #[arg(long, value_name = "FORMAT", default_value = "auto", value_parser = choices(FleetFormat::OPTIONS, FleetFormat::from_slug))]
         format: FleetFormat,
         /// Where the horizon starts, in RFC 3339: 2026-01-01T00:00:00Z, or
@@ -425,10 +439,14 @@ fn fleet(
     starts: bool,
     strict: bool,
 ) -> Result<(), Failure> {
-    let (_, read) = read_fleet(format, strict)?;
+    let (_, Imported { file: read, notes }) = read_fleet(format, strict)?;
     let horizon = Horizon::hours(hours).map_err(|e| input(format!("--hours: {}", e.reason)))?;
-    let expansion =
+    let mut expansion =
         fleet_core::expand(&read.lines, from, horizon, seed).map_err(horizon_refused)?;
+    // The importer's notes (such as GitHub's late scheduled runs) go with
+    // the expansion's, by line.
+    expansion.notices.extend(notes);
+    expansion.notices.sort_by_key(|notice| notice.line);
 
     let mut err = io::stderr().lock();
     let reported = report_skipped(&mut err, &read.skipped).and_then(|()| {
@@ -469,9 +487,9 @@ fn fleet(
         .map_err(output("the expansion"))
 }
 
-/// Stdin as text, and the fleet read from it in `format`; with `strict`,
-/// refused at its first skipped line.
-fn read_fleet(format: FleetFormat, strict: bool) -> Result<(String, FleetFile), Failure> {
+/// Stdin as text, and the fleet read from it in `format` with the notes on
+/// its lines; with `strict`, refused at its first skipped line.
+fn read_fleet(format: FleetFormat, strict: bool) -> Result<(String, Imported), Failure> {
     let mut bytes = Vec::new();
     io::stdin()
         .lock()
@@ -482,8 +500,8 @@ fn read_fleet(format: FleetFormat, strict: bool) -> Result<(String, FleetFile), 
         let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
         input(format!("stdin line {line}: not valid UTF-8"))
     })?;
-    let read = import::read(&text, format);
-    if let (true, Some(first)) = (strict, read.skipped.first()) {
+    let read = import::import(&text, format);
+    if let (true, Some(first)) = (strict, read.file.skipped.first()) {
         return Err(input(skipped_message(first)));
     }
     Ok((text, read))
@@ -523,7 +541,7 @@ fn fleet_fix(
     strict: bool,
     pinned: Option<Vec<usize>>,
 ) -> Result<(), Failure> {
-    let (text, read) = read_fleet(format, strict)?;
+    let (text, Imported { file: read, .. }) = read_fleet(format, strict)?;
     let horizon = Horizon::hours(hours).map_err(|e| input(format!("--hours: {}", e.reason)))?;
     let fixes = match pinned {
         Some(pinned) => {

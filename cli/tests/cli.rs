@@ -415,7 +415,70 @@ fn fleet_reads_a_crontab_given_or_detected() {
     let output = stampede(&as_fleet, CRONTAB.as_bytes());
     assert_eq!(text(&output.stdout), "");
     assert!(text(&output.stderr).contains("stdin line 4: system: "));
-    assert_refused(&stampede(&["fleet", "--format=jenkins"], b""), "--format");
+    assert_refused(&stampede(&["fleet", "--format=nomad"], b""), "--format");
+}
+
+/// One paste in each native format, each with one start in the first
+/// hour of 2026, and the first start's line.
+const NATIVE: [(&str, &str, &str); 6] = [
+    (
+        "jenkins",
+        "// job: ops/hourly\npipeline {\n  triggers { cron('5 * * * *') }\n}\n",
+        "3\tops/hourly\t2026-01-01T00:05:00Z\n",
+    ),
+    (
+        "systemd",
+        "# file: a.timer\n[Timer]\nOnCalendar=*-*-* 00:10:00\n",
+        "3\ta.timer\t2026-01-01T00:10:00Z\n",
+    ),
+    (
+        "k8s",
+        "kind: CronJob\nmetadata: {name: r, namespace: n}\nspec:\n  schedule: '15 0 * * *'\n",
+        "4\tn/r\t2026-01-01T00:15:00Z\n",
+    ),
+    (
+        "gha",
+        "name: nightly\non:\n  schedule:\n    - cron: '20 0 * * *'\n",
+        "4\tnightly\t2026-01-01T00:20:00Z\n",
+    ),
+    (
+        "temporal",
+        "{\"scheduleId\": \"s\",\n \"spec\": {\"cronString\": [\"25 0 * * *\"]}}\n",
+        "2\ts\t2026-01-01T00:25:00Z\n",
+    ),
+    (
+        "crontab",
+        "30 0 * * * /bin/x\n",
+        "1\t/bin/x\t2026-01-01T00:30:00Z\n",
+    ),
+];
+
+#[test]
+fn fleet_reads_every_native_format_given_or_detected() {
+    for (format, paste, starts) in NATIVE {
+        let given = format!("--format={format}");
+        for format in [None, Some(given.as_str())] {
+            let mut arguments = vec![
+                "fleet",
+                "--from",
+                "2026-01-01T00:00:00Z",
+                "--hours",
+                "1",
+                "--starts",
+            ];
+            arguments.extend(format);
+            let output = stampede(&arguments, paste.as_bytes());
+            assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+            assert_eq!(text(&output.stdout), starts, "{arguments:?}");
+        }
+    }
+    // Workflow lines carry GitHub's caveat on stderr.
+    let output = stampede(&["fleet", "--format=gha"], NATIVE[3].1.as_bytes());
+    let reported = text(&output.stderr);
+    assert!(
+        reported.contains("notice: stdin line 4: GitHub may delay"),
+        "{reported}"
+    );
 }
 
 #[test]

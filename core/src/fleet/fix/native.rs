@@ -4,10 +4,10 @@
 //! between fields and line endings included, stays.
 //!
 //! [`rewrite`] takes the format the text is in and hands each rewritten
-//! line to that format's editor. Fleet files and crontabs have one; the
-//! other formats (Jenkinsfiles, `.timer` units, Prometheus, Kubernetes and
-//! GitHub Actions YAML, Temporal JSON) plug in beside them as their
-//! importers arrive.
+//! line to that format's editor. Fleet files and crontabs have one; a fix
+//! of the other formats' text (Jenkinsfiles, `.timer` units, Prometheus,
+//! Kubernetes and GitHub Actions YAML, Temporal JSON) is refused, naming
+//! the format, until an editor of each plugs in beside them.
 
 use crate::error::InvalidInput;
 
@@ -24,6 +24,15 @@ pub fn rewrite(text: &str, format: FleetFormat, fixes: &[LineFix]) -> Result<Str
         FleetFormat::Auto => return rewrite(text, import::detect(text), fixes),
         FleetFormat::Fleet => fleet_line,
         FleetFormat::Crontab => crontab_line,
+        other => {
+            return Err(InvalidInput::new(
+                "format",
+                format!(
+                    "a fix is written back into fleet files and crontabs only, not into {}",
+                    other.label()
+                ),
+            ));
+        }
     };
     let mut out = String::with_capacity(text.len());
     for (index, raw) in text.split_inclusive('\n').enumerate() {

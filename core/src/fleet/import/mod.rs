@@ -1,16 +1,42 @@
 //! Schedules in the formats readers already keep them in, read into the
 //! same [`FleetFile`] as the canonical fleet file, line numbers and all.
 //!
-//! [`read`] takes a [`FleetFormat`]; `auto` ([`detect`]) reads the text as
-//! a fleet file when its first line that is neither blank nor a comment
-//! starts with a system name (`cron`, `jenkins`, …) and a tab, since no
-//! other format starts a line that way, and as a crontab otherwise.
+//! [`read`] takes a [`FleetFormat`]. Crontabs translate line for line
+//! ([`crontab`]); every other format translates to a [`NativeTranslation`]:
+//! fleet lines, each with the native line it came from (one native line
+//! may give several, such as a `.timer`'s `OnCalendar=` on several
+//! machines), the native lines skipped with the field and why, and notes
+//! on lines that were read but deserve a word ([`Imported::notes`]).
+//!
+//! `auto` ([`detect`]) decides by the first rule that holds:
+//!
+//! 1. the first line that is neither blank nor a `#` comment starts with a
+//!    system name (`cron`, `jenkins`, …) and a tab: a fleet file, since no
+//!    other format starts a line that way;
+//! 2. a line is `[Timer]`: systemd units;
+//! 3. the first character that is not blank is `{` or `[`: Temporal JSON;
+//! 4. a line is `kind: CronJob` (at any indent, so `List` items count):
+//!    Kubernetes; a line starts with `scrape_configs:`: Prometheus; a line
+//!    starts with `on:` or `jobs:`: GitHub Actions;
+//! 5. a `cron` call (`cron(`, `cron '`, `cron "`), a `triggers {` block or
+//!    a `// job:` line: Jenkinsfiles;
+//! 6. otherwise a crontab.
 
 pub mod crontab;
+pub mod github_actions;
+pub mod jenkins;
+pub mod kubernetes;
+pub mod prometheus;
+pub mod systemd;
+pub mod temporal;
+pub mod yaml;
+
+use std::collections::BTreeSet;
 
 use crate::choice_enum;
 
-use super::file::{self, FleetFile, System};
+use super::FleetNotice;
+use super::file::{self, FleetFile, SkippedLine, System};
 
 use self::crontab::CrontabForm;
 
@@ -20,38 +46,274 @@ choice_enum! {
         Auto = ("auto", "Detect"),
         Fleet = ("fleet", "Fleet file (SYSTEM<TAB>ID<TAB>SPEC)"),
         Crontab = ("crontab", "crontab (user or system)"),
+        Jenkins = ("jenkins", "Jenkinsfiles (cron triggers)"),
+        Systemd = ("systemd", "systemd .timer units"),
+        Prometheus = ("prometheus", "prometheus.yml"),
+        Kubernetes = ("k8s", "Kubernetes CronJob YAML"),
+        GithubActions = ("gha", "GitHub Actions workflow YAML"),
+        Temporal = ("temporal", "Temporal schedule JSON"),
     }
+}
+
+/// The most fleet lines one paste translates to; the rest are skipped
+/// with one refusal, so no paste allocates without bound.
+pub const MOST_IMPORTED_LINES: usize = 100_000;
+
+/// A fleet read from native text, and notes on lines read.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Imported {
+    pub file: FleetFile,
+    /// Something to know about a line that was read, such as GitHub's
+    /// habit of delaying scheduled runs; the command line prints each.
+    pub notes: Vec<FleetNotice>,
 }
 
 /// Reads `text` in `format`. Never fails: unreadable lines land in
 /// `skipped`, numbered as in `text`.
 pub fn read(text: &str, format: FleetFormat) -> FleetFile {
-    match format {
-        FleetFormat::Auto => read(text, detect(text)),
-        FleetFormat::Fleet => file::parse(text),
-        FleetFormat::Crontab => crontab::read(text, CrontabForm::Auto),
-    }
+    import(text, format).file
 }
 
-/// The format `text` is in: [`FleetFormat::Fleet`] or
-/// [`FleetFormat::Crontab`], by the rule in the module's docs. Text with
-/// no such line at all reads the same either way, as a fleet file.
+/// Reads `text` in `format`, with the notes on the lines read.
+pub fn import(text: &str, format: FleetFormat) -> Imported {
+    let translation = match format {
+        FleetFormat::Auto => return import(text, detect(text)),
+        FleetFormat::Fleet => {
+            return Imported {
+                file: file::parse(text),
+                notes: Vec::new(),
+            };
+        }
+        FleetFormat::Crontab => {
+            return Imported {
+                file: crontab::read(text, CrontabForm::Auto),
+                notes: Vec::new(),
+            };
+        }
+        FleetFormat::Jenkins => jenkins::translate(text),
+        FleetFormat::Systemd => systemd::translate(text),
+        FleetFormat::Prometheus => prometheus::translate(text),
+        FleetFormat::Kubernetes => kubernetes::translate(text),
+        FleetFormat::GithubActions => github_actions::translate(text),
+        FleetFormat::Temporal => temporal::translate(text),
+    };
+    translation.read()
+}
+
+/// The format `text` is in, by the rules in the module's docs. Text with
+/// no line that tells reads the same either way, as a fleet file.
 pub fn detect(text: &str) -> FleetFormat {
     let first = text
         .lines()
         .map(str::trim_start)
         .find(|line| !line.trim().is_empty() && !line.starts_with('#'));
-    match first {
-        None => FleetFormat::Fleet,
-        Some(line) => {
-            let names_a_system = line.split_once('\t').is_some_and(|(system, _)| {
-                System::from_slug(&system.trim().to_ascii_lowercase()).is_some()
-            });
-            if names_a_system {
-                FleetFormat::Fleet
-            } else {
-                FleetFormat::Crontab
-            }
-        }
+    let Some(first) = first else {
+        return FleetFormat::Fleet;
+    };
+    let names_a_system = first.split_once('\t').is_some_and(|(system, _)| {
+        System::from_slug(&system.trim().to_ascii_lowercase()).is_some()
+    });
+    let lines = || text.lines().map(str::trim_end);
+    let any_starts = |prefixes: &[&str]| {
+        lines().any(|line| prefixes.iter().any(|prefix| line.starts_with(prefix)))
+    };
+    if names_a_system {
+        FleetFormat::Fleet
+    } else if lines().any(|line| line.trim_start() == "[Timer]") {
+        FleetFormat::Systemd
+    } else if first.starts_with(['{', '[']) {
+        FleetFormat::Temporal
+    } else if lines().any(|line| {
+        let line = line.trim_start().trim_start_matches("- ");
+        matches!(
+            line,
+            "kind: CronJob" | "kind: \"CronJob\"" | "kind: 'CronJob'"
+        )
+    }) {
+        FleetFormat::Kubernetes
+    } else if any_starts(&["scrape_configs:"]) {
+        FleetFormat::Prometheus
+    } else if any_starts(&["on:", "\"on\":", "'on':", "jobs:"]) {
+        FleetFormat::GithubActions
+    } else if lines().any(|line| {
+        let line = line.trim_start();
+        line.starts_with(jenkins::JOB_MARK)
+            || line.starts_with("triggers {")
+            || ["cron(", "cron '", "cron \""]
+                .iter()
+                .any(|call| line.contains(call))
+    }) {
+        FleetFormat::Jenkins
+    } else {
+        FleetFormat::Crontab
     }
+}
+
+/// One fleet line and the native line it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TranslatedLine {
+    pub line: usize,
+    /// The fleet line's text, without its line ending.
+    pub fleet: String,
+}
+
+/// Native text translated to fleet lines.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NativeTranslation {
+    pub lines: Vec<TranslatedLine>,
+    /// Native lines that gave no fleet line, and why.
+    pub skipped: Vec<SkippedLine>,
+    pub notes: Vec<FleetNotice>,
+    /// Whether a line was refused for [`MOST_IMPORTED_LINES`].
+    full: bool,
+}
+
+impl NativeTranslation {
+    /// The fleet file the translation amounts to, one line each.
+    pub fn fleet_text(&self) -> String {
+        self.lines
+            .iter()
+            .map(|line| format!("{}\n", line.fleet))
+            .collect()
+    }
+
+    /// Reads every fleet line, numbered by the native line it came from.
+    pub fn read(self) -> Imported {
+        let mut file = FleetFile {
+            lines: Vec::with_capacity(self.lines.len()),
+            skipped: self.skipped,
+        };
+        for translated in &self.lines {
+            let read = file::parse(&translated.fleet);
+            file.lines.extend(read.lines.into_iter().map(|mut line| {
+                line.line = translated.line;
+                line
+            }));
+            file.skipped
+                .extend(read.skipped.into_iter().map(|mut skipped| {
+                    skipped.line = translated.line;
+                    skipped
+                }));
+        }
+        file.skipped.sort_by_key(|skipped| skipped.line);
+        // A note is on a line read; a line the fleet reader skipped says
+        // why instead.
+        let read: BTreeSet<usize> = file.lines.iter().map(|line| line.line).collect();
+        let mut notes = self.notes;
+        notes.retain(|note| read.contains(&note.line));
+        notes.dedup();
+        Imported { file, notes }
+    }
+
+    /// Adds a fleet line of `system` from native line `line`, unless the
+    /// translation is full; fields lose any tab or line break, which
+    /// would split the fleet line.
+    fn push(
+        &mut self,
+        line: usize,
+        system: System,
+        id: &str,
+        spec: &str,
+        options: &[(&str, &str)],
+    ) {
+        if self.lines.len() >= MOST_IMPORTED_LINES {
+            if !self.full {
+                self.full = true;
+                self.skip(
+                    line,
+                    "lines",
+                    format!(
+                        "the paste gives more than {MOST_IMPORTED_LINES} fleet lines; \
+                         this one and those after it are not read"
+                    ),
+                );
+            }
+            return;
+        }
+        let mut fleet = format!("{}\t{}\t{}", system.slug(), one_line(id), one_line(spec));
+        for (key, value) in options {
+            fleet.push('\t');
+            fleet.push_str(key);
+            fleet.push('=');
+            fleet.push_str(&one_line(value));
+        }
+        self.lines.push(TranslatedLine { line, fleet });
+    }
+
+    /// Whether [`MOST_IMPORTED_LINES`] lines are in, so a loop that
+    /// multiplies lines (units by machines) can stop.
+    fn is_full(&self) -> bool {
+        self.full
+    }
+
+    fn skip(&mut self, line: usize, field: &str, reason: impl Into<String>) {
+        self.skipped.push(SkippedLine {
+            line,
+            field: field.to_string(),
+            reason: reason.into(),
+        });
+    }
+
+    fn note(&mut self, line: usize, message: impl Into<String>) {
+        self.notes.push(FleetNotice {
+            line,
+            message: message.into(),
+        });
+    }
+}
+
+/// `text` with tabs and line breaks as spaces and the ends trimmed.
+fn one_line(text: &str) -> String {
+    text.trim()
+        .chars()
+        .map(|c| {
+            if matches!(c, '\t' | '\n' | '\r') {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+/// A part of a paste: the text after a `# file: name` line (or before
+/// the first), and where it starts.
+struct FilePart<'a> {
+    /// The name given and the marker's line; `None` before any marker.
+    name: Option<(usize, &'a str)>,
+    /// The line the part's text starts on.
+    first_line: usize,
+    text: &'a str,
+}
+
+/// `text` cut at its lines that start with `marker` (after blanks), such
+/// as `# file:`. The part before the first marker comes first, even when
+/// empty.
+fn split_files<'a>(text: &'a str, marker: &str) -> Vec<FilePart<'a>> {
+    let mut parts = vec![FilePart {
+        name: None,
+        first_line: 1,
+        text: "",
+    }];
+    let mut part_start = 0;
+    let mut at = 0;
+    for (index, raw) in text.split_inclusive('\n').enumerate() {
+        let line = index + 1;
+        if let Some(name) = raw.trim().strip_prefix(marker) {
+            if let Some(last) = parts.last_mut() {
+                last.text = &text[part_start..at];
+            }
+            parts.push(FilePart {
+                name: Some((line, name.trim())),
+                first_line: line + 1,
+                text: "",
+            });
+            part_start = at + raw.len();
+        }
+        at += raw.len();
+    }
+    if let Some(last) = parts.last_mut() {
+        last.text = &text[part_start..];
+    }
+    parts
 }

@@ -1,0 +1,255 @@
+//! Jenkinsfiles, read as `jenkins` fleet lines.
+//!
+//! A cron trigger is the word `cron` and a Groovy string, with or without
+//! parentheses and the `spec:` name: `cron('H 2 * * *')`,
+//! `triggers { cron "H/15 * * * *" }`, `cron(spec: '@daily')`. As in
+//! Jenkins, a spec may hold several lines (a triple-quoted string, or
+//! `\n` in a one-line one), each a spec of its own; blank lines and `#`
+//! lines are passed over, and a `TZ=zone` line sets the zone of the lines
+//! after it. Each spec line becomes one line, on the native line it sits
+//! on. Comments are skipped, so a trigger commented out is not read; a
+//! spec built at run time (`"${…}"`, a variable) is skipped with a notice.
+//!
+//! Several Jenkinsfiles go in one paste with a line `// job: folder/name`
+//! before each: the job's full name, which Jenkins hashes into every `H`,
+//! so it must be the name Jenkins knows the job by (folders included). A
+//! trigger before any such line is read as job `Jenkinsfile`, with a note
+//! that its `H` fields hash that name. Lines are placed in UTC, so a spec
+//! line after a `TZ=` of another zone is skipped.
+
+use super::super::file::System;
+use super::NativeTranslation;
+
+/// The comment that names the job of the triggers after it.
+pub const JOB_MARK: &str = "// job:";
+
+/// The name a trigger before any [`JOB_MARK`] is read as.
+pub const DEFAULT_JOB: &str = "Jenkinsfile";
+
+/// A Groovy token, as far as triggers need one.
+#[derive(Clone, Debug, PartialEq)]
+enum Token {
+    Word(String),
+    Punct(char),
+    /// A string's text, cut into the lines of the spec it holds: each
+    /// with the native line it starts on. `built` when it interpolates.
+    Text {
+        lines: Vec<(usize, String)>,
+        built: bool,
+    },
+    Job(String),
+}
+
+/// Translates Jenkinsfiles into fleet lines.
+pub fn translate(text: &str) -> NativeTranslation {
+    let mut out = NativeTranslation::default();
+    let tokens = tokens(text);
+    let mut job: Option<&str> = None;
+    for (index, (line, token)) in tokens.iter().enumerate() {
+        match token {
+            Token::Job(name) => job = Some(name.as_str()).filter(|name| !name.is_empty()),
+            Token::Word(word) if word == "cron" => {
+                let after_dot = index > 0 && tokens[index - 1].1 == Token::Punct('.');
+                if !after_dot {
+                    trigger(&tokens[index + 1..], *line, job, &mut out);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Reads the trigger whose `cron` word is on `line` and whose tokens
+/// follow in `rest`.
+fn trigger(rest: &[(usize, Token)], line: usize, job: Option<&str>, out: &mut NativeTranslation) {
+    let mut rest = rest.iter().map(|(_, token)| token).peekable();
+    let called = rest.next_if_eq(&&Token::Punct('(')).is_some();
+    if called
+        && rest
+            .next_if(|token| **token == Token::Word("spec".into()))
+            .is_some()
+    {
+        rest.next_if_eq(&&Token::Punct(':'));
+    }
+    let (lines, built) = match rest.next() {
+        Some(Token::Text { lines, built }) => (lines, *built),
+        _ if called => {
+            out.skip(
+                line,
+                "spec",
+                "the cron trigger's spec is not a string written in the file",
+            );
+            return;
+        }
+        // `cron` as a plain word, not a trigger.
+        _ => return,
+    };
+    if built {
+        out.skip(
+            line,
+            "spec",
+            "the spec is built at run time (${…} or $name), so it cannot be read here",
+        );
+        return;
+    }
+    let mut zone: Option<&str> = None;
+    for (spec_line, spec) in lines {
+        let spec = spec.trim();
+        if spec.is_empty() || spec.starts_with('#') {
+            continue;
+        }
+        if let Some(given) = spec.strip_prefix("TZ=") {
+            zone = Some(given.trim()).filter(|zone| !matches!(*zone, "UTC" | "Etc/UTC" | "GMT"));
+            continue;
+        }
+        if let Some(zone) = zone {
+            out.skip(
+                *spec_line,
+                "TZ",
+                format!("jenkins lines are placed in UTC, so a spec in {zone} is not read"),
+            );
+            continue;
+        }
+        let name = job.unwrap_or(DEFAULT_JOB);
+        out.push(*spec_line, System::Jenkins, name, spec, &[]);
+        if job.is_none() {
+            out.note(*spec_line, format!("no \"{JOB_MARK} folder/name\" line names this job, so its H fields hash the name {DEFAULT_JOB}"));
+        }
+    }
+}
+
+/// The tokens of Groovy text that triggers are made of, each with its
+/// line; comments are dropped except [`JOB_MARK`] lines.
+fn tokens(text: &str) -> Vec<(usize, Token)> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut tokens = Vec::new();
+    let mut line = 1;
+    let mut at = 0;
+    while let Some(&c) = chars.get(at) {
+        let next = chars.get(at + 1).copied();
+        if c == '\n' {
+            line += 1;
+            at += 1;
+        } else if c.is_whitespace() {
+            at += 1;
+        } else if c == '/' && next == Some('/') {
+            let end = chars[at..]
+                .iter()
+                .position(|&c| c == '\n')
+                .map_or(chars.len(), |end| at + end);
+            let comment: String = chars[at..end].iter().collect();
+            if let Some(name) = comment.trim_end().strip_prefix(JOB_MARK) {
+                tokens.push((line, Token::Job(name.trim().to_string())));
+            }
+            at = end;
+        } else if c == '/' && next == Some('*') {
+            at += 2;
+            while at < chars.len() && !(chars[at] == '*' && chars.get(at + 1) == Some(&'/')) {
+                line += usize::from(chars[at] == '\n');
+                at += 1;
+            }
+            at += 2;
+        } else if c == '\'' || c == '"' {
+            let (token, end, end_line) = string(&chars, at, line);
+            tokens.push((line, token));
+            at = end;
+            line = end_line;
+        } else if c.is_alphanumeric() || c == '_' || c == '$' {
+            let end = chars[at..]
+                .iter()
+                .position(|&c| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                .map_or(chars.len(), |end| at + end);
+            tokens.push((line, Token::Word(chars[at..end].iter().collect())));
+            at = end;
+        } else {
+            tokens.push((line, Token::Punct(c)));
+            at += 1;
+        }
+    }
+    tokens
+}
+
+/// The string starting at `chars[at]` on `line`: its token, the index
+/// after it and the line it ends on. An unterminated string runs to the
+/// end of the text.
+fn string(chars: &[char], at: usize, mut line: usize) -> (Token, usize, usize) {
+    let quote = chars[at];
+    let triple = chars.get(at + 1) == Some(&quote) && chars.get(at + 2) == Some(&quote);
+    let mut at = at + if triple { 3 } else { 1 };
+    let mut lines = vec![(line, String::new())];
+    let mut built = false;
+    let closes = |at: usize| {
+        chars.get(at) == Some(&quote)
+            && (!triple || (chars.get(at + 1) == Some(&quote) && chars.get(at + 2) == Some(&quote)))
+    };
+    while at < chars.len() && !closes(at) {
+        let c = chars[at];
+        at += 1;
+        let current = match lines.last_mut() {
+            Some((_, current)) => current,
+            None => break,
+        };
+        match c {
+            '\\' => {
+                let escaped = chars.get(at).copied();
+                at += 1;
+                match escaped {
+                    Some('n') => lines.push((line, String::new())),
+                    Some('t') => current.push('\t'),
+                    // A backslash before a line break joins the lines.
+                    Some('\n') => line += 1,
+                    Some(other) => current.push(other),
+                    None => {}
+                }
+            }
+            '\n' => {
+                line += 1;
+                lines.push((line, String::new()));
+            }
+            '$' if quote == '"' => {
+                let next = chars.get(at).copied();
+                built |=
+                    next.is_some_and(|next| next == '{' || next.is_alphabetic() || next == '_');
+                current.push(c);
+            }
+            _ => current.push(c),
+        }
+    }
+    let end = if at < chars.len() {
+        at + if triple { 3 } else { 1 }
+    } else {
+        at
+    };
+    (Token::Text { lines, built }, end.min(chars.len()), line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_split_into_spec_lines() {
+        let read = tokens("cron('''\nH 2 * * *\n  H 3 * * *''')\n");
+        let Token::Text { lines, built } = &read[2].1 else {
+            panic!("no string: {read:?}");
+        };
+        assert!(!built);
+        assert_eq!(
+            lines,
+            &[
+                (1, String::new()),
+                (2, "H 2 * * *".into()),
+                (3, "  H 3 * * *".into())
+            ]
+        );
+        let read = tokens("x = \"a\\nb ${y}\"");
+        assert_eq!(
+            read[2].1,
+            Token::Text {
+                lines: vec![(1, "a".into()), (1, "b ${y}".into())],
+                built: true
+            }
+        );
+    }
+}

@@ -1,0 +1,313 @@
+//! YAML (and JSON, which YAML 1.2 reads as its flow style) read into a
+//! small tree whose every node knows its line in the pasted text.
+//!
+//! The tree is built from `saphyr-parser`'s events. An alias is copied
+//! where it stands, but every node made counts against [`MOST_NODES`], so
+//! nested aliases that would multiply ("billion laughs") stop the read
+//! with the alias's line instead of filling memory; nesting deeper than
+//! [`MOST_DEPTH`] stops it too, so walking or dropping a tree never runs
+//! out of stack. A key given twice in one mapping is refused, as the
+//! strict readers of Kubernetes, Prometheus and GitHub Actions refuse it.
+
+use std::collections::{HashMap, HashSet};
+
+use saphyr_parser::{Event, Parser, ScalarStyle};
+
+use crate::field::shorten;
+
+/// The most nodes a paste may hold, aliases' copies included.
+pub const MOST_NODES: usize = 250_000;
+/// The deepest nesting read; real schedules nest a dozen levels at most.
+pub const MOST_DEPTH: usize = 64;
+
+/// A node and the line (1-based) it starts on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct YamlNode {
+    pub line: usize,
+    pub value: YamlValue,
+}
+
+/// What a node holds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum YamlValue {
+    /// A scalar's text, and whether it was plain (unquoted), where `null`,
+    /// `~` and nothing mean no value.
+    Scalar {
+        text: String,
+        plain: bool,
+    },
+    Sequence(Vec<YamlNode>),
+    /// Keys and values in the order given.
+    Mapping(Vec<(YamlNode, YamlNode)>),
+}
+
+/// Why the text stopped being read, and the line where it did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct YamlError {
+    pub line: usize,
+    pub reason: String,
+}
+
+/// Every document of `text` read before the first error, and that error;
+/// `text` starts on line `first_line` of the paste.
+pub fn documents(text: &str, first_line: usize) -> (Vec<YamlNode>, Option<YamlError>) {
+    // An error at the end of the text is marked on the line after it.
+    let last = text.lines().count().max(1);
+    let at = |line: usize| line.clamp(1, last) + first_line - 1;
+    let mut builder = TreeBuilder::default();
+    let mut documents = Vec::new();
+    for event in Parser::new_from_str(text) {
+        let (event, span) = match event {
+            Ok(read) => read,
+            Err(error) => {
+                let reason = format!("is not valid YAML: {}", error.info());
+                let line = at(error.marker().line());
+                return (documents, Some(YamlError { line, reason }));
+            }
+        };
+        let line = at(span.start.line());
+        match builder.take(event, line) {
+            Ok(Some(document)) => documents.push(document),
+            Ok(None) => {}
+            Err(reason) => return (documents, Some(YamlError { line, reason })),
+        }
+    }
+    (documents, None)
+}
+
+impl YamlNode {
+    /// The value of `key` in a mapping.
+    pub fn get(&self, key: &str) -> Option<&YamlNode> {
+        self.entry(key).map(|(_, value)| value)
+    }
+
+    /// The key node and the value of `key` in a mapping.
+    pub fn entry(&self, key: &str) -> Option<(&YamlNode, &YamlNode)> {
+        self.entries()?
+            .iter()
+            .find(|(name, _)| name.as_str() == Some(key))
+            .map(|(name, value)| (name, value))
+    }
+
+    /// A mapping's entries; `None` for any other node.
+    pub fn entries(&self) -> Option<&[(YamlNode, YamlNode)]> {
+        match &self.value {
+            YamlValue::Mapping(entries) => Some(entries),
+            _ => None,
+        }
+    }
+
+    /// A sequence's items; `None` for any other node.
+    pub fn items(&self) -> Option<&[YamlNode]> {
+        match &self.value {
+            YamlValue::Sequence(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// A scalar's text, `None` for a collection or no value.
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            YamlValue::Scalar { text, plain } if !(*plain && is_null(text)) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// Whether the node is a scalar meaning no value.
+    pub fn is_null(&self) -> bool {
+        matches!(&self.value, YamlValue::Scalar { text, plain: true } if is_null(text))
+    }
+
+    /// Whether the node is a plain `true`, as YAML 1.2's core schema reads
+    /// booleans.
+    pub fn is_true(&self) -> bool {
+        matches!(&self.value, YamlValue::Scalar { text, plain: true }
+            if matches!(text.as_str(), "true" | "True" | "TRUE"))
+    }
+
+    /// What kind of node it is, for a refusal.
+    pub fn kind(&self) -> &'static str {
+        match &self.value {
+            YamlValue::Scalar { .. } if self.is_null() => "empty",
+            YamlValue::Scalar { .. } => "a scalar",
+            YamlValue::Sequence(_) => "a list",
+            YamlValue::Mapping(_) => "a mapping",
+        }
+    }
+}
+
+fn is_null(text: &str) -> bool {
+    matches!(text, "" | "~" | "null" | "Null" | "NULL")
+}
+
+/// A collection being read, with the anchor it will be kept under.
+struct Open {
+    node: YamlNode,
+    anchor: usize,
+    /// A mapping's key, read and waiting for its value.
+    key: Option<YamlNode>,
+    /// Nodes in the collection so far, itself included.
+    size: usize,
+    /// A mapping's keys so far, to refuse one given twice.
+    keys: HashSet<String>,
+}
+
+/// Turns events into documents, counting nodes and depth.
+#[derive(Default)]
+struct TreeBuilder {
+    open: Vec<Open>,
+    /// Anchored nodes and their sizes, by anchor id.
+    anchors: HashMap<usize, (YamlNode, usize)>,
+    nodes: usize,
+    document: Option<YamlNode>,
+}
+
+impl TreeBuilder {
+    /// Takes one event; returns a document when one ends.
+    fn take(&mut self, event: Event<'_>, line: usize) -> Result<Option<YamlNode>, String> {
+        match event {
+            Event::Scalar(text, style, anchor, _) => {
+                let plain = style == ScalarStyle::Plain;
+                let node = YamlNode {
+                    line,
+                    value: YamlValue::Scalar {
+                        text: text.into_owned(),
+                        plain,
+                    },
+                };
+                self.count(1)?;
+                self.close(node, anchor, 1)?;
+            }
+            Event::Alias(anchor) => {
+                let (node, size) = self
+                    .anchors
+                    .get(&anchor)
+                    .cloned()
+                    .ok_or("an alias names no anchor before it")?;
+                self.count(size)?;
+                self.close(node, 0, size)?;
+            }
+            Event::SequenceStart(anchor, _) => {
+                self.start(YamlValue::Sequence(Vec::new()), anchor, line)?
+            }
+            Event::MappingStart(anchor, _) => {
+                self.start(YamlValue::Mapping(Vec::new()), anchor, line)?
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                if let Some(open) = self.open.pop() {
+                    if open.key.is_some() {
+                        return Err("a key has no value".to_string());
+                    }
+                    self.close(open.node, open.anchor, open.size)?;
+                }
+            }
+            Event::DocumentEnd => {
+                let document = self.document.take().unwrap_or(YamlNode {
+                    line,
+                    value: YamlValue::Scalar {
+                        text: String::new(),
+                        plain: true,
+                    },
+                });
+                self.anchors.clear();
+                return Ok(Some(document));
+            }
+            _ => {}
+        }
+        Ok(None)
+    }
+
+    fn count(&mut self, nodes: usize) -> Result<(), String> {
+        self.nodes = self.nodes.saturating_add(nodes);
+        if self.nodes > MOST_NODES {
+            return Err(format!(
+                "holds more than {MOST_NODES} nodes once its aliases are copied"
+            ));
+        }
+        Ok(())
+    }
+
+    fn start(&mut self, value: YamlValue, anchor: usize, line: usize) -> Result<(), String> {
+        if self.open.len() >= MOST_DEPTH {
+            return Err(format!("nests deeper than {MOST_DEPTH} levels"));
+        }
+        self.count(1)?;
+        self.open.push(Open {
+            node: YamlNode { line, value },
+            anchor,
+            key: None,
+            size: 1,
+            keys: HashSet::new(),
+        });
+        Ok(())
+    }
+
+    /// Puts a finished node into the collection it belongs to, or makes it
+    /// the document.
+    fn close(&mut self, node: YamlNode, anchor: usize, size: usize) -> Result<(), String> {
+        if anchor != 0 {
+            self.anchors.insert(anchor, (node.clone(), size));
+        }
+        let Some(parent) = self.open.last_mut() else {
+            self.document = Some(node);
+            return Ok(());
+        };
+        parent.size = parent.size.saturating_add(size);
+        match &mut parent.node.value {
+            YamlValue::Sequence(items) => items.push(node),
+            YamlValue::Mapping(entries) => match parent.key.take() {
+                None => parent.key = Some(node),
+                Some(key) => {
+                    if let Some(text) = key.as_str()
+                        && !parent.keys.insert(text.to_string())
+                    {
+                        return Err(format!("the key \"{}\" is given twice", shorten(text)));
+                    }
+                    entries.push((key, node));
+                }
+            },
+            YamlValue::Scalar { .. } => {}
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nodes_know_their_lines() {
+        let (documents, error) = documents("a: 1\nb:\n  - x\n  - 'y'\n---\nc: {d: e}\n", 1);
+        assert_eq!(error, None);
+        assert_eq!(documents.len(), 2);
+        let b = documents[0].get("b").unwrap();
+        assert_eq!(b.line, 3);
+        assert_eq!(b.items().unwrap()[1].as_str(), Some("y"));
+        assert_eq!(b.items().unwrap()[1].line, 4);
+        assert_eq!(documents[1].get("c").unwrap().get("d").unwrap().line, 6);
+    }
+
+    #[test]
+    fn aliases_are_copied_under_the_budget() {
+        let (read, error) = documents("a: &x [1, 2]\nb: *x\n", 1);
+        assert_eq!(error, None);
+        assert_eq!(read[0].get("b").unwrap().items().unwrap().len(), 2);
+        let mut laughs = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for level in 1..10 {
+            let previous = format!("*a{}", level - 1);
+            let items = [previous.as_str(); 10].join(", ");
+            laughs.push_str(&format!("a{level}: &a{level} [{items}]\n"));
+        }
+        let (_, error) = documents(&laughs, 1);
+        assert!(error.unwrap().reason.contains("nodes"));
+    }
+
+    #[test]
+    fn deep_nesting_and_twice_given_keys_stop_the_read() {
+        let deep = "[".repeat(100_000);
+        assert!(documents(&deep, 1).1.is_some());
+        let (_, error) = documents("a: 1\nb: 2\na: 3\n", 1);
+        assert_eq!(error.unwrap().line, 3);
+    }
+}
