@@ -54,13 +54,13 @@ use clap::{CommandFactory, Parser, Subcommand};
 use serde::Serialize;
 use stampede_core::error::InvalidInput;
 use stampede_core::field::Choice;
+use stampede_core::fleet::Expansion;
 use stampede_core::fleet::cron::{Horizon, MOST_HORIZON_MINUTES};
 use stampede_core::fleet::file::SkippedLine;
 use stampede_core::fleet::fix::{self, FixChange, FixFigures, native};
 use stampede_core::fleet::import::{self, FleetFormat, Imported};
 use stampede_core::fleet::instant;
 use stampede_core::fleet::level;
-use stampede_core::fleet::{self as fleet_core, Expansion};
 use stampede_core::hash_spread::{HashMode, Reduction};
 use stampede_core::key_numbers::KeyNumber;
 use stampede_core::panels::Panel;
@@ -439,14 +439,12 @@ fn fleet(
     starts: bool,
     strict: bool,
 ) -> Result<(), Failure> {
-    let (_, Imported { file: read, notes }) = read_fleet(format, strict)?;
+    let (_, imported) = read_fleet(format, strict)?;
+    let read = &imported.file;
     let horizon = Horizon::hours(hours).map_err(|e| input(format!("--hours: {}", e.reason)))?;
-    let mut expansion =
-        fleet_core::expand(&read.lines, from, horizon, seed).map_err(horizon_refused)?;
-    // The importer's notes (such as GitHub's late scheduled runs) go with
-    // the expansion's, by line.
-    expansion.notices.extend(notes);
-    expansion.notices.sort_by_key(|notice| notice.line);
+    let expansion = imported
+        .expand(from, horizon, seed)
+        .map_err(horizon_refused)?;
 
     let mut err = io::stderr().lock();
     let reported = report_skipped(&mut err, &read.skipped).and_then(|()| {

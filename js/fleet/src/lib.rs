@@ -17,7 +17,7 @@ use stampede_core::field::not_an_option;
 use stampede_core::fleet::cron::{self, Horizon, MOST_HORIZON_MINUTES};
 use stampede_core::fleet::file::SkippedLine;
 use stampede_core::fleet::import::{self, FleetFormat};
-use stampede_core::fleet::{self as fleet_core, Expansion, instant};
+use stampede_core::fleet::{Expansion, instant};
 use stampede_core::panels::state::DEFAULT_SEED;
 use wasm_bindgen::prelude::*;
 
@@ -43,12 +43,13 @@ pub fn fleet(
         .as_string()
         .ok_or_else(|| Error::new("text: expected a string, the fleet's schedules"))?;
     let options = FleetOptions::read(&options)?;
-    let read = import::read(&text, options.format);
-    let expansion = fleet_core::expand(&read.lines, options.from, options.horizon, options.seed)
+    let imported = import::import(&text, options.format);
+    let expansion = imported
+        .expand(options.from, options.horizon, options.seed)
         .map_err(|e| Error::new(&e.to_string()))?;
     FleetResult {
         expansion: &expansion,
-        skipped: &read.skipped,
+        skipped: &imported.file.skipped,
     }
     .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
     .map_err(|e| Error::new(&e.to_string()))

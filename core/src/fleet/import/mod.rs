@@ -34,9 +34,11 @@ pub mod yaml;
 use std::collections::BTreeSet;
 
 use crate::choice_enum;
+use crate::error::InvalidInput;
 
-use super::FleetNotice;
+use super::cron::Horizon;
 use super::file::{self, FleetFile, SkippedLine, System};
+use super::{Expansion, FleetNotice};
 
 use self::crontab::CrontabForm;
 
@@ -66,6 +68,22 @@ pub struct Imported {
     /// Something to know about a line that was read, such as GitHub's
     /// habit of delaying scheduled runs; the command line prints each.
     pub notes: Vec<FleetNotice>,
+}
+
+impl Imported {
+    /// The fleet's expansion ([`super::expand`]) with the importer's notes
+    /// (such as GitHub's late scheduled runs) among its notices, by line.
+    pub fn expand(
+        &self,
+        from: i64,
+        horizon: Horizon,
+        seed: u64,
+    ) -> Result<Expansion<'_>, InvalidInput> {
+        let mut expansion = super::expand(&self.file.lines, from, horizon, seed)?;
+        expansion.notices.extend(self.notes.iter().cloned());
+        expansion.notices.sort_by_key(|notice| notice.line);
+        Ok(expansion)
+    }
 }
 
 /// Reads `text` in `format`. Never fails: unreadable lines land in
