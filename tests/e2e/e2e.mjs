@@ -1211,12 +1211,20 @@ async function main() {
       stdio: ['pipe', 'pipe', 'ignore'],
     }).toString();
     const fleet = value('fleet');
-    const browserStarts = fleet.starts
-      .map(([line, id, atMicros]) => `${line}\t${id}\t${new Date(atMicros / 1000).toISOString().replace('.000Z', 'Z')}`)
-      .join('\n');
+    // RFC 3339 to the microsecond, as the command line writes it: the
+    // fraction's trailing zeros dropped, none for a whole second.
+    const rfc3339 = (atMicros) => {
+      const micros = ((atMicros % 1e6) + 1e6) % 1e6;
+      const whole = new Date((atMicros - micros) / 1000).toISOString().replace('.000Z', '');
+      const fraction = micros ? `.${String(micros).padStart(6, '0').replace(/0+$/, '')}` : '';
+      return `${whole}${fraction}Z`;
+    };
+    const browserStarts = fleet.starts.map(([line, id, atMicros]) => `${line}\t${id}\t${rfc3339(atMicros)}`).join('\n');
     equal(browserStarts, cli.trimEnd(), 'fleet() starts against stampede fleet --starts');
     equal(JSON.stringify(fleet.skipped), '[[4,"spec"]]', 'fleet().skipped');
-    assert(fleet.starts.length > 100, `fleet() placed only ${fleet.starts.length} starts`);
+    assert(fleet.starts.length > 11_000, `fleet() placed only ${fleet.starts.length} starts`);
+    const systems = new Set(fleet.starts.map(([line]) => line));
+    equal(JSON.stringify([...systems].sort((a, b) => a - b)), '[1,2,3,5,6,7,8]', 'lines with starts in fleet()');
     const badFleet = thrown('badFleetOption');
     assert(badFleet.startsWith('hours: '), `fleet({hours: 0}) error does not name hours: ${badFleet}`);
     const badFormat = thrown('badFleetFormat');
