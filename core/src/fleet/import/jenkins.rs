@@ -35,7 +35,10 @@ enum Token {
     Punct(char),
     /// A string's text, cut into the lines of the spec it holds. `built`
     /// when it interpolates.
-    Text { lines: Vec<SpecText>, built: bool },
+    Text {
+        lines: Vec<SpecText>,
+        built: bool,
+    },
     Job(String),
 }
 

@@ -324,6 +324,11 @@ impl<'a> PasteLines<'a> {
         Self { text, starts }
     }
 
+    /// The paste.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
     /// The byte of the paste `node` starts at, if its line and column
     /// are in it.
     pub fn offset(&self, node: &YamlNode) -> Option<usize> {
@@ -348,8 +353,9 @@ impl<'a> PasteLines<'a> {
         let start = self.offset(node)?;
         let rest = &self.text[start..];
         let len = match style {
-            YamlStyle::Plain => (rest.starts_with(text.as_str()) && !text.contains('\n'))
-                .then_some(text.len())?,
+            YamlStyle::Plain => {
+                (rest.starts_with(text.as_str()) && !text.contains('\n')).then_some(text.len())?
+            }
             YamlStyle::SingleQuoted => quoted_len(rest, '\'', None)?,
             YamlStyle::DoubleQuoted => quoted_len(rest, '"', Some('\\'))?,
             YamlStyle::Block => return None,

@@ -1,39 +1,107 @@
 //! The fix written back into the text a fleet was read from, in its own
-//! format: only the spec (and, in a fleet file, the options) of each
-//! rewritten line changes; every other byte, comments, blank lines, blanks
-//! between fields and line endings included, stays.
+//! format: only what the fix sets changes; every other byte, comments,
+//! blank lines, blanks between fields and line endings included, stays.
 //!
-//! [`rewrite`] takes the format the text is in and hands each rewritten
-//! line to that format's editor. Fleet files and crontabs have one; a fix
-//! of the other formats' text (Jenkinsfiles, `.timer` units, Prometheus,
-//! Kubernetes and GitHub Actions YAML, Temporal JSON) is refused, naming
-//! the format, until an editor of each plugs in beside them.
+//! [`rewrite`] hands the fix to the writer of the text's format:
+//!
+//! - fleet files: the spec field, and each option replaced where it
+//!   stands or added after the others;
+//! - crontabs: the five time fields (or the `@` macro);
+//! - Jenkinsfiles: the spec line inside the trigger's string, quotes kept;
+//! - CronJob and workflow YAML: the schedule scalar, in its own quoting; a
+//!   new spec a plain scalar cannot hold as it is (one starting with an
+//!   indicator such as `*` or `@`, or holding `: `, ` #` or any of
+//!   `,[]{}`) is double-quoted, the YAML style that can escape anything;
+//! - `.timer` units ([`systemd`]): each option replaced in the unit's
+//!   `[Timer]` section, or added after the `OnCalendar=` line;
+//! - Temporal JSON ([`temporal`]): the spec's `jitter`;
+//! - `prometheus.yml`: nothing, since Prometheus spreads its own scrapes.
+//!
+//! A fix the format cannot hold is refused, naming the format and why.
+
+mod scalar;
+pub mod systemd;
+pub mod temporal;
+
+use std::collections::BTreeMap;
+use std::ops::Range;
 
 use crate::error::InvalidInput;
 
-use super::super::import::{self, FleetFormat};
+use super::super::file;
+use super::super::import::{
+    self, FleetFormat, NativeTranslation, github_actions, jenkins, kubernetes,
+};
 use super::{FixChange, LineFix};
 
 /// A format's editor of one rewritten line: the line without its ending,
 /// the new spec and the options to set, to the line's new text.
 type LineEditor = fn(&str, &str, &[(String, String)]) -> Result<String, InvalidInput>;
 
-/// `text`, in `format`, with every rewritten line of `fixes` edited.
+/// A format's writer of a new spec over the native text of the old one,
+/// or why it cannot be written there.
+type SpecWriter = fn(&str, &str) -> Result<String, String>;
+
+/// `text`, in `format`, with every rewritten line of `fixes` written.
 pub fn rewrite(text: &str, format: FleetFormat, fixes: &[LineFix]) -> Result<String, InvalidInput> {
-    let edit: LineEditor = match format {
-        FleetFormat::Auto => return rewrite(text, import::detect(text), fixes),
-        FleetFormat::Fleet => fleet_line,
-        FleetFormat::Crontab => crontab_line,
-        other => {
-            return Err(InvalidInput::new(
-                "format",
-                format!(
-                    "a fix is written back into fleet files and crontabs only, not into {}",
-                    other.label()
-                ),
-            ));
-        }
+    let format = match format {
+        FleetFormat::Auto => import::detect(text),
+        given => given,
     };
+    let written = write(text, format, fixes);
+    if matches!(format, FleetFormat::Fleet | FleetFormat::Crontab) {
+        return written;
+    }
+    // The other writers' refusals say the line; this says the format.
+    written.map_err(|refusal| {
+        let reason = format!("{}, {}", format.label(), refusal.reason);
+        InvalidInput::new(refusal.field, reason)
+    })
+}
+
+fn write(text: &str, format: FleetFormat, fixes: &[LineFix]) -> Result<String, InvalidInput> {
+    match format {
+        FleetFormat::Auto | FleetFormat::Fleet => by_line(text, fixes, fleet_line),
+        FleetFormat::Crontab => by_line(text, fixes, crontab_line),
+        FleetFormat::Jenkins => {
+            specs_in_place(text, jenkins::translate(text), fixes, scalar::groovy)
+        }
+        FleetFormat::Kubernetes => {
+            specs_in_place(text, kubernetes::translate(text), fixes, scalar::yaml)
+        }
+        FleetFormat::GithubActions => {
+            specs_in_place(text, github_actions::translate(text), fixes, scalar::yaml)
+        }
+        FleetFormat::Systemd => systemd::rewrite(text, fixes),
+        FleetFormat::Temporal => temporal::rewrite(text, fixes),
+        FleetFormat::Prometheus => match rewritten(fixes).next() {
+            Some((line, _, _)) => Err(refused(
+                line,
+                "prometheus.yml holds no start to move: Prometheus spreads its scrapes itself",
+            )),
+            None => Ok(text.to_string()),
+        },
+    }
+}
+
+/// The options a fix sets.
+type Options = [(String, String)];
+
+/// The rewritten fixes: line, spec and options.
+fn rewritten(fixes: &[LineFix]) -> impl Iterator<Item = (usize, &str, &Options)> {
+    fixes.iter().filter_map(|fix| match &fix.change {
+        FixChange::Rewritten { spec, options } => Some((fix.line, spec.as_str(), &options[..])),
+        FixChange::Kept { .. } => None,
+    })
+}
+
+/// A refusal of the fix of native line `line`.
+fn refused(line: usize, why: impl std::fmt::Display) -> InvalidInput {
+    InvalidInput::new("spec", format!("line {line}: {why}"))
+}
+
+/// `text` with each rewritten line edited by `edit`, line for line.
+fn by_line(text: &str, fixes: &[LineFix], edit: LineEditor) -> Result<String, InvalidInput> {
     let mut out = String::with_capacity(text.len());
     for (index, raw) in text.split_inclusive('\n').enumerate() {
         let body = raw.strip_suffix('\n').unwrap_or(raw);
@@ -51,6 +119,121 @@ pub fn rewrite(text: &str, format: FleetFormat, fixes: &[LineFix]) -> Result<Str
         }
     }
     Ok(out)
+}
+
+/// `text` with the spec of each rewritten fleet line written by `write`
+/// over the bytes the importer read it from. The `k`-th fix of a native
+/// line goes with the `k`-th fleet line read from it, as
+/// [`super::fix_lines`] keeps the order lines are read in.
+fn specs_in_place(
+    text: &str,
+    translation: NativeTranslation,
+    fixes: &[LineFix],
+    write: SpecWriter,
+) -> Result<String, InvalidInput> {
+    let mut sources: BTreeMap<usize, Vec<Option<Range<usize>>>> = BTreeMap::new();
+    for translated in translation.lines {
+        // A fleet line the fleet reader skips gives no fix.
+        if !file::parse(&translated.fleet).lines.is_empty() {
+            sources
+                .entry(translated.line)
+                .or_default()
+                .push(translated.source);
+        }
+    }
+    let mut taken: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut edits = Vec::new();
+    for fix in fixes {
+        let index = taken.entry(fix.line).or_default();
+        let source = sources.get(&fix.line).and_then(|at| at.get(*index));
+        *index += 1;
+        let FixChange::Rewritten { spec, .. } = &fix.change else {
+            continue;
+        };
+        let Some(source) = source else {
+            return Err(refused(fix.line, "no schedule read there to rewrite"));
+        };
+        let Some(range) = source
+            .clone()
+            .filter(|range| !text[range.clone()].contains('\n'))
+        else {
+            return Err(refused(
+                fix.line,
+                "the schedule is not written on one line, so it is not rewritten",
+            ));
+        };
+        let written = write(&text[range.clone()], spec).map_err(|why| refused(fix.line, why))?;
+        edits.push((range, written));
+    }
+    apply_edits(text, edits)
+}
+
+/// `text` with each range replaced by its text. The same edit twice (an
+/// alias read twice, a unit on several machines) is made once; edits that
+/// overlap otherwise are refused.
+fn apply_edits(text: &str, mut edits: Vec<(Range<usize>, String)>) -> Result<String, InvalidInput> {
+    edits.sort_by_key(|(range, _)| (range.start, range.end));
+    edits.dedup();
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (range, written) in edits {
+        if range.start < at {
+            let line = text[..range.start].matches('\n').count() + 1;
+            return Err(refused(line, "two fixes rewrite the same text differently"));
+        }
+        out.push_str(&text[at..range.start]);
+        out.push_str(&written);
+        at = range.end;
+    }
+    out.push_str(&text[at..]);
+    Ok(out)
+}
+
+/// The one value of a setting several fixed lines share (a unit's delay,
+/// a schedule's jitter): theirs when they agree, else the shortest by
+/// `span`, which spreads every line without reaching past any one's gap.
+fn shared_value<'a>(
+    key: &str,
+    values: &[&'a str],
+    span: impl Fn(&str) -> Option<u64>,
+) -> Result<&'a str, String> {
+    let Some(&first) = values.first() else {
+        return Err(format!("no value for {key}="));
+    };
+    if values.iter().all(|value| *value == first) {
+        return Ok(first);
+    }
+    let mut spans = Vec::with_capacity(values.len());
+    for value in values {
+        let length = span(value).ok_or_else(|| {
+            format!("lines that share {key}= need {first} and {value}, which do not compare")
+        })?;
+        spans.push((length, *value));
+    }
+    Ok(spans.iter().min().map_or(first, |(_, value)| value))
+}
+
+/// Where the value of a `key=value` setting stands, blanks around it
+/// left out; `None` without an `=`.
+fn value_range(setting: &str) -> Option<Range<usize>> {
+    let after = setting.find('=')? + 1;
+    let start = setting.len() - setting[after..].trim_start().len();
+    Some(start..setting.trim_end().len().max(start))
+}
+
+/// Each line of `text`: where it starts, where its text ends (before
+/// `\n` or `\r\n`) and where the next begins.
+fn line_bounds(text: &str) -> Vec<(usize, usize, usize)> {
+    let mut at = 0;
+    text.split_inclusive('\n')
+        .map(|raw| {
+            let body = raw.strip_suffix('\n').unwrap_or(raw);
+            let body = body.strip_suffix('\r').unwrap_or(body);
+            let bounds = (at, at + body.len(), at + raw.len());
+            at += raw.len();
+            bounds
+        })
+        .collect()
 }
 
 /// A fleet-file line with its spec field and the options set: a given
@@ -75,13 +258,8 @@ fn fleet_line(
                 .split_once('=')
                 .is_some_and(|(given, _)| given.trim() == key)
         });
-        match given {
-            Some(field) => {
-                let after = field.find('=').map_or(0, |at| at + 1);
-                let value_at = field.len() - field[after..].trim_start().len();
-                let end = field.trim_end().len().max(value_at);
-                field.replace_range(value_at..end, value);
-            }
+        match given.and_then(|field| Some((value_range(field)?, field))) {
+            Some((range, field)) => field.replace_range(range, value),
             None => fields.push(format!("{key}={value}")),
         }
     }
