@@ -23,7 +23,6 @@ mod scalar;
 pub mod systemd;
 pub mod temporal;
 
-use std::collections::BTreeMap;
 use std::ops::Range;
 
 use crate::error::InvalidInput;
@@ -88,8 +87,10 @@ fn write(text: &str, format: FleetFormat, fixes: &[LineFix]) -> Result<String, I
 type Options = [(String, String)];
 
 /// The rewritten fixes: line, spec and options.
-fn rewritten(fixes: &[LineFix]) -> impl Iterator<Item = (usize, &str, &Options)> {
-    fixes.iter().filter_map(|fix| match &fix.change {
+fn rewritten<'a>(
+    fixes: impl IntoIterator<Item = &'a LineFix>,
+) -> impl Iterator<Item = (usize, &'a str, &'a Options)> {
+    fixes.into_iter().filter_map(|fix| match &fix.change {
         FixChange::Rewritten { spec, options } => Some((fix.line, spec.as_str(), &options[..])),
         FixChange::Kept { .. } => None,
     })
@@ -122,47 +123,36 @@ fn by_line(text: &str, fixes: &[LineFix], edit: LineEditor) -> Result<String, In
 }
 
 /// `text` with the spec of each rewritten fleet line written by `write`
-/// over the bytes the importer read it from. The `k`-th fix of a native
-/// line goes with the `k`-th fleet line read from it, as
-/// [`super::fix_lines`] keeps the order lines are read in.
+/// over the bytes the importer read it from, each fix paired with its
+/// line as [`super::pair`] pairs them.
 fn specs_in_place(
     text: &str,
     translation: NativeTranslation,
     fixes: &[LineFix],
     write: SpecWriter,
 ) -> Result<String, InvalidInput> {
-    let mut sources: BTreeMap<usize, Vec<Option<Range<usize>>>> = BTreeMap::new();
-    for translated in translation.lines {
-        // A fleet line the fleet reader skips gives no fix.
-        if !file::parse(&translated.fleet).lines.is_empty() {
-            sources
-                .entry(translated.line)
-                .or_default()
-                .push(translated.source);
-        }
+    // A fleet line the fleet reader skips gives no fix.
+    let read = translation
+        .lines
+        .into_iter()
+        .filter(|translated| !file::parse(&translated.fleet).lines.is_empty())
+        .map(|translated| (translated.line, (translated.line, translated.source)));
+    let (paired, unpaired) = super::pair(read, fixes);
+    if let Some((line, _, _)) = rewritten(unpaired).next() {
+        return Err(refused(line, "no schedule read there to rewrite"));
     }
-    let mut taken: BTreeMap<usize, usize> = BTreeMap::new();
     let mut edits = Vec::new();
-    for fix in fixes {
-        let index = taken.entry(fix.line).or_default();
-        let source = sources.get(&fix.line).and_then(|at| at.get(*index));
-        *index += 1;
-        let FixChange::Rewritten { spec, .. } = &fix.change else {
+    for ((line, source), change) in paired {
+        let Some(FixChange::Rewritten { spec, .. }) = change else {
             continue;
         };
-        let Some(source) = source else {
-            return Err(refused(fix.line, "no schedule read there to rewrite"));
-        };
-        let Some(range) = source
-            .clone()
-            .filter(|range| !text[range.clone()].contains('\n'))
-        else {
+        let Some(range) = source.filter(|range| !text[range.clone()].contains('\n')) else {
             return Err(refused(
-                fix.line,
+                line,
                 "the schedule is not written on one line, so it is not rewritten",
             ));
         };
-        let written = write(&text[range.clone()], spec).map_err(|why| refused(fix.line, why))?;
+        let written = write(&text[range.clone()], spec).map_err(|why| refused(line, why))?;
         edits.push((range, written));
     }
     apply_edits(text, edits)
