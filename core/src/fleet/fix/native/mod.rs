@@ -58,6 +58,7 @@ pub fn rewrite(text: &str, format: FleetFormat, fixes: &[LineFix]) -> Result<Str
     })
 }
 
+/// [`rewrite`] by the writer of `format`, which is not `auto`.
 fn write(text: &str, format: FleetFormat, fixes: &[LineFix]) -> Result<String, InvalidInput> {
     match format {
         FleetFormat::Auto | FleetFormat::Fleet => by_line(text, fixes, fleet_line),
