@@ -31,8 +31,7 @@
 //!   as GitHub's late scheduled runs) are reported on stderr, and the rest
 //!   are still expanded; `--strict` refuses the file at its first bad line.
 //!   With `--fix` it prints the fleet fixed instead, in the format it was
-//!   read in (fleet file or crontab only), every byte but the changed specs and
-//!   options as read; `--level` levels the lines instead of hashing them,
+//!   read in, every byte but the changed specs and options as read; `--level` levels the lines instead of hashing them,
 //!   never moving the lines `--pin` numbers. The figures before and after
 //!   (peak starts per minute, shared minutes, p99 of running jobs) and why
 //!   each line left alone stays go to stderr as plain lines.

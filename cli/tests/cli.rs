@@ -500,6 +500,28 @@ fn fleet_refuses_bad_arguments() {
 }
 
 #[test]
+fn fleet_fix_writes_a_cron_job_back_in_its_own_yaml() {
+    let (_, paste, _) = NATIVE[2];
+    let output = stampede(&["fleet", "--fix"], paste.as_bytes());
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    // Only the schedule's minute changes, in its own single quotes.
+    let fixed = text(&output.stdout);
+    let (kept, schedule) = fixed.rsplit_once("  schedule: '").unwrap();
+    assert_eq!(format!("{kept}  schedule: '15 0 * * *'\n"), paste);
+    let minute = schedule.strip_suffix(" 0 * * *'\n").unwrap();
+    assert!(
+        minute.parse::<u32>().is_ok_and(|minute| minute < 60),
+        "{fixed}"
+    );
+    assert_ne!(minute, "15");
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("peak starts per minute: 1 -> 1\n"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn fleet_fix_prints_the_fixed_crontab_and_the_figures() {
     let mut crontab = String::from("# hourly jobs\nMAILTO=ops@example.com\n\n");
     for job in 1..=40 {

@@ -9,6 +9,7 @@ mod fleet;
 mod fleet_croniter;
 mod fleet_crontab;
 mod fleet_fix;
+mod fleet_fix_native;
 mod fleet_import;
 mod fleet_jenkins;
 mod fleet_prometheus;

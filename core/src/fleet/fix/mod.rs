@@ -61,6 +61,8 @@ pub mod delay;
 pub mod native;
 pub mod window;
 
+use std::collections::{BTreeMap, VecDeque};
+
 use serde::Serialize;
 
 use crate::error::InvalidInput;
@@ -134,19 +136,37 @@ pub fn fix_line(line: &FleetLine) -> FixChange {
 
 /// `lines` with each rewritten line's spec and options replaced.
 pub fn apply(lines: &[FleetLine], fixes: &[LineFix]) -> Vec<FleetLine> {
-    lines
-        .iter()
-        .map(|line| {
-            let change = fixes
-                .iter()
-                .find(|fix| fix.line == line.line)
-                .map(|fix| &fix.change);
-            match change {
-                Some(FixChange::Rewritten { spec, options }) => with_change(line, spec, options),
-                _ => line.clone(),
-            }
+    let (paired, _) = pair(lines.iter().map(|line| (line.line, line)), fixes);
+    paired
+        .into_iter()
+        .map(|(line, change)| match change {
+            Some(FixChange::Rewritten { spec, options }) => with_change(line, spec, options),
+            _ => line.clone(),
         })
         .collect()
+}
+
+/// Each of `items`, numbered by the native line it came from, with its
+/// fix, and the fixes left over. The `k`-th fix of a native line goes
+/// with the `k`-th item from it, as [`fix_lines`] keeps the order lines
+/// are read in, so the several lines one native line gives (a Jenkins
+/// spec with `\n` in it, a timer on several machines) each take their own.
+pub fn pair<T>(
+    items: impl IntoIterator<Item = (usize, T)>,
+    fixes: &[LineFix],
+) -> (Vec<(T, Option<&FixChange>)>, Vec<&LineFix>) {
+    let mut by_line: BTreeMap<usize, VecDeque<&LineFix>> = BTreeMap::new();
+    for fix in fixes {
+        by_line.entry(fix.line).or_default().push_back(fix);
+    }
+    let paired = items
+        .into_iter()
+        .map(|(line, item)| {
+            let fix = by_line.get_mut(&line).and_then(VecDeque::pop_front);
+            (item, fix.map(|fix| &fix.change))
+        })
+        .collect();
+    (paired, by_line.into_values().flatten().collect())
 }
 
 /// `line` with `spec` and each of `options` set.

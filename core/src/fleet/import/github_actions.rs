@@ -13,7 +13,7 @@
 //! placements read as the earliest a run can start, not when it will.
 
 use super::super::file::System;
-use super::yaml::{self, YamlNode};
+use super::yaml::{self, PasteLines, YamlNode};
 use super::{NativeTranslation, split_files};
 
 /// The note every workflow line carries.
@@ -26,6 +26,7 @@ pub const FILE_MARK: &str = "# file:";
 /// Translates workflows into fleet lines.
 pub fn translate(text: &str) -> NativeTranslation {
     let mut out = NativeTranslation::default();
+    let paste = PasteLines::new(text);
     for part in split_files(text, FILE_MARK) {
         let (documents, error) = yaml::documents(part.text, part.first_line);
         let file_name = part
@@ -33,7 +34,7 @@ pub fn translate(text: &str) -> NativeTranslation {
             .map(|(_, name)| name)
             .filter(|name| !name.is_empty());
         for workflow in &documents {
-            read_workflow(workflow, file_name, &mut out);
+            read_workflow(workflow, file_name, &paste, &mut out);
         }
         if let Some(error) = error {
             out.skip(error.line, "yaml", error.reason);
@@ -42,7 +43,12 @@ pub fn translate(text: &str) -> NativeTranslation {
     out
 }
 
-fn read_workflow(workflow: &YamlNode, file_name: Option<&str>, out: &mut NativeTranslation) {
+fn read_workflow(
+    workflow: &YamlNode,
+    file_name: Option<&str>,
+    paste: &PasteLines,
+    out: &mut NativeTranslation,
+) {
     let Some(on) = workflow.get("on") else {
         return;
     };
@@ -72,7 +78,8 @@ fn read_workflow(workflow: &YamlNode, file_name: Option<&str>, out: &mut NativeT
         };
         match cron.as_str() {
             Some(spec) => {
-                out.push(cron.line, System::Cron, id, spec, &[]);
+                let source = paste.scalar_range(cron);
+                out.push_at(source, cron.line, System::Cron, id, spec, &[]);
                 out.note(cron.line, DELAY_NOTE);
             }
             None => out.skip(

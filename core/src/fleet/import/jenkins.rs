@@ -17,6 +17,8 @@
 //! that its `H` fields hash that name. Lines are placed in UTC, so a spec
 //! line after a `TZ=` of another zone is skipped.
 
+use std::ops::Range;
+
 use super::super::file::System;
 use super::NativeTranslation;
 
@@ -31,13 +33,24 @@ pub const DEFAULT_JOB: &str = "Jenkinsfile";
 enum Token {
     Word(String),
     Punct(char),
-    /// A string's text, cut into the lines of the spec it holds: each
-    /// with the native line it starts on. `built` when it interpolates.
+    /// A string's text, cut into the lines of the spec it holds. `built`
+    /// when it interpolates.
     Text {
-        lines: Vec<(usize, String)>,
+        lines: Vec<SpecText>,
         built: bool,
     },
     Job(String),
+}
+
+/// One line of a spec string.
+#[derive(Clone, Debug, PartialEq)]
+struct SpecText {
+    /// The native line it starts on.
+    line: usize,
+    /// Its text, escapes read.
+    text: String,
+    /// The bytes it is written in, escapes as written.
+    source: Range<usize>,
 }
 
 /// Translates Jenkinsfiles into fleet lines.
@@ -94,7 +107,12 @@ fn trigger(rest: &[(usize, Token)], line: usize, job: Option<&str>, out: &mut Na
         return;
     }
     let mut zone: Option<&str> = None;
-    for (spec_line, spec) in lines {
+    for SpecText {
+        line: spec_line,
+        text: spec,
+        source,
+    } in lines
+    {
         let spec = spec.trim();
         if spec.is_empty() || spec.starts_with('#') {
             continue;
@@ -112,7 +130,8 @@ fn trigger(rest: &[(usize, Token)], line: usize, job: Option<&str>, out: &mut Na
             continue;
         }
         let name = job.unwrap_or(DEFAULT_JOB);
-        out.push(*spec_line, System::Jenkins, name, spec, &[]);
+        let source = Some(source.clone());
+        out.push_at(source, *spec_line, System::Jenkins, name, spec, &[]);
         if job.is_none() {
             out.note(*spec_line, format!("no \"{JOB_MARK} folder/name\" line names this job, so its H fields hash the name {DEFAULT_JOB}"));
         }
@@ -123,6 +142,12 @@ fn trigger(rest: &[(usize, Token)], line: usize, job: Option<&str>, out: &mut Na
 /// line; comments are dropped except [`JOB_MARK`] lines.
 fn tokens(text: &str) -> Vec<(usize, Token)> {
     let chars: Vec<char> = text.chars().collect();
+    // The byte each character starts at, and the text's end.
+    let bytes: Vec<usize> = text
+        .char_indices()
+        .map(|(at, _)| at)
+        .chain([text.len()])
+        .collect();
     let mut tokens = Vec::new();
     let mut line = 1;
     let mut at = 0;
@@ -151,7 +176,7 @@ fn tokens(text: &str) -> Vec<(usize, Token)> {
             }
             at += 2;
         } else if c == '\'' || c == '"' {
-            let (token, end, end_line) = string(&chars, at, line);
+            let (token, end, end_line) = string(&chars, &bytes, at, line);
             tokens.push((line, token));
             at = end;
             line = end_line;
@@ -172,12 +197,18 @@ fn tokens(text: &str) -> Vec<(usize, Token)> {
 
 /// The string starting at `chars[at]` on `line`: its token, the index
 /// after it and the line it ends on. An unterminated string runs to the
-/// end of the text.
-fn string(chars: &[char], at: usize, mut line: usize) -> (Token, usize, usize) {
+/// end of the text. `bytes` holds the byte each character starts at.
+fn string(chars: &[char], bytes: &[usize], at: usize, mut line: usize) -> (Token, usize, usize) {
     let quote = chars[at];
     let triple = chars.get(at + 1) == Some(&quote) && chars.get(at + 2) == Some(&quote);
     let mut at = at + if triple { 3 } else { 1 };
-    let mut lines = vec![(line, String::new())];
+    let byte = |at: usize| bytes[at.min(chars.len())];
+    let new_line = |line: usize, from: usize| SpecText {
+        line,
+        text: String::new(),
+        source: byte(from)..byte(from),
+    };
+    let mut lines = vec![new_line(line, at)];
     let mut built = false;
     let closes = |at: usize| {
         chars.get(at) == Some(&quote)
@@ -186,16 +217,17 @@ fn string(chars: &[char], at: usize, mut line: usize) -> (Token, usize, usize) {
     while at < chars.len() && !closes(at) {
         let c = chars[at];
         at += 1;
-        let current = match lines.last_mut() {
-            Some((_, current)) => current,
-            None => break,
+        let Some(current) = lines.last_mut() else {
+            break;
         };
+        current.source.end = byte(at - 1);
+        let current = &mut current.text;
         match c {
             '\\' => {
                 let escaped = chars.get(at).copied();
                 at += 1;
                 match escaped {
-                    Some('n') => lines.push((line, String::new())),
+                    Some('n') => lines.push(new_line(line, at)),
                     Some('t') => current.push('\t'),
                     // A backslash before a line break joins the lines.
                     Some('\n') => line += 1,
@@ -205,7 +237,7 @@ fn string(chars: &[char], at: usize, mut line: usize) -> (Token, usize, usize) {
             }
             '\n' => {
                 line += 1;
-                lines.push((line, String::new()));
+                lines.push(new_line(line, at));
             }
             '$' if quote == '"' => {
                 let next = chars.get(at).copied();
@@ -215,6 +247,9 @@ fn string(chars: &[char], at: usize, mut line: usize) -> (Token, usize, usize) {
             }
             _ => current.push(c),
         }
+    }
+    if let Some(last) = lines.last_mut() {
+        last.source.end = last.source.end.max(byte(at));
     }
     let end = if at < chars.len() {
         at + if triple { 3 } else { 1 }
@@ -230,26 +265,33 @@ mod tests {
 
     #[test]
     fn strings_split_into_spec_lines() {
-        let read = tokens("cron('''\nH 2 * * *\n  H 3 * * *''')\n");
+        let text = "cron('''\nH 2 * * *\n  H 3 * * *''')\n";
+        let read = tokens(text);
         let Token::Text { lines, built } = &read[2].1 else {
             panic!("no string: {read:?}");
         };
         assert!(!built);
+        let lines: Vec<(usize, &str, &str)> = lines
+            .iter()
+            .map(|spec| (spec.line, spec.text.as_str(), &text[spec.source.clone()]))
+            .collect();
         assert_eq!(
             lines,
-            &[
-                (1, String::new()),
-                (2, "H 2 * * *".into()),
-                (3, "  H 3 * * *".into())
+            [
+                (1, "", ""),
+                (2, "H 2 * * *", "H 2 * * *"),
+                (3, "  H 3 * * *", "  H 3 * * *")
             ]
         );
-        let read = tokens("x = \"a\\nb ${y}\"");
-        assert_eq!(
-            read[2].1,
-            Token::Text {
-                lines: vec![(1, "a".into()), (1, "b ${y}".into())],
-                built: true
-            }
-        );
+        let text = "x = \"a\\nb\\t ${y}\"";
+        let Token::Text { lines, built } = &tokens(text)[2].1 else {
+            panic!("no string");
+        };
+        assert!(built);
+        let lines: Vec<(&str, &str)> = lines
+            .iter()
+            .map(|spec| (spec.text.as_str(), &text[spec.source.clone()]))
+            .collect();
+        assert_eq!(lines, [("a", "a"), ("b\t ${y}", "b\\t ${y}")]);
     }
 }

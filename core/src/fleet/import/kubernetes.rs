@@ -23,16 +23,17 @@
 
 use super::super::file::System;
 use super::NativeTranslation;
-use super::yaml::{self, YamlNode};
+use super::yaml::{self, PasteLines, YamlNode};
 use crate::field::shorten;
 
 /// Translates CronJob YAML into fleet lines.
 pub fn translate(text: &str) -> NativeTranslation {
     let mut out = NativeTranslation::default();
     let (documents, error) = yaml::documents(text, 1);
+    let paste = PasteLines::new(text);
     for document in &documents {
         match document.get("kind").and_then(YamlNode::as_str) {
-            Some("CronJob") => cron_job(document, &mut out),
+            Some("CronJob") => cron_job(document, &paste, &mut out),
             Some("List") => {
                 let items = document
                     .get("items")
@@ -40,7 +41,7 @@ pub fn translate(text: &str) -> NativeTranslation {
                     .unwrap_or(&[]);
                 for item in items {
                     if item.get("kind").and_then(YamlNode::as_str) == Some("CronJob") {
-                        cron_job(item, &mut out);
+                        cron_job(item, &paste, &mut out);
                     }
                 }
             }
@@ -59,7 +60,7 @@ fn text<'a>(node: Option<&'a YamlNode>, key: &str) -> Option<&'a str> {
         .and_then(YamlNode::as_str)
 }
 
-fn cron_job(job: &YamlNode, out: &mut NativeTranslation) {
+fn cron_job(job: &YamlNode, paste: &PasteLines, out: &mut NativeTranslation) {
     let metadata = job.get("metadata");
     let Some(name) = text(metadata, "name") else {
         out.skip(
@@ -107,11 +108,10 @@ fn cron_job(job: &YamlNode, out: &mut NativeTranslation) {
             return;
         }
     };
-    let zone = text(Some(spec), "timeZone");
-    match zone {
-        Some(zone) => out.push(line, System::Cron, &id, &schedule, &[("TZ", zone)]),
-        None => out.push(line, System::Cron, &id, &schedule, &[]),
-    }
+    let zone = text(Some(spec), "timeZone").map(|zone| ("TZ", zone));
+    let source = paste.scalar_range(schedule_node);
+    let options: Vec<(&str, &str)> = zone.into_iter().collect();
+    out.push_at(source, line, System::Cron, &id, &schedule, &options);
 }
 
 /// A robfig schedule written so Vixie cron reads the same minutes, or why

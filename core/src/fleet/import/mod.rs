@@ -32,6 +32,7 @@ pub mod temporal;
 pub mod yaml;
 
 use std::collections::BTreeSet;
+use std::ops::Range;
 
 use crate::choice_enum;
 use crate::error::InvalidInput;
@@ -173,6 +174,10 @@ pub struct TranslatedLine {
     pub line: usize,
     /// The fleet line's text, without its line ending.
     pub fleet: String,
+    /// The bytes of the native text its spec is written in, for a format
+    /// whose writer puts a new spec there (Jenkinsfiles, CronJob and
+    /// workflow YAML).
+    pub source: Option<Range<usize>>,
 }
 
 /// Native text translated to fleet lines.
@@ -234,6 +239,19 @@ impl NativeTranslation {
         spec: &str,
         options: &[(&str, &str)],
     ) {
+        self.push_at(None, line, system, id, spec, options);
+    }
+
+    /// [`Self::push`], noting the bytes the spec is written in.
+    fn push_at(
+        &mut self,
+        source: Option<Range<usize>>,
+        line: usize,
+        system: System,
+        id: &str,
+        spec: &str,
+        options: &[(&str, &str)],
+    ) {
         if self.lines.len() >= MOST_IMPORTED_LINES {
             if !self.full {
                 self.full = true;
@@ -255,7 +273,11 @@ impl NativeTranslation {
             fleet.push('=');
             fleet.push_str(&one_line(value));
         }
-        self.lines.push(TranslatedLine { line, fleet });
+        self.lines.push(TranslatedLine {
+            line,
+            fleet,
+            source,
+        });
     }
 
     /// Whether [`MOST_IMPORTED_LINES`] lines are in, so a loop that
@@ -296,18 +318,18 @@ fn one_line(text: &str) -> String {
 
 /// A part of a paste: the text after a `# file: name` line (or before
 /// the first), and where it starts.
-struct FilePart<'a> {
+pub(crate) struct FilePart<'a> {
     /// The name given and the marker's line; `None` before any marker.
-    name: Option<(usize, &'a str)>,
+    pub(crate) name: Option<(usize, &'a str)>,
     /// The line the part's text starts on.
-    first_line: usize,
-    text: &'a str,
+    pub(crate) first_line: usize,
+    pub(crate) text: &'a str,
 }
 
 /// `text` cut at its lines that start with `marker` (after blanks), such
 /// as `# file:`. The part before the first marker comes first, even when
 /// empty.
-fn split_files<'a>(text: &'a str, marker: &str) -> Vec<FilePart<'a>> {
+pub(crate) fn split_files<'a>(text: &'a str, marker: &str) -> Vec<FilePart<'a>> {
     let mut parts = vec![FilePart {
         name: None,
         first_line: 1,

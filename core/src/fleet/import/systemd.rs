@@ -19,6 +19,8 @@
 //! own runs (`OnBootSec=`, `OnUnitActiveSec=`, …) are not on the calendar
 //! and are skipped with a notice.
 
+use std::collections::BTreeMap;
+
 use super::super::file::System;
 use super::{NativeTranslation, split_files};
 
@@ -105,19 +107,22 @@ fn machines<'a>(text: &'a str, out: &mut NativeTranslation) -> Vec<&'a str> {
 }
 
 /// What a unit's `[Timer]` section sets.
-struct TimerUnit {
+pub(crate) struct TimerUnit {
     /// Each `OnCalendar=` in force, with its line.
-    calendars: Vec<(usize, String)>,
+    pub(crate) calendars: Vec<(usize, String)>,
     /// The last value of each of [`DELAY_KEYS`], if set.
     delays: [(&'static str, Option<String>); 3],
+    /// The line of each key's last assignment, the one in force.
+    pub(crate) last_set: BTreeMap<String, usize>,
 }
 
 /// Reads the `[Timer]` section of a unit's text, which starts on
 /// `first_line`.
-fn read_unit(text: &str, first_line: usize, out: &mut NativeTranslation) -> TimerUnit {
+pub(crate) fn read_unit(text: &str, first_line: usize, out: &mut NativeTranslation) -> TimerUnit {
     let mut unit = TimerUnit {
         calendars: Vec::new(),
         delays: DELAY_KEYS.map(|key| (key, None)),
+        last_set: BTreeMap::new(),
     };
     let mut in_timer = false;
     let mut lines = text
@@ -150,6 +155,7 @@ fn read_unit(text: &str, first_line: usize, out: &mut NativeTranslation) -> Time
             continue;
         }
         let (key, value) = (key.trim(), value.trim());
+        unit.last_set.insert(key.to_string(), line);
         if key == "OnCalendar" {
             if value.is_empty() {
                 unit.calendars.clear();

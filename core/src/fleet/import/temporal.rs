@@ -34,7 +34,7 @@
 
 use super::super::file::System;
 use super::NativeTranslation;
-use super::yaml::{self, YamlNode};
+use super::yaml::{self, YamlNode, YamlValue};
 
 /// A structured calendar's fields: name, lowest and highest value a cron
 /// string takes, and the value a missing field of a text calendar has.
@@ -51,35 +51,45 @@ const CALENDAR_FIELDS: [(&str, i64, i64, &str); 7] = [
 /// Translates schedule JSON into fleet lines.
 pub fn translate(text: &str) -> NativeTranslation {
     let mut out = NativeTranslation::default();
+    for schedule in schedules(text, &mut out) {
+        read_schedule(&schedule, &mut out);
+    }
+    out
+}
+
+/// The schedule objects of the paste (an array's items, or each
+/// document or JSON line), with any text that is not JSON skipped in
+/// `out`.
+pub(crate) fn schedules(text: &str, out: &mut NativeTranslation) -> Vec<YamlNode> {
     let (documents, error) = yaml::documents(text, 1);
-    match error {
-        None => {
-            for document in &documents {
-                match document.items() {
-                    Some(schedules) => schedules
-                        .iter()
-                        .for_each(|schedule| read_schedule(schedule, &mut out)),
-                    None => read_schedule(document, &mut out),
-                }
-            }
-        }
+    let documents = match error {
+        None => documents,
         Some(_) if is_json_lines(text) => {
+            let mut documents = Vec::new();
             for (index, raw) in text.lines().enumerate() {
                 if raw.trim().is_empty() {
                     continue;
                 }
-                let (documents, error) = yaml::documents(raw, index + 1);
-                documents
-                    .iter()
-                    .for_each(|schedule| read_schedule(schedule, &mut out));
+                let (read, error) = yaml::documents(raw, index + 1);
+                documents.extend(read);
                 if let Some(error) = error {
                     out.skip(error.line, "json", error.reason);
                 }
             }
+            documents
         }
-        Some(error) => out.skip(error.line, "json", error.reason),
-    }
-    out
+        Some(error) => {
+            out.skip(error.line, "json", error.reason);
+            return Vec::new();
+        }
+    };
+    documents
+        .into_iter()
+        .flat_map(|document| match document.value {
+            YamlValue::Sequence(schedules) => schedules,
+            _ => vec![document],
+        })
+        .collect()
 }
 
 /// Whether the text's first line that is not blank is a whole object, as
@@ -102,11 +112,7 @@ fn read_schedule(schedule: &YamlNode, out: &mut NativeTranslation) {
         return;
     }
     let inner = schedule.get("schedule");
-    let spec = inner
-        .and_then(|inner| inner.get("spec"))
-        .or_else(|| schedule.get("info").and_then(|info| info.get("spec")))
-        .or_else(|| schedule.get("spec"));
-    let Some(spec) = spec else {
+    let Some(spec) = spec_of(schedule) else {
         out.skip(
             schedule.line,
             "spec",
@@ -191,6 +197,16 @@ fn read_schedule(schedule: &YamlNode, out: &mut NativeTranslation) {
             format!("schedule {id} has a {key}; its lines place starts outside it too"),
         );
     }
+}
+
+/// A schedule's `ScheduleSpec`: under `schedule.spec` (describe),
+/// `info.spec` (list) or `spec`.
+pub(crate) fn spec_of(schedule: &YamlNode) -> Option<&YamlNode> {
+    schedule
+        .get("schedule")
+        .and_then(|inner| inner.get("spec"))
+        .or_else(|| schedule.get("info").and_then(|info| info.get("spec")))
+        .or_else(|| schedule.get("spec"))
 }
 
 /// An interval entry as `every INTERVAL [offset PHASE]`.

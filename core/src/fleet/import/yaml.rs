@@ -10,6 +10,7 @@
 //! strict readers of Kubernetes, Prometheus and GitHub Actions refuse it.
 
 use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 
 use saphyr_parser::{Event, Parser, ScalarStyle};
 
@@ -20,25 +21,38 @@ pub const MOST_NODES: usize = 250_000;
 /// The deepest nesting read; real schedules nest a dozen levels at most.
 pub const MOST_DEPTH: usize = 64;
 
-/// A node and the line (1-based) it starts on.
+/// A node and where it starts: the line (1-based) and the column (in
+/// characters, 0-based) on it. A block scalar (`|`, `>`) starts at its
+/// text, on the line after the indicator.
 #[derive(Clone, Debug, PartialEq)]
 pub struct YamlNode {
     pub line: usize,
+    pub column: usize,
     pub value: YamlValue,
 }
 
 /// What a node holds.
 #[derive(Clone, Debug, PartialEq)]
 pub enum YamlValue {
-    /// A scalar's text, and whether it was plain (unquoted), where `null`,
-    /// `~` and nothing mean no value.
+    /// A scalar's text and how it was written; only a plain scalar reads
+    /// `null`, `~` and nothing as no value.
     Scalar {
         text: String,
-        plain: bool,
+        style: YamlStyle,
     },
     Sequence(Vec<YamlNode>),
     /// Keys and values in the order given.
     Mapping(Vec<(YamlNode, YamlNode)>),
+}
+
+/// How a scalar is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum YamlStyle {
+    Plain,
+    SingleQuoted,
+    DoubleQuoted,
+    /// A literal (`|`) or folded (`>`) block.
+    Block,
 }
 
 /// Why the text stopped being read, and the line where it did.
@@ -66,7 +80,7 @@ pub fn documents(text: &str, first_line: usize) -> (Vec<YamlNode>, Option<YamlEr
             }
         };
         let line = at(span.start.line());
-        match builder.take(event, line) {
+        match builder.take(event, line, span.start.col()) {
             Ok(Some(document)) => documents.push(document),
             Ok(None) => {}
             Err(reason) => return (documents, Some(YamlError { line, reason })),
@@ -108,20 +122,22 @@ impl YamlNode {
     /// A scalar's text, `None` for a collection or no value.
     pub fn as_str(&self) -> Option<&str> {
         match &self.value {
-            YamlValue::Scalar { text, plain } if !(*plain && is_null(text)) => Some(text),
+            YamlValue::Scalar { text, style } if !(*style == YamlStyle::Plain && is_null(text)) => {
+                Some(text)
+            }
             _ => None,
         }
     }
 
     /// Whether the node is a scalar meaning no value.
     pub fn is_null(&self) -> bool {
-        matches!(&self.value, YamlValue::Scalar { text, plain: true } if is_null(text))
+        matches!(&self.value, YamlValue::Scalar { text, style: YamlStyle::Plain } if is_null(text))
     }
 
     /// Whether the node is a plain `true`, as YAML 1.2's core schema reads
     /// booleans.
     pub fn is_true(&self) -> bool {
-        matches!(&self.value, YamlValue::Scalar { text, plain: true }
+        matches!(&self.value, YamlValue::Scalar { text, style: YamlStyle::Plain }
             if matches!(text.as_str(), "true" | "True" | "TRUE"))
     }
 
@@ -164,15 +180,26 @@ struct TreeBuilder {
 
 impl TreeBuilder {
     /// Takes one event; returns a document when one ends.
-    fn take(&mut self, event: Event<'_>, line: usize) -> Result<Option<YamlNode>, String> {
+    fn take(
+        &mut self,
+        event: Event<'_>,
+        line: usize,
+        column: usize,
+    ) -> Result<Option<YamlNode>, String> {
         match event {
             Event::Scalar(text, style, anchor, _) => {
-                let plain = style == ScalarStyle::Plain;
+                let style = match style {
+                    ScalarStyle::Plain => YamlStyle::Plain,
+                    ScalarStyle::SingleQuoted => YamlStyle::SingleQuoted,
+                    ScalarStyle::DoubleQuoted => YamlStyle::DoubleQuoted,
+                    ScalarStyle::Literal | ScalarStyle::Folded => YamlStyle::Block,
+                };
                 let node = YamlNode {
                     line,
+                    column,
                     value: YamlValue::Scalar {
                         text: text.into_owned(),
-                        plain,
+                        style,
                     },
                 };
                 self.count(1)?;
@@ -188,10 +215,20 @@ impl TreeBuilder {
                 self.close(node, 0, size)?;
             }
             Event::SequenceStart(anchor, _) => {
-                self.start(YamlValue::Sequence(Vec::new()), anchor, line)?
+                let node = YamlNode {
+                    line,
+                    column,
+                    value: YamlValue::Sequence(Vec::new()),
+                };
+                self.start(node, anchor)?
             }
             Event::MappingStart(anchor, _) => {
-                self.start(YamlValue::Mapping(Vec::new()), anchor, line)?
+                let node = YamlNode {
+                    line,
+                    column,
+                    value: YamlValue::Mapping(Vec::new()),
+                };
+                self.start(node, anchor)?
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 if let Some(open) = self.open.pop() {
@@ -204,9 +241,10 @@ impl TreeBuilder {
             Event::DocumentEnd => {
                 let document = self.document.take().unwrap_or(YamlNode {
                     line,
+                    column,
                     value: YamlValue::Scalar {
                         text: String::new(),
-                        plain: true,
+                        style: YamlStyle::Plain,
                     },
                 });
                 self.anchors.clear();
@@ -227,13 +265,13 @@ impl TreeBuilder {
         Ok(())
     }
 
-    fn start(&mut self, value: YamlValue, anchor: usize, line: usize) -> Result<(), String> {
+    fn start(&mut self, node: YamlNode, anchor: usize) -> Result<(), String> {
         if self.open.len() >= MOST_DEPTH {
             return Err(format!("nests deeper than {MOST_DEPTH} levels"));
         }
         self.count(1)?;
         self.open.push(Open {
-            node: YamlNode { line, value },
+            node,
             anchor,
             key: None,
             size: 1,
@@ -272,6 +310,84 @@ impl TreeBuilder {
     }
 }
 
+/// Where each line of a paste starts, to find a node's text in it.
+pub struct PasteLines<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> PasteLines<'a> {
+    pub fn new(text: &'a str) -> Self {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+            .collect();
+        Self { text, starts }
+    }
+
+    /// The paste.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// The byte of the paste `node` starts at, if its line and column
+    /// are in it.
+    pub fn offset(&self, node: &YamlNode) -> Option<usize> {
+        let start = *self.starts.get(node.line.checked_sub(1)?)?;
+        let rest = &self.text[start..];
+        let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
+        let into = line
+            .char_indices()
+            .map(|(at, _)| at)
+            .chain([line.len()])
+            .nth(node.column)?;
+        Some(start + into)
+    }
+
+    /// The bytes a scalar written on one line takes, quotes included;
+    /// `None` for a block scalar, a collection or a scalar that goes on
+    /// over a line break.
+    pub fn scalar_range(&self, node: &YamlNode) -> Option<Range<usize>> {
+        let YamlValue::Scalar { text, style } = &node.value else {
+            return None;
+        };
+        let start = self.offset(node)?;
+        let rest = &self.text[start..];
+        let len = match style {
+            YamlStyle::Plain => {
+                (rest.starts_with(text.as_str()) && !text.contains('\n')).then_some(text.len())?
+            }
+            YamlStyle::SingleQuoted => quoted_len(rest, '\'', None)?,
+            YamlStyle::DoubleQuoted => quoted_len(rest, '"', Some('\\'))?,
+            YamlStyle::Block => return None,
+        };
+        Some(start..start + len)
+    }
+}
+
+/// The length of the quoted scalar `text` starts with, quotes included,
+/// if it closes on its line: `escape` takes the character after it, and
+/// without one a doubled quote stands for itself.
+fn quoted_len(text: &str, quote: char, escape: Option<char>) -> Option<usize> {
+    let mut chars = text.char_indices().skip(1).peekable();
+    if !text.starts_with(quote) {
+        return None;
+    }
+    while let Some((at, c)) = chars.next() {
+        if c == '\n' {
+            return None;
+        }
+        if Some(c) == escape {
+            chars.next();
+        } else if c == quote {
+            if escape.is_none() && chars.next_if(|&(_, next)| next == quote).is_some() {
+                continue;
+            }
+            return Some(at + c.len_utf8());
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -286,6 +402,20 @@ mod tests {
         assert_eq!(b.items().unwrap()[1].as_str(), Some("y"));
         assert_eq!(b.items().unwrap()[1].line, 4);
         assert_eq!(documents[1].get("c").unwrap().get("d").unwrap().line, 6);
+    }
+
+    #[test]
+    fn one_line_scalars_are_found_in_the_paste() {
+        let text = "a: 0 2 * * *  # c\nb: [ 'x ''y' , \"z\\\"é\" ]\nc: |\n  x\nd: 'e\n  f'\n";
+        let (read, _) = documents(text, 1);
+        let lines = PasteLines::new(text);
+        let found = |node: &YamlNode| lines.scalar_range(node).map(|range| &text[range]);
+        let b = read[0].get("b").unwrap().items().unwrap();
+        assert_eq!(found(read[0].get("a").unwrap()), Some("0 2 * * *"));
+        assert_eq!(found(&b[0]), Some("'x ''y'"));
+        assert_eq!(found(&b[1]), Some("\"z\\\"é\""));
+        assert_eq!(found(read[0].get("c").unwrap()), None);
+        assert_eq!(found(read[0].get("d").unwrap()), None);
     }
 
     #[test]

@@ -1,0 +1,84 @@
+//! A new spec written over an old one inside a Groovy string or as a YAML
+//! scalar.
+
+use super::retext;
+
+/// A spec line inside a Jenkinsfile's string (`source` is the line's text
+/// between the quotes, escapes as written), its blanks kept. A spec that
+/// would need escaping there (a quote, `\`, `$` or a line break) is
+/// refused, as no Jenkins spec holds one.
+pub(super) fn groovy(source: &str, spec: &str) -> Result<String, String> {
+    if let Some(c) = spec.chars().find(|c| "'\"\\$\n\r".contains(*c)) {
+        return Err(format!(
+            "a Jenkinsfile's spec is not written with {c:?} in it"
+        ));
+    }
+    Ok(retext(source, spec))
+}
+
+/// A YAML scalar (`source`, quotes included) holding `spec` instead, in
+/// the same style: single-quoted, double-quoted, or plain unless the spec
+/// needs quotes, in which case double-quoted.
+pub(super) fn yaml(source: &str, spec: &str) -> Result<String, String> {
+    Ok(match source.chars().next() {
+        Some('\'') if !spec.contains(['\n', '\r']) => format!("'{}'", spec.replace('\'', "''")),
+        Some('\'' | '"') => double_quoted(spec),
+        _ if plain_holds(spec) => spec.to_string(),
+        _ => double_quoted(spec),
+    })
+}
+
+/// Whether a plain scalar reads as `spec` itself, in block and flow
+/// collections alike: no indicator first, no `: `, ` #` or flow
+/// indicator inside, no blanks at the ends, nothing but printable text.
+fn plain_holds(spec: &str) -> bool {
+    let Some(first) = spec.chars().next() else {
+        return false;
+    };
+    !"-?:,[]{}#&*!|>'\"%@`".contains(first)
+        && !spec.contains(": ")
+        && !spec.contains(" #")
+        && !spec.contains([',', '[', ']', '{', '}'])
+        && !spec.ends_with([':', ' '])
+        && !spec.starts_with(' ')
+        && spec
+            .chars()
+            .all(|c| c == ' ' || !(c.is_control() || c.is_whitespace()))
+}
+
+/// `text` as a double-quoted YAML scalar, which escapes anything.
+fn double_quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn yaml_scalars_keep_their_style_unless_plain_cannot_hold_the_spec() {
+        assert_eq!(yaml("0 2 * * *", "17 2 * * *").unwrap(), "17 2 * * *");
+        assert_eq!(yaml("'0 2 * * *'", "it's").unwrap(), "'it''s'");
+        assert_eq!(yaml("\"x\"", "a\"\\\t").unwrap(), "\"a\\\"\\\\\\u0009\"");
+        assert_eq!(yaml("0 * * * *", "*/5 * * * *").unwrap(), "\"*/5 * * * *\"");
+        assert_eq!(yaml("x", "@daily").unwrap(), "\"@daily\"");
+        assert_eq!(yaml("x", "0,30 * * * *").unwrap(), "\"0,30 * * * *\"");
+        assert_eq!(yaml("x", "a: b").unwrap(), "\"a: b\"");
+        assert_eq!(yaml("x", "").unwrap(), "\"\"");
+        assert_eq!(groovy(" 0 0 * * * ", "H H * * *").unwrap(), " H H * * * ");
+        assert!(groovy("0 0 * * *", "H ${x} * * *").is_err());
+    }
+}
