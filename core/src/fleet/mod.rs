@@ -20,6 +20,7 @@ pub mod import;
 pub mod instant;
 pub mod jenkins;
 pub mod level;
+pub mod link;
 pub mod plan;
 pub mod prometheus;
 pub mod puppet;
