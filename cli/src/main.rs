@@ -122,7 +122,7 @@ enum Command {
     ///
     /// A fleet file has one schedule a line: SYSTEM<TAB>ID<TAB>SPEC, then
     /// optional Duration= and Weight= fields and the system's own options.
-    /// SYSTEM is cron (TZ=Area/City), jenkins, croniter, systemd
+    /// SYSTEM is cron (TZ= or CRON_TZ=Area/City), jenkins, croniter, systemd
     /// (RandomizedDelaySec=, FixedRandomDelay=, MachineID=,
     /// RandomizedOffsetSec=), temporal (Jitter=, Namespace=), prometheus
     /// (Job=, Labels=, URL=, Server=, ExternalLabels=) or puppet; each start

@@ -7,7 +7,7 @@
 //! finest step any of the schedulers here places a start at.
 
 use super::file::{FleetLine, Refusal, System};
-use super::zoned::ZonedCron;
+use super::zoned::{ZoneClock, ZonedCron};
 use super::{cron, croniter, jenkins, prometheus, puppet, systemd, temporal};
 
 /// Microseconds in a second.
@@ -41,7 +41,7 @@ pub enum LinePlan {
 /// The option keys lines of `system` read, besides `Duration` and `Weight`.
 pub fn option_keys(system: System) -> &'static [&'static str] {
     match system {
-        System::Cron => &["TZ"],
+        System::Cron => &["TZ", "CRON_TZ"],
         System::Puppet => &["FIPS"],
         System::Systemd => &systemd::OPTION_KEYS,
         System::Temporal => &["Jitter", "Namespace"],
@@ -56,11 +56,18 @@ impl LinePlan {
     pub fn read(line: &FleetLine, seed: u64) -> Result<Self, Refusal> {
         let spec = |refusal: crate::error::InvalidInput| Refusal::new("spec", refusal.to_string());
         match line.system {
-            System::Cron => match line.options.own("TZ") {
-                None | Some("UTC" | "Etc/UTC") => {
+            System::Cron => match (line.options.own("TZ"), line.options.own("CRON_TZ")) {
+                (Some(_), Some(_)) => Err(Refusal::new(
+                    "CRON_TZ",
+                    "give TZ= (the machine's clock) or CRON_TZ= (the job's zone), not both",
+                )),
+                (None | Some("UTC" | "Etc/UTC"), None) | (None, Some("UTC" | "Etc/UTC")) => {
                     cron::parse(&line.spec).map(Self::Minutes).map_err(spec)
                 }
-                Some(zone) => Ok(Self::Zoned(Box::new(ZonedCron::new(&line.spec, zone)?))),
+                (Some(zone), None) => ZonedCron::new(&line.spec, zone, ZoneClock::Machine)
+                    .map(|zoned| Self::Zoned(Box::new(zoned))),
+                (None, Some(zone)) => ZonedCron::new(&line.spec, zone, ZoneClock::Job)
+                    .map(|zoned| Self::Zoned(Box::new(zoned))),
             },
             // Jenkins hashes the job's full name into its `H` fields.
             System::Jenkins => jenkins::schedule(&line.id, &line.spec)

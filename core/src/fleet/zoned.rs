@@ -1,11 +1,10 @@
-//! Cron lines in a time zone: a cron daemon that reads a clock with
-//! daylight saving time.
+//! Cron lines in a time zone, on one of two clocks.
 //!
-//! A `TZ=Area/City` line is read as a machine whose local time is that
-//! zone. Its fields match local wall-clock minutes, and where the local
-//! clock jumps the daemon does what cronie's main loop does (cronie 1.7.2,
-//! `src/cron.c`; Debian's cron documents the same rule in cron(8)). With
-//! `jump` the size of the change in local minutes:
+//! - `TZ=Area/City`: the machine's own clock is in that zone. Fields match
+//!   local wall-clock minutes, and where the clock jumps the daemon does
+//!   what cronie's main loop does (cronie 1.7.2, `src/cron.c`; Debian's
+//!   cron documents the same rule in cron(8)), with `jump` the size of the
+//!   change in local minutes:
 //!
 //! | the clock moves          | fixed-time jobs                      | wildcard jobs         |
 //! |--------------------------|--------------------------------------|-----------------------|
@@ -15,9 +14,16 @@
 //! | back, ≤ 3 h              | once, in the first pass              | in both passes        |
 //! | back, > 3 h              | in both passes                       | in both passes        |
 //!
-//! A wildcard job has `*` leading its minute or hour field (`@hourly`
-//! too), as cron's `MIN_STAR`/`HR_STAR` flags record; every other job is
-//! fixed-time. "At the jump" is the instant the zone's offset changes.
+//!   A wildcard job has `*` leading its minute or hour field (`@hourly`
+//!   too), as cron's `MIN_STAR`/`HR_STAR` flags record; every other job
+//!   is fixed-time. "At the jump" is the instant the zone's offset changes.
+//! - `CRON_TZ=Area/City`: the job alone is in that zone, on a machine
+//!   whose clock never jumps (UTC). Every real minute is matched against
+//!   the zone's wall clock, so a local time the zone skips never runs and
+//!   one it repeats runs twice. This is cronie's `CRON_TZ=` and the
+//!   Kubernetes CronJob controller's `spec.timeZone` (robfig/cron v3,
+//!   whose `Next` steps through absolute time in the zone).
+//!
 //! The zone data is the IANA database bundled by `jiff` (the `time-zones`
 //! feature); a build without it reads UTC only.
 
@@ -40,23 +46,44 @@ const LARGE_JUMP_MINUTES: i64 = 3 * 60;
 /// window cover it.
 const DAYS_AROUND: i64 = 2;
 
+/// Whose clock a zone is: the machine's, or the job's alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ZoneClock {
+    /// `TZ=`: the daemon's clock, with its rule for jumps.
+    Machine,
+    /// `CRON_TZ=`: each real minute matched on the zone's wall clock.
+    Job,
+}
+
+impl ZoneClock {
+    /// The option key that gives a zone this clock.
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::Machine => "TZ",
+            Self::Job => "CRON_TZ",
+        }
+    }
+}
+
 /// A Vixie cron schedule read on a local clock.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ZonedCron {
     schedule: Schedule,
     zone: TimeZone,
+    clock: ZoneClock,
     /// Whether the minute or the hour field starts with `*`.
     wildcard_time: bool,
 }
 
 impl ZonedCron {
-    /// Reads `spec` as Vixie cron on the clock of the IANA zone `zone`.
-    pub fn new(spec: &str, zone: &str) -> Result<Self, Refusal> {
+    /// Reads `spec` as Vixie cron in the IANA zone `zone` on `clock`.
+    pub fn new(spec: &str, zone: &str, clock: ZoneClock) -> Result<Self, Refusal> {
         let schedule =
             cron::parse(spec).map_err(|refusal| Refusal::new("spec", refusal.to_string()))?;
         Ok(Self {
             schedule,
-            zone: time_zone(zone)?,
+            zone: time_zone(zone, clock)?,
+            clock,
             wildcard_time: cron::time_is_wildcard(spec),
         })
     }
@@ -113,6 +140,13 @@ impl ZonedCron {
             AmbiguousOffset::Unambiguous { offset } => {
                 starts.push(local - i64::from(offset.seconds()));
             }
+            // The job's own zone: a skipped time never shows on the wall
+            // clock; a repeated one shows twice.
+            AmbiguousOffset::Gap { .. } if self.clock == ZoneClock::Job => {}
+            AmbiguousOffset::Fold { before, after } if self.clock == ZoneClock::Job => {
+                starts.push(local - i64::from(before.seconds()));
+                starts.push(local - i64::from(after.seconds()));
+            }
             AmbiguousOffset::Gap { before, after } => {
                 let jump = i64::from(after.seconds() - before.seconds()) / 60;
                 let caught_up =
@@ -145,11 +179,12 @@ impl ZonedCron {
     }
 }
 
-/// The IANA zone `name`, from the bundled database.
-fn time_zone(name: &str) -> Result<TimeZone, Refusal> {
+/// The IANA zone `name`, from the bundled database; a refusal names the
+/// option that gave it.
+fn time_zone(name: &str, clock: ZoneClock) -> Result<TimeZone, Refusal> {
     if !cfg!(feature = "time-zones") {
         return Err(Refusal::new(
-            "TZ",
+            clock.key(),
             format!(
                 "\"{}\": this build has no time zone data; only UTC is read",
                 crate::field::shorten(name)
@@ -158,7 +193,7 @@ fn time_zone(name: &str) -> Result<TimeZone, Refusal> {
     }
     jiff::tz::db().get(name).map_err(|_| {
         Refusal::new(
-            "TZ",
+            clock.key(),
             format!(
                 "\"{}\" is not an IANA time zone such as Europe/Berlin or America/New_York",
                 crate::field::shorten(name)

@@ -33,13 +33,17 @@ TZ=\"Etc/UTC\"
 5 4 * * sun
 ";
 
+/// A line's zone: the option that gives it, and the zone.
+type ZoneOption<'a> = Option<(&'a str, &'a str)>;
+
 /// Each read line as (line, id, spec, zone).
-fn lines(read: &FleetFile) -> Vec<(usize, &str, &str, Option<&str>)> {
+fn lines(read: &FleetFile) -> Vec<(usize, &str, &str, ZoneOption<'_>)> {
     read.lines
         .iter()
         .inspect(|line| assert_eq!(line.system, System::Cron))
         .map(|line| {
-            let zone = line.options.own("TZ");
+            let option = |key| line.options.own(key).map(|zone| (key, zone));
+            let zone = option("CRON_TZ").or(option("TZ"));
             (line.line, line.id.as_str(), line.spec.as_str(), zone)
         })
         .collect()
@@ -60,8 +64,18 @@ fn a_user_crontab_becomes_fleet_lines_numbered_as_written() {
         [
             (5, "/usr/local/bin/poll --fast", "*/15 * * * *", None),
             (6, "curl -s https://example.com/ping", "@hourly", None),
-            (9, "backup.sh --all", "30 2 * * 1-5", Some("UTC")),
-            (13, "report.sh", "0 9 * * *", Some("Europe/Berlin")),
+            (
+                9,
+                "backup.sh --all",
+                "30 2 * * 1-5",
+                Some(("CRON_TZ", "UTC"))
+            ),
+            (
+                13,
+                "report.sh",
+                "0 9 * * *",
+                Some(("CRON_TZ", "Europe/Berlin"))
+            ),
             (15, "rotate-logs", "@weekly", None),
         ]
     );
@@ -80,13 +94,13 @@ fn a_system_crontab_names_the_user_in_each_id() {
                 5,
                 "root: cd / && run-parts --report /etc/cron.hourly",
                 "17 * * * *",
-                Some("Etc/UTC")
+                Some(("TZ", "Etc/UTC"))
             ),
             (
                 6,
                 "www-data: /usr/bin/php /var/www/cron.php",
                 "@daily",
-                Some("Etc/UTC")
+                Some(("TZ", "Etc/UTC"))
             ),
         ]
     );

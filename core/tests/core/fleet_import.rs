@@ -264,7 +264,7 @@ fn cron_jobs_give_one_line_each_as_robfig_reads_them() {
     let translation = kubernetes::translate(CRON_JOBS);
     assert_eq!(
         translation.fleet_text(),
-        "cron\tbilling/report\t0 */2 * * *\tTZ=Europe/Berlin\n\
+        "cron\tbilling/report\t0 */2 * * *\tCRON_TZ=Europe/Berlin\n\
          cron\tdefault/cleanup\t30 4 1-31/2 * *\n\
          cron\tops/nightly\t@midnight\n"
     );
@@ -553,7 +553,7 @@ fn cron_jobs_read_as_pyyaml_reads_them() {
         };
         let mut want = format!("cron\t{id}\t{schedule}");
         if zone != "-" {
-            want.push_str(&format!("\tTZ={zone}"));
+            want.push_str(&format!("\tCRON_TZ={zone}"));
         }
         assert_eq!(got.line.to_string(), line, "{row:?}");
         assert_eq!(got.fleet, want, "{row:?}");

@@ -1,6 +1,8 @@
-//! Cron lines on a local clock against a simulation of cron's own loop:
-//! every vector in `cron_zoned.tsv` was made by `make_cron_zoned.py`, which
-//! steps cronie's main loop minute by minute over Python's zoneinfo.
+//! Cron lines in a zone against simulations: every vector in
+//! `cron_zoned.tsv` was made by `make_cron_zoned.py`, which steps cronie's
+//! main loop minute by minute over Python's zoneinfo for `TZ=` (the
+//! machine's clock) and matches every real minute on the zone's wall clock
+//! for `CRON_TZ=` (the job's own zone).
 
 use proptest::prelude::*;
 use stampede_core::fleet::cron::{self, Horizon};
@@ -21,10 +23,10 @@ fn zoned_lines_start_where_crons_loop_runs_them() {
     let mut rows = 0;
     for row in VECTORS.lines().filter(|line| !line.starts_with('#')) {
         let columns: Vec<&str> = row.split('\t').collect();
-        let [spec, zone, from, hours, want] = columns[..] else {
+        let [option, spec, zone, from, hours, want] = columns[..] else {
             panic!("bad row {row:?}");
         };
-        let read = file::parse(&format!("cron\tjob\t{spec}\tTZ={zone}\n"));
+        let read = file::parse(&format!("cron\tjob\t{spec}\t{option}={zone}\n"));
         assert!(read.skipped.is_empty(), "{row}: {:?}", read.skipped);
         let horizon = Horizon::hours(hours.parse().unwrap()).unwrap();
         let expansion = fleet::expand(&read.lines, from.parse().unwrap(), horizon, 0).unwrap();
@@ -78,6 +80,21 @@ fn wildcard_time_is_read_as_cron_flags_it() {
     assert!(cron::time_is_wildcard("@hourly"));
     assert!(!cron::time_is_wildcard("@daily"));
     assert!(!cron::time_is_wildcard("0-59/5 3 * * *"));
+}
+
+#[test]
+fn the_jobs_own_zone_skips_a_skipped_time_and_repeats_a_repeated_one() {
+    let read = file::parse("cron\tfixed\t30 2 * * *\tCRON_TZ=Europe/Berlin\n");
+    let day = Horizon::hours(48).unwrap();
+    let spring = fleet::expand(&read.lines, 1_743_206_400, day, 0).unwrap();
+    assert_eq!(seconds(&spring.starts), [1_743_211_800]);
+    let autumn = fleet::expand(&read.lines, 1_761_350_400, day, 0).unwrap();
+    assert_eq!(
+        seconds(&autumn.starts),
+        [1_761_352_200, 1_761_438_600, 1_761_442_200]
+    );
+    let both = file::parse("cron\tjob\t0 9 * * *\tTZ=Europe/Paris\tCRON_TZ=Europe/Paris\n");
+    assert_eq!(both.skipped[0].field, "CRON_TZ");
 }
 
 #[test]

@@ -1,19 +1,25 @@
-"""Writes cron_zoned.tsv: the starts of cron lines whose clock has a time zone.
+"""Writes cron_zoned.tsv: the starts of cron lines in a time zone, on both clocks.
 
 Run from this directory:  python3 make_cron_zoned.py > cron_zoned.tsv
 (CPython 3.11 with zoneinfo over Debian's tzdata 2025b, croniter 7.0.0.)
 
-Each case simulates cronie's main loop (cronie 1.7.2, src/cron.c) minute by
-minute on a machine whose local time is the zone: at every real minute the
+TZ= (the machine's clock): each case simulates cronie's main loop (cronie
+1.7.2, src/cron.c) minute by minute on a machine whose local time is the zone: at every real minute the
 daemon reads its clock in local minutes, compares it with the minute it last
 ran ("virtual time") and runs the jobs of one or more local minutes, wildcard
 jobs (`*` leading the minute or hour field) and fixed-time jobs apart, by the
 four cases cron.c names. Whether a local minute matches a spec is croniter's
 `match`. A start is the real instant the daemon runs the job.
 
+CRON_TZ= (the job's own zone, on a machine in UTC): every real minute whose
+wall-clock time in the zone croniter matches is a start, as cronie matches a
+CRON_TZ job and robfig/cron, the Kubernetes controller's reader, steps through
+absolute time in the zone.
+
 The simulation warms up one day before the window and records the window's
-starts only. Columns: spec, zone, from (Unix seconds), hours, starts (Unix
-seconds, comma-separated, in order; the same instant may repeat).
+starts only. Columns: option (TZ or CRON_TZ), spec, zone, from (Unix
+seconds), hours, starts (Unix seconds, comma-separated, in order; the same
+instant may repeat).
 """
 
 from datetime import datetime, timedelta, timezone
@@ -99,13 +105,23 @@ CHANGES = [
 ]
 
 
+def wall_clock_starts(spec, zone_name, start, hours):
+    zone = ZoneInfo(zone_name)
+    return [
+        at
+        for at in range(start, start + hours * 3600, MINUTE)
+        if matches(spec, local_minute(at, zone))
+    ]
+
+
 def main():
-    print("# spec\tzone\tfrom\thours\tstarts")
-    for zone, day in CHANGES:
-        start = int(datetime.fromisoformat(day).replace(tzinfo=timezone.utc).timestamp())
-        for spec in SPECS:
-            found = starts(spec, zone, start, 72)
-            print(f"{spec}\t{zone}\t{start}\t72\t{','.join(map(str, found))}")
+    print("# option\tspec\tzone\tfrom\thours\tstarts")
+    for option, place in [("TZ", starts), ("CRON_TZ", wall_clock_starts)]:
+        for zone, day in CHANGES:
+            start = int(datetime.fromisoformat(day).replace(tzinfo=timezone.utc).timestamp())
+            for spec in SPECS:
+                found = place(spec, zone, start, 72)
+                print(f"{option}\t{spec}\t{zone}\t{start}\t72\t{','.join(map(str, found))}")
 
 
 main()

@@ -6,8 +6,8 @@
 //! command (`user: command` in a system crontab) and whose spec is the five
 //! fields or the `@hourly`-style macro. `NAME=value` lines set the
 //! environment of the lines after them; of those only the zone matters here,
-//! and it becomes the line's `TZ=` option (`CRON_TZ` over `TZ`), the clock
-//! the line's starts are placed on.
+//! and it becomes the line's `CRON_TZ=` option (the job's own zone) or,
+//! without one, its `TZ=` option (the machine's clock).
 //!
 //! The translation is fleet-file text with one line for each crontab line,
 //! so the fleet reader's line numbers are the crontab's own; lines that are
@@ -94,8 +94,14 @@ struct Zone {
 }
 
 impl Zone {
-    fn current(&self) -> Option<&str> {
-        self.cron_tz.as_deref().or(self.tz.as_deref())
+    /// The fleet option for the zone in force, key and value: `CRON_TZ=`
+    /// for the job's own zone, `TZ=` for the machine's clock.
+    fn current(&self) -> Option<(&'static str, &str)> {
+        match (&self.cron_tz, &self.tz) {
+            (Some(zone), _) => Some(("CRON_TZ", zone)),
+            (None, Some(zone)) => Some(("TZ", zone)),
+            (None, None) => None,
+        }
     }
 }
 
@@ -134,9 +140,8 @@ fn translate_line(
         None => command,
     };
     let mut fleet_line = format!("cron\t{id}\t{}", job.spec);
-    if let Some(zone) = zone.current() {
-        fleet_line.push_str("\tTZ=");
-        fleet_line.push_str(&zone.replace('\t', " "));
+    if let Some((key, zone)) = zone.current() {
+        fleet_line.push_str(&format!("\t{key}={}", zone.replace('\t', " ")));
     }
     Ok(Some(fleet_line))
 }

@@ -4,7 +4,7 @@
 //! `List` of them, gives one line on the line of its `spec.schedule`: id
 //! `namespace/name` (`metadata.namespace`, `default` when not given, as
 //! `kubectl apply` without `-n` places it), spec the schedule, and
-//! `TZ=` from `spec.timeZone`. Documents of other kinds are passed over.
+//! `CRON_TZ=` from `spec.timeZone`. Documents of other kinds are passed over.
 //! A suspended CronJob (`spec.suspend: true`) is skipped with a notice.
 //!
 //! The CronJob controller reads schedules with robfig/cron v3.0.1's
@@ -108,7 +108,9 @@ fn cron_job(job: &YamlNode, paste: &PasteLines, out: &mut NativeTranslation) {
             return;
         }
     };
-    let zone = text(Some(spec), "timeZone").map(|zone| ("TZ", zone));
+    // The controller matches the zone's wall clock minute by minute, as
+    // cron does a job's own `CRON_TZ=`.
+    let zone = text(Some(spec), "timeZone").map(|zone| ("CRON_TZ", zone));
     let source = paste.scalar_range(schedule_node);
     let options: Vec<(&str, &str)> = zone.into_iter().collect();
     out.push_at(source, line, System::Cron, &id, &schedule, &options);
