@@ -158,7 +158,13 @@ fn systemd_temporal_and_prometheus_fixes_set_their_options() {
         systemd("*-*-* 08,20:00", &[]),
         rewritten("*-*-* 08,20:00", &delay("1h"))
     );
-    assert!(is_kept(&systemd("*-*-* 08:00,30", &[])));
+    // Starts half an hour apart spread within the half hour.
+    assert_eq!(
+        systemd("*-*-* 08:00,30", &[]),
+        rewritten("*-*-* 08:00,30", &delay("30m"))
+    );
+    // Twenty seconds apart is no even step of the hour: kept.
+    assert!(is_kept(&systemd("*-*-* 08:00:00,20", &[])));
     assert_eq!(
         systemd("daily", &[("RandomizedDelaySec", "0")]),
         rewritten("daily", &delay("1d"))

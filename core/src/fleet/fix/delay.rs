@@ -1,14 +1,16 @@
 //! systemd and Temporal: the fix adds a delay the scheduler keeps stable,
 //! as long as the line's [`SpreadWindow`] (see the [module docs](super)).
 //!
-//! The window is read from the spec's text alone: an `OnCalendar=` time
-//! `H:M[:S]` whose minute is a number, `*`, or `*/n`; its keywords
-//! (`hourly`, `daily`, …); or a Temporal interval or five-field cron spec.
-//! A calendar this cannot read stays as written, with a note, rather than
-//! get a delay longer than the gap between its starts.
+//! An `OnCalendar=` window comes from the calendar's own elapses, read by
+//! systemd's rules ([`calendar_window`]); a Temporal window from its
+//! interval or five-field cron spec. A calendar whose gaps fit no window
+//! stays as written, with a note, rather than get a delay longer than the
+//! gap between its starts.
 
 use super::super::cron;
 use super::super::file::{FleetLine, parse_duration};
+use super::super::plan::MICROS_PER_SECOND;
+use super::super::systemd::calendar;
 use super::super::systemd::timespan::parse_span;
 use super::{FixChange, SpreadWindow};
 
@@ -26,34 +28,6 @@ fn is_yes(value: &str) -> bool {
 }
 
 const EVERY_MINUTE: &str = "it starts every minute, so there is nothing to spread";
-
-/// An `OnCalendar=` date such as `*-*-01` or `2024-01-01..05`.
-fn is_date(part: &str) -> bool {
-    part.contains('-')
-        && part
-            .chars()
-            .all(|c| c.is_ascii_digit() || "*-,./~".contains(c))
-}
-
-/// `OnCalendar=` weekdays such as `Mon`, `Mon..Fri` or `Sat,Sun`.
-fn is_weekdays(part: &str) -> bool {
-    const DAYS: [&str; 7] = [
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-    ];
-    part.split([',', '.'])
-        .filter(|day| !day.is_empty())
-        .all(|day| {
-            let day = day.to_ascii_lowercase();
-            DAYS.iter()
-                .any(|name| day.len() >= 3 && name.starts_with(day.as_str()))
-        })
-}
 
 /// The systemd fix: `RandomizedDelaySec=` as long as the window, and
 /// `FixedRandomDelay=yes` so every restart keeps the same delay.
@@ -93,58 +67,49 @@ pub fn systemd(line: &FleetLine) -> FixChange {
     }
 }
 
-/// The window of an `OnCalendar=` expression, or why it is not read.
+/// How many elapses of a calendar its window is judged on, from
+/// [`CALENDAR_SAMPLE_FROM`]: enough to see a weekly pattern's gaps.
+const CALENDAR_SAMPLE: usize = 64;
+/// 2026-01-01T00:00:00Z, in Unix microseconds.
+const CALENDAR_SAMPLE_FROM: i64 = 1_767_225_600 * MICROS_PER_SECOND;
+
+/// The window of an `OnCalendar=` expression, read by systemd's own rules
+/// ([`calendar::parse`]) and judged on its first elapses from 2026: at
+/// midnight only and a day or more apart, the day; a fixed minute an hour
+/// or more apart, the hour; every `n` minutes from minute 0 (`n` dividing
+/// 60), the step; anything closer or less even stays as written.
 pub fn calendar_window(spec: &str) -> Result<SpreadWindow, String> {
-    let unread = || {
-        format!(
-            "the gap between starts of \"{}\" is not read here; give RandomizedDelaySec= up to that gap, and FixedRandomDelay=yes",
-            crate::field::shorten(spec)
-        )
+    let calendar =
+        calendar::parse(spec).map_err(|why| format!("its OnCalendar= is not read: {why}"))?;
+    let elapses: Vec<i64> =
+        std::iter::successors(calendar.next_elapse(CALENDAR_SAMPLE_FROM), |&at| {
+            calendar.next_elapse(at)
+        })
+        .take(CALENDAR_SAMPLE)
+        .collect();
+    let Some(gap) = elapses.windows(2).map(|pair| pair[1] - pair[0]).min() else {
+        return Err("it starts at most once, so there is no gap to spread within".into());
     };
-    match spec.trim().to_ascii_lowercase().as_str() {
-        "minutely" => return Err(EVERY_MINUTE.into()),
-        "hourly" => return Ok(SpreadWindow::Hour),
-        "daily" | "weekly" | "monthly" | "yearly" | "annually" | "quarterly" | "semiannually" => {
-            return Ok(SpreadWindow::Day);
-        }
-        _ => {}
+    const MINUTE: i64 = 60 * MICROS_PER_SECOND;
+    const HOUR: i64 = 60 * MINUTE;
+    let all_at = |period: i64| elapses.iter().all(|at| at % period == 0);
+    if gap <= MINUTE {
+        return Err(EVERY_MINUTE.into());
     }
-    // A date or weekdays without a time start at 00:00:00.
-    let Some(time) = spec.split_whitespace().find(|part| part.contains(':')) else {
-        let mut parts = spec.split_whitespace().peekable();
-        let dated = parts.peek().is_some() && parts.all(|part| is_date(part) || is_weekdays(part));
-        return if dated {
-            Ok(SpreadWindow::Day)
-        } else {
-            Err(unread())
-        };
-    };
-    let parts: Vec<&str> = time.split(':').collect();
-    let number = |text: &str| {
-        (!text.is_empty() && text.len() <= 2 && text.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| text.parse::<u32>().ok())
-            .flatten()
-    };
-    if !(2..=3).contains(&parts.len()) || parts.get(2).is_some_and(|s| number(s).is_none()) {
-        return Err(unread());
+    if gap >= 24 * HOUR && all_at(24 * HOUR) {
+        return Ok(SpreadWindow::Day);
     }
-    let (hour, minute) = (parts[0], parts[1]);
-    if let Some(minute) = number(minute) {
-        return Ok(if minute == 0 && number(hour) == Some(0) {
-            SpreadWindow::Day
-        } else {
-            SpreadWindow::Hour
-        });
+    if gap >= HOUR {
+        return Ok(SpreadWindow::Hour);
     }
-    let step = minute
-        .split_once('/')
-        .filter(|(first, _)| matches!(*first, "*" | "0" | "00"))
-        .and_then(|(_, step)| number(step));
-    match (minute, step) {
-        ("*", _) | (_, Some(1)) => Err(EVERY_MINUTE.into()),
-        (_, Some(step)) if step > 1 && 60 % step == 0 => Ok(SpreadWindow::Step(step)),
-        _ => Err(unread()),
+    let step = gap / MINUTE;
+    if gap % MINUTE == 0 && 60 % step == 0 && all_at(gap) {
+        return Ok(SpreadWindow::Step(step as u32));
     }
+    Err(format!(
+        "its starts are as little as {} s apart and not on an even step of the hour; give RandomizedDelaySec= up to that gap, and FixedRandomDelay=yes",
+        gap / MICROS_PER_SECOND
+    ))
 }
 
 /// The Temporal fix: `Jitter=` as long as the window, in Go's duration
@@ -218,10 +183,14 @@ mod tests {
         assert_eq!(window("*-*-* 03:00"), Ok(SpreadWindow::Hour));
         assert_eq!(window("*-*-* *:00:00"), Ok(SpreadWindow::Hour));
         assert_eq!(window("*:0/15"), Ok(SpreadWindow::Step(15)));
-        assert_eq!(window("*-*-* *:*/5:00"), Ok(SpreadWindow::Step(5)));
+        assert_eq!(window("*-*-* *:00/5:00"), Ok(SpreadWindow::Step(5)));
+        // systemd itself refuses a `*` before the step.
+        assert!(window("*-*-* *:*/5:00").is_err());
         assert!(window("minutely").is_err());
         assert!(window("*:*").is_err());
-        assert!(window("*-*-* 08,20:00,30").is_err());
+        assert_eq!(window("*-*-* 08,20:00,30"), Ok(SpreadWindow::Step(30)));
+        assert!(window("*-*-* 08:00:00,20").is_err());
+        assert!(window("2026-03-01 12:00").is_err());
         assert!(window("*:0/7").is_err());
         assert_eq!(window("Sat,Sun"), Ok(SpreadWindow::Day));
         assert!(window("").is_err());
