@@ -14,7 +14,7 @@
 //! Reading never fails as a whole: each line is either read or skipped
 //! with the field that stopped it and why, so one typo costs one line.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::choice_enum;
 use crate::field::shorten;
@@ -23,7 +23,7 @@ use super::plan::{self, LinePlan};
 
 choice_enum! {
     /// The scheduler whose syntax a line's spec is written in.
-    #[derive(Serialize)]
+    #[derive(Serialize, Deserialize)]
     #[serde(rename_all = "lowercase")]
     pub enum System {
         Cron = ("cron", "Vixie cron"),

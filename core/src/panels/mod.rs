@@ -9,6 +9,7 @@
 //! it, so the models stay free of page concerns.
 
 pub mod backoff;
+pub mod fleet;
 pub mod hash_spread;
 pub mod jitter;
 pub mod poisson;
@@ -31,16 +32,18 @@ pub enum Panel {
     HashSpread,
     Slots,
     Queue,
+    Fleet,
 }
 
 impl Panel {
-    pub const ALL: [Panel; 6] = [
+    pub const ALL: [Panel; 7] = [
         Panel::Poisson,
         Panel::Jitter,
         Panel::Backoff,
         Panel::HashSpread,
         Panel::Slots,
         Panel::Queue,
+        Panel::Fleet,
     ];
 
     /// The panel's name in URLs.
@@ -52,6 +55,7 @@ impl Panel {
             Panel::HashSpread => "hash",
             Panel::Slots => "slots",
             Panel::Queue => "queue",
+            Panel::Fleet => "fleet",
         }
     }
 
@@ -64,6 +68,7 @@ impl Panel {
             Panel::HashSpread => "Hash spread",
             Panel::Slots => "Slots",
             Panel::Queue => "Queue",
+            Panel::Fleet => "Fleet",
         }
     }
 
@@ -115,6 +120,12 @@ impl Panel {
             figure("recurrence", "When each run starts"),
             figure("heap", "Heap entries, live and dead"),
         ];
+        const FLEET: &[Figure] = &[
+            KEY_NUMBERS,
+            figure("heatmap", "Where the starts fall"),
+            figure("concurrency", "Load over time against capacity"),
+            figure("fix", "Before and after the fix"),
+        ];
         match self {
             Panel::Poisson => POISSON,
             Panel::Jitter => JITTER,
@@ -122,6 +133,7 @@ impl Panel {
             Panel::HashSpread => HASH,
             Panel::Slots => SLOTS,
             Panel::Queue => QUEUE,
+            Panel::Fleet => FLEET,
         }
     }
 
@@ -154,6 +166,7 @@ pub fn presets(panel: Panel) -> &'static [Preset] {
         Panel::HashSpread => hash_spread::PRESETS,
         Panel::Slots => slots::PRESETS,
         Panel::Queue => queue::PRESETS,
+        Panel::Fleet => fleet::PRESETS,
     }
 }
 

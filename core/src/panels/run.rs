@@ -54,6 +54,13 @@ pub fn run(state: &State) -> Result<PanelRun, InvalidInput> {
         Panel::HashSpread => PanelRun::HashSpread(hash_spread::run(&state.hash_spread, seed)?),
         Panel::Slots => PanelRun::Slots(slots::run(&state.slots, seed)?),
         Panel::Queue => PanelRun::Queue(queue::run(&state.queue, seed)?),
+        // A fleet is text the reader pastes, which no state holds.
+        Panel::Fleet => {
+            return Err(InvalidInput::new(
+                "p",
+                "the Fleet panel reads a fleet's text: give it to `stampede fleet` or the fleet module",
+            ));
+        }
     })
 }
 

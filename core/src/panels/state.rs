@@ -13,6 +13,7 @@
 //! history, where no one copies it.
 
 use super::{Figure, Panel};
+use super::fleet::FleetParams;
 use crate::backoff::BackoffParams;
 use crate::field::{Field, Kind, Notice, PanelParams, shorten};
 use crate::hash_spread::HashSpreadParams;
@@ -106,6 +107,7 @@ pub struct State {
     pub hash_spread: HashSpreadParams,
     pub slots: SlotParams,
     pub queue: QueueParams,
+    pub fleet: FleetParams,
 }
 
 impl State {
@@ -127,6 +129,7 @@ impl State {
             Panel::HashSpread => &self.hash_spread,
             Panel::Slots => &self.slots,
             Panel::Queue => &self.queue,
+            Panel::Fleet => &self.fleet,
         }
     }
 
@@ -138,6 +141,7 @@ impl State {
             Panel::HashSpread => &mut self.hash_spread,
             Panel::Slots => &mut self.slots,
             Panel::Queue => &mut self.queue,
+            Panel::Fleet => &mut self.fleet,
         }
     }
 

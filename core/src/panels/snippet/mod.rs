@@ -58,6 +58,7 @@ pub fn of_panel(state: &State) -> Vec<Snippet> {
         Panel::Backoff => backoff::snippets(&state.backoff),
         Panel::HashSpread => hash::snippets(&state.hash_spread),
         Panel::Slots => slots::snippets(&state.slots),
-        Panel::Poisson | Panel::Queue => Vec::new(),
+        // Fleet's fix is its own text to paste, shown beside its diff.
+        Panel::Poisson | Panel::Queue | Panel::Fleet => Vec::new(),
     }
 }

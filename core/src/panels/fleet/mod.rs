@@ -1,0 +1,152 @@
+//! The Fleet panel: a reader's own schedules, where they pile up, and the
+//! fix to paste back.
+//!
+//! Its URL holds the settings ([`FleetParams`]); the fleet's text travels
+//! in the link's fragment ([`crate::fleet::link`]) or, for a sample, as the
+//! sample's name (`smp`). [`report`] reads and expands the text over one
+//! week from midnight UTC of `wk`, and gives the page every number it draws,
+//! so switching the view, the day or the capacity redraws without reading
+//! the fleet again.
+
+pub mod report;
+pub mod samples;
+
+use crate::choice_enum;
+use crate::field::{Field, FieldValue};
+use crate::fleet::civil::{self, SECONDS_PER_DAY};
+use crate::fleet::import::FleetFormat;
+use crate::panel_params;
+use crate::preset::Preset;
+
+pub use report::*;
+pub use samples::Sample;
+
+choice_enum! {
+    /// The heatmap's grid.
+    pub enum HeatView {
+        Day = ("day", "A day: hour × minute"),
+        Week = ("week", "A week: day × hour"),
+    }
+}
+
+choice_enum! {
+    /// The day of the week the day view shows: the one holding the busiest
+    /// minute, or one by its place in the week.
+    pub enum ShownDay {
+        Peak = ("peak", "The busiest day"),
+        Day1 = ("1", "Day 1"),
+        Day2 = ("2", "Day 2"),
+        Day3 = ("3", "Day 3"),
+        Day4 = ("4", "Day 4"),
+        Day5 = ("5", "Day 5"),
+        Day6 = ("6", "Day 6"),
+        Day7 = ("7", "Day 7"),
+    }
+}
+
+choice_enum! {
+    /// What colours a heatmap cell.
+    pub enum CellMeasure {
+        Starts = ("starts", "Starts"),
+        Running = ("running", "Jobs running (needs Duration=)"),
+    }
+}
+
+choice_enum! {
+    /// What the capacity line counts.
+    pub enum CapacityUnit {
+        Workers = ("workers", "Workers: jobs running at once"),
+        PerSecond = ("per-second", "Requests a second to one downstream"),
+    }
+}
+
+choice_enum! {
+    /// How the fix places the lines it moves ([`crate::fleet::fix`],
+    /// [`crate::fleet::level`]).
+    pub enum FixMethod {
+        Hash = ("hash", "Hash each job into its window"),
+        Level = ("level", "Level: each job where the load is lowest"),
+    }
+}
+
+choice_enum! {
+    /// The small change whose effect the stability figure shows
+    /// ([`crate::fleet::stability`]).
+    pub enum Probe {
+        None = ("none", "No change"),
+        Rename = ("rename", "Rename a job"),
+        Grow = ("grow", "Add 10 % more jobs"),
+        MachineId = ("machine", "Change the machine id"),
+        Server = ("server", "Change the Prometheus server"),
+    }
+}
+
+/// The Fleet panel's settings. The fleet's own text is not among them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FleetParams {
+    pub sample: Sample,
+    pub format: FleetFormat,
+    pub week: WeekStart,
+    pub view: HeatView,
+    pub day: ShownDay,
+    pub measure: CellMeasure,
+    pub capacity: u32,
+    pub capacity_unit: CapacityUnit,
+    pub fix: FixMethod,
+    pub probe: Probe,
+}
+
+panel_params! {
+    impl FleetParams {
+        sample = Sample::MinuteZero, SAMPLE: Field::choice("smp", "Fleet", Sample::OPTIONS);
+        format = FleetFormat::Auto, FORMAT: Field::choice("fmt", "Format", FleetFormat::OPTIONS);
+        week = WeekStart::DEFAULT, WEEK: Field::text("wk", "Week from", 10, "2026-01-05");
+        view = HeatView::Day, VIEW: Field::choice("vw", "Heatmap", HeatView::OPTIONS);
+        day = ShownDay::Peak, DAY: Field::choice("day", "Day", ShownDay::OPTIONS);
+        measure = CellMeasure::Starts, MEASURE: Field::choice("by", "Colour by", CellMeasure::OPTIONS);
+        capacity = 10, CAPACITY: Field::number("cap", "Capacity", "", (1.0, 1_000_000.0), 1.0).log();
+        capacity_unit = CapacityUnit::Workers, CAPACITY_UNIT: Field::choice("cu", "Capacity counts", CapacityUnit::OPTIONS);
+        fix = FixMethod::Hash, FIX: Field::choice("fix", "Fix", FixMethod::OPTIONS);
+        probe = Probe::None, PROBE: Field::choice("chg", "Change", Probe::OPTIONS);
+    }
+}
+
+/// The midnight (UTC) a panel's week starts at, in Unix seconds; written
+/// `YYYY-MM-DD`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WeekStart(pub i64);
+
+impl WeekStart {
+    /// Monday, 5 January 2026.
+    pub const DEFAULT: WeekStart = WeekStart(1_767_571_200);
+}
+
+impl FieldValue for WeekStart {
+    fn parse(raw: &str, _field: &Field) -> Result<(Self, Option<String>), String> {
+        let text = raw.trim();
+        let mut parts = text.splitn(3, '-');
+        let mut number = |digits: usize| {
+            parts
+                .next()
+                .filter(|part| part.len() == digits && part.bytes().all(|b| b.is_ascii_digit()))
+                .and_then(|part| part.parse::<u32>().ok())
+        };
+        let (Some(year), Some(month), Some(day)) = (number(4), number(2), number(2)) else {
+            return Err("expected a date written YYYY-MM-DD, such as 2026-01-05".into());
+        };
+        let days = civil::days_from_civil(i64::from(year), month, day);
+        let date = civil::civil_from_days(days);
+        if (date.year, date.month, date.day) != (i64::from(year), month, day) {
+            return Err(format!("{text} is not a date of the calendar"));
+        }
+        Ok((WeekStart(days * SECONDS_PER_DAY), None))
+    }
+
+    fn encode(&self) -> String {
+        let date = civil::civil_from_days(self.0.div_euclid(SECONDS_PER_DAY));
+        format!("{:04}-{:02}-{:02}", date.year, date.month, date.day)
+    }
+}
+
+/// The Fleet panel's presets: each loads a sample and says what it shows.
+pub const PRESETS: &[Preset] = &[];
