@@ -16,6 +16,8 @@ use super::{FleetParams, Probe};
 pub const WEEK_MINUTES: u32 = 7 * 24 * 60;
 /// How many jobs a heatmap cell names, the most starts first.
 pub const NAMED_PER_CELL: usize = 3;
+/// Unchanged rows shown around each change of the fix's diff.
+pub const DIFF_CONTEXT: usize = 2;
 
 /// A job of the fleet: where it is written and what it is called.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -24,6 +26,8 @@ pub struct Job {
     pub line: u32,
     pub id: String,
     pub system: System,
+    /// The spec as the fleet line writes it, such as `H H * * *`.
+    pub spec: String,
 }
 
 /// A line of the text that was not read, and why.
@@ -104,16 +108,32 @@ pub struct FleetRead {
     pub link: Option<Result<String, String>>,
 }
 
-/// A line the fix rewrote, before and after, or left alone, and why.
+/// Whether a row of the diff is in both texts or only one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DiffKind {
+    Same,
+    Removed,
+    Added,
+}
+
+/// A row of the line-by-line diff of the text as pasted and as fixed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct DiffLine {
-    /// The line of the pasted text, from 1.
-    pub line: u32,
-    pub before: String,
-    /// The line as the fixed text writes it; equal to `before` when kept.
-    pub after: String,
-    /// Why the line stays, when it does.
-    pub kept_because: Option<String>,
+pub struct DiffRow {
+    pub kind: DiffKind,
+    /// Its line in the pasted text, from 1; `None` for an added row.
+    pub before_line: Option<u32>,
+    /// Its line in the fixed text, from 1; `None` for a removed row.
+    pub after_line: Option<u32>,
+    pub text: String,
+}
+
+/// A job the fix leaves as written, and why.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KeptJob {
+    /// Index into [`FleetRead::jobs`].
+    pub job: u32,
+    pub why: String,
 }
 
 /// Stage two: the fix and the fleet it makes.
@@ -121,9 +141,12 @@ pub struct DiffLine {
 pub struct FleetFix {
     /// The whole text, fixed, in the format it was read in.
     pub fixed_text: String,
-    /// Every line of the fleet, in text order.
-    pub lines: Vec<DiffLine>,
+    /// The rows of the diff's hunks, each change with up to
+    /// [`DIFF_CONTEXT`] unchanged rows around it, in text order.
+    pub diff: Vec<DiffRow>,
+    /// Jobs the fix moved.
     pub changed: u32,
+    pub kept: Vec<KeptJob>,
     pub load: WeekLoad,
 }
 
