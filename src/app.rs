@@ -8,7 +8,7 @@ use stampede_core::panels::state::State;
 use crate::browser;
 use crate::notices::NoticeSummary;
 use crate::panels::PanelView;
-use crate::store::{Store, history_entry};
+use crate::store::Store;
 use crate::theme::{Scheme, ThemePicker};
 
 #[component]
@@ -30,7 +30,7 @@ pub fn App() -> impl IntoView {
     // The address bar follows the state, so the URL always restores it; a
     // panel switch adds its own entry (Store::show_panel), Back and Forward
     // restore an entry's state.
-    Effect::new(move |_| browser::replace_entry_debounced(store.state.with(history_entry)));
+    Effect::new(move |_| browser::replace_entry_debounced(store.state.with(|s| store.entry(s))));
     browser::on_history_move(move |query| {
         crate::chart::mark_change();
         store.restore(&query);
@@ -44,7 +44,7 @@ pub fn App() -> impl IntoView {
         let full_app = move || {
             let mut state = store.state.get();
             state.view = Default::default();
-            format!("?{}", state.to_query())
+            store.link_of(&state)
         };
         return view! {
             <main class="embed">

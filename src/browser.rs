@@ -31,6 +31,13 @@ pub fn query() -> String {
     })
 }
 
+/// The fragment of the page's address, without `#`, when it has one.
+pub fn fragment() -> Option<String> {
+    let hash = window().location().hash().unwrap_or_default();
+    let fragment = hash.trim_start_matches('#');
+    (!fragment.is_empty()).then(|| fragment.to_string())
+}
+
 /// The page address up to and including its path, e.g.
 /// `https://docs.example.com/tools/stampede/`.
 pub fn page_base() -> String {
@@ -40,8 +47,9 @@ pub fn page_base() -> String {
     format!("{origin}{path}")
 }
 
-/// What a history entry holds: the query its address shows, and the
-/// whole query the page keeps with it (see the module text).
+/// What a history entry holds: the link its address shows (`?` and the
+/// query, maybe a `#` fragment), and the whole query the page keeps with
+/// it (see the module text).
 pub struct Entry {
     pub link: String,
     pub whole: String,
@@ -103,13 +111,13 @@ fn write_entry(entry: &Entry, push: bool) {
     let Ok(history) = window().history() else {
         return;
     };
-    let url = format!("?{}", entry.link);
+    let url = &entry.link;
     let whole = JsValue::from_str(&entry.whole);
     // A page sandboxed without same-origin may refuse; the state still lives.
     let _ = if push {
-        history.push_state_with_url(&whole, "", Some(&url))
+        history.push_state_with_url(&whole, "", Some(url))
     } else {
-        history.replace_state_with_url(&whole, "", Some(&url))
+        history.replace_state_with_url(&whole, "", Some(url))
     };
 }
 

@@ -768,7 +768,7 @@ pub fn draw_stacked(area: &Area, pen: &Pen, plots: &[Plot]) -> Drawn {
 
 /// Text on a translucent plate of the background colour, so a label stays
 /// readable over bars and grid lines.
-fn tag(
+pub(crate) fn tag(
     area: &Area,
     pen: &Pen,
     label: &str,

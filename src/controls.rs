@@ -23,15 +23,25 @@ fn enter(store: Store, key: &'static str, raw: &str) {
 
 /// The controls of `panel`, one row per field, then the seed when
 /// `with_seed` (the full app keeps the seed in the panel's toolbar).
+/// Fields whose keys are in `leave_out` are left to the panel, which
+/// shows them its own way (a row of buttons).
 #[component]
-pub fn Controls(panel: Panel, with_seed: bool) -> impl IntoView {
+pub fn Controls(
+    panel: Panel,
+    with_seed: bool,
+    #[prop(default = &[])] leave_out: &'static [&'static str],
+) -> impl IntoView {
     let store = Store::get();
     let fields = store
         .state
         .with_untracked(|state| state.params(panel).fields());
     view! {
         <form class="controls" on:submit=|ev| ev.prevent_default()>
-            {fields.iter().map(|field| view! { <FieldControl panel field=*field /> }).collect_view()}
+            {fields
+                .iter()
+                .filter(|field| !leave_out.contains(&field.key))
+                .map(|field| view! { <FieldControl panel field=*field /> })
+                .collect_view()}
             {with_seed.then(|| view! { <SeedControl /> })}
         </form>
     }
@@ -40,7 +50,10 @@ pub fn Controls(panel: Panel, with_seed: bool) -> impl IntoView {
 /// The controls in a column beside the figures, which stays in view while
 /// they scroll; on a phone, a sheet over the page that a button opens.
 #[component]
-pub fn ControlsSheet(panel: Panel) -> impl IntoView {
+pub fn ControlsSheet(
+    panel: Panel,
+    #[prop(default = &[])] leave_out: &'static [&'static str],
+) -> impl IntoView {
     let open = Store::get().controls_open;
     let toggle = move |_| {
         // The sheet covers the lower half of a phone's screen: the first
@@ -69,7 +82,7 @@ pub fn ControlsSheet(panel: Panel) -> impl IntoView {
                     "Done"
                 </button>
             </div>
-            <Controls panel with_seed=false />
+            <Controls panel with_seed=false leave_out />
         </aside>
     }
 }

@@ -18,7 +18,7 @@ use crate::store::Store;
 
 /// The full address of `state` on this page.
 pub fn url_of(state: &State) -> String {
-    format!("{}?{}", browser::page_base(), state.to_query())
+    format!("{}{}", browser::page_base(), Store::get().link_of(state))
 }
 
 /// `state` as an embed shows it with `view`'s choices.
@@ -133,7 +133,7 @@ fn EmbedPicker(dialog: NodeRef<html::Dialog>) -> impl IntoView {
         })
     };
     let snippet = move || embed_snippet(&chosen());
-    let preview_src = move || format!("?{}", chosen().to_query());
+    let preview_src = move || store.link_of(&chosen());
     let copied = RwSignal::new(None::<bool>);
     let preview = NodeRef::<html::Iframe>::new();
     fit_to_reported_height(preview);

@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 use stampede_core::field::Notice;
 use stampede_core::panels::Panel;
+use stampede_core::panels::fleet::Sample;
 use stampede_core::panels::state::State;
 use stampede_core::preset::Preset;
 
@@ -16,6 +17,9 @@ pub struct Store {
     pub notices: RwSignal<Vec<Adjusted>>,
     /// Whether a phone shows the controls' sheet over the page.
     pub controls_open: RwSignal<bool>,
+    /// The link fragment (without `#`) carrying the Fleet panel's own
+    /// text, once its worker has written one.
+    pub fragment: RwSignal<Option<String>>,
 }
 
 /// A notice, and the field whose change made it when that was another
@@ -40,6 +44,7 @@ impl Store {
             state: RwSignal::new(state),
             notices: RwSignal::new(from_url(notices)),
             controls_open: RwSignal::new(false),
+            fragment: RwSignal::new(None),
         }
     }
 
@@ -83,7 +88,8 @@ impl Store {
         }
         self.state.update(|state| state.panel = panel);
         self.notices.set(Vec::new());
-        browser::push_entry(self.state.with_untracked(history_entry));
+        let entry = self.state.with_untracked(|state| self.entry(state));
+        browser::push_entry(entry);
     }
 
     /// Shows the state of a history entry's `query`, as loading it would.
@@ -111,10 +117,24 @@ fn from_url(notices: Vec<Notice>) -> Vec<Adjusted> {
         .collect()
 }
 
-/// The history entry of `state`: its link and its whole query.
-pub fn history_entry(state: &State) -> browser::Entry {
-    browser::Entry {
-        link: state.to_query(),
-        whole: state.to_full_query(),
+impl Store {
+    /// The link to `state` relative to the page: `?` and its query, then,
+    /// for the Fleet panel showing the reader's own fleet, `#` and the
+    /// fragment that carries it (browsers never send a fragment to a server).
+    pub fn link_of(&self, state: &State) -> String {
+        let own_fleet = state.panel == Panel::Fleet && state.fleet.sample == Sample::Own;
+        let fragment = own_fleet.then(|| self.fragment.get()).flatten();
+        match fragment {
+            Some(fragment) => format!("?{}#{fragment}", state.to_query()),
+            None => format!("?{}", state.to_query()),
+        }
+    }
+
+    /// The history entry of `state`: its link and its whole query.
+    pub fn entry(&self, state: &State) -> browser::Entry {
+        browser::Entry {
+            link: self.link_of(state),
+            whole: state.to_full_query(),
+        }
     }
 }

@@ -206,7 +206,7 @@ impl Run {
 }
 
 /// The message of a JS error value, or the value as text.
-fn describe(error: &JsValue) -> String {
+pub(crate) fn describe(error: &JsValue) -> String {
     error
         .dyn_ref::<js_sys::Error>()
         .map(|error| String::from(error.message()))

@@ -1,8 +1,9 @@
-//! The six panels. Each module owns its text and its figure (charts and key
+//! The seven panels. Each module owns its text and its figure (charts and key
 //! numbers); this module lays a panel out for the full app or an embed.
 
 mod backoff;
 mod chart_block;
+mod fleet;
 mod hash_spread;
 mod jitter;
 mod poisson;
@@ -52,6 +53,11 @@ pub fn PanelView(panel: Panel) -> impl IntoView {
         ),
         Panel::Slots => (slots::explanation().into_any(), slots::figure().into_any()),
         Panel::Queue => (queue::explanation().into_any(), queue::figure().into_any()),
+        Panel::Fleet => (fleet::explanation().into_any(), fleet::figure().into_any()),
+    };
+    let leave_out = match panel {
+        Panel::Fleet => fleet::OWN_CONTROLS,
+        _ => &[],
     };
     let figures = view! {
         <div class="figure" class:single=view_flags.figure.is_some() id="figure">
@@ -62,7 +68,7 @@ pub fn PanelView(panel: Panel) -> impl IntoView {
         return view! {
             <section id="panel" data-panel=panel.slug() aria-label=panel.title()>
                 {view_flags.figure.is_none().then(|| view! { <h2>{panel.title()}</h2> })}
-                {view_flags.controls.then(|| view! { <Controls panel with_seed=true /> })}
+                {view_flags.controls.then(|| view! { <Controls panel with_seed=true leave_out /> })}
                 {figures}
             </section>
         }
@@ -77,7 +83,7 @@ pub fn PanelView(panel: Panel) -> impl IntoView {
             <NoticeSummary />
             <Presets panel />
             <div class="bench">
-                <ControlsSheet panel />
+                <ControlsSheet panel leave_out />
                 {figures}
             </div>
             <details class="how-it-works" open>

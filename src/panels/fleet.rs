@@ -1,0 +1,334 @@
+//! Fleet: the reader's own schedules, where they pile up, and the fix.
+//!
+//! The fleet is read, fixed and probed in the fleet worker
+//! ([`crate::fleet_worker`]); the page keeps the three stages' results and
+//! draws everything else from them, so changing the view, the day, the
+//! measure or the capacity redraws at once without asking the worker.
+//! While the worker works, the last figures stay on screen.
+
+mod explain;
+mod fix;
+mod heat_canvas;
+mod heatmap;
+mod input;
+
+use leptos::prelude::*;
+use stampede_core::panels;
+use stampede_core::panels::fleet::{
+    CapacityUnit, FleetFix, FleetParams, FleetProbe, FleetRead, HeatView, Sample,
+};
+use stampede_core::panels::state::State;
+use stampede_core::units::count;
+
+use self::heat_canvas::HeatCanvas;
+use self::heatmap::Grid;
+use super::{Caption, ChartBlock};
+use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
+use crate::fleet_worker::{self, Reply, Source};
+use crate::store::Store;
+
+pub use explain::explanation;
+
+/// The fields the panel shows as its own buttons rather than in the
+/// controls' sheet: the sample (above the paste box) and the change (in
+/// the stability figure).
+pub const OWN_CONTROLS: &[&str] = &["smp", "chg"];
+
+/// What the worker is doing for the newest request.
+#[derive(Clone, Debug, PartialEq)]
+enum Status {
+    Idle,
+    Working,
+    Failed(String),
+}
+
+/// The panel's state on the page: the text in the box and the stages the
+/// worker sent for it.
+#[derive(Clone, Copy)]
+struct Fleet {
+    params: Memo<FleetParams>,
+    text: RwSignal<String>,
+    read: RwSignal<Option<FleetRead>>,
+    fix: RwSignal<Option<FleetFix>>,
+    probe: RwSignal<Option<FleetProbe>>,
+    status: RwSignal<Status>,
+}
+
+impl Fleet {
+    fn new() -> Self {
+        let state = Store::get().state;
+        Self {
+            params: Memo::new(move |_| state.with(|s| s.fleet.clone())),
+            text: RwSignal::new(String::new()),
+            read: RwSignal::new(None),
+            fix: RwSignal::new(None),
+            probe: RwSignal::new(None),
+            status: RwSignal::new(Status::Idle),
+        }
+    }
+
+    /// Sends the fleet of `source` with the current settings to the worker.
+    fn submit(self, source: Source) {
+        let store = Store::get();
+        let query = store.state.with_untracked(State::to_query);
+        self.status.set(Status::Working);
+        fleet_worker::request(&query, source, move |reply| self.receive(reply));
+    }
+
+    /// Sends the text in the box, or the sample the settings name.
+    fn submit_current(self) {
+        let own = self.params.with_untracked(|p| p.sample == Sample::Own);
+        if !own {
+            return self.submit(Source::Sample);
+        }
+        let text = self.text.get_untracked();
+        if text.trim().is_empty() {
+            self.status.set(Status::Idle);
+            self.read.set(None);
+            self.fix.set(None);
+            self.probe.set(None);
+            Store::get().fragment.set(None);
+        } else {
+            self.submit(Source::Text(text));
+        }
+    }
+
+    fn receive(self, reply: Reply) {
+        match reply {
+            Reply::Text(text) => self.text.set(text),
+            Reply::Read(read) => {
+                let fragment = read.link.clone().and_then(Result::ok);
+                Store::get().fragment.set(fragment);
+                self.read.set(Some(*read));
+            }
+            Reply::Fix(fix) => self.fix.set(Some(*fix)),
+            Reply::Probe(probe) => {
+                self.probe.set(probe);
+                self.status.set(Status::Idle);
+            }
+            Reply::Failed(why) => self.status.set(Status::Failed(why)),
+        }
+    }
+
+    /// The grid of the fleet as written, in the chosen view.
+    fn grid(self) -> Memo<Option<Grid>> {
+        Memo::new(move |_| {
+            let params = self.params.get();
+            self.read.with(|read| {
+                read.as_ref()
+                    .map(|read| Grid::of(read, &read.load, params.view, params.day, params.measure))
+            })
+        })
+    }
+}
+
+pub fn figure() -> impl IntoView {
+    let fleet = Fleet::new();
+    // What the worker's answer depends on; the view, the day, the measure
+    // and the capacity only redraw.
+    let store = Store::get();
+    let inputs = Memo::new(move |_| {
+        let (params, seed) = store.state.with(|s| (s.fleet.clone(), s.seed));
+        (
+            params.sample,
+            params.format,
+            params.week,
+            params.fix,
+            params.probe,
+            seed,
+        )
+    });
+    let opened_with = crate::browser::fragment();
+    Effect::new(move |first: Option<()>| {
+        inputs.track();
+        let own = fleet.params.with_untracked(|p| p.sample == Sample::Own);
+        match (&opened_with, first) {
+            (Some(fragment), None) if own => fleet.submit(Source::Fragment(fragment.clone())),
+            _ => fleet.submit_current(),
+        }
+    });
+
+    let grid = fleet.grid();
+    let heat = HeatCanvas::new(fleet, grid, false, 380.0);
+    let concurrency = ChartCanvas::new(280.0);
+    let (before, after) = fix::grids(fleet);
+    let shared_max = Memo::new(move |_| {
+        let max = |grid: Memo<Option<Grid>>| grid.with(|g| g.as_ref().map_or(1.0, Grid::max));
+        max(before).max(max(after))
+    });
+    let before_canvas = HeatCanvas::new(fleet, before, false, 300.0);
+    let after_canvas = HeatCanvas::new(fleet, after, true, 300.0);
+    chart::redraw_on_change("figure", move || {
+        let max = grid.with(|g| g.as_ref().map_or(1.0, Grid::max));
+        heat.draw(max);
+        let plot = fleet.read.with(|read| {
+            read.as_ref()
+                .map(|read| concurrency_plot(&fleet.params.get(), read))
+        });
+        if let Some((plot, _)) = plot {
+            concurrency.draw(|area, pen| plot.draw(area, pen));
+        }
+        let max = shared_max.get();
+        before_canvas.draw(max);
+        after_canvas.draw(max);
+    });
+
+    let embed = store.state.with_untracked(|s| s.view.embed);
+    view! {
+        {(!embed).then(|| input::input(fleet))}
+        {status_line(fleet)}
+        {heatmap_block(fleet, heat)}
+        {key_numbers(fleet)}
+        {concurrency_block(fleet, concurrency)}
+        {fix::fix_block(fleet, before_canvas, after_canvas)}
+    }
+}
+
+/// "Reading…" while the worker works, or why it failed; the figures
+/// below keep the last fleet meanwhile.
+fn status_line(fleet: Fleet) -> impl IntoView {
+    let text = move || match fleet.status.get() {
+        Status::Idle => String::new(),
+        Status::Working => "Reading the fleet…".to_string(),
+        Status::Failed(why) => format!("The fleet could not be read: {why}"),
+    };
+    let failed = move || matches!(fleet.status.get(), Status::Failed(_));
+    view! {
+        <p class="fleet-status" class:failed=failed id="fleet-status" aria-live="polite">
+            {text}
+        </p>
+    }
+}
+
+fn heatmap_block(fleet: Fleet, heat: HeatCanvas) -> impl IntoView {
+    let no_durations = move || {
+        let wants = fleet
+            .params
+            .with(|p| p.measure == stampede_core::panels::fleet::CellMeasure::Running);
+        let has = fleet
+            .read
+            .with(|r| r.as_ref().is_some_and(|r| r.load.running.is_some()));
+        (wants && !has && fleet.read.with(Option::is_some)).then(|| {
+            view! {
+                <p class="note">"This fleet gives no Duration=, so the cells count starts."</p>
+            }
+        })
+    };
+    view! {
+        <ChartBlock figure="heatmap">
+            <Caption slot>
+                "Each cell is a minute of the day (or an hour of the week), darker for more starts,
+                or for more jobs running when the fleet gives durations; the red outline is the
+                peak. Point at a cell, or focus the map and use the arrow keys, to name its jobs."
+            </Caption>
+            {no_durations}
+            {heat.view("fleet-heatmap")}
+        </ChartBlock>
+    }
+}
+
+fn key_numbers(fleet: Fleet) -> impl IntoView {
+    super::key_numbers(move || {
+        let params = fleet.params.get();
+        fleet.read.with(|read| {
+            fleet.fix.with(|fix| {
+                Ok(read
+                    .as_ref()
+                    .map(|read| panels::fleet::key_numbers(&params, read, fix.as_ref()))
+                    .unwrap_or_default())
+            })
+        })
+    })
+}
+
+/// The load per minute over the shown day or the week against the
+/// capacity, and how many minutes pass it.
+fn concurrency_plot(params: &FleetParams, read: &FleetRead) -> (Plot, usize) {
+    let load = &read.load;
+    let (values, what): (Vec<f64>, &str) = match (params.capacity_unit, &load.running) {
+        (CapacityUnit::PerSecond, _) => (
+            load.busiest_second.iter().map(|&n| f64::from(n)).collect(),
+            "starts in the busiest second",
+        ),
+        (CapacityUnit::Workers, Some(running)) => (running.clone(), "jobs running"),
+        (CapacityUnit::Workers, None) => (
+            load.starts.iter().map(|&n| f64::from(n)).collect(),
+            "starts (no Duration= given)",
+        ),
+    };
+    let (values, x_desc) = match params.view {
+        HeatView::Day => {
+            let first = heatmap::shown_day(read, params.day) as usize * 1440;
+            (values[first..first + 1440].to_vec(), "hour of the day")
+        }
+        HeatView::Week => (values, "hours into the week"),
+    };
+    let capacity = f64::from(params.capacity);
+    let over = values.iter().filter(|&&v| v > capacity).count();
+    let tallest = values.iter().copied().fold(capacity, f64::max);
+    let unit = match params.capacity_unit {
+        CapacityUnit::Workers => "workers",
+        CapacityUnit::PerSecond => "a second",
+    };
+    let plot = Plot {
+        x: 0.0..values.len() as f64 / 60.0,
+        y: 0.0..tallest * 1.1,
+        x_desc: x_desc.into(),
+        y_desc: format!("{what} per minute"),
+        x_tick: chart::number_tick,
+        y_tick: chart::number_tick,
+        layers: vec![
+            Layer::Bars {
+                start: 0.0,
+                width: 1.0 / 60.0,
+                heights: values,
+                ink: Ink::Series(0),
+                label: Some(what.into()),
+            },
+            Layer::Level {
+                y: capacity,
+                ink: Ink::Reference,
+                label: format!("capacity {} {unit}", count(u64::from(params.capacity))),
+            },
+        ],
+    };
+    (plot, over)
+}
+
+fn concurrency_block(fleet: Fleet, canvas: ChartCanvas) -> impl IntoView {
+    let over = move || {
+        let params = fleet.params.get();
+        fleet
+            .read
+            .with(|read| read.as_ref().map(|read| concurrency_plot(&params, read).1))
+    };
+    let sentence = move || {
+        over().map(|over| {
+            let minutes = match over {
+                0 => "No minute".to_string(),
+                1 => "1 minute".to_string(),
+                n => format!("{} minutes", count(n as u64)),
+            };
+            format!("{minutes} of the shown span go over the capacity.")
+        })
+    };
+    let label = move || {
+        let capacity = fleet.params.with(|p| p.capacity);
+        format!(
+            "A bar chart of the load per minute against a capacity of {}: {}",
+            count(u64::from(capacity)),
+            sentence().unwrap_or_default()
+        )
+    };
+    view! {
+        <ChartBlock figure="concurrency">
+            <Caption slot>
+                "The load in each minute: jobs running when the fleet gives durations, else starts;
+                or, counting requests a second, the busiest second of each minute. The red line is
+                the capacity you set."
+            </Caption>
+            {canvas.view("fleet-concurrency", label)}
+            <p class="over-capacity" id="over-capacity">{sentence}</p>
+        </ChartBlock>
+    }
+}

@@ -1,0 +1,241 @@
+//! The fleet's input: the sample buttons, the paste box (which also takes
+//! a dropped file), an upload button, the format, and under the box what
+//! was read: the summary, each skipped line and each notice, and when the
+//! fleet is too long for a link, a way to save it.
+
+use std::cell::Cell;
+use std::time::Duration;
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use stampede_core::fleet::import::FleetFormat;
+use stampede_core::panels::fleet::{FleetRead, Sample};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use super::Fleet;
+use super::fix::file_name;
+use crate::browser;
+use crate::store::Store;
+
+/// Typing waits this long after the last key before the fleet is read again.
+const TYPING_DEBOUNCE: Duration = Duration::from_millis(300);
+/// The largest file read, as the link's own limit: 1 MiB.
+const MOST_FILE_BYTES: f64 = 1_048_576.0;
+
+thread_local! {
+    /// Counts edits, so only the last one's timer reads the fleet.
+    static EDIT_TICKET: Cell<u64> = const { Cell::new(0) };
+    /// Whether the next edit is a paste, which is read at once.
+    static PASTED: Cell<bool> = const { Cell::new(false) };
+}
+
+pub fn input(fleet: Fleet) -> impl IntoView {
+    let refused = RwSignal::new(None::<String>);
+    view! {
+        <section class="fleet-input" aria-labelledby="fleet-input-title">
+            <h3 id="fleet-input-title">"Your fleet"</h3>
+            {samples(fleet)}
+            {format_picker()}
+            <textarea
+                id="fleet-text"
+                class="fleet-text"
+                rows="14"
+                spellcheck="false"
+                aria-label="Fleet text: one schedule a line, or a file such as a crontab"
+                placeholder="Paste a crontab, Jenkins jobs, systemd timers, a Prometheus config, Kubernetes CronJobs or GitHub workflows, or drop a file here."
+                prop:value=move || fleet.text.get()
+                on:paste=move |_| PASTED.set(true)
+                on:input=move |ev| use_text(fleet, event_target_value(&ev), PASTED.take())
+                on:dragover=|ev| ev.prevent_default()
+                on:drop=move |ev: leptos::ev::DragEvent| {
+                    ev.prevent_default();
+                    let file = ev.data_transfer().and_then(|data| data.files()).and_then(|files| files.get(0));
+                    if let Some(file) = file {
+                        read_file(fleet, file, refused);
+                    }
+                }
+            ></textarea>
+            <div class="fleet-input-actions">
+                <label class="button upload">
+                    "Upload a file"
+                    <input
+                        type="file"
+                        id="fleet-file"
+                        accept=".txt,.yaml,.yml,.json,.conf,.timer,text/*"
+                        on:change=move |ev| {
+                            let input = ev
+                                .target()
+                                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
+                            if let Some(file) = input.as_ref().and_then(|i| i.files()).and_then(|f| f.get(0)) {
+                                read_file(fleet, file, refused);
+                            }
+                        }
+                    />
+                </label>
+                <p class="refused" role="alert">{move || refused.get()}</p>
+            </div>
+            {what_was_read(fleet)}
+        </section>
+    }
+}
+
+/// Takes `text` as the reader's own fleet: read at once when `at_once`
+/// (a paste, a file), else once typing rests.
+fn use_text(fleet: Fleet, text: String, at_once: bool) {
+    let store = Store::get();
+    fleet.text.set(text);
+    crate::chart::mark_change();
+    if fleet.params.with_untracked(|p| p.sample != Sample::Own) {
+        // The panel's effect reads the fleet when the sample changes.
+        return store.set("smp", Sample::Own.slug());
+    }
+    let ticket = EDIT_TICKET.get() + 1;
+    EDIT_TICKET.set(ticket);
+    if at_once {
+        return fleet.submit_current();
+    }
+    set_timeout(
+        move || {
+            if EDIT_TICKET.get() == ticket {
+                fleet.submit_current();
+            }
+        },
+        TYPING_DEBOUNCE,
+    );
+}
+
+/// Reads a dropped or chosen file's text, refusing a big or binary one.
+fn read_file(fleet: Fleet, file: web_sys::File, refused: RwSignal<Option<String>>) {
+    let name = file.name();
+    if file.size() > MOST_FILE_BYTES {
+        return refused.set(Some(format!(
+            "{name} is larger than 1 MiB; paste the part you want to see."
+        )));
+    }
+    spawn_local(async move {
+        let text = JsFuture::from(file.text())
+            .await
+            .ok()
+            .and_then(|t| t.as_string());
+        match text {
+            Some(text) if !text.contains('\0') => {
+                refused.set(None);
+                use_text(fleet, text, true);
+            }
+            Some(_) => refused.set(Some(format!(
+                "{name} is not a text file; a fleet is a text such as a crontab."
+            ))),
+            None => refused.set(Some(format!("{name} could not be read."))),
+        }
+    });
+}
+
+/// One button a sample; the pressed one is the fleet shown.
+fn samples(fleet: Fleet) -> impl IntoView {
+    let store = Store::get();
+    let buttons = Sample::OPTIONS
+        .iter()
+        .filter(|choice| choice.slug != Sample::Own.slug())
+        .map(|choice| {
+            let slug = choice.slug;
+            let pressed = move || fleet.params.with(|p| p.sample.slug() == slug).to_string();
+            view! {
+                <button
+                    type="button"
+                    data-sample=slug
+                    aria-pressed=pressed
+                    on:click=move |_| {
+                        crate::chart::mark_change();
+                        store.set("smp", slug);
+                    }
+                >
+                    {choice.label}
+                </button>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="samples" role="group" aria-label="Sample fleets">
+            {buttons}
+        </div>
+    }
+}
+
+/// The format the text is read in; auto-detect unless the reader says.
+fn format_picker() -> impl IntoView {
+    let store = Store::get();
+    let current = Memo::new(move |_| store.state.with(|s| s.fleet.format.slug()));
+    let options = FleetFormat::OPTIONS
+        .iter()
+        .map(|choice| {
+            let slug = choice.slug;
+            view! { <option value=slug selected=move || current.get() == slug>{choice.label}</option> }
+        })
+        .collect_view();
+    view! {
+        <label class="fleet-format">
+            "Read as "
+            <select
+                id="fleet-format"
+                on:change=move |ev| {
+                    crate::chart::mark_change();
+                    store.set("fmt", &event_target_value(&ev));
+                }
+            >
+                {options}
+            </select>
+        </label>
+    }
+}
+
+/// The summary, the skipped lines and the notices, and the link's fate.
+fn what_was_read(fleet: Fleet) -> impl IntoView {
+    move || {
+        fleet
+            .read
+            .with(|read| read.as_ref().map(|read| read_report(fleet, read)))
+    }
+}
+
+fn read_report(fleet: Fleet, read: &FleetRead) -> impl IntoView + use<> {
+    let skipped = read
+        .skipped
+        .iter()
+        .map(|s| {
+            let text = format!("line {}: {} ({})", s.line, s.reason, s.field);
+            view! { <li>{text}</li> }
+        })
+        .collect_view();
+    let notices = read
+        .notices
+        .iter()
+        .map(|n| {
+            let text = format!("line {}: {}", n.line, n.message);
+            view! { <li>{text}</li> }
+        })
+        .collect_view();
+    let too_long = match &read.link {
+        Some(Err(why)) => Some(why.clone()),
+        _ => None,
+    };
+    let name = file_name(Some(read), "");
+    let link_notice = too_long.map(|why| {
+        let download = move |_| {
+            let text = fleet.text.get_untracked();
+            let _ = browser::download_text(&name, "text/plain", &text);
+        };
+        view! {
+            <div class="notice link-notice" role="status">
+                <p>{why}</p>
+                <button type="button" id="download-fleet" on:click=download>"Download fleet"</button>
+            </div>
+        }
+    });
+    view! {
+        <p class="fleet-summary" id="fleet-summary">{read.summary.clone()}</p>
+        {(!read.skipped.is_empty()).then(|| view! { <ul class="skipped" aria-label="Skipped lines">{skipped}</ul> })}
+        {(!read.notices.is_empty()).then(|| view! { <ul class="line-notices" aria-label="Notices">{notices}</ul> })}
+        {link_notice}
+    }
+}
