@@ -189,10 +189,6 @@ pub fn probe(
 
 /// The panel's key numbers: the fleet as written, and the fix's when it
 /// has arrived.
-pub fn key_numbers(
-    params: &FleetParams,
-    read: &FleetRead,
-    fix: Option<&FleetFix>,
-) -> Vec<KeyNumber> {
+pub fn key_numbers(params: &FleetParams, read: &FleetRead, fix: Option<&FleetFix>) -> Vec<KeyNumber> {
     todo!("{params:?}{read:?}{fix:?}")
 }
