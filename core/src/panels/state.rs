@@ -12,8 +12,8 @@
 //! while [`State::to_full_query`] writes it whole for the page's own
 //! history, where no one copies it.
 
-use super::{Figure, Panel};
 use super::fleet::FleetParams;
+use super::{Figure, Panel};
 use crate::backoff::BackoffParams;
 use crate::field::{Field, Kind, Notice, PanelParams, shorten};
 use crate::hash_spread::HashSpreadParams;

@@ -269,6 +269,9 @@ fn check_panel_accepts(state: &State) -> Result<(), TestCaseError> {
         }
         // Jitter's only size is its job count, which its field caps.
         Panel::Jitter => {}
+        // The Fleet panel's size is its text, not its URL: `run` leaves it
+        // to the fleet module, whose own tests feed it hostile text.
+        Panel::Fleet => return Ok(()),
         Panel::Queue => {
             let jobs = queue::estimated_jobs(&state.queue);
             prop_assert!(

@@ -8,6 +8,9 @@
 //! so switching the view, the day or the capacity redraws without reading
 //! the fleet again.
 
+mod diff;
+mod keys;
+mod load;
 pub mod report;
 pub mod samples;
 
@@ -150,3 +153,6 @@ impl FieldValue for WeekStart {
 
 /// The Fleet panel's presets: each loads a sample and says what it shows.
 pub const PRESETS: &[Preset] = &[];
+
+#[cfg(test)]
+mod tests;

@@ -7,10 +7,18 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::InvalidInput;
-use crate::fleet::file::System;
-use crate::key_numbers::KeyNumber;
+use crate::fleet::cron::Horizon;
+use crate::fleet::file::{FleetLine, System};
+use crate::fleet::fix::{self, FixChange};
+use crate::fleet::import::{self, FleetFormat, Imported};
+use crate::fleet::level;
+use crate::fleet::stability::{self, FleetChange, StabilityPlacing};
+use crate::units::counted;
 
-use super::{FleetParams, Probe};
+use super::load::{JobsByLine, week_load};
+use super::{FixMethod, FleetParams, Probe, Sample};
+
+pub use super::keys::key_numbers;
 
 /// Minutes in the panel's horizon: one week.
 pub const WEEK_MINUTES: u32 = 7 * 24 * 60;
@@ -167,14 +175,162 @@ pub struct FleetProbe {
     pub rerolled_compared: u32,
 }
 
+/// The machine id [`Probe::MachineId`] gives every systemd line.
+pub const NEW_MACHINE_ID: &str = "5f2b9c1e8a7d4036b1e9c2f07a6d3e48";
+/// The server [`Probe::Server`] gives every Prometheus line.
+pub const NEW_SERVER: &str = "prom-2.example.com";
+
+fn week() -> Horizon {
+    Horizon::minutes(WEEK_MINUTES).expect("a week is within the longest horizon")
+}
+
+/// The format `params` reads `text` in: the detected one for `auto`.
+fn format_of(text: &str, params: &FleetParams) -> FleetFormat {
+    match params.format {
+        FleetFormat::Auto => import::detect(text),
+        given => given,
+    }
+}
+
+/// The format in plain words, as the summary names it.
+fn format_words(format: FleetFormat) -> &'static str {
+    match format {
+        FleetFormat::Auto | FleetFormat::Fleet => "a fleet file",
+        FleetFormat::Crontab => "a crontab",
+        FleetFormat::Jenkins => "Jenkinsfiles",
+        FleetFormat::Systemd => "systemd timers",
+        FleetFormat::Prometheus => "prometheus.yml",
+        FleetFormat::Kubernetes => "Kubernetes CronJobs",
+        FleetFormat::GithubActions => "GitHub Actions workflows",
+        FleetFormat::Temporal => "Temporal schedules",
+    }
+}
+
+/// "212 jobs from a crontab; 3 lines skipped", or what to paste when
+/// nothing was there to read.
+fn summary(imported: &Imported, format: FleetFormat) -> String {
+    let file = &imported.file;
+    if file.lines.is_empty() && file.skipped.is_empty() {
+        return "No schedules yet: paste a crontab, Jenkinsfiles, systemd timers, a prometheus.yml, \
+                Kubernetes CronJobs, GitHub Actions workflows, Temporal schedules or a fleet file, \
+                or pick a sample"
+            .into();
+    }
+    let mut lines: Vec<usize> = file.skipped.iter().map(|skipped| skipped.line).collect();
+    lines.dedup();
+    let read = format!(
+        "{} from {}",
+        counted(file.lines.len() as u64, "job", "jobs"),
+        format_words(format)
+    );
+    match lines.len() {
+        0 => read,
+        skipped => format!(
+            "{read}; {} skipped",
+            counted(skipped as u64, "line", "lines")
+        ),
+    }
+}
+
+fn jobs_of(lines: &[FleetLine]) -> Vec<Job> {
+    lines
+        .iter()
+        .map(|line| Job {
+            line: line.line as u32,
+            id: line.id.clone(),
+            system: line.system,
+            spec: line.spec.clone(),
+        })
+        .collect()
+}
+
+/// The week's load of `lines` (with the importer's notes among the
+/// notices), and those notices.
+fn load_of(
+    lines: Vec<FleetLine>,
+    notes: &[crate::fleet::FleetNotice],
+    params: &FleetParams,
+    seed: u64,
+) -> Result<(WeekLoad, Vec<LineNotice>), InvalidInput> {
+    let fleet = Imported {
+        file: crate::fleet::file::FleetFile {
+            lines,
+            skipped: Vec::new(),
+        },
+        notes: notes.to_vec(),
+    };
+    let expansion = fleet.expand(params.week.0, week(), seed)?;
+    let jobs = JobsByLine::new(&fleet.file.lines);
+    let load = week_load(&expansion, &jobs, fleet.file.lines.len());
+    let notices = expansion
+        .notices
+        .iter()
+        .map(|notice| LineNotice {
+            line: notice.line as u32,
+            message: notice.message.clone(),
+        })
+        .collect();
+    Ok((load, notices))
+}
+
 /// Stage one: reads `text` and expands it over the week of `params`.
 pub fn read(text: &str, params: &FleetParams, seed: u64) -> Result<FleetRead, InvalidInput> {
-    todo!("{text}{params:?}{seed}")
+    let format = format_of(text, params);
+    let imported = import::import(text, format);
+    let summary = summary(&imported, format);
+    let Imported { file, notes } = imported;
+    let jobs = jobs_of(&file.lines);
+    let (load, notices) = load_of(file.lines, &notes, params, seed)?;
+    Ok(FleetRead {
+        format: format.slug().to_string(),
+        summary,
+        jobs,
+        skipped: file
+            .skipped
+            .into_iter()
+            .map(|skipped| Skipped {
+                line: skipped.line as u32,
+                field: skipped.field,
+                reason: skipped.reason,
+            })
+            .collect(),
+        notices,
+        from: params.week.0,
+        load,
+        link: (params.sample == Sample::Own)
+            .then(|| crate::fleet::link::encode(text).map_err(|e| e.to_string())),
+    })
 }
 
 /// Stage two: fixes the fleet of `text` by `params.fix`.
 pub fn fix(text: &str, params: &FleetParams, seed: u64) -> Result<FleetFix, InvalidInput> {
-    todo!("{text}{params:?}{seed}")
+    let format = format_of(text, params);
+    let Imported { file, notes } = import::import(text, format);
+    let fixes = match params.fix {
+        FixMethod::Hash => fix::fix_lines(&file.lines),
+        FixMethod::Level => level::level(&file.lines, &[], params.week.0, week(), seed)?.fixes,
+    };
+    let fixed_text = fix::native::rewrite(text, format, &fixes)?;
+    let (load, _) = load_of(fix::apply(&file.lines, &fixes), &notes, params, seed)?;
+    // `fix_lines` and `level` give one fix a line, in the fleet's order.
+    let mut changed = 0;
+    let mut kept = Vec::new();
+    for (job, line_fix) in fixes.iter().enumerate() {
+        match &line_fix.change {
+            FixChange::Rewritten { .. } => changed += 1,
+            FixChange::Kept { why } => kept.push(KeptJob {
+                job: job as u32,
+                why: why.clone(),
+            }),
+        }
+    }
+    Ok(FleetFix {
+        diff: super::diff::rows(text, &fixed_text),
+        fixed_text,
+        changed,
+        kept,
+        load,
+    })
 }
 
 /// Stage three: the probe of `params.probe`; `None` for [`Probe::None`].
@@ -183,12 +339,91 @@ pub fn probe(
     params: &FleetParams,
     seed: u64,
 ) -> Result<Option<FleetProbe>, InvalidInput> {
-    let _ = Probe::None;
-    todo!("{text}{params:?}{seed}")
+    let lines = import::import(text, format_of(text, params)).file.lines;
+    let has = |system: System| lines.iter().any(|line| line.system == system);
+    let (change, sentence) = match params.probe {
+        Probe::None => return Ok(None),
+        Probe::Rename => match lines.first() {
+            Some(first) => {
+                let to = format!("{}-renamed", first.id);
+                let sentence = format!("renamed `{}` to `{to}`", first.id);
+                (
+                    FleetChange::Rename {
+                        line: first.line,
+                        to,
+                    },
+                    sentence,
+                )
+            }
+            None => (
+                FleetChange::Grow { percent: 0 },
+                "there is no job to rename".to_string(),
+            ),
+        },
+        Probe::Grow => (
+            FleetChange::Grow { percent: 10 },
+            format!(
+                "added {}, copies of the first lines under new names",
+                counted(lines.len().div_ceil(10) as u64, "job", "jobs")
+            ),
+        ),
+        Probe::MachineId if has(System::Systemd) => (
+            FleetChange::MachineId(NEW_MACHINE_ID.into()),
+            format!("gave every machine the id {NEW_MACHINE_ID}"),
+        ),
+        Probe::MachineId => (
+            FleetChange::MachineId(NEW_MACHINE_ID.into()),
+            "no line hashes a machine id (only systemd timers do), so nothing can move".into(),
+        ),
+        Probe::Server if has(System::Prometheus) => (
+            FleetChange::Server(NEW_SERVER.into()),
+            format!("moved every target to the server {NEW_SERVER}"),
+        ),
+        Probe::Server => (
+            FleetChange::Server(NEW_SERVER.into()),
+            "no line hashes a Prometheus server, so nothing can move".into(),
+        ),
+    };
+    let from = params.week.0;
+    let hashed = stability::stability(&lines, &change, StabilityPlacing::HashFix, from, week())?;
+    let rerolled = stability::stability(
+        &lines,
+        &change,
+        StabilityPlacing::RandomDelay { seed },
+        from,
+        week(),
+    )?;
+    let jobs = JobsByLine::new(&lines);
+    let mut moved: Vec<u32> = hashed.moved.iter().map(|job| jobs.of(job.line)).collect();
+    moved.dedup();
+    Ok(Some(FleetProbe {
+        probe_slug: params.probe.slug().to_string(),
+        change: sentence,
+        compared: hashed.compared as u32,
+        moved_minutes: moved_minutes(&lines, &moved, from)?,
+        moved,
+        rerolled_moved: rerolled.moved.len() as u32,
+        rerolled_compared: rerolled.compared as u32,
+    }))
 }
 
-/// The panel's key numbers: the fleet as written, and the fix's when it
-/// has arrived.
-pub fn key_numbers(params: &FleetParams, read: &FleetRead, fix: Option<&FleetFix>) -> Vec<KeyNumber> {
-    todo!("{params:?}{read:?}{fix:?}")
+/// The minutes of the week where the jobs `moved` start once the fleet is
+/// hash-fixed, sorted, each once.
+fn moved_minutes(lines: &[FleetLine], moved: &[u32], from: i64) -> Result<Vec<u32>, InvalidInput> {
+    if moved.is_empty() {
+        return Ok(Vec::new());
+    }
+    let moved_lines: std::collections::BTreeSet<usize> =
+        moved.iter().map(|&job| lines[job as usize].line).collect();
+    let fixed = fix::apply(lines, &fix::fix_lines(lines));
+    // Seed 0, as the stability probe expands the hash-fixed fleet.
+    let expansion = crate::fleet::expand(&fixed, from, week(), 0)?;
+    let mut minutes: Vec<u32> = expansion
+        .starts
+        .iter()
+        .filter(|start| moved_lines.contains(&start.line))
+        .map(|start| ((start.at_micros / 1_000_000 - from) / 60) as u32)
+        .collect();
+    minutes.dedup();
+    Ok(minutes)
 }

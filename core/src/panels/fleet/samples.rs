@@ -1,6 +1,16 @@
 //! Sample fleets, one click each on the page.
+//!
+//! Each is written by code, in the format its system keeps schedules in,
+//! with the names and times people pick, so each shows one lesson: a
+//! crontab where everything starts at minute 0, Jenkins' `H` beside plain
+//! midnights, one systemd timer on 50 machines with and without a fixed
+//! delay, Prometheus' own spread, a cluster's CronJobs and GitHub Actions
+//! workflows. Every one reads with no line skipped, which a test checks.
+
+use std::fmt::Write;
 
 use crate::choice_enum;
+use crate::hash::farm_fingerprint32;
 
 choice_enum! {
     /// A sample fleet, or the reader's own text.
@@ -18,6 +28,212 @@ choice_enum! {
 impl Sample {
     /// The sample's text; empty for [`Sample::Own`].
     pub fn text(self) -> String {
-        todo!()
+        match self {
+            Sample::Own => String::new(),
+            Sample::MinuteZero => minute_zero(),
+            Sample::JenkinsH => jenkins_h(),
+            Sample::SystemdTimer => systemd_timer(),
+            Sample::Prometheus => prometheus(),
+            Sample::Kubernetes => kubernetes(),
+            Sample::GithubActions => github_actions(),
+        }
     }
+}
+
+/// `names[i % len]`, so loops cycle through a list of names.
+fn pick<'a>(names: &[&'a str], i: usize) -> &'a str {
+    names[i % names.len()]
+}
+
+// `writeln!` into a `String` cannot fail; the results are dropped below.
+
+/// A user crontab of 40 jobs, every one at minute 0: hourly, daily at the
+/// hours people choose, midnight, and weekly on Monday.
+fn minute_zero() -> String {
+    const TASKS: [&str; 10] = [
+        "backup-db --all",
+        "rotate-logs",
+        "sync-inventory",
+        "send-digest",
+        "refresh-cache",
+        "export-metrics",
+        "prune-tmp",
+        "reindex-search",
+        "renew-certs --quiet",
+        "report-usage",
+    ];
+    let mut text = String::from("# m h dom mon dow command\nMAILTO=ops@example.com\n");
+    for i in 0..40 {
+        let spec = match i {
+            0..12 => "0 * * * *".to_string(),
+            12..28 => format!("0 {} * * *", 1 + (i - 12) % 8),
+            28..34 => "0 0 * * *".to_string(),
+            34..37 => "@daily".to_string(),
+            _ => "0 0 * * 1".to_string(),
+        };
+        let _ = writeln!(
+            text,
+            "{spec} /opt/jobs/{} --shard {}",
+            pick(&TASKS, i),
+            i / TASKS.len() + 1
+        );
+    }
+    text
+}
+
+/// A Jenkins instance as a fleet file: 200 jobs on `H H * * *` in team
+/// folders, and 30 on `0 0 * * *`, each with how long it runs.
+fn jenkins_h() -> String {
+    const TEAMS: [&str; 8] = [
+        "payments", "search", "web", "mobile", "data", "infra", "billing", "identity",
+    ];
+    const JOBS: [&str; 5] = [
+        "nightly-build",
+        "integration-tests",
+        "dependency-audit",
+        "docs-publish",
+        "perf-baseline",
+    ];
+    let mut text = String::from("# Jenkins: job full name, cron trigger, typical run\n");
+    for i in 0..230 {
+        let spec = if i < 200 { "H H * * *" } else { "0 0 * * *" };
+        let team = pick(&TEAMS, i);
+        let job = pick(&JOBS, i / TEAMS.len());
+        let _ = writeln!(
+            text,
+            "jenkins\t{team}/{job}-{}\t{spec}\tDuration={}m",
+            i / (TEAMS.len() * JOBS.len()) + 1,
+            5 + (i * 7) % 40
+        );
+    }
+    text
+}
+
+/// The 32 hex digits of machine `i`'s `/etc/machine-id`: four FarmHash
+/// fingerprints of its name, so they look random and never change.
+fn machine_id(i: usize) -> String {
+    (0..4)
+        .map(|part| {
+            format!(
+                "{:08x}",
+                farm_fingerprint32(format!("host-{i}/{part}").as_bytes())
+            )
+        })
+        .collect()
+}
+
+/// One `backup.timer` (`OnCalendar=daily`, up to an hour's random delay)
+/// on 50 machines: the first 25 with `FixedRandomDelay=yes`, the rest
+/// without, each with its own machine id.
+fn systemd_timer() -> String {
+    let mut text = String::from("# backup.timer on 50 machines\n");
+    for i in 0..50 {
+        let fixed = if i < 25 { "\tFixedRandomDelay=yes" } else { "" };
+        let _ = writeln!(
+            text,
+            "systemd\tbackup.timer\tdaily\tRandomizedDelaySec=1h{fixed}\tMachineID={}\tDuration=20m",
+            machine_id(i)
+        );
+    }
+    text
+}
+
+/// A `prometheus.yml` with 500 static targets in three jobs, scraped every
+/// minute, 2 and 5 minutes: 1,915,200 scrapes a week, under the
+/// expansion's cap of [`crate::fleet::MOST_STARTS`] (500 targets every
+/// minute would be 5,040,000).
+fn prometheus() -> String {
+    let mut text = String::from(
+        "# server: prom-1.example.com\nglobal:\n  scrape_interval: 1m\nscrape_configs:\n",
+    );
+    let jobs = [
+        ("node", None, 60, 9100),
+        ("postgres", Some("2m"), 140, 9187),
+        ("blackbox", Some("5m"), 300, 9115),
+    ];
+    for (job, interval, targets, port) in jobs {
+        let _ = writeln!(text, "  - job_name: {job}");
+        if let Some(interval) = interval {
+            let _ = writeln!(text, "    scrape_interval: {interval}");
+        }
+        let _ = writeln!(text, "    static_configs:\n      - targets:");
+        for target in 0..targets {
+            let _ = writeln!(text, "          - {job}-{target:03}.dc1.example.com:{port}");
+        }
+    }
+    text
+}
+
+/// A cluster's CronJobs: schedules as people write them, several on the
+/// same minute, one in its own time zone.
+fn kubernetes() -> String {
+    const JOBS: [(&str, &str, &str, Option<&str>); 15] = [
+        ("billing", "invoice-run", "0 0 * * *", None),
+        ("billing", "dunning-emails", "0 * * * *", None),
+        ("billing", "ledger-export", "@daily", None),
+        ("search", "reindex", "0 0 * * *", None),
+        ("search", "warm-cache", "*/15 * * * *", None),
+        ("search", "synonyms-sync", "0 * * * *", None),
+        ("platform", "etcd-backup", "0 * * * *", None),
+        ("platform", "cert-check", "0 0 * * *", None),
+        ("platform", "image-gc", "0 3 * * *", None),
+        ("data", "nightly-etl", "0 0 * * *", None),
+        ("data", "hourly-rollup", "0 * * * *", None),
+        ("data", "stream-compact", "*/15 * * * *", None),
+        ("web", "sitemap", "@daily", None),
+        ("web", "session-purge", "*/15 * * * *", None),
+        ("eu", "gdpr-erasure", "0 2 * * *", Some("Europe/Berlin")),
+    ];
+    let mut text = String::new();
+    for (i, (namespace, name, schedule, zone)) in JOBS.iter().enumerate() {
+        if i > 0 {
+            text.push_str("---\n");
+        }
+        let zone = zone.map_or(String::new(), |zone| format!("  timeZone: {zone}\n"));
+        let _ = write!(
+            text,
+            "apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: {name}\n  namespace: {namespace}\n\
+             spec:\n  schedule: \"{schedule}\"\n{zone}  concurrencyPolicy: Forbid\n  jobTemplate:\n    spec:\n\
+             \x20     template:\n        spec:\n          restartPolicy: OnFailure\n          containers:\n\
+             \x20           - name: {name}\n              image: registry.example.com/{namespace}/{name}:1.4\n"
+        );
+    }
+    text
+}
+
+/// Scheduled workflows across an organisation's repositories, most at
+/// midnight or on the hour, as the examples people copy write them.
+fn github_actions() -> String {
+    const REPOS: [&str; 8] = [
+        "api",
+        "web",
+        "mobile",
+        "infra",
+        "docs",
+        "sdk-python",
+        "sdk-go",
+        "data",
+    ];
+    const WORKFLOWS: [(&str, &str); 3] = [
+        ("nightly", "0 0 * * *"),
+        ("stale-issues", "0 * * * *"),
+        ("codeql", "30 1 * * 1"),
+    ];
+    let mut text = String::new();
+    for repo in REPOS {
+        for (i, (workflow, cron)) in WORKFLOWS.iter().enumerate() {
+            // Not every repository runs every workflow.
+            if (repo.len() + i) % 4 == 3 {
+                continue;
+            }
+            let _ = write!(
+                text,
+                "# file: acme/{repo}/.github/workflows/{workflow}.yml\nname: acme/{repo} {workflow}\n\
+                 on:\n  schedule:\n    - cron: '{cron}'\n  workflow_dispatch:\njobs:\n  run:\n\
+                 \x20   runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n\
+                 \x20     - run: make {workflow}\n"
+            );
+        }
+    }
+    text
 }

@@ -1,0 +1,173 @@
+//! The Fleet panel's key numbers: the fleet as written, then the fix's
+//! figures once the fix has arrived. The page and its end-to-end test find
+//! each by its key.
+
+use crate::fleet::civil::{self, SECONDS_PER_DAY};
+use crate::key_numbers::KeyNumber;
+use crate::units::{count, counted, significant};
+
+use super::report::{FleetFix, FleetRead, WEEK_MINUTES, WeekLoad};
+use super::{CapacityUnit, FleetParams};
+
+/// The panel's key numbers: the fleet as written, and the fix's when it
+/// has arrived.
+pub fn key_numbers(
+    params: &FleetParams,
+    read: &FleetRead,
+    fix: Option<&FleetFix>,
+) -> Vec<KeyNumber> {
+    let load = &read.load;
+    let skipped = {
+        let mut lines: Vec<u32> = read.skipped.iter().map(|skipped| skipped.line).collect();
+        lines.dedup();
+        lines.len() as u64
+    };
+    let jobs = match skipped {
+        0 => count(read.jobs.len() as u64),
+        _ => format!(
+            "{} ({} skipped)",
+            count(read.jobs.len() as u64),
+            counted(skipped, "line", "lines")
+        ),
+    };
+    let mut numbers = vec![
+        KeyNumber::new(
+            "jobs",
+            "Jobs read",
+            jobs,
+            "schedules read; a line that cannot be read is skipped with its reason",
+        ),
+        KeyNumber::new(
+            "starts",
+            "Starts over the week",
+            count(load.total_starts),
+            "every start in the 7 days from the week's first midnight (UTC)",
+        ),
+        KeyNumber::new(
+            "peak-minute",
+            "Busiest minute",
+            peak(load, read.from),
+            "most starts in one minute [m, m + 1), the earliest of a tie",
+        ),
+        KeyNumber::new(
+            "peak-second",
+            "Busiest second",
+            format!("{} /s", count(u64::from(load.peak_second_starts))),
+            "most starts within one second [k, k + 1) of the week",
+        )
+        .beside(format!(
+            "the flat rate over the week: {} /s",
+            significant(load.total_starts as f64 / f64::from(WEEK_MINUTES * 60), 3)
+        )),
+        shared("shared", "Starts sharing a minute", load),
+    ];
+    if let Some(p99) = load.running_p99 {
+        numbers.push(running("running-p99", "Jobs running, p99", p99, load));
+    }
+    numbers.push(over_capacity(params, load));
+    if let Some(fix) = fix {
+        let after = &fix.load;
+        numbers.push(KeyNumber::new(
+            "peak-after",
+            "Busiest minute after the fix",
+            peak(after, read.from),
+            "most starts in one minute of the fixed fleet",
+        ));
+        numbers.push(shared(
+            "shared-after",
+            "Starts sharing a minute after the fix",
+            after,
+        ));
+        if let Some(p99) = after.running_p99 {
+            numbers.push(running(
+                "running-p99-after",
+                "Jobs running after the fix, p99",
+                p99,
+                after,
+            ));
+        }
+    }
+    numbers
+}
+
+/// "230 starts at Mon 00:00", the minute's day of the week and UTC time.
+fn peak(load: &WeekLoad, from: i64) -> String {
+    let Some(minute) = load.peak_minute else {
+        return "no starts".into();
+    };
+    const DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+    let at = from + 60 * i64::from(minute);
+    let day = DAYS[civil::weekday(at.div_euclid(SECONDS_PER_DAY)) as usize];
+    let of_day = at.rem_euclid(SECONDS_PER_DAY);
+    format!(
+        "{} at {day} {:02}:{:02}",
+        counted(u64::from(load.peak_starts), "start", "starts"),
+        of_day / 3600,
+        of_day / 60 % 60
+    )
+}
+
+fn shared(key: &'static str, label: &'static str, load: &WeekLoad) -> KeyNumber {
+    KeyNumber::new(
+        key,
+        label,
+        format!(
+            "{} in {}",
+            counted(load.shared_starts, "start", "starts"),
+            counted(u64::from(load.shared_minutes), "minute", "minutes")
+        ),
+        "starts in minutes holding more than one",
+    )
+}
+
+fn running(key: &'static str, label: &'static str, p99: f64, load: &WeekLoad) -> KeyNumber {
+    KeyNumber::new(
+        key,
+        label,
+        significant(p99, 3),
+        "99th percentile (type 7) of the weighted jobs running in each minute",
+    )
+    .beside(format!(
+        "at most {} in any minute",
+        significant(load.running_peak.unwrap_or(0.0), 3)
+    ))
+}
+
+/// Minutes of the week over the capacity, counted as the capacity's unit
+/// says.
+fn over_capacity(params: &FleetParams, load: &WeekLoad) -> KeyNumber {
+    let capacity = params.capacity;
+    let (over, formula) = match (params.capacity_unit, &load.running) {
+        (CapacityUnit::Workers, Some(running)) => (
+            running
+                .iter()
+                .filter(|&&jobs| jobs > f64::from(capacity))
+                .count(),
+            "minutes with more weighted jobs running than the workers",
+        ),
+        (CapacityUnit::Workers, None) => (
+            load.starts
+                .iter()
+                .filter(|&&starts| starts > capacity)
+                .count(),
+            "minutes with more starts than the workers (no Duration=: a job runs in its start minute)",
+        ),
+        (CapacityUnit::PerSecond, _) => (
+            load.busiest_second
+                .iter()
+                .filter(|&&starts| starts > capacity)
+                .count(),
+            "minutes whose busiest second has more starts than the requests a second",
+        ),
+    };
+    KeyNumber::new(
+        "over-capacity",
+        "Minutes over capacity",
+        format!(
+            "{} of {}",
+            count(over as u64),
+            count(u64::from(WEEK_MINUTES))
+        ),
+        formula,
+    )
+}

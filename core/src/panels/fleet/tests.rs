@@ -1,0 +1,159 @@
+use super::*;
+
+fn params(sample: Sample) -> FleetParams {
+    FleetParams {
+        sample,
+        ..FleetParams::default()
+    }
+}
+
+fn own(text: &str) -> (String, FleetParams) {
+    (text.to_string(), params(Sample::Own))
+}
+
+#[test]
+fn a_small_fleet_reads_into_minutes_seconds_and_named_cells() {
+    let (text, params) = own("cron\tbackup\t0 0 * * *\n\
+         cron\treport\t0 0 * * *\n\
+         cron\thourly\t0 * * * *\n\
+         jenkins\tnightly\t@midnight\n\
+         bogus line\n");
+    let read = read(&text, &params, 1).unwrap();
+    assert_eq!(read.format, "fleet");
+    assert_eq!(read.summary, "4 jobs from a fleet file; 1 line skipped");
+    assert_eq!(read.skipped.len(), 1);
+    assert_eq!(read.skipped[0].line, 5);
+    let load = &read.load;
+    assert_eq!(load.starts.len(), WEEK_MINUTES as usize);
+    assert_eq!(load.busiest_second.len(), WEEK_MINUTES as usize);
+    // Two lines at midnight each day, the hourly one every hour, and
+    // Jenkins' `@midnight` somewhere in the first three hours.
+    assert_eq!(load.total_starts, 7 * 2 + 7 * 24 + 7);
+    assert_eq!((load.peak_minute, load.peak_starts), (Some(0), 3));
+    assert_eq!(load.busiest_second[0], 3);
+    assert_eq!(load.peak_second_starts, 3);
+    assert_eq!(load.shared_minutes, 7);
+    assert_eq!(load.running, None);
+    let cells = &load.by_minute;
+    assert_eq!(cells.first.len(), WEEK_MINUTES as usize + 1);
+    assert_eq!(cells.distinct[0], 3);
+    // Named by starts, then fleet order.
+    assert_eq!(
+        cells.jobs[cells.first[0] as usize..cells.first[1] as usize],
+        [0, 1, 2]
+    );
+    let hours = &load.by_hour;
+    assert_eq!(hours.first.len(), 169);
+    let first_hour = hours.first[0] as usize..hours.first[1] as usize;
+    assert_eq!(
+        hours.distinct[0],
+        3 + u32::from(hours.jobs[first_hour.clone()].contains(&3))
+    );
+    assert!(hours.starts[first_hour].iter().all(|&starts| starts == 1));
+    assert!(read.link.as_ref().is_some_and(Result::is_ok));
+}
+
+#[test]
+fn empty_text_is_no_fleet_yet_not_an_error() {
+    let (text, params) = own("\n# nothing here\n");
+    let read = read(&text, &params, 1).unwrap();
+    assert!(
+        read.summary.starts_with("No schedules yet"),
+        "{}",
+        read.summary
+    );
+    assert!(read.jobs.is_empty());
+    assert_eq!(read.load.total_starts, 0);
+    assert_eq!(read.load.peak_minute, None);
+    let one = super::read("0 3 * * * /bin/true\n", &params, 1).unwrap();
+    assert_eq!(one.summary, "1 job from a crontab");
+}
+
+#[test]
+fn every_sample_reads_whole_and_carries_its_name_not_a_link() {
+    for &sample in Sample::ALL {
+        if sample == Sample::Own {
+            assert_eq!(sample.text(), "");
+            continue;
+        }
+        let text = sample.text();
+        assert_eq!(text, sample.text(), "{sample:?} is deterministic");
+        let read = read(&text, &params(sample), 1).unwrap();
+        assert!(read.skipped.is_empty(), "{sample:?}: {:?}", read.skipped);
+        assert!(!read.jobs.is_empty(), "{sample:?}");
+        assert_eq!(read.load.stopped_at_line, None, "{sample:?}");
+        assert_eq!(read.link, None, "{sample:?}");
+    }
+    let durations = Sample::ALL
+        .iter()
+        .filter(|sample| {
+            let read = read(&sample.text(), &params(**sample), 1).unwrap();
+            read.load.running.is_some()
+        })
+        .count();
+    assert!(durations >= 2, "{durations} samples give durations");
+}
+
+#[test]
+fn the_fixed_text_read_back_gives_the_fixs_load() {
+    for &sample in Sample::ALL {
+        for method in [FixMethod::Hash, FixMethod::Level] {
+            let params = FleetParams {
+                fix: method,
+                ..params(sample)
+            };
+            let text = sample.text();
+            let fixed = fix(&text, &params, 1).unwrap();
+            let again = read(&fixed.fixed_text, &params, 1).unwrap();
+            assert_eq!(
+                again.load.peak_starts, fixed.load.peak_starts,
+                "{sample:?} {method:?}"
+            );
+            assert_eq!(
+                again.load.starts, fixed.load.starts,
+                "{sample:?} {method:?}"
+            );
+            let before = read(&text, &params, 1).unwrap();
+            assert!(
+                fixed.load.peak_starts <= before.load.peak_starts,
+                "{sample:?} {method:?}"
+            );
+            let removed = fixed
+                .diff
+                .iter()
+                .filter(|row| row.kind == DiffKind::Removed)
+                .count();
+            assert_eq!(
+                removed == 0,
+                fixed.fixed_text == text,
+                "{sample:?} {method:?}"
+            );
+            assert_eq!(fixed.changed as usize + fixed.kept.len(), before.jobs.len());
+        }
+    }
+}
+
+#[test]
+fn the_diff_rows_are_hunks_with_two_rows_of_context() {
+    let (text, params) = own(&(0..20)
+        .map(|i| format!("{},{} 3 * * * /bin/job-{i}\n", i + 1, i + 31))
+        .collect::<String>());
+    let mut text = text;
+    text.push_str("0 0 * * * /bin/midnight\n");
+    let fixed = fix(&text, &params, 1).unwrap();
+    // Only the midnight line moves (the others chose their minute), so one
+    // hunk: two rows before it and none after the last line.
+    let kinds: Vec<DiffKind> = fixed.diff.iter().map(|row| row.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            DiffKind::Same,
+            DiffKind::Same,
+            DiffKind::Removed,
+            DiffKind::Added
+        ]
+    );
+    assert_eq!(fixed.diff[2].before_line, Some(21));
+    assert_eq!(fixed.changed, 1);
+    assert_eq!(fixed.kept.len(), 20);
+}
