@@ -17,8 +17,8 @@ use crate::controls::SeedControl;
 use crate::store::Store;
 
 /// The full address of `state` on this page.
-pub fn url_of(state: &State) -> String {
-    format!("{}{}", browser::page_base(), Store::get().link_of(state))
+pub fn url_of(store: Store, state: &State) -> String {
+    format!("{}{}", browser::page_base(), store.link_of(state))
 }
 
 /// `state` as an embed shows it with `view`'s choices.
@@ -34,8 +34,8 @@ fn embedded(state: &State, view: View) -> State {
 /// The iframe that embeds `state`, with a listener that fits the iframe to
 /// the height the embed reports. It starts as tall as a figure usually is,
 /// so the page barely moves when the first report arrives.
-pub fn embed_snippet(state: &State) -> String {
-    let src = url_of(state).replace('&', "&amp;");
+pub fn embed_snippet(store: Store, state: &State) -> String {
+    let src = url_of(store, state).replace('&', "&amp;");
     let title = match state.view.figure {
         Some(figure) => format!("{}: {}", state.panel.title(), figure.title),
         None => state.panel.title().to_string(),
@@ -84,7 +84,7 @@ pub fn Toolbar() -> impl IntoView {
             <button
                 type="button"
                 id="copy-link"
-                on:click=move |_| copy_later(store.state.with(url_of), copied)
+                on:click=move |_| copy_later(store.state.with(|s| url_of(store, s)), copied)
             >
                 {move || match copied.get() {
                     None => "Copy link",
@@ -132,7 +132,7 @@ fn EmbedPicker(dialog: NodeRef<html::Dialog>) -> impl IntoView {
             )
         })
     };
-    let snippet = move || embed_snippet(&chosen());
+    let snippet = move || embed_snippet(store, &chosen());
     let preview_src = move || store.link_of(&chosen());
     let copied = RwSignal::new(None::<bool>);
     let preview = NodeRef::<html::Iframe>::new();

@@ -46,6 +46,7 @@ enum Status {
 /// worker sent for it.
 #[derive(Clone, Copy)]
 struct Fleet {
+    store: Store,
     params: Memo<FleetParams>,
     text: RwSignal<String>,
     read: RwSignal<Option<FleetRead>>,
@@ -56,8 +57,10 @@ struct Fleet {
 
 impl Fleet {
     fn new() -> Self {
-        let state = Store::get().state;
+        let store = Store::get();
+        let state = store.state;
         Self {
+            store,
             params: Memo::new(move |_| state.with(|s| s.fleet.clone())),
             text: RwSignal::new(String::new()),
             read: RwSignal::new(None),
@@ -69,8 +72,7 @@ impl Fleet {
 
     /// Sends the fleet of `source` with the current settings to the worker.
     fn submit(self, source: Source) {
-        let store = Store::get();
-        let query = store.state.with_untracked(State::to_query);
+        let query = self.store.state.with_untracked(State::to_query);
         self.status.set(Status::Working);
         fleet_worker::request(&query, source, move |reply| self.receive(reply));
     }
@@ -87,7 +89,7 @@ impl Fleet {
             self.read.set(None);
             self.fix.set(None);
             self.probe.set(None);
-            Store::get().fragment.set(None);
+            self.store.fragment.set(None);
         } else {
             self.submit(Source::Text(text));
         }
@@ -98,7 +100,7 @@ impl Fleet {
             Reply::Text(text) => self.text.set(text),
             Reply::Read(read) => {
                 let fragment = read.link.clone().and_then(Result::ok);
-                Store::get().fragment.set(fragment);
+                self.store.fragment.set(fragment);
                 self.read.set(Some(*read));
             }
             Reply::Fix(fix) => self.fix.set(Some(*fix)),

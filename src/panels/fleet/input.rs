@@ -83,12 +83,11 @@ pub fn input(fleet: Fleet) -> impl IntoView {
 /// Takes `text` as the reader's own fleet: read at once when `at_once`
 /// (a paste, a file), else once typing rests.
 fn use_text(fleet: Fleet, text: String, at_once: bool) {
-    let store = Store::get();
     fleet.text.set(text);
     crate::chart::mark_change();
     if fleet.params.with_untracked(|p| p.sample != Sample::Own) {
         // The panel's effect reads the fleet when the sample changes.
-        return store.set("smp", Sample::Own.slug());
+        return fleet.store.set("smp", Sample::Own.slug());
     }
     let ticket = EDIT_TICKET.get() + 1;
     EDIT_TICKET.set(ticket);
