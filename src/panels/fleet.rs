@@ -190,6 +190,9 @@ pub fn figure() -> impl IntoView {
 /// below keep the last fleet meanwhile.
 fn status_line(fleet: Fleet) -> impl IntoView {
     let text = move || match fleet.status.get() {
+        Status::Idle if fleet.read.with(Option::is_none) => {
+            "No fleet yet: paste one into the box, drop a file on it, or pick a sample.".to_string()
+        }
         Status::Idle => String::new(),
         Status::Working => "Reading the fleet…".to_string(),
         Status::Failed(why) => format!("The fleet could not be read: {why}"),

@@ -1,13 +1,140 @@
-//! "How it works" for the Fleet panel: each system's rule for placing a
-//! start, with its formula and the version followed.
+//! "How it works" for the Fleet panel: how the fleet is read, then one
+//! short section per system with the rule that places its starts, the
+//! formula and the version followed (as `core/src/fleet/` follows them),
+//! and an example of what the rule does to a fleet.
 
 use leptos::prelude::*;
 
+/// One system: its name, the source followed, its rule, the formula and
+/// an example.
+struct System {
+    name: &'static str,
+    followed: &'static str,
+    rule: &'static str,
+    formula: &'static str,
+    example: &'static str,
+}
+
+const SYSTEMS: &[System] = &[
+    System {
+        name: "Vixie cron and cronie",
+        followed: "cronie 1.7.2, with TZ= and CRON_TZ=",
+        rule: "A line fires in every minute its five fields allow, at second 0. Nothing spreads it: \
+               every machine that copied the same line starts the job in the same minute. With TZ= \
+               the machine's clock is in the zone; with CRON_TZ= the job alone is.",
+        formula: "fires(t) = minute ∧ hour ∧ month ∧ day, day = dom ∧ dow when a day field starts with *, dom ∨ dow otherwise",
+        example: "The crontab sample puts its jobs at minute 0: the whole fleet starts in one minute, \
+                  the peak outlined on the heatmap.",
+    },
+    System {
+        name: "Jenkins H",
+        followed: "Jenkins 2.579-SNAPSHOT, hudson.scheduler.Hash",
+        rule: "H is a value per job, fixed for that job's name: the MD5 of the full name seeds a \
+               java.util.Random, and each H in the spec draws from it, left to right.",
+        formula: "seed = MD5(name)[0..8] XOR MD5(name)[8..16]; H = lo + nextInt(hi − lo + 1)",
+        example: "In the Jenkins sample the jobs on H H * * * scatter over the day, while the ones \
+                  written 0 0 * * * stay piled at midnight: H spreads only the lines that use it.",
+    },
+    System {
+        name: "croniter H (Python)",
+        followed: "croniter 7.0.0",
+        rule: "One CRC-32 of the hash id gives every field: field i (minute 0, hour 1, …) takes \
+               the number shifted right by i. The fields are not drawn independently: the hour \
+               comes from the same number as the minute, shifted by one bit.",
+        formula: "crc = crc32(hash_id); field i = lo + (crc >> i) mod (hi − lo + 1)",
+        example: "H H * * * and H H(0-23) * * * give the same hour: the field's text never enters \
+                  the draw, only its position.",
+    },
+    System {
+        name: "systemd timers",
+        followed: "systemd 252, RandomizedDelaySec= and FixedRandomDelay=",
+        rule: "RandomizedDelaySec= delays each elapse. Without FixedRandomDelay= the delay is drawn \
+               anew at every elapse, so the start moves every time; with it, the delay is a hash of \
+               the machine id and the unit's name, the same on every boot.",
+        formula: "delay = SipHash-2-4(machine id, unit) mod RandomizedDelaySec (fixed), else random_u64() mod RandomizedDelaySec",
+        example: "The systemd sample runs one timer on many machines: the fixed delay places each \
+                  machine once and for all, the re-rolled one never settles, which the stability \
+                  buttons show.",
+    },
+    System {
+        name: "Temporal schedules",
+        followed: "Temporal 1.31.2, Jitter=",
+        rule: "Each nominal time is delayed by a fingerprint of the time and the schedule's id, \
+               scaled to the jitter (never past the next nominal time).",
+        formula: "start = n + ⌊fp · ms / 2³²⌋ ms, fp = Fingerprint32(n ‖ namespace ‖ schedule id)",
+        example: "A schedule with Jitter= starts at a different point of its window at each \
+                  nominal time, but the same one for the same time on every server.",
+    },
+    System {
+        name: "Prometheus scrapes",
+        followed: "Prometheus 3.14",
+        rule: "Each target is scraped at a fixed offset into its interval, hashed from the target's \
+               labels and URL and from the server's name and external labels, so scrapes are \
+               pinned to absolute time whenever the server started.",
+        formula: "offset = (hash(target) XOR seed) mod interval",
+        example: "The Prometheus sample's targets already spread over their interval; changing the \
+                  server changes the seed and reshuffles the offsets.",
+    },
+    System {
+        name: "Puppet fqdn_rand",
+        followed: "Puppet 7.23",
+        rule: "fqdn_rand(N, seed) is a number below N fixed for each node: the MD5 of the node's \
+               name and the seed starts Ruby's random generator, whose first draw is written into \
+               the crontab.",
+        formula: "fqdn_rand(N, seed) = Random.new(MD5(\"fqdn:N:seed\")).rand(N)",
+        example: "Two nodes with the same name place a job in the same minute; the seed string \
+                  keeps two jobs of one node apart.",
+    },
+    System {
+        name: "Kubernetes CronJobs",
+        followed: "robfig/cron v3 as the CronJob controller reads it",
+        rule: "A CronJob's schedule is plain cron with timeZone as CRON_TZ=; there is no H and no \
+               jitter, so a cluster's CronJobs written at the top of the hour start together.",
+        formula: "fires(t) as cron, in spec.timeZone",
+        example: "The Kubernetes sample: the fix writes each job's minute as a hash of its name, \
+                  since the controller will not spread it.",
+    },
+    System {
+        name: "GitHub Actions",
+        followed: "on.schedule cron, placed in UTC",
+        rule: "Scheduled workflows are cron without jitter; GitHub starts them late when its runners \
+               are busy, most of all at the top of the hour, and may drop them. The map shows the \
+               earliest a run can start.",
+        formula: "fires(t) as cron, in UTC; the real start is later",
+        example: "The GitHub Actions sample: workflows on 0 * * * * queue behind everyone else's \
+                  top-of-the-hour runs; the fix moves them off the hour.",
+    },
+];
+
 pub fn explanation() -> impl IntoView {
+    let systems = SYSTEMS
+        .iter()
+        .map(|system| {
+            view! {
+                <section class="explain-system">
+                    <h4>{system.name} <span class="followed">" (" {system.followed} ")"</span></h4>
+                    <p class="explain">{system.rule}</p>
+                    <p class="explain formula"><code>{system.formula}</code></p>
+                    <p class="explain">{system.example}</p>
+                </section>
+            }
+        })
+        .collect_view();
     view! {
         <p class="explain">
-            "Paste the schedules a fleet runs, and the panel expands them over one week, minute by
-            minute, the way each scheduler itself would place them."
+            "Paste the schedules a fleet runs. The panel expands them over one week from midnight
+            UTC, minute by minute, the way each scheduler itself places them, and counts the starts
+            in every minute (and, where lines give a Duration=, the jobs running)."
         </p>
+        <p class="explain">
+            "The fix moves each fixed start within a window and leaves what the reader chose: the
+            days, the months, the hours. A line every n minutes gets an offset below n; a line at
+            one minute of some hours gets any minute of those hours; a line at midnight, or a
+            macro such as @daily, gets any minute of the day. Each system writes its window in its
+            own syntax (H for Jenkins, RandomizedDelaySec= with FixedRandomDelay= for systemd,
+            Jitter= for Temporal), and where the system has none, a minute hashed from the job's
+            name, so the place holds when the fleet changes."
+        </p>
+        {systems}
     }
 }

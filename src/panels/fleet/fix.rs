@@ -369,7 +369,7 @@ fn stability(fleet: Fleet) -> impl IntoView {
         let level = store.state.with(|s| s.fleet.fix == FixMethod::Level);
         let probing = store.state.with(|s| s.fleet.probe != Probe::None);
         (level && probing).then_some(
-            "The dots show the jobs the hash fix moves; the levelled fleet places jobs by load, so a change may move more.",
+            "The dots show where the moved jobs start when each is hashed into its window, as the hash fix places them.",
         )
     };
     view! {
