@@ -22,7 +22,7 @@ use stampede_core::units::count;
 
 use self::heat_canvas::HeatCanvas;
 use self::heatmap::Grid;
-use super::{Caption, ChartBlock};
+use super::{Caption, ChartBlock, with_code};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
 use crate::fleet_worker::{self, Reply, Source};
 use crate::store::Store;
@@ -222,8 +222,9 @@ fn heatmap_block(fleet: Fleet, heat: HeatCanvas) -> impl IntoView {
     view! {
         <ChartBlock figure="heatmap">
             <Caption slot>
-                "Each cell is a minute of the day (or an hour of the week), darker for more starts,
-                or for more jobs running when the fleet gives durations; the red outline is the
+                "Each cell is a minute of the day (or an hour of the week), its colour stronger for
+                more starts, or for more jobs running when the fleet gives durations (on a
+                square-root scale, so single starts show beside a pile); the red outline is the
                 peak. Point at a cell, or focus the map and use the arrow keys, to name its jobs."
             </Caption>
             {no_durations}

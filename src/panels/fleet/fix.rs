@@ -14,7 +14,7 @@ use stampede_core::units::{count, significant};
 
 use super::heat_canvas::HeatCanvas;
 use super::heatmap::Grid;
-use super::{Caption, ChartBlock, Fleet};
+use super::{Caption, ChartBlock, Fleet, with_code};
 use crate::browser;
 use crate::store::Store;
 
@@ -364,7 +364,13 @@ fn stability(fleet: Fleet) -> impl IntoView {
             </button>
         }
     };
-    let sentence = move || fleet.probe.with(|probe| probe.as_ref().map(probe_sentence));
+    let sentence = move || {
+        fleet.probe.with(|probe| {
+            probe
+                .as_ref()
+                .map(|probe| with_code(&probe_sentence(probe)))
+        })
+    };
     let hash_only = move || {
         let level = store.state.with(|s| s.fleet.fix == FixMethod::Level);
         let probing = store.state.with(|s| s.fleet.probe != Probe::None);

@@ -1,7 +1,9 @@
 //! The heatmap of a fleet's week: a day as 24 hours × 60 minutes, or the
 //! week as 7 days × 24 hours, each cell shaded from the background to the
 //! first series colour by its starts (or jobs running) against a shared
-//! maximum, so two maps side by side compare. The peak cell is outlined
+//! maximum, so two maps side by side compare. The shade follows the square
+//! root of the share of the maximum: a pile of 30 beside single starts
+//! would otherwise leave the singles almost invisible. The peak cell is outlined
 //! and named; marked cells (the jobs a change moved) carry a dot.
 //!
 //! The layout is a pure function of the canvas's CSS size, so the pointer
@@ -315,20 +317,26 @@ impl Layout {
     }
 }
 
+/// The shade of a cell holding `value` of `max`: background at 0, the
+/// full colour at `max`.
+fn shade(pen: &Pen, value: f64, max: f64) -> RGBColor {
+    let share = (value / max).clamp(0.0, 1.0).sqrt();
+    pen.tint(
+        pen.ink(Ink::Series(0)),
+        LEAST_SHADE + (1.0 - LEAST_SHADE) * share,
+    )
+}
+
 /// Draws `grid` shaded against `max`, with `focus` outlined.
 pub fn draw(area: &Area, pen: &Pen, grid: &Grid, max: f64, focus: Option<usize>) -> Drawn {
     let ratio = f64::from(pen.px(100.0)) / 100.0;
     let (width, height) = area.dim_in_pixel();
     let (css_w, css_h) = (f64::from(width) / ratio, f64::from(height) / ratio);
     let layout = Layout::of(grid, css_w, css_h);
-    let hot = pen.ink(Ink::Series(0));
     let empty = pen.tint(pen.ink(Ink::Muted), 0.08);
     for (cell, &value) in grid.values.iter().enumerate() {
         let color = if value > 0.0 {
-            pen.tint(
-                hot,
-                LEAST_SHADE + (1.0 - LEAST_SHADE) * (value / max).min(1.0),
-            )
+            shade(pen, value, max)
         } else {
             empty
         };
@@ -425,17 +433,16 @@ fn legend(
     css_h: f64,
 ) -> Drawn {
     let muted = pen.ink(Ink::Muted);
-    let hot = pen.ink(Ink::Series(0));
     let y = ((css_h - BOTTOM + 12.0) * ratio) as i32;
     let h = pen.px(10.0) as i32;
     let x = (layout.left * ratio) as i32;
     let w = pen.px(120.0) as i32;
     let steps = 24;
     for step in 0..steps {
-        let share = f64::from(step) / f64::from(steps - 1);
+        let value = max * f64::from(step + 1) / f64::from(steps);
         let x0 = x + w * step / steps;
         let x1 = x + w * (step + 1) / steps;
-        let color = pen.tint(hot, LEAST_SHADE + (1.0 - LEAST_SHADE) * share);
+        let color = shade(pen, value, max);
         area.draw(&Rectangle::new([(x0, y), (x1, y + h)], color.filled()))?;
     }
     let style = pen

@@ -202,7 +202,7 @@ fn read_report(fleet: Fleet, read: &FleetRead) -> impl IntoView + use<> {
         .skipped
         .iter()
         .map(|s| {
-            let text = format!("line {}: {} ({})", s.line, s.reason, s.field);
+            let text = format!("line {} ({}): {}", s.line, s.field, s.reason);
             view! { <li>{text}</li> }
         })
         .collect_view();
