@@ -175,6 +175,31 @@ pub struct FleetProbe {
     pub rerolled_compared: u32,
 }
 
+/// Every stage of the report on one text, as the page shows it once the
+/// worker has sent all three.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FleetReport {
+    pub read: FleetRead,
+    pub fix: FleetFix,
+    pub probe: Option<FleetProbe>,
+}
+
+impl FleetReport {
+    /// Reads, fixes and probes `text`.
+    pub fn new(text: &str, params: &FleetParams, seed: u64) -> Result<Self, InvalidInput> {
+        Ok(Self {
+            read: read(text, params, seed)?,
+            fix: fix(text, params, seed)?,
+            probe: probe(text, params, seed)?,
+        })
+    }
+
+    /// The key numbers of the fleet and its fix.
+    pub fn key_numbers(&self, params: &FleetParams) -> Vec<crate::key_numbers::KeyNumber> {
+        key_numbers(params, &self.read, Some(&self.fix))
+    }
+}
+
 /// The machine id [`Probe::MachineId`] gives every systemd line.
 pub const NEW_MACHINE_ID: &str = "5f2b9c1e8a7d4036b1e9c2f07a6d3e48";
 /// The server [`Probe::Server`] gives every Prometheus line.
