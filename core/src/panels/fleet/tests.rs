@@ -258,3 +258,82 @@ mod teaching {
         assert_eq!(fix(&text, &k8s, 1).unwrap().load.peak_starts, 2);
     }
 }
+
+/// Every stage on `text` in every format and with every probe: a result or
+/// a refusal, never a panic.
+fn every_stage(text: &str, params: &FleetParams) {
+    for &format in FleetFormat::ALL {
+        let params = FleetParams {
+            format,
+            ..params.clone()
+        };
+        let _ = read(text, &params, 1);
+        let _ = fix(text, &params, 1);
+    }
+    for &probe_kind in Probe::ALL {
+        let params = FleetParams {
+            probe: probe_kind,
+            ..params.clone()
+        };
+        let _ = probe(text, &params, 1);
+    }
+}
+
+#[test]
+fn hostile_text_gives_results_or_refusals_never_a_panic() {
+    let (_, params) = own("");
+    let binary: String = (0..4096u32)
+        .map(|i| char::from_u32(i * 7919 % 0x2FFF).unwrap_or('\u{FFFD}'))
+        .collect();
+    every_stage(&binary, &params);
+    every_stage(
+        "\0\t\t\n\u{feff}cron\t\u{0}\t* * * * *\t=\n[Timer]\n{",
+        &params,
+    );
+    let long_line = format!("cron\tlong\t0 0 * * *\tDuration={}\n", "9".repeat(1 << 20));
+    every_stage(&long_line, &params);
+    let read_long = read(&long_line, &params, 1).unwrap();
+    assert_eq!(read_long.skipped.len(), 1);
+    assert!(read_long.skipped[0].reason.chars().count() < 200);
+}
+
+#[test]
+fn a_fleet_past_the_cap_stops_with_a_notice() {
+    let (text, params) = own(&"* * * * * /bin/poll\n".repeat(100_000));
+    let read = read(&text, &params, 1).unwrap();
+    assert_eq!(read.jobs.len(), 100_000);
+    assert_eq!(read.load.total_starts, crate::fleet::MOST_STARTS as u64);
+    let stopped = read.load.stopped_at_line.unwrap();
+    assert!(
+        read.notices.iter().any(|notice| notice.line == stopped),
+        "{:?}",
+        read.notices
+    );
+    assert!(matches!(read.link, Some(Err(_))));
+    // Every minute is as spread as it can be: the fix keeps every line.
+    let fixed = fix(&text, &params, 1).unwrap();
+    assert_eq!(fixed.changed, 0);
+    assert!(fixed.diff.is_empty());
+    let level = FleetParams {
+        fix: FixMethod::Level,
+        ..params.clone()
+    };
+    assert!(fix(&text, &level, 1).is_err());
+    let grow = FleetParams {
+        probe: Probe::Grow,
+        ..params
+    };
+    assert!(probe(&text, &grow, 1).is_ok());
+}
+
+#[test]
+fn an_impossible_week_keeps_the_default_with_a_notice() {
+    let (state, notices) = crate::panels::state::State::from_query("p=fleet&wk=9999-99-99");
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert_eq!(state.fleet.week, WeekStart::DEFAULT);
+    let text = Sample::MinuteZero.text();
+    assert!(read(&text, &state.fleet, 1).is_ok());
+    // The last week the calendar holds is refused, not overflowed.
+    let (late, _) = crate::panels::state::State::from_query("p=fleet&wk=9999-12-31");
+    every_stage(&text, &late.fleet);
+}
