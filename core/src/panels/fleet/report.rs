@@ -392,21 +392,21 @@ pub fn probe(
                 counted(lines.len().div_ceil(10) as u64, "job", "jobs")
             ),
         ),
-        Probe::MachineId if has(System::Systemd) => (
-            FleetChange::MachineId(NEW_MACHINE_ID.into()),
-            format!("gave every machine the id {NEW_MACHINE_ID}"),
-        ),
         Probe::MachineId => (
             FleetChange::MachineId(NEW_MACHINE_ID.into()),
-            "no line hashes a machine id (only systemd timers do), so nothing can move".into(),
-        ),
-        Probe::Server if has(System::Prometheus) => (
-            FleetChange::Server(NEW_SERVER.into()),
-            format!("moved every target to the server {NEW_SERVER}"),
+            if has(System::Systemd) {
+                format!("gave every machine the id {NEW_MACHINE_ID}")
+            } else {
+                "no line hashes a machine id (only systemd timers do), so nothing can move".into()
+            },
         ),
         Probe::Server => (
             FleetChange::Server(NEW_SERVER.into()),
-            "no line hashes a Prometheus server, so nothing can move".into(),
+            if has(System::Prometheus) {
+                format!("moved every target to the server {NEW_SERVER}")
+            } else {
+                "no line hashes a Prometheus server, so nothing can move".into()
+            },
         ),
     };
     let from = params.week.0;
