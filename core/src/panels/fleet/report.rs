@@ -1,6 +1,6 @@
 //! What the Fleet panel draws, computed from the fleet's text in three
 //! stages the page receives one after another: the fleet as written
-//! ([`read`]), the fix ([`fix`]) and the stability probe ([`probe`]).
+//! ([`read`]), the fix ([`fix()`]) and the stability probe ([`probe`]).
 //! Each stage's result is owned and serialisable, so it crosses from the
 //! worker to the page whole.
 
