@@ -63,6 +63,7 @@ use stampede_core::fleet::level;
 use stampede_core::hash_spread::{HashMode, Reduction};
 use stampede_core::key_numbers::KeyNumber;
 use stampede_core::panels::Panel;
+use stampede_core::panels::fleet::FleetReport;
 use stampede_core::panels::run::{self, KeyOffset, TimeSeries};
 use stampede_core::panels::snippet;
 use stampede_core::panels::state::{RESERVED_KEYS, State};
@@ -402,15 +403,24 @@ fn presets(seed: u64) -> Result<(), Failure> {
     for panel in Panel::ALL {
         for preset in stampede_core::panels::presets(panel) {
             let (state, _) = preset.state(panel, seed);
-            let result =
-                run::run(&state).map_err(|e| input(format!("preset {}: {e}", preset.slug)))?;
+            let refused = |e: InvalidInput| input(format!("preset {}: {e}", preset.slug));
+            let key_numbers = if panel == Panel::Fleet {
+                // A Fleet preset loads a sample: its numbers are the
+                // sample's read, fixed and probed, as the page shows them.
+                let params = &state.fleet;
+                FleetReport::new(&params.sample.text(), params, seed)
+                    .map_err(refused)?
+                    .key_numbers(params)
+            } else {
+                run::run(&state).map_err(refused)?.key_numbers(&state)
+            };
             listed.push(PresetFigures {
                 panel: panel.slug(),
                 slug: preset.slug,
                 title: preset.title,
                 lesson: preset.lesson,
                 query: state.to_query(),
-                key_numbers: result.key_numbers(&state),
+                key_numbers,
             });
         }
     }

@@ -4,11 +4,11 @@ use std::hint::black_box;
 use criterion::Criterion;
 use stampede_core::fleet::import::{self, FleetFormat};
 use stampede_core::fleet::{self, cron::Horizon, file};
+use stampede_core::panels::fleet::{FleetParams, report};
 
-/// 10,000 cron lines, a mix of hourly, daily, weekday and stepped specs
-/// with durations, expanded over a week and binned by minute: 1,651,250
-/// starts, under the cap.
-fn ten_thousand_lines_over_a_week(c: &mut Criterion) {
+/// 10,000 cron lines, a mix of hourly, daily, weekday and stepped specs,
+/// each with a duration, as a fleet file: 1,651,250 starts over a week.
+fn ten_thousand_line_fleet() -> String {
     let specs = [
         "0 * * * *",
         "*/30 * * * *",
@@ -29,6 +29,13 @@ fn ten_thousand_lines_over_a_week(c: &mut Criterion) {
         )
         .unwrap();
     }
+    text
+}
+
+/// The fleet above expanded over a week and binned by minute, under the
+/// cap.
+fn ten_thousand_lines_over_a_week(c: &mut Criterion) {
+    let text = ten_thousand_line_fleet();
     let read = file::parse(&text);
     let week = Horizon::hours(7 * 24).unwrap();
     let expansion = fleet::expand(&read.lines, 1_708_905_600, week, 0).unwrap();
@@ -62,8 +69,23 @@ fn a_ten_thousand_line_crontab(c: &mut Criterion) {
     });
 }
 
+/// The Fleet panel's first stage on the same fleet: read, expanded over
+/// the week and turned into every grid the page draws.
+fn the_panel_reads_ten_thousand_lines(c: &mut Criterion) {
+    let text = ten_thousand_line_fleet();
+    let params = FleetParams::default();
+    let read = report::read(&text, &params, 0).unwrap();
+    // The panel's default week, from Monday 5 January 2026, holds no 1st
+    // or 15th of a month.
+    assert_eq!(read.load.total_starts, 1_650_000);
+    c.bench_function("fleet panel: read 10k lines over a week", |b| {
+        b.iter(|| report::read(black_box(&text), &params, 0).unwrap())
+    });
+}
+
 criterion::criterion_group!(
     benches,
     ten_thousand_lines_over_a_week,
-    a_ten_thousand_line_crontab
+    a_ten_thousand_line_crontab,
+    the_panel_reads_ten_thousand_lines
 );

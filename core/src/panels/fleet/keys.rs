@@ -137,6 +137,7 @@ fn running(key: &'static str, label: &'static str, p99: f64, load: &WeekLoad) ->
 /// says.
 fn over_capacity(params: &FleetParams, load: &WeekLoad) -> KeyNumber {
     let capacity = params.capacity;
+    let over = |values: &[u32]| values.iter().filter(|&&value| value > capacity).count();
     let (over, formula) = match (params.capacity_unit, &load.running) {
         (CapacityUnit::Workers, Some(running)) => (
             running
@@ -146,17 +147,11 @@ fn over_capacity(params: &FleetParams, load: &WeekLoad) -> KeyNumber {
             "minutes with more weighted jobs running than the workers",
         ),
         (CapacityUnit::Workers, None) => (
-            load.starts
-                .iter()
-                .filter(|&&starts| starts > capacity)
-                .count(),
+            over(&load.starts),
             "minutes with more starts than the workers (no Duration=: a job runs in its start minute)",
         ),
         (CapacityUnit::PerSecond, _) => (
-            load.busiest_second
-                .iter()
-                .filter(|&&starts| starts > capacity)
-                .count(),
+            over(&load.busiest_second),
             "minutes whose busiest second has more starts than the requests a second",
         ),
     };

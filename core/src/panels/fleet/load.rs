@@ -95,12 +95,12 @@ impl CellCounter {
 pub(super) fn week_load(expansion: &Expansion, jobs: &JobsByLine, job_count: usize) -> WeekLoad {
     const MINUTES: usize = WEEK_MINUTES as usize;
     let from_micros = expansion.from * MICROS_PER_SECOND;
-    let mut busiest_second = vec![0u32; MINUTES];
+    let mut busiest_second = Vec::with_capacity(MINUTES);
     let mut by_minute = CellCounter::new(job_count, MINUTES);
     let mut by_hour = CellCounter::new(job_count, MINUTES / 60);
     let mut next = 0;
-    for minute in 0..MINUTES {
-        let in_minute = expansion.starts_per_minute[minute] as usize;
+    for (minute, &in_minute) in expansion.starts_per_minute.iter().enumerate() {
+        let in_minute = in_minute as usize;
         let starts = &expansion.starts[next..next + in_minute];
         next += in_minute;
         let (mut second, mut run, mut most) = (i64::MIN, 0, 0);
@@ -113,7 +113,7 @@ pub(super) fn week_load(expansion: &Expansion, jobs: &JobsByLine, job_count: usi
             second = this_second;
             most = most.max(run);
         }
-        busiest_second[minute] = most;
+        busiest_second.push(most);
         by_minute.close();
         if minute % 60 == 59 {
             by_hour.close();

@@ -151,8 +151,40 @@ impl FieldValue for WeekStart {
     }
 }
 
-/// The Fleet panel's presets: each loads a sample and says what it shows.
-pub const PRESETS: &[Preset] = &[];
+/// The Fleet panel's presets: each loads a sample and says what it shows,
+/// with the numbers the panel shows for it at seed 1.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        slug: "minute-zero",
+        title: "Everyone picked :00",
+        lesson: "Every one of the 40 jobs starts on the hour, so 24 start together at Mon 00:00 and all 168 hours of the week hold a pile-up; hashing each job into its hour or its day leaves at most 2 starts in any minute.",
+        query: "smp=cron-minute-0",
+    },
+    Preset {
+        slug: "jenkins-h",
+        title: "Jenkins H fixes it",
+        lesson: "The 200 jobs on `H H * * *` spread over the day by a hash of their names, but the 30 on `0 0 * * *` all start at Mon 00:00; the fix writes those 30 as `H H * * *` and the busiest minute falls from 30 starts to 3.",
+        query: "smp=jenkins-h",
+    },
+    Preset {
+        slug: "systemd-delay",
+        title: "systemd's delay that moves at every boot, and the fixed one",
+        lesson: "Without `FixedRandomDelay=yes` 25 of the 50 machines draw a new delay at every boot; the fix adds it to those 25, and then only a new machine id moves a timer, which moves all 50 of 50 here.",
+        query: "smp=systemd-50&chg=machine",
+    },
+    Preset {
+        slug: "prometheus-spread",
+        title: "Prometheus already spreads; here is how",
+        lesson: "Each of the 500 targets scrapes at its own offset, a hash of the target and the server mod its interval, so the busiest second holds 9 scrapes against a flat rate of 3.17 a second, and a new server moves all 500.",
+        query: "smp=prometheus-500&chg=server",
+    },
+    Preset {
+        slug: "kubernetes-hash",
+        title: "Kubernetes has no jitter: hash the minute yourself",
+        lesson: "The CronJob controller starts each schedule exactly where it is written, so 13 of the 15 jobs start at Mon 00:00; writing each job's minute from a hash of its name, as the fix does for 14 of them, leaves 2 starts in the busiest minute.",
+        query: "smp=k8s&vw=week",
+    },
+];
 
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,6 @@
 //! What the Fleet panel draws, computed from the fleet's text in three
 //! stages the page receives one after another: the fleet as written
-//! ([`read`]), the fix ([`fix`]) and the stability probe ([`probe`]).
+//! ([`read`]), the fix ([`fix()`]) and the stability probe ([`probe`]).
 //! Each stage's result is owned and serialisable, so it crosses from the
 //! worker to the page whole.
 
@@ -173,6 +173,31 @@ pub struct FleetProbe {
     /// The same change with every movable job at a random delay redrawn.
     pub rerolled_moved: u32,
     pub rerolled_compared: u32,
+}
+
+/// Every stage of the report on one text, as the page shows it once the
+/// worker has sent all three.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FleetReport {
+    pub read: FleetRead,
+    pub fix: FleetFix,
+    pub probe: Option<FleetProbe>,
+}
+
+impl FleetReport {
+    /// Reads, fixes and probes `text`.
+    pub fn new(text: &str, params: &FleetParams, seed: u64) -> Result<Self, InvalidInput> {
+        Ok(Self {
+            read: read(text, params, seed)?,
+            fix: fix(text, params, seed)?,
+            probe: probe(text, params, seed)?,
+        })
+    }
+
+    /// The key numbers of the fleet and its fix.
+    pub fn key_numbers(&self, params: &FleetParams) -> Vec<crate::key_numbers::KeyNumber> {
+        key_numbers(params, &self.read, Some(&self.fix))
+    }
 }
 
 /// The machine id [`Probe::MachineId`] gives every systemd line.
@@ -367,21 +392,21 @@ pub fn probe(
                 counted(lines.len().div_ceil(10) as u64, "job", "jobs")
             ),
         ),
-        Probe::MachineId if has(System::Systemd) => (
-            FleetChange::MachineId(NEW_MACHINE_ID.into()),
-            format!("gave every machine the id {NEW_MACHINE_ID}"),
-        ),
         Probe::MachineId => (
             FleetChange::MachineId(NEW_MACHINE_ID.into()),
-            "no line hashes a machine id (only systemd timers do), so nothing can move".into(),
-        ),
-        Probe::Server if has(System::Prometheus) => (
-            FleetChange::Server(NEW_SERVER.into()),
-            format!("moved every target to the server {NEW_SERVER}"),
+            if has(System::Systemd) {
+                format!("gave every machine the id {NEW_MACHINE_ID}")
+            } else {
+                "no line hashes a machine id (only systemd timers do), so nothing can move".into()
+            },
         ),
         Probe::Server => (
             FleetChange::Server(NEW_SERVER.into()),
-            "no line hashes a Prometheus server, so nothing can move".into(),
+            if has(System::Prometheus) {
+                format!("moved every target to the server {NEW_SERVER}")
+            } else {
+                "no line hashes a Prometheus server, so nothing can move".into()
+            },
         ),
     };
     let from = params.week.0;

@@ -157,3 +157,183 @@ fn the_diff_rows_are_hunks_with_two_rows_of_context() {
     assert_eq!(fixed.changed, 1);
     assert_eq!(fixed.kept.len(), 20);
 }
+
+mod teaching {
+    //! The facts "How it works" quotes, computed and pinned.
+
+    use super::*;
+    use crate::fleet::cron::Horizon;
+    use crate::fleet::file::{self, System};
+    use crate::fleet::import::FleetFormat;
+    use crate::fleet::stability::{FleetChange, StabilityPlacing, stability};
+
+    /// The busiest minute and the minutes used of 100 jobs named
+    /// `sync-customer-001` to `-100` on `spec` in `system`'s syntax, over
+    /// the first `minutes` of a day.
+    fn clump(system: System, spec: &str, minutes: u32) -> (u32, usize) {
+        let text: String = (1..=100)
+            .map(|i| format!("{}\tsync-customer-{i:03}\t{spec}\n", system.slug()))
+            .collect();
+        let lines = file::parse(&text).lines;
+        let horizon = Horizon::minutes(minutes).unwrap();
+        let expansion = crate::fleet::expand(&lines, WeekStart::DEFAULT.0, horizon, 1).unwrap();
+        let per_minute = &expansion.starts_per_minute;
+        let used = per_minute.iter().filter(|&&starts| starts > 0).count();
+        (per_minute.iter().copied().max().unwrap_or(0), used)
+    }
+
+    /// Uniform placement's expected minutes used: `m (1 − (1 − 1/m)^n)`.
+    fn expected_used(minutes: f64, jobs: i32) -> f64 {
+        minutes * (1.0 - (1.0 - 1.0 / minutes).powi(jobs))
+    }
+
+    /// A shared prefix does not clump `H`: Jenkins hashes the whole name
+    /// with MD5 and croniter with CRC-32, and both land about as uniform
+    /// placement would (48.8 minutes of 60 and 96.6 of 1,440 expected,
+    /// a busiest minute of 5 most often in an hour, 2 in a day; Jenkins'
+    /// 7 is within chance, about 1 time in 12). croniter's `H H` is the
+    /// exception, for another reason: one CRC gives both fields, minute
+    /// `crc mod 60` and hour `(crc >> 1) mod 24`, so only 240 of the 1,440
+    /// (minute, hour) pairs can come out, and 100 jobs expect 81.9
+    /// different ones.
+    #[test]
+    fn h_without_a_range_spreads_names_sharing_a_prefix() {
+        assert_eq!(clump(System::Jenkins, "H * * * *", 60), (7, 47));
+        assert_eq!(clump(System::Croniter, "H * * * *", 60), (5, 51));
+        assert_eq!(clump(System::Jenkins, "H H * * *", 1440), (2, 97));
+        assert_eq!(clump(System::Croniter, "H H * * *", 1440), (2, 88));
+        assert!((expected_used(60.0, 100) - 48.83).abs() < 0.01);
+        assert!((expected_used(1440.0, 100) - 96.64).abs() < 0.01);
+        assert!((expected_used(240.0, 100) - 81.92).abs() < 0.01);
+        let pairs: std::collections::BTreeSet<(u32, u32)> = (0..1u32 << 16)
+            .map(|crc| (crc % 60, (crc >> 1) % 24))
+            .collect();
+        assert_eq!(pairs.len(), 240);
+    }
+
+    /// The systemd sample: a new machine id moves every timer (the fixed
+    /// delay hashes it, the others draw anew at the restart), a reboot
+    /// only the 25 without `FixedRandomDelay=yes`.
+    #[test]
+    fn a_fixed_delay_moves_with_the_machine_id_and_never_at_a_reboot() {
+        let lines = crate::fleet::import::import(&Sample::SystemdTimer.text(), FleetFormat::Auto)
+            .file
+            .lines;
+        let week = Horizon::minutes(WEEK_MINUTES).unwrap();
+        // Lines 2 to 26 hold the 25 timers with a fixed delay.
+        let moved = |change| {
+            let moved = stability(
+                &lines,
+                &change,
+                StabilityPlacing::AsWritten,
+                WeekStart::DEFAULT.0,
+                week,
+            )
+            .unwrap()
+            .moved;
+            let fixed = moved.iter().filter(|job| job.line <= 26).count();
+            (fixed, moved.len() - fixed)
+        };
+        assert_eq!(
+            moved(FleetChange::MachineId(NEW_MACHINE_ID.into())),
+            (25, 25)
+        );
+        assert_eq!(moved(FleetChange::Grow { percent: 0 }), (0, 25));
+    }
+
+    /// Prometheus' sample spreads within each interval: the busiest second
+    /// holds 9 scrapes against a flat 3.17 a second, the busiest minute
+    /// 202 against 190 on average; Kubernetes' busiest minute falls from
+    /// 13 to 2 with the fix.
+    #[test]
+    fn prometheus_spreads_and_kubernetes_needs_the_fix() {
+        let prometheus = read(&Sample::Prometheus.text(), &params(Sample::Prometheus), 1).unwrap();
+        let load = &prometheus.load;
+        assert_eq!((load.peak_second_starts, load.total_starts), (9, 1_915_200));
+        assert_eq!(load.peak_starts, 202);
+        assert_eq!(load.total_starts / u64::from(WEEK_MINUTES), 190);
+        let k8s = params(Sample::Kubernetes);
+        let text = Sample::Kubernetes.text();
+        assert_eq!(read(&text, &k8s, 1).unwrap().load.peak_starts, 13);
+        assert_eq!(fix(&text, &k8s, 1).unwrap().load.peak_starts, 2);
+    }
+}
+
+/// Every stage on `text` in every format and with every probe: a result or
+/// a refusal, never a panic.
+fn every_stage(text: &str, params: &FleetParams) {
+    for &format in FleetFormat::ALL {
+        let params = FleetParams {
+            format,
+            ..params.clone()
+        };
+        let _ = read(text, &params, 1);
+        let _ = fix(text, &params, 1);
+    }
+    for &probe_kind in Probe::ALL {
+        let params = FleetParams {
+            probe: probe_kind,
+            ..params.clone()
+        };
+        let _ = probe(text, &params, 1);
+    }
+}
+
+#[test]
+fn hostile_text_gives_results_or_refusals_never_a_panic() {
+    let (_, params) = own("");
+    let binary: String = (0..4096u32)
+        .map(|i| char::from_u32(i * 7919 % 0x2FFF).unwrap_or('\u{FFFD}'))
+        .collect();
+    every_stage(&binary, &params);
+    every_stage(
+        "\0\t\t\n\u{feff}cron\t\u{0}\t* * * * *\t=\n[Timer]\n{",
+        &params,
+    );
+    let long_line = format!("cron\tlong\t0 0 * * *\tDuration={}\n", "9".repeat(1 << 20));
+    every_stage(&long_line, &params);
+    let read_long = read(&long_line, &params, 1).unwrap();
+    assert_eq!(read_long.skipped.len(), 1);
+    assert!(read_long.skipped[0].reason.chars().count() < 200);
+}
+
+#[test]
+fn a_fleet_past_the_cap_stops_with_a_notice() {
+    let (text, params) = own(&"* * * * * /bin/poll\n".repeat(100_000));
+    let read = read(&text, &params, 1).unwrap();
+    assert_eq!(read.jobs.len(), 100_000);
+    assert_eq!(read.load.total_starts, crate::fleet::MOST_STARTS as u64);
+    let stopped = read.load.stopped_at_line.unwrap();
+    assert!(
+        read.notices.iter().any(|notice| notice.line == stopped),
+        "{:?}",
+        read.notices
+    );
+    assert!(matches!(read.link, Some(Err(_))));
+    // Every minute is as spread as it can be: the fix keeps every line.
+    let fixed = fix(&text, &params, 1).unwrap();
+    assert_eq!(fixed.changed, 0);
+    assert!(fixed.diff.is_empty());
+    let level = FleetParams {
+        fix: FixMethod::Level,
+        ..params.clone()
+    };
+    assert!(fix(&text, &level, 1).is_err());
+    let grow = FleetParams {
+        probe: Probe::Grow,
+        ..params
+    };
+    assert!(probe(&text, &grow, 1).is_ok());
+}
+
+#[test]
+fn an_impossible_week_keeps_the_default_with_a_notice() {
+    let (state, notices) = crate::panels::state::State::from_query("p=fleet&wk=9999-99-99");
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert_eq!(state.fleet.week, WeekStart::DEFAULT);
+    let text = Sample::MinuteZero.text();
+    assert!(read(&text, &state.fleet, 1).is_ok());
+    // The last week the calendar holds is refused, not overflowed.
+    let (late, _) = crate::panels::state::State::from_query("p=fleet&wk=9999-12-31");
+    every_stage(&text, &late.fleet);
+}
