@@ -48,7 +48,12 @@ enum Status {
 struct Fleet {
     store: Store,
     params: Memo<FleetParams>,
-    text: RwSignal<String>,
+    /// The fleet's text as the worker last got it, or is about to.
+    text: StoredValue<String>,
+    /// What the box shows when the text came from elsewhere (a sample, a
+    /// link, a file). Typing never sets it: rewriting a box of 10,000
+    /// lines under the reader's fingers costs a third of a second.
+    shown: RwSignal<String>,
     read: RwSignal<Option<FleetRead>>,
     fix: RwSignal<Option<FleetFix>>,
     probe: RwSignal<Option<FleetProbe>>,
@@ -62,7 +67,8 @@ impl Fleet {
         Self {
             store,
             params: Memo::new(move |_| state.with(|s| s.fleet.clone())),
-            text: RwSignal::new(String::new()),
+            text: StoredValue::new(String::new()),
+            shown: RwSignal::new(String::new()),
             read: RwSignal::new(None),
             fix: RwSignal::new(None),
             probe: RwSignal::new(None),
@@ -83,7 +89,7 @@ impl Fleet {
         if !own {
             return self.submit(Source::Sample);
         }
-        let text = self.text.get_untracked();
+        let text = self.text.get_value();
         if text.trim().is_empty() {
             self.status.set(Status::Idle);
             self.read.set(None);
@@ -95,9 +101,15 @@ impl Fleet {
         }
     }
 
+    /// Takes `text` as the fleet's and shows it in the box.
+    fn show_text(self, text: String) {
+        self.text.set_value(text.clone());
+        self.shown.set(text);
+    }
+
     fn receive(self, reply: Reply) {
         match reply {
-            Reply::Text(text) => self.text.set(text),
+            Reply::Text(text) => self.show_text(text),
             Reply::Read(read) => {
                 let fragment = read.link.clone().and_then(Result::ok);
                 self.store.fragment.set(fragment);

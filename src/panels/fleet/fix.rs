@@ -20,6 +20,9 @@ use crate::store::Store;
 
 /// Kept jobs listed open; more are folded away.
 const KEPT_OPEN: usize = 5;
+/// Rows of the diff shown: a page builds thousands slowly, and nobody
+/// reads them there; the file has them all.
+const MOST_DIFF_ROWS: usize = 400;
 
 /// The grids of the fleet as written and as fixed, on the same day; the
 /// fixed one marks where the probe's moved jobs start.
@@ -263,9 +266,9 @@ fn diff(fleet: Fleet) -> impl IntoView {
 }
 
 fn diff_rows(rows: &[DiffRow]) -> Vec<AnyView> {
-    let mut out = Vec::with_capacity(rows.len());
+    let mut out = Vec::with_capacity(rows.len().min(MOST_DIFF_ROWS) + 1);
     let mut last: Option<(Option<u32>, Option<u32>)> = None;
-    for row in rows {
+    for row in rows.iter().take(MOST_DIFF_ROWS) {
         // A gap in both line numbers starts a new hunk.
         if let Some((before, after)) = last {
             let next = |line: Option<u32>, was: Option<u32>| match (line, was) {
@@ -299,6 +302,16 @@ fn diff_rows(rows: &[DiffRow]) -> Vec<AnyView> {
                 </div>
             }
             .into_any(),
+        );
+    }
+    if rows.len() > MOST_DIFF_ROWS {
+        let rest = format!(
+            "… and {} more rows: Download has the whole fixed file.",
+            count((rows.len() - MOST_DIFF_ROWS) as u64)
+        );
+        out.push(
+            view! { <div class="diff-gap" role="row"><span role="cell">{rest}</span></div> }
+                .into_any(),
         );
     }
     out

@@ -44,7 +44,7 @@ pub fn input(fleet: Fleet) -> impl IntoView {
                 spellcheck="false"
                 aria-label="Fleet text: one schedule a line, or a file such as a crontab"
                 placeholder="Paste a crontab, Jenkins jobs, systemd timers, a Prometheus config, Kubernetes CronJobs or GitHub workflows, or drop a file here."
-                prop:value=move || fleet.text.get()
+                prop:value=move || fleet.shown.get()
                 on:paste=move |_| PASTED.set(true)
                 on:input=move |ev| use_text(fleet, event_target_value(&ev), PASTED.take())
                 on:dragover=|ev| ev.prevent_default()
@@ -83,7 +83,7 @@ pub fn input(fleet: Fleet) -> impl IntoView {
 /// Takes `text` as the reader's own fleet: read at once when `at_once`
 /// (a paste, a file), else once typing rests.
 fn use_text(fleet: Fleet, text: String, at_once: bool) {
-    fleet.text.set(text);
+    fleet.text.set_value(text);
     crate::chart::mark_change();
     if fleet.params.with_untracked(|p| p.sample != Sample::Own) {
         // The panel's effect reads the fleet when the sample changes.
@@ -120,6 +120,7 @@ fn read_file(fleet: Fleet, file: web_sys::File, refused: RwSignal<Option<String>
         match text {
             Some(text) if !text.contains('\0') => {
                 refused.set(None);
+                fleet.shown.set(text.clone());
                 use_text(fleet, text, true);
             }
             Some(_) => refused.set(Some(format!(
@@ -221,7 +222,7 @@ fn read_report(fleet: Fleet, read: &FleetRead) -> impl IntoView + use<> {
     let name = file_name(Some(read), "");
     let link_notice = too_long.map(|why| {
         let download = move |_| {
-            let text = fleet.text.get_untracked();
+            let text = fleet.text.get_value();
             let _ = browser::download_text(&name, "text/plain", &text);
         };
         view! {
