@@ -136,7 +136,7 @@ fn figures_table(fleet: Fleet) -> impl IntoView {
     view! {
         <table class="fix-figures">
             <thead>
-                <tr><th scope="col">""</th><th scope="col">"As written"</th><th scope="col">"Fixed"</th></tr>
+                <tr><th scope="col">"Figure"</th><th scope="col">"As written"</th><th scope="col">"Fixed"</th></tr>
             </thead>
             <tbody>
                 {move || {
@@ -257,11 +257,21 @@ fn diff(fleet: Fleet) -> impl IntoView {
                 .unwrap_or_default()
         })
     };
+    let unchanged = move || {
+        fleet
+            .fix
+            .with(|fix| fix.as_ref().is_some_and(|f| f.diff.is_empty()))
+    };
     view! {
         <h4>"What the fix changes"</h4>
-        <div class="diff" role="table" aria-label="Changes to the text" tabindex="0">
-            {move || rows().collect_view()}
-        </div>
+        <Show
+            when=move || !unchanged()
+            fallback=|| view! { <p class="note">"Nothing: the fix leaves the text as it is."</p> }
+        >
+            <div class="diff" role="table" aria-label="Changes to the text" tabindex="0">
+                {move || rows().collect_view()}
+            </div>
+        </Show>
     }
 }
 

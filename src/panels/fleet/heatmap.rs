@@ -305,15 +305,13 @@ impl Layout {
     }
 
     /// The cell's rectangle in canvas pixels at `ratio`.
+    /// Each edge is computed from its own index, so neighbouring cells
+    /// share it exactly and no seam shows between them.
     fn rect(&self, cell: usize, ratio: f64) -> [(i32, i32); 2] {
-        let (row, col) = ((cell / self.cols) as f64, (cell % self.cols) as f64);
-        let x0 = self.left + col * self.cell_w;
-        let y0 = TOP + row * self.cell_h;
-        let px = |v: f64| (v * ratio).round() as i32;
-        [
-            (px(x0), px(y0)),
-            (px(x0 + self.cell_w), px(y0 + self.cell_h)),
-        ]
+        let (row, col) = (cell / self.cols, cell % self.cols);
+        let x = |col: usize| ((self.left + col as f64 * self.cell_w) * ratio).round() as i32;
+        let y = |row: usize| ((TOP + row as f64 * self.cell_h) * ratio).round() as i32;
+        [(x(col), y(row)), (x(col + 1), y(row + 1))]
     }
 }
 

@@ -189,6 +189,14 @@ fn format_picker() -> impl IntoView {
     }
 }
 
+/// `text` with its first letter in capitals, as a notice starts.
+fn sentence_case(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
 /// The summary, the skipped lines and the notices, and the link's fate.
 fn what_was_read(fleet: Fleet) -> impl IntoView {
     move || {
@@ -216,7 +224,7 @@ fn read_report(fleet: Fleet, read: &FleetRead) -> impl IntoView + use<> {
         })
         .collect_view();
     let too_long = match &read.link {
-        Some(Err(why)) => Some(why.clone()),
+        Some(Err(why)) => Some(sentence_case(why)),
         _ => None,
     };
     let name = file_name(Some(read), "");
