@@ -13,7 +13,9 @@ use std::rc::Rc;
 use serde::de::DeserializeOwned;
 use stampede_core::panels::fleet::{FleetFix, FleetProbe, FleetRead};
 use wasm_bindgen::prelude::*;
-use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
+use web_sys::{Event, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+use crate::worker::{describe, error_detail, message_field};
 
 /// Trunk's loader of the `stampede-fleet-worker` binary (index.html),
 /// relative to the page like every other asset.
@@ -102,12 +104,8 @@ pub fn request(query: &str, source: Source, on_reply: impl Fn(Reply) + 'static) 
 
 /// Starts the page's worker and keeps it.
 fn start() -> Result<Rc<Connection>, String> {
-    let cannot_start = |error: JsValue| {
-        format!(
-            "the fleet's worker could not start: {}",
-            crate::worker::describe(&error)
-        )
-    };
+    let cannot_start =
+        |error: JsValue| format!("the fleet's worker could not start: {}", describe(&error));
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);
     let worker = Worker::new_with_options(WORKER_SCRIPT, &options).map_err(cannot_start)?;
@@ -162,11 +160,7 @@ fn start() -> Result<Rc<Connection>, String> {
 
 impl Connection {
     fn receive(&self, message: &JsValue) {
-        let field = |key: &str| {
-            js_sys::Reflect::get(message, &JsValue::from_str(key))
-                .ok()
-                .filter(|value| !value.is_undefined())
-        };
+        let field = |key: &str| message_field(message, key);
         if field("ready").is_some() {
             self.ready.set(true);
             self.clear_timeout();
@@ -203,7 +197,7 @@ impl Connection {
         if let Err(error) = self.worker.post_message(message) {
             self.fail(format!(
                 "the fleet could not be sent to its worker: {}",
-                crate::worker::describe(&error)
+                describe(&error)
             ));
         }
     }
@@ -211,12 +205,7 @@ impl Connection {
     /// An error event: the script failed to load before it was ready, or
     /// the worker panicked after.
     fn crash(&self, event: &Event) {
-        let detail = event
-            .dyn_ref::<ErrorEvent>()
-            .map(ErrorEvent::message)
-            .filter(|message| !message.is_empty())
-            .map(|message| format!(" ({message})"))
-            .unwrap_or_default();
+        let detail = error_detail(event);
         let what = if self.ready.get() {
             "the fleet's worker stopped unexpectedly"
         } else {

@@ -130,11 +130,7 @@ impl Drop for Run {
 
 impl Run {
     fn receive(&self, message: &JsValue) {
-        let field = |key: &str| {
-            js_sys::Reflect::get(message, &JsValue::from_str(key))
-                .ok()
-                .filter(|value| !value.is_undefined())
-        };
+        let field = |key: &str| message_field(message, key);
         if field("ready").is_some() {
             self.send_query();
         } else if let Some(share) = field("progress").and_then(|share| share.as_f64()) {
@@ -167,12 +163,7 @@ impl Run {
     /// An error event: the worker's script failed to load before it was
     /// ready, or the simulation threw (a panic) after.
     fn crash(&self, event: &Event) {
-        let detail = event
-            .dyn_ref::<ErrorEvent>()
-            .map(ErrorEvent::message)
-            .filter(|message| !message.is_empty())
-            .map(|message| format!(" ({message})"))
-            .unwrap_or_default();
+        let detail = error_detail(event);
         let what = if self.query.borrow().is_some() {
             "the simulation's worker could not be loaded"
         } else {
@@ -203,6 +194,24 @@ impl Run {
             window.clear_timeout_with_handle(listeners.ready_timeout);
         }
     }
+}
+
+/// The value of `key` in a message between the page and a worker, when
+/// the message sets it (neither undefined nor null).
+pub fn message_field(message: &JsValue, key: &str) -> Option<JsValue> {
+    js_sys::Reflect::get(message, &JsValue::from_str(key))
+        .ok()
+        .filter(|value| !value.is_undefined() && !value.is_null())
+}
+
+/// What a worker's error event says, as " (message)", or nothing.
+pub(crate) fn error_detail(event: &Event) -> String {
+    event
+        .dyn_ref::<ErrorEvent>()
+        .map(ErrorEvent::message)
+        .filter(|message| !message.is_empty())
+        .map(|message| format!(" ({message})"))
+        .unwrap_or_default()
 }
 
 /// The message of a JS error value, or the value as text.
