@@ -196,7 +196,7 @@ impl Run {
     }
 }
 
-/// The value of `key` in a message between the page and a worker, when
+/// The value of `key` in a message from a worker, when
 /// the message sets it (neither undefined nor null).
 pub fn message_field(message: &JsValue, key: &str) -> Option<JsValue> {
     js_sys::Reflect::get(message, &JsValue::from_str(key))

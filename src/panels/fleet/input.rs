@@ -189,12 +189,15 @@ fn format_picker() -> impl IntoView {
     }
 }
 
-/// `text` with its first letter in capitals, as a notice starts.
+/// `text` with its first letter in capitals, as a notice starts. Core
+/// writes its messages in ASCII first letters; ASCII keeps Unicode's case
+/// tables out of the app.
 fn sentence_case(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |first| {
-        first.to_uppercase().chain(chars).collect()
-    })
+    let mut text = text.to_string();
+    if let Some(first) = text.get_mut(0..1) {
+        first.make_ascii_uppercase();
+    }
+    text
 }
 
 /// The summary, the skipped lines and the notices, and the link's fate.
