@@ -154,7 +154,9 @@ pub fn figure() -> impl IntoView {
     });
     let opened_with = crate::browser::fragment();
     Effect::new(move |first: Option<()>| {
-        inputs.track();
+        // Read, not only tracked: a memo nobody has read never learns that
+        // its own inputs changed.
+        inputs.with(|_| ());
         let own = fleet.params.with_untracked(|p| p.sample == Sample::Own);
         match (&opened_with, first) {
             (Some(fragment), None) if own => fleet.submit(Source::Fragment(fragment.clone())),
@@ -210,8 +212,14 @@ fn status_line(fleet: Fleet) -> impl IntoView {
         Status::Failed(why) => format!("The fleet could not be read: {why}"),
     };
     let failed = move || matches!(fleet.status.get(), Status::Failed(_));
+    // For tests and embedding pages: whether the newest request is answered.
+    let state = move || match fleet.status.get() {
+        Status::Idle => "idle",
+        Status::Working => "working",
+        Status::Failed(_) => "failed",
+    };
     view! {
-        <p class="fleet-status" class:failed=failed id="fleet-status" aria-live="polite">
+        <p class="fleet-status" class:failed=failed id="fleet-status" data-status=state aria-live="polite">
             {text}
         </p>
     }
