@@ -23,7 +23,7 @@ import { CHROMIUM, PREFIX, assert, blankCanvases, poll, startServer } from './e2
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DIST = path.resolve(process.env.E2E_DIST ?? path.join(REPO, 'dist'));
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const SLUGS = ['poisson', 'jitter', 'backoff', 'hash', 'slots', 'queue'];
+const SLUGS = ['poisson', 'jitter', 'backoff', 'hash', 'slots', 'queue', 'fleet'];
 // The impacts that fail the test; "minor" and "moderate" are only counted.
 const FAILING = new Set(['serious', 'critical']);
 // How long a panel gets to draw its charts.

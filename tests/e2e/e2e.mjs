@@ -8,7 +8,8 @@
 // The docs module's test page (js-module.html) is served next to the module,
 // at js/js-module.html of the build, as a docs author would place it.
 //
-// Usage: node tests/e2e/e2e.mjs   (after `trunk build --release`)
+// Usage: node tests/e2e/e2e.mjs   (after `trunk build --release`);
+// E2E_ONLY=REGEX runs only the checks whose names match, while working on them.
 
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -16,6 +17,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
+import { fleetChecks, fleetSettled } from './fleet.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 // E2E_DIST lets the test run against another build, e.g. a copy kept aside.
@@ -23,7 +25,8 @@ const DIST = path.resolve(process.env.E2E_DIST ?? path.join(REPO, 'dist'));
 const SHOTS = path.join(REPO, 'target', 'screenshots');
 export const PREFIX = '/docs/stampede/';
 
-const SLUGS = ['poisson', 'jitter', 'backoff', 'hash', 'slots', 'queue'];
+const ONLY = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : null;
+const SLUGS = ['poisson', 'jitter', 'backoff', 'hash', 'slots', 'queue', 'fleet'];
 // Every preset with the key numbers core computes for it, written by
 // `stampede presets` (scripts/test does this before running the e2e).
 const PRESETS = path.resolve(process.env.E2E_PRESETS ?? path.join(REPO, 'target', 'presets.json'));
@@ -347,6 +350,7 @@ async function main() {
   }
 
   async function check(name, fn) {
+    if (ONLY && !ONLY.test(name)) return true;
     const t = checkContext(name);
     try {
       await fn(t);
@@ -496,6 +500,7 @@ async function main() {
           await queueDone(page);
           await expectCoreSummaries(page, preset.query, 'opened by URL');
         }
+        if (preset.panel === 'fleet') await fleetSettled(page);
         await expectKeyNumbers(page, preset.key_numbers, 'opened by URL');
         const blank = await blankCanvases(page);
         assert(blank.length === 0, `blank charts: ${blank.join(', ')}`);
@@ -1065,6 +1070,9 @@ async function main() {
       await page.locator('#f-ids').scrollIntoViewIfNeeded();
       await t.shot(page, 'hash-ids-pasted');
     });
+
+    // 10b -----------------------------------------------------------------------
+    await fleetChecks({ check, openApp, BASE, ORIGIN, STAMPEDE });
 
     // 11 ------------------------------------------------------------------------
     await check('history: Back after a panel switch returns to that panel and its parameters', async (t) => {

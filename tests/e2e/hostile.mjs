@@ -20,7 +20,7 @@ import { CHROMIUM, PREFIX, assert, blankCanvases, pasteInto, poll, startServer }
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DIST = path.resolve(process.env.E2E_DIST ?? path.join(REPO, 'dist'));
 const PRESETS = path.resolve(process.env.E2E_PRESETS ?? path.join(REPO, 'target', 'presets.json'));
-const SLUGS = ['poisson', 'jitter', 'backoff', 'hash', 'slots', 'queue'];
+const SLUGS = ['poisson', 'jitter', 'backoff', 'hash', 'slots', 'queue', 'fleet'];
 const URL_COUNT = 200;
 // The URLs are spread over this many pages of one context, so a page's
 // leftovers (a worker, a long history) cannot pile up.

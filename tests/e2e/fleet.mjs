@@ -1,0 +1,178 @@
+// The Fleet panel's end-to-end checks, run by e2e.mjs with its harness:
+// each sample's key numbers against `stampede fleet` on the same text, a
+// 300-line fleet through a shared link, a too-long fleet kept on the page,
+// bad lines named, and the fix's copied text read back in.
+
+import { execFileSync } from 'node:child_process';
+import { assert, blankCanvases, pasteInto, poll } from './e2e.mjs';
+
+// The week the panel shows by default, as `stampede fleet` takes it.
+const WEEK = ['--from', '2026-01-05T00:00:00Z', '--hours', '168', '--seed', '1'];
+const SAMPLES = ['cron-minute-0', 'jenkins-h', 'systemd-50', 'prometheus-500', 'k8s', 'gha'];
+
+/** `stampede fleet` on `text`: its expansion over the panel's default week. */
+function coreFleet(stampede, text) {
+  // Its notices go to stderr, which the page shows in its own way.
+  const out = execFileSync(stampede, ['fleet', ...WEEK], {
+    input: text,
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
+  return JSON.parse(out);
+}
+
+/** The leading whole number of a key number's text: "1,234 starts at…" → 1234. */
+const leading = (text) => Number((text ?? '').replace(/,/g, '').match(/^\d+/)?.[0] ?? NaN);
+
+const keyNumberMap = (page) =>
+  page.$$eval('dd[data-key]', (dds) => Object.fromEntries(dds.map((dd) => [dd.dataset.key, dd.textContent.trim()])));
+
+/** Waits until the worker has answered the newest request, every stage. */
+export const fleetSettled = (page, timeout = 20_000) =>
+  page.waitForSelector('#fleet-status[data-status="idle"]', { timeout, state: 'attached' });
+
+/** The week's starts, busiest minute and shared minutes the page states, as numbers. */
+async function pageFigures(page) {
+  const keys = await keyNumberMap(page);
+  const shared = (keys.shared ?? '').replace(/,/g, '').match(/^(\d+) starts? in (\d+) minutes?/);
+  return {
+    starts: leading(keys.starts),
+    peak: leading(keys['peak-minute']),
+    sharedStarts: shared ? Number(shared[1]) : NaN,
+    sharedMinutes: shared ? Number(shared[2]) : NaN,
+    peakAfter: leading(keys['peak-after']),
+  };
+}
+
+function expectFigures(shown, core, what) {
+  const want = {
+    starts: core.starts.length,
+    peak: core.peak?.starts ?? 0,
+    sharedStarts: core.shared.starts,
+    sharedMinutes: core.shared.minutes,
+  };
+  for (const [key, value] of Object.entries(want)) {
+    if (shown[key] !== value) throw new Error(`${what}: ${key} shows ${shown[key]}, stampede fleet gives ${value}`);
+  }
+}
+
+/** A crontab of `n` distinct lines, most of them on the hour. */
+const crontab = (n) =>
+  Array.from({ length: n }, (_, i) => `${i % 7 === 0 ? 30 : 0} ${i % 24} * * * /opt/jobs/report-${String(i).padStart(4, '0')}.sh`).join('\n');
+
+export async function fleetChecks({ check, openApp, BASE, ORIGIN, STAMPEDE }) {
+  for (const sample of SAMPLES) {
+    await check(`fleet: sample ${sample} loads and shows the numbers stampede fleet gives for its text`, async (t) => {
+      const page = await t.newPage({ viewport: { width: 1280, height: 1000 } });
+      await openApp(page, '?v=1&p=fleet');
+      await page.click(`button[data-sample="${sample}"]`);
+      await poll(async () => (await page.inputValue('#fleet-text')).trim() !== '', 'the sample text in the box');
+      await fleetSettled(page);
+      const text = await page.inputValue('#fleet-text');
+      expectFigures(await pageFigures(page), coreFleet(STAMPEDE, text), sample);
+      assert(/^\d[\d,]* jobs? from /.test(await page.textContent('#fleet-summary')), 'the summary says what was read');
+      const blank = await blankCanvases(page);
+      assert(blank.length === 0, `blank charts: ${blank.join(', ')}`);
+      await t.shot(page, `fleet-${sample}`);
+    });
+  }
+
+  await check('fleet: a 300-line fleet round-trips through a shared link', async (t) => {
+    const page = await t.newPage();
+    await openApp(page, '?v=1&p=fleet');
+    const text = crontab(300);
+    await pasteInto(page, '#fleet-text', text);
+    await fleetSettled(page);
+    const link = await poll(() => (new URL(page.url()).hash.length > 1 ? page.url() : null), 'the fleet in the URL fragment');
+    assert(new URL(link).searchParams.get('smp') === 'own', `the link names no own fleet: ${link}`);
+    const before = await keyNumberMap(page);
+    const other = await t.newPage();
+    await openApp(other, link.slice(BASE.length));
+    await fleetSettled(other);
+    assert((await other.inputValue('#fleet-text')) === text, 'the text the link carries differs from the pasted one');
+    const after = await keyNumberMap(other);
+    assert(JSON.stringify(after) === JSON.stringify(before), `key numbers differ: ${JSON.stringify(after)} against ${JSON.stringify(before)}`);
+  });
+
+  await check('fleet: a fleet too long for a link stays on the page with a notice and a download', async (t) => {
+    const page = await t.newPage();
+    await openApp(page, '?v=1&p=fleet');
+    // Names that do not compress: a seeded jumble of letters per line.
+    let state = 7;
+    const letter = () => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return String.fromCharCode(97 + (state >> 16) % 26);
+    };
+    const lines = Array.from({ length: 4000 }, (_, i) => `${i % 60} * * * * /opt/${Array.from({ length: 24 }, letter).join('')}`);
+    await pasteInto(page, '#fleet-text', lines.join('\n'));
+    await fleetSettled(page);
+    await page.waitForSelector('#download-fleet', { timeout: 10_000 });
+    assert(/4,000 jobs/.test(await page.textContent('#fleet-summary')), 'the summary does not count 4,000 jobs');
+    assert(new URL(page.url()).hash === '', `the URL carries a fragment: ${page.url().slice(0, 120)}…`);
+    const download = page.waitForEvent('download');
+    await page.click('#download-fleet');
+    const saved = await (await download).path();
+    assert(saved, 'no file was downloaded');
+    assert((await page.inputValue('#fleet-text')).split('\n').length === 4000, 'the text left the page');
+  });
+
+  await check('fleet: a pasted file with bad lines names each line and why', async (t) => {
+    const page = await t.newPage({ viewport: { width: 1280, height: 1000 } });
+    await openApp(page, '?v=1&p=fleet');
+    const text = ['0 3 * * * /opt/backup.sh', '61 * * * * /opt/bad-minute.sh', '*/15 * * * * /opt/poll.sh', 'every day at noon', '0 0 * * 9 /opt/ninth-day.sh'].join('\n');
+    await pasteInto(page, '#fleet-text', text);
+    await fleetSettled(page);
+    const items = await page.$$eval('.skipped li', (lis) => lis.map((li) => li.textContent.trim()));
+    const why = { 2: 'minute: "61" has 61, outside 0-59', 4: 'has 4 of the 5 time fields', 5: 'day of week: "9" has 9, outside 0-7' };
+    for (const [line, reason] of Object.entries(why)) {
+      assert(items.some((item) => item.startsWith(`line ${line} `) && item.includes(reason)), `line ${line} is not named with its reason: ${JSON.stringify(items)}`);
+    }
+    const summary = await page.textContent('#fleet-summary');
+    assert(summary.startsWith('2 jobs from a crontab; 3 lines skipped'), `the summary reads ${JSON.stringify(summary)}`);
+    await t.shot(page, 'fleet-bad-lines');
+  });
+
+  await check("fleet: the fix's copied text, read back in, gives the after peak", async (t) => {
+    const page = await t.newPage({ viewport: { width: 1280, height: 1400 } });
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ORIGIN });
+    await openApp(page, '?v=1&p=fleet&smp=cron-minute-0');
+    await fleetSettled(page);
+    const before = await pageFigures(page);
+    assert(before.peakAfter < before.peak, `the fix leaves the peak at ${before.peakAfter} (was ${before.peak})`);
+    await page.locator('#copy-fixed').scrollIntoViewIfNeeded();
+    await t.shot(page, 'fleet-fix');
+    await page.click('#copy-fixed');
+    await poll(async () => /copied/i.test((await page.textContent('#copy-fixed')) ?? ''), '"Copied ✓"', 3000);
+    const fixed = await page.evaluate(() => navigator.clipboard.readText());
+    await pasteInto(page, '#fleet-text', fixed);
+    await poll(() => new URL(page.url()).searchParams.get('smp') === 'own', 'smp=own after the paste', 3000);
+    await fleetSettled(page);
+    const after = await pageFigures(page);
+    assert(after.peak === before.peakAfter, `the fixed text read back peaks at ${after.peak}, the fix said ${before.peakAfter}`);
+  });
+
+  await check('fleet: capacity, view and day redraw from the page without the worker', async (t) => {
+    const page = await t.newPage();
+    await openApp(page, '?v=1&p=fleet&smp=jenkins-h');
+    await fleetSettled(page);
+    await page.evaluate(() => {
+      window.__fleetRequests = 0;
+      const post = Worker.prototype.postMessage;
+      Worker.prototype.postMessage = function (...args) {
+        window.__fleetRequests++;
+        return post.apply(this, args);
+      };
+    });
+    const before = await keyNumberMap(page);
+    await page.fill('#f-cap', '3');
+    await page.dispatchEvent('#f-cap', 'change');
+    await poll(async () => (await keyNumberMap(page))['over-capacity'] !== before['over-capacity'], 'minutes over capacity to change');
+    await page.selectOption('#f-vw', 'week');
+    await page.waitForTimeout(500);
+    assert((await page.evaluate(() => window.__fleetRequests)) === 0, 'a view change went to the worker');
+    const blank = await blankCanvases(page);
+    assert(blank.length === 0, `blank charts: ${blank.join(', ')}`);
+    await t.shot(page, 'fleet-week-capacity');
+  });
+}
