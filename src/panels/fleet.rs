@@ -79,6 +79,10 @@ impl Fleet {
     /// Sends the fleet of `source` with the current settings to the worker.
     fn submit(self, source: Source) {
         let query = self.store.state.with_untracked(State::to_query);
+        if matches!(source, Source::Text(_)) {
+            // The old fragment carries the old text: no link until the new one.
+            self.store.fragment.set(None);
+        }
         self.status.set(Status::Working);
         fleet_worker::request(&query, source, move |reply| self.receive(reply));
     }
