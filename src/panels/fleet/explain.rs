@@ -5,6 +5,8 @@
 
 use leptos::prelude::*;
 
+use crate::panels::with_code;
+
 /// One system: its name, the source followed, its rule, the formula and
 /// an example.
 struct System {
@@ -32,8 +34,8 @@ const SYSTEMS: &[System] = &[
         rule: "H is a value per job, fixed for that job's name: the MD5 of the full name seeds a \
                java.util.Random, and each H in the spec draws from it, left to right.",
         formula: "seed = MD5(name)[0..8] XOR MD5(name)[8..16]; H = lo + nextInt(hi − lo + 1)",
-        example: "In the Jenkins sample the jobs on H H * * * scatter over the day, while the ones \
-                  written 0 0 * * * stay piled at midnight: H spreads only the lines that use it.",
+        example: "In the Jenkins sample the jobs on `H H * * *` scatter over the day, while the ones \
+                  written `0 0 * * *` stay piled at midnight: H spreads only the lines that use it.",
     },
     System {
         name: "croniter H (Python)",
@@ -42,7 +44,7 @@ const SYSTEMS: &[System] = &[
                the number shifted right by i. The fields are not drawn independently: the hour \
                comes from the same number as the minute, shifted by one bit.",
         formula: "crc = crc32(hash_id); field i = lo + (crc >> i) mod (hi − lo + 1)",
-        example: "H H * * * and H H(0-23) * * * give the same hour: the field's text never enters \
+        example: "`H H * * *` and `H H(0-23) * * *` give the same hour: the field's text never enters \
                   the draw, only its position.",
     },
     System {
@@ -101,8 +103,8 @@ const SYSTEMS: &[System] = &[
                are busy, most of all at the top of the hour, and may drop them. The map shows the \
                earliest a run can start.",
         formula: "fires(t) as cron, in UTC; the real start is later",
-        example: "The GitHub Actions sample: workflows on 0 * * * * queue behind everyone else's \
-                  top-of-the-hour runs; the fix moves them off the hour.",
+        example: "The GitHub Actions sample: workflows on `0 * * * *` queue behind everyone else's \
+                  top-of-the-hour runs; the fix gives each a minute hashed from its name.",
     },
 ];
 
@@ -113,9 +115,9 @@ pub fn explanation() -> impl IntoView {
             view! {
                 <section class="explain-system">
                     <h4>{system.name} <span class="followed">" (" {system.followed} ")"</span></h4>
-                    <p class="explain">{system.rule}</p>
+                    <p class="explain">{with_code(system.rule)}</p>
                     <p class="explain formula"><code>{system.formula}</code></p>
-                    <p class="explain">{system.example}</p>
+                    <p class="explain">{with_code(system.example)}</p>
                 </section>
             }
         })
