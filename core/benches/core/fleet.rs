@@ -81,6 +81,11 @@ fn the_panel_reads_ten_thousand_lines(c: &mut Criterion) {
     c.bench_function("fleet panel: read 10k lines over a week", |b| {
         b.iter(|| report::read(black_box(&text), &params, 0).unwrap())
     });
+    // The second stage: every line fixed, the text rewritten and diffed,
+    // and the fixed fleet expanded again.
+    c.bench_function("fleet panel: fix 10k lines over a week", |b| {
+        b.iter(|| report::fix(black_box(&text), &params, 0).unwrap())
+    });
 }
 
 criterion::criterion_group!(

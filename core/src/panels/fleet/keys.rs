@@ -6,7 +6,7 @@ use crate::fleet::civil::{self, SECONDS_PER_DAY};
 use crate::key_numbers::KeyNumber;
 use crate::units::{count, counted, significant};
 
-use super::report::{FleetFix, FleetRead, WEEK_MINUTES, WeekLoad};
+use super::report::{FleetFix, FleetRead, WEEK_MINUTES, WeekLoad, lines_skipped};
 use super::{CapacityUnit, FleetParams};
 
 /// The panel's key numbers: the fleet as written, and the fix's when it
@@ -17,14 +17,9 @@ pub fn key_numbers(
     fix: Option<&FleetFix>,
 ) -> Vec<KeyNumber> {
     let load = &read.load;
-    let skipped = {
-        let mut lines: Vec<u32> = read.skipped.iter().map(|skipped| skipped.line).collect();
-        lines.dedup();
-        lines.len() as u64
-    };
-    let jobs = match skipped {
+    let jobs = match lines_skipped(&read.skipped) {
         0 => count(read.jobs.len() as u64),
-        _ => format!(
+        skipped => format!(
             "{} ({} skipped)",
             count(read.jobs.len() as u64),
             counted(skipped, "line", "lines")

@@ -231,29 +231,31 @@ fn format_words(format: FleetFormat) -> &'static str {
     }
 }
 
+/// How many lines were skipped: a line skipped for several fields counts
+/// once.
+pub(super) fn lines_skipped(skipped: &[Skipped]) -> u64 {
+    let mut lines: Vec<u32> = skipped.iter().map(|skipped| skipped.line).collect();
+    lines.dedup();
+    lines.len() as u64
+}
+
 /// "212 jobs from a crontab; 3 lines skipped", or what to paste when
 /// nothing was there to read.
-fn summary(imported: &Imported, format: FleetFormat) -> String {
-    let file = &imported.file;
-    if file.lines.is_empty() && file.skipped.is_empty() {
+fn summary(jobs: usize, skipped: &[Skipped], format: FleetFormat) -> String {
+    if jobs == 0 && skipped.is_empty() {
         return "No schedules yet: paste a crontab, Jenkinsfiles, systemd timers, a prometheus.yml, \
                 Kubernetes CronJobs, GitHub Actions workflows, Temporal schedules or a fleet file, \
                 or pick a sample"
             .into();
     }
-    let mut lines: Vec<usize> = file.skipped.iter().map(|skipped| skipped.line).collect();
-    lines.dedup();
     let read = format!(
         "{} from {}",
-        counted(file.lines.len() as u64, "job", "jobs"),
+        counted(jobs as u64, "job", "jobs"),
         format_words(format)
     );
-    match lines.len() {
+    match lines_skipped(skipped) {
         0 => read,
-        skipped => format!(
-            "{read}; {} skipped",
-            counted(skipped as u64, "line", "lines")
-        ),
+        lines => format!("{read}; {} skipped", counted(lines, "line", "lines")),
     }
 }
 
@@ -301,24 +303,23 @@ fn load_of(
 /// Stage one: reads `text` and expands it over the week of `params`.
 pub fn read(text: &str, params: &FleetParams, seed: u64) -> Result<FleetRead, InvalidInput> {
     let format = format_of(text, params);
-    let imported = import::import(text, format);
-    let summary = summary(&imported, format);
-    let Imported { file, notes } = imported;
+    let Imported { file, notes } = import::import(text, format);
     let jobs = jobs_of(&file.lines);
+    let skipped: Vec<Skipped> = file
+        .skipped
+        .into_iter()
+        .map(|skipped| Skipped {
+            line: skipped.line as u32,
+            field: skipped.field,
+            reason: skipped.reason,
+        })
+        .collect();
     let (load, notices) = load_of(file.lines, &notes, params, seed)?;
     Ok(FleetRead {
         format: format.slug().to_string(),
-        summary,
+        summary: summary(jobs.len(), &skipped, format),
         jobs,
-        skipped: file
-            .skipped
-            .into_iter()
-            .map(|skipped| Skipped {
-                line: skipped.line as u32,
-                field: skipped.field,
-                reason: skipped.reason,
-            })
-            .collect(),
+        skipped,
         notices,
         from: params.week.0,
         load,
