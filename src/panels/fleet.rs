@@ -158,7 +158,9 @@ pub fn figure() -> impl IntoView {
     });
     let opened_with = crate::browser::fragment();
     Effect::new(move |first: Option<()>| {
-        inputs.track();
+        // Read, not only tracked: a memo nobody has read has no sources
+        // yet, so it would never change.
+        inputs.get();
         let own = fleet.params.with_untracked(|p| p.sample == Sample::Own);
         match (&opened_with, first) {
             (Some(fragment), None) if own => fleet.submit(Source::Fragment(fragment.clone())),
