@@ -9,7 +9,7 @@ mod app;
 mod browser;
 mod chart;
 mod controls;
-mod fleet_worker;
+pub mod fleet_worker;
 mod notices;
 mod panels;
 mod playback;

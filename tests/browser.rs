@@ -1,15 +1,16 @@
 //! Tests that run in headless Chromium (`cargo test --target wasm32-unknown-unknown`):
 //! the seeded generator and the distributions draw their golden values in
 //! wasm32 too, the queue simulation replays its golden run, the mounted app writes a changed control to the URL and
-//! the key numbers, and a queue run whose worker cannot load ends with a
-//! message (the worker's own script is Trunk's, so the runs that succeed
-//! are the end-to-end test's).
+//! the key numbers, and a queue run or a fleet request whose worker cannot
+//! load ends with a message (the workers' own scripts are Trunk's, so the
+//! runs that succeed are the end-to-end test's).
 #![cfg(target_arch = "wasm32")]
 
 use stampede_core::panels;
 use std::cell::Cell;
 use std::rc::Rc;
 
+use stampede::fleet_worker::{self, Reply, Source};
 use stampede::worker::{self, WorkerRun};
 use stampede::{App, show_error_banner};
 use stampede_core::panels::state::DEFAULT_SEED;
@@ -172,4 +173,35 @@ async fn a_cancelled_worker_run_reports_nothing() {
     sleep(200).await;
     assert!(!reports.done.get(), "a cancelled run called on_done");
     assert_eq!(reports.progress.get(), 0);
+}
+
+/// Asks the fleet's worker to read a one-line fleet; resolves to the first
+/// failure it reports.
+fn fleet_failure() -> JsFuture {
+    let mut resolve_failed = None;
+    let failed = js_sys::Promise::new(&mut |resolve, _reject| resolve_failed = Some(resolve));
+    let resolve = resolve_failed.expect("a promise calls its executor at once");
+    fleet_worker::request(
+        "v=1&p=fleet&smp=own",
+        Source::Text("cron\tnightly\t0 0 * * *\n".into()),
+        move |reply| {
+            if let Reply::Failed(why) = reply {
+                resolve.call1(&JsValue::NULL, &why.into()).unwrap();
+            }
+        },
+    );
+    JsFuture::from(failed)
+}
+
+#[wasm_bindgen_test]
+async fn a_fleet_worker_that_cannot_load_says_so_and_the_next_request_starts_anew() {
+    // Twice: the first failure forgets its worker, so the second request
+    // starts (and fails to load) a fresh one rather than waiting forever.
+    for _ in 0..2 {
+        let text = fleet_failure().await.unwrap().as_string().unwrap();
+        assert!(
+            text.starts_with("the fleet's worker could not be loaded"),
+            "{text}"
+        );
+    }
 }

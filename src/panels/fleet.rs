@@ -79,6 +79,10 @@ impl Fleet {
     /// Sends the fleet of `source` with the current settings to the worker.
     fn submit(self, source: Source) {
         let query = self.store.state.with_untracked(State::to_query);
+        if matches!(source, Source::Text(_)) {
+            // The old fragment carries the old text: no link until the new one.
+            self.store.fragment.set(None);
+        }
         self.status.set(Status::Working);
         fleet_worker::request(&query, source, move |reply| self.receive(reply));
     }
@@ -154,9 +158,9 @@ pub fn figure() -> impl IntoView {
     });
     let opened_with = crate::browser::fragment();
     Effect::new(move |first: Option<()>| {
-        // Read, not only tracked: a memo nobody has read never learns that
-        // its own inputs changed.
-        inputs.with(|_| ());
+        // Read, not only tracked: a memo nobody has read has no sources
+        // yet, so it would never change.
+        inputs.get();
         let own = fleet.params.with_untracked(|p| p.sample == Sample::Own);
         match (&opened_with, first) {
             (Some(fragment), None) if own => fleet.submit(Source::Fragment(fragment.clone())),

@@ -208,7 +208,7 @@ fn key_numbers(
 
 /// The panel's "try this" presets, a row of buttons: each sets its
 /// parameters and keeps the seed, and the lesson of the last one pressed
-/// says what to notice.
+/// says what to notice (its `backticked` stretches as code).
 #[component]
 fn Presets(panel: Panel) -> impl IntoView {
     let store = Store::get();
@@ -244,7 +244,7 @@ fn Presets(panel: Panel) -> impl IntoView {
                         .collect_view()}
                 </ul>
                 <p class="lesson" aria-live="polite" hidden=move || lesson().is_none()>
-                    {lesson}
+                    {move || lesson().map(with_code)}
                 </p>
             </section>
         }

@@ -42,7 +42,8 @@ impl HeatCanvas {
     /// the grid and the canvas's size.
     pub fn draw(self, max: f64) {
         self.max.set(max);
-        self.grid.track();
+        // Read, not only tracked, so the memo has computed its sources.
+        self.grid.with(|_| ());
         self.paint(max);
     }
 
