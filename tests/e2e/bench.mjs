@@ -14,6 +14,11 @@
 //   horizon's field is then set to 168 h, so the time runs from that
 //   change to `data-run-status="done"` and leaves the page load out.
 //
+// - fleet paste: a 10,000-line crontab pasted into the Fleet panel, from
+//   the paste to the figure drawn with it (read and expanded over the week
+//   in the fleet worker, then drawn); the median of FLEET_PASTES pastes,
+//   each of a different text so the worker's cache cannot answer.
+//
 // Usage: node tests/e2e/bench.mjs [DIST]   (default dist/; BENCH_MOVES,
 // BENCH_LOADS and BENCH_WEEK_RUNS change how many samples it takes;
 // BENCH_PANELS=backoff,hash measures those panels only)
@@ -28,6 +33,16 @@ const DIST = path.resolve(process.argv[2] ?? path.join(REPO, 'dist'));
 const MOVES = Number(process.env.BENCH_MOVES ?? 50);
 const LOADS = Number(process.env.BENCH_LOADS ?? 3);
 const WEEK_RUNS = Number(process.env.BENCH_WEEK_RUNS ?? 3);
+const FLEET_PASTES = Number(process.env.BENCH_FLEET_PASTES ?? 3);
+const FLEET_LINES = 10_000;
+
+/** A crontab of FLEET_LINES jobs, half hourly and half daily, shifted by `variant` minutes. */
+const bigCrontab = (variant) =>
+  Array.from({ length: FLEET_LINES }, (_, i) => {
+    const minute = (i * 7 + variant) % 60;
+    const when = i % 2 ? `${minute} * * * *` : `${minute} ${i % 24} * * *`;
+    return `${when} /opt/jobs/job-${String(i).padStart(5, '0')}.sh`;
+  }).join('\n');
 
 // The panels and the slider the e2e drags on each.
 const DRAGGED = E2E_DRAGGED.filter(
@@ -152,6 +167,40 @@ async function main() {
     await page.context().close();
   }
   result.week_run = { query: WEEK_RUN, median_ms: median(weekSamples), samples_ms: weekSamples };
+
+  const pasteSamples = [];
+  for (let i = 0; i < FLEET_PASTES; i++) {
+    const page = await newPage();
+    await open(page, '?v=1&p=fleet&s=1');
+    await page.waitForSelector('#fleet-status[data-status="idle"]', { state: 'attached' });
+    // Timed in the page: from the paste event to the first redraw of the
+    // figure that shows the pasted fleet.
+    const ms = await page.evaluate(
+      ({ text, lines }) =>
+        new Promise((resolve) => {
+          const figure = document.getElementById('figure');
+          const summary = `${lines.toLocaleString('en-US')} jobs`;
+          let pasted;
+          new MutationObserver(() => {
+            if (document.getElementById('fleet-summary')?.textContent.startsWith(summary)) {
+              resolve(performance.now() - pasted);
+            }
+          }).observe(figure, { attributes: true, attributeFilter: ['data-updates'] });
+          const area = document.getElementById('fleet-text');
+          area.focus();
+          area.select();
+          const clipboardData = new DataTransfer();
+          clipboardData.setData('text/plain', text);
+          pasted = performance.now();
+          area.dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
+        }),
+      { text: bigCrontab(i), lines: FLEET_LINES },
+    );
+    pasteSamples.push(ms);
+    console.error(`bench: fleet paste of ${FLEET_LINES} lines drawn in ${ms.toFixed(0)} ms`);
+    await page.context().close();
+  }
+  result.fleet_paste = { lines: FLEET_LINES, median_ms: median(pasteSamples), samples_ms: pasteSamples };
 
   await browser.close();
   server.close();

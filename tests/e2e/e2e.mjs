@@ -41,6 +41,7 @@ export const DRAGGED = [
   ['hash', 'n'],
   ['slots', 'cyc'],
   ['queue', 'w'],
+  ['fleet', 'cap'],
 ];
 // The benchmark's run: a week of 100,000 accounts synced every 13 h on 15
 // workers, about 1.3M jobs at ρ ≈ 0.8, run in the worker.
