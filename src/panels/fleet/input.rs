@@ -9,7 +9,7 @@ use std::time::Duration;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use stampede_core::fleet::import::FleetFormat;
-use stampede_core::panels::fleet::{FleetRead, Sample};
+use stampede_core::panels::fleet::{FleetRead, Sample, grouped_notices};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
@@ -235,11 +235,10 @@ fn read_report(fleet: Fleet, read: &FleetRead) -> impl IntoView + use<> {
             view! { <li>{text}</li> }
         })
         .collect_view();
-    let notices = read
-        .notices
-        .iter()
-        .map(|n| {
-            let text = format!("line {}: {}", n.line, n.message);
+    let notices = grouped_notices(&read.notices)
+        .into_iter()
+        .map(|(lines, message)| {
+            let text = format!("{lines}: {message}");
             view! { <li>{text}</li> }
         })
         .collect_view();

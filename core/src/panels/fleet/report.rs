@@ -54,6 +54,52 @@ pub struct LineNotice {
     pub message: String,
 }
 
+/// The notices that say the same thing, with the lines they are about,
+/// so 50 machines' identical notices read as one: "lines 2–51".
+pub fn grouped_notices(notices: &[LineNotice]) -> Vec<(String, &str)> {
+    let mut groups: Vec<(&str, Vec<u32>)> = Vec::new();
+    for notice in notices {
+        match groups
+            .iter_mut()
+            .find(|(message, _)| *message == notice.message)
+        {
+            Some((_, lines)) => lines.push(notice.line),
+            None => groups.push((&notice.message, vec![notice.line])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(message, lines)| (line_ranges(&lines), message))
+        .collect()
+}
+
+/// "line 3", "lines 3 and 5", "lines 2, 4–6 and 9": runs of consecutive
+/// lines as ranges.
+fn line_ranges(lines: &[u32]) -> String {
+    let mut runs: Vec<(u32, u32)> = Vec::new();
+    for &line in lines {
+        match runs.last_mut() {
+            Some((_, last)) if line == *last + 1 => *last = line,
+            _ => runs.push((line, line)),
+        }
+    }
+    // A run of two reads better as two lines than as a range.
+    let words: Vec<String> = runs
+        .iter()
+        .flat_map(|&(first, last)| match last - first {
+            0 => vec![first.to_string()],
+            1 => vec![first.to_string(), last.to_string()],
+            _ => vec![format!("{first}–{last}")],
+        })
+        .collect();
+    let many = lines.len() > 1;
+    let list = match words.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => words.concat(),
+    };
+    format!("{} {list}", if many { "lines" } else { "line" })
+}
+
 /// The jobs named in each cell of a grid: cell `c`'s are
 /// `jobs[first[c]..first[c + 1]]` with their starts in the cell beside
 /// them, the most starts first (then fleet order), at most

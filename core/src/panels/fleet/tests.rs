@@ -337,3 +337,32 @@ fn an_impossible_week_keeps_the_default_with_a_notice() {
     let (late, _) = crate::panels::state::State::from_query("p=fleet&wk=9999-12-31");
     every_stage(&text, &late.fleet);
 }
+
+#[test]
+fn notices_that_say_the_same_thing_are_one_with_their_lines() {
+    let notice = |line: u32, message: &str| LineNotice {
+        line,
+        message: message.to_string(),
+    };
+    let notices = [
+        notice(2, "drawn from the seed"),
+        notice(3, "drawn from the seed"),
+        notice(4, "drawn from the seed"),
+        notice(7, "late by design"),
+        notice(9, "drawn from the seed"),
+        notice(10, "drawn from the seed"),
+        notice(12, "drawn from the seed"),
+    ];
+    assert_eq!(
+        grouped_notices(&notices),
+        vec![
+            ("lines 2–4, 9, 10 and 12".to_string(), "drawn from the seed"),
+            ("line 7".to_string(), "late by design"),
+        ]
+    );
+    assert_eq!(
+        grouped_notices(&[notice(9, "a"), notice(10, "a")]),
+        vec![("lines 9 and 10".to_string(), "a")]
+    );
+    assert!(grouped_notices(&[]).is_empty());
+}
