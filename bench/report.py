@@ -27,6 +27,8 @@ DRAG_P95_BUDGET_MS = 16.0
 # The Queue panel recomputes a day of 96,000 jobs on every move.
 QUEUE_DRAG_P95_BUDGET_MS = 50.0
 FIRST_CHART_BUDGET_MS = 1000.0
+# A 10,000-line fleet pasted into the Fleet panel, read in its worker and drawn.
+FLEET_PASTE_BUDGET_MS = 200.0
 
 
 def load(path):
@@ -104,6 +106,14 @@ def budgets(report):
             f"≤ {FIRST_CHART_BUDGET_MS:g} ms",
             first["median"] <= FIRST_CHART_BUDGET_MS,
         ))
+    paste = browser.get("fleet_paste")
+    if paste:
+        checks.append((
+            f"fleet paste of {paste['lines']:,} lines to drawn",
+            f"{paste['median_ms']:.0f} ms",
+            f"≤ {FLEET_PASTE_BUDGET_MS:g} ms",
+            paste["median_ms"] <= FLEET_PASTE_BUDGET_MS,
+        ))
     if not browser:
         checks.append(("browser benchmark", "did not run", "runs", False))
     return checks
@@ -146,6 +156,13 @@ def markdown(report, checks):
         lines.append(
             f"| Queue week run in the worker (1.3M jobs), change to done (median of {len(week['samples_ms'])}) "
             f"| {week['median_ms']:.0f} ms | |"
+        )
+    paste = browser.get("fleet_paste")
+    if paste:
+        _, limit, passed = by_name[f"fleet paste of {paste['lines']:,} lines to drawn"]
+        lines.append(
+            f"| Fleet: {paste['lines']:,}-line paste to drawn (median of {len(paste['samples_ms'])}) "
+            f"| {paste['median_ms']:.0f} ms | {limit} {'pass' if passed else '**FAIL**'} |"
         )
     simpy = report.get("simpy")
     if simpy:
