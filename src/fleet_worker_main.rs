@@ -50,10 +50,12 @@ enum Stage {
 
 /// What a stage's result depends on: the text, the format, the week and
 /// the seed for every stage, the method for the fix and the probe, and the
-/// change for the probe.
+/// change for the probe. The sample counts too: a sample's text pasted as
+/// the reader's own reads the same but needs a link of its own.
 #[derive(Clone, PartialEq)]
 struct Inputs {
     text: String,
+    sample: Sample,
     format: String,
     week: WeekStart,
     seed: u64,
@@ -203,6 +205,7 @@ impl Inputs {
     fn of(job: &Job, stage: Stage) -> Self {
         Self {
             text: job.text.clone(),
+            sample: job.params.sample,
             format: job.params.format.slug().to_string(),
             week: job.params.week,
             seed: job.seed,

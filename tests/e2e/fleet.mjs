@@ -95,6 +95,16 @@ export async function fleetChecks({ check, openApp, BASE, ORIGIN, STAMPEDE }) {
     assert(JSON.stringify(after) === JSON.stringify(before), `key numbers differ: ${JSON.stringify(after)} against ${JSON.stringify(before)}`);
   });
 
+  await check("fleet: a sample's text pasted back as the reader's own gets a link", async (t) => {
+    const page = await t.newPage();
+    await openApp(page, '?v=1&p=fleet&smp=cron-minute-0');
+    await fleetSettled(page);
+    await pasteInto(page, '#fleet-text', await page.inputValue('#fleet-text'));
+    await poll(() => new URL(page.url()).searchParams.get('smp') === 'own', 'smp=own after the paste', 3000);
+    await fleetSettled(page);
+    await poll(() => new URL(page.url()).hash.length > 1, `the fleet in the URL fragment (URL is ${page.url()})`);
+  });
+
   await check('fleet: a fleet too long for a link stays on the page with a notice and a download', async (t) => {
     const page = await t.newPage();
     await openApp(page, '?v=1&p=fleet');
