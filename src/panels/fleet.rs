@@ -15,7 +15,7 @@ mod input;
 use leptos::prelude::*;
 use stampede_core::panels;
 use stampede_core::panels::fleet::{
-    CapacityUnit, FleetFix, FleetParams, FleetProbe, FleetRead, HeatView, Sample,
+    CapacityLoad, CapacityUnit, FleetFix, FleetParams, FleetProbe, FleetRead, HeatView, Sample,
 };
 use stampede_core::panels::state::State;
 use stampede_core::units::count;
@@ -274,18 +274,11 @@ fn key_numbers(fleet: Fleet) -> impl IntoView {
 /// The load per minute over the shown day or the week against the
 /// capacity, and how many minutes pass it.
 fn concurrency_plot(params: &FleetParams, read: &FleetRead) -> (Plot, usize) {
-    let load = &read.load;
-    let (values, what): (Vec<f64>, &str) = match (params.capacity_unit, &load.running) {
-        (CapacityUnit::PerSecond, _) => (
-            load.busiest_second.iter().map(|&n| f64::from(n)).collect(),
-            "starts in the busiest second",
-        ),
-        (CapacityUnit::Workers, Some(running)) => (running.clone(), "jobs running"),
-        (CapacityUnit::Workers, None) => (
-            load.starts.iter().map(|&n| f64::from(n)).collect(),
-            "starts (no Duration= given)",
-        ),
-    };
+    let CapacityLoad {
+        per_minute: values,
+        what,
+        ..
+    } = read.load.against(params.capacity_unit);
     let (values, x_desc) = match params.view {
         HeatView::Day => {
             let first = heatmap::shown_day(read, params.day) as usize * 1440;

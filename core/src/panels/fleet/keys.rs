@@ -6,8 +6,8 @@ use crate::fleet::civil::{self, SECONDS_PER_DAY};
 use crate::key_numbers::KeyNumber;
 use crate::units::{count, counted, significant};
 
+use super::FleetParams;
 use super::report::{FleetFix, FleetRead, WEEK_MINUTES, WeekLoad, lines_skipped};
-use super::{CapacityUnit, FleetParams};
 
 /// The panel's key numbers: the fleet as written, and the fix's when it
 /// has arrived.
@@ -131,25 +131,14 @@ fn running(key: &'static str, label: &'static str, p99: f64, load: &WeekLoad) ->
 /// Minutes of the week over the capacity, counted as the capacity's unit
 /// says.
 fn over_capacity(params: &FleetParams, load: &WeekLoad) -> KeyNumber {
-    let capacity = params.capacity;
-    let over = |values: &[u32]| values.iter().filter(|&&value| value > capacity).count();
-    let (over, formula) = match (params.capacity_unit, &load.running) {
-        (CapacityUnit::Workers, Some(running)) => (
-            running
-                .iter()
-                .filter(|&&jobs| jobs > f64::from(capacity))
-                .count(),
-            "minutes with more weighted jobs running than the workers",
-        ),
-        (CapacityUnit::Workers, None) => (
-            over(&load.starts),
-            "minutes with more starts than the workers (no Duration=: a job runs in its start minute)",
-        ),
-        (CapacityUnit::PerSecond, _) => (
-            over(&load.busiest_second),
-            "minutes whose busiest second has more starts than the requests a second",
-        ),
-    };
+    let load = load.against(params.capacity_unit);
+    let capacity = f64::from(params.capacity);
+    let over = load
+        .per_minute
+        .iter()
+        .filter(|&&value| value > capacity)
+        .count();
+    let formula = load.formula;
     KeyNumber::new(
         "over-capacity",
         "Minutes over capacity",

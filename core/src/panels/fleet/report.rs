@@ -16,7 +16,7 @@ use crate::fleet::stability::{self, FleetChange, StabilityPlacing};
 use crate::units::counted;
 
 use super::load::{JobsByLine, week_load};
-use super::{FixMethod, FleetParams, Probe, Sample};
+use super::{CapacityUnit, FixMethod, FleetParams, Probe, Sample};
 
 pub use super::keys::key_numbers;
 
@@ -142,6 +142,46 @@ pub struct WeekLoad {
     pub running_peak: Option<f64>,
     /// The line at which expansion stopped at its limit, when it did.
     pub stopped_at_line: Option<u32>,
+}
+
+/// The load a capacity is held against, minute by minute, as its unit
+/// counts it: jobs running for workers (starts, when no line gives a
+/// duration, each job then running in its start minute), or the busiest
+/// second's starts for requests a second.
+pub struct CapacityLoad {
+    pub per_minute: Vec<f64>,
+    /// What a value counts, such as "jobs running".
+    pub what: &'static str,
+    /// How a minute is judged over the capacity.
+    pub formula: &'static str,
+}
+
+impl WeekLoad {
+    pub fn against(&self, unit: CapacityUnit) -> CapacityLoad {
+        let counts = |values: &[u32]| values.iter().map(|&n| f64::from(n)).collect();
+        let (per_minute, what, formula) = match (unit, &self.running) {
+            (CapacityUnit::Workers, Some(running)) => (
+                running.clone(),
+                "jobs running",
+                "minutes with more weighted jobs running than the workers",
+            ),
+            (CapacityUnit::Workers, None) => (
+                counts(&self.starts),
+                "starts (no Duration= given)",
+                "minutes with more starts than the workers (no Duration=: a job runs in its start minute)",
+            ),
+            (CapacityUnit::PerSecond, _) => (
+                counts(&self.busiest_second),
+                "starts in the busiest second",
+                "minutes whose busiest second has more starts than the requests a second",
+            ),
+        };
+        CapacityLoad {
+            per_minute,
+            what,
+            formula,
+        }
+    }
 }
 
 /// Stage one: the fleet as written.
