@@ -40,6 +40,9 @@ pub enum Reply {
     /// The text a fragment or a sample stands for.
     Text(String),
     Read(Box<FleetRead>),
+    /// The link fragment that carries the reader's own fleet, or why none
+    /// can; `None` for a sample.
+    Link(Option<Result<String, String>>),
     Fix(Box<FleetFix>),
     Probe(Option<FleetProbe>),
     /// The request failed, or the worker did: the reader's message.
@@ -183,6 +186,7 @@ impl Connection {
                 .as_deref()
             {
                 Some("read") => decode(value).map(|read| Reply::Read(Box::new(read))),
+                Some("link") => decode(value).map(Reply::Link),
                 Some("fix") => decode(value).map(|fix| Reply::Fix(Box::new(fix))),
                 Some("probe") => decode(value).map(Reply::Probe),
                 _ => return,
@@ -233,8 +237,12 @@ impl Connection {
     }
 }
 
-/// A stage's value, read back into core's type.
+/// A stage's value, read back into core's type from its postcard bytes.
 fn decode<T: DeserializeOwned>(value: JsValue) -> Result<T, String> {
-    serde_wasm_bindgen::from_value(value)
+    let bytes = value
+        .dyn_into::<js_sys::Uint8Array>()
+        .map_err(|_| "the fleet's worker sent no bytes".to_string())?
+        .to_vec();
+    postcard::from_bytes(&bytes)
         .map_err(|e| format!("the fleet's worker sent what the page cannot read: {e}"))
 }

@@ -12,9 +12,10 @@
 //!   grows with every request;
 //! - to the page, for a fragment or a sample, `{id, text}` first, the text
 //!   it stands for; then `{id, stage, value}` for the stages `"read"`,
-//!   `"fix"` and `"probe"` in that order (`value` is the stage's result
-//!   from `stampede_core::panels::fleet::report`, `null` for no probe), or
-//!   `{id, error}` as soon as one fails.
+//!   `"link"`, `"fix"` and `"probe"` in that order, or `{id, error}` as
+//!   soon as one fails. `value` is a `Uint8Array` holding the stage's
+//!   result from `stampede_core::panels::fleet::report` in postcard, its
+//!   buffer transferred to the page.
 //!
 //! Only the newest request matters. Each stage is its own task, reached
 //! through a MessageChannel, so a request that arrives meanwhile replaces
@@ -44,14 +45,29 @@ struct Job {
 #[derive(Clone, Copy, PartialEq)]
 enum Stage {
     Read,
+    Link,
     Fix,
     Probe,
+}
+
+impl Stage {
+    const NAMES: [&str; 4] = ["read", "link", "fix", "probe"];
+
+    fn next(self) -> Option<Stage> {
+        match self {
+            Stage::Read => Some(Stage::Link),
+            Stage::Link => Some(Stage::Fix),
+            Stage::Fix => Some(Stage::Probe),
+            Stage::Probe => None,
+        }
+    }
 }
 
 /// What a stage's result depends on: the text, the format, the week and
 /// the seed for every stage, the method for the fix and the probe, and the
 /// change for the probe. The sample counts too: a sample's text pasted as
 /// the reader's own reads the same but needs a link of its own.
+/// (The link depends on less, but recomputing it is cheap.)
 #[derive(Clone, PartialEq)]
 struct Inputs {
     text: String,
@@ -63,15 +79,15 @@ struct Inputs {
     probe: Option<Probe>,
 }
 
-/// The last result of one stage, with its inputs.
-type Kept = Option<(Inputs, JsValue)>;
+/// The last result of one stage in postcard, with its inputs.
+type Kept = Option<(Inputs, Vec<u8>)>;
 
 #[derive(Default)]
 struct Worker {
     job: Option<Job>,
     /// Whether a step is already on its way through the channel.
     step_posted: bool,
-    kept: [Kept; 3],
+    kept: [Kept; 4],
 }
 
 thread_local! {
@@ -168,17 +184,17 @@ fn step(scope: &DedicatedWorkerGlobalScope, next_step: &MessagePort) {
         let inputs = Inputs::of(job, stage);
         let slot = &mut worker.kept[stage as usize];
         let value = match slot {
-            Some((kept, value)) if *kept == inputs => Ok(value.clone()),
-            _ => run(job, stage).inspect(|value| *slot = Some((inputs, value.clone()))),
+            Some((kept, bytes)) if *kept == inputs => Ok(js_sys::Uint8Array::from(&bytes[..])),
+            _ => run(job, stage).map(|bytes| {
+                let value = js_sys::Uint8Array::from(&bytes[..]);
+                *slot = Some((inputs, bytes));
+                value
+            }),
         };
         let id = job.id;
-        match stage {
-            Stage::Read => job.stage = Stage::Fix,
-            Stage::Fix => job.stage = Stage::Probe,
-            Stage::Probe => worker.job = None,
-        }
-        if value.is_err() {
-            worker.job = None;
+        match stage.next() {
+            Some(next) if value.is_ok() => job.stage = next,
+            _ => worker.job = None,
         }
         if worker.job.is_some() {
             worker.step_posted = next_step.post_message(&JsValue::NULL).is_ok();
@@ -191,11 +207,12 @@ fn step(scope: &DedicatedWorkerGlobalScope, next_step: &MessagePort) {
     match value {
         Ok(value) => {
             let message = js_sys::Object::new();
-            let name = ["read", "fix", "probe"][stage as usize];
+            let name = Stage::NAMES[stage as usize];
             let _ = js_sys::Reflect::set(&message, &"stage".into(), &name.into());
             let _ = js_sys::Reflect::set(&message, &"value".into(), &value);
             let _ = js_sys::Reflect::set(&message, &"id".into(), &id.into());
-            let _ = scope.post_message(&message);
+            let transfer = js_sys::Array::of1(&value.buffer());
+            let _ = scope.post_message_with_transfer(&message, &transfer);
         }
         Err(why) => post(scope, Some(id), "error", &JsValue::from_str(&why)),
     }
@@ -209,25 +226,26 @@ impl Inputs {
             format: job.params.format.slug().to_string(),
             week: job.params.week,
             seed: job.seed,
-            fix: (stage != Stage::Read).then_some(job.params.fix),
+            fix: matches!(stage, Stage::Fix | Stage::Probe).then_some(job.params.fix),
             probe: (stage == Stage::Probe).then_some(job.params.probe),
         }
     }
 }
 
-/// Computes one stage of `job` as a JS value.
-fn run(job: &Job, stage: Stage) -> Result<JsValue, String> {
+/// Computes one stage of `job` in postcard.
+fn run(job: &Job, stage: Stage) -> Result<Vec<u8>, String> {
     let (text, params, seed) = (&job.text, &job.params, job.seed);
     match stage {
-        Stage::Read => to_js(report::read(text, params, seed)),
-        Stage::Fix => to_js(report::fix(text, params, seed)),
-        Stage::Probe => to_js(report::probe(text, params, seed)),
+        Stage::Read => to_bytes(report::read(text, params, seed)),
+        Stage::Link => to_bytes(Ok(report::link(text, params.sample))),
+        Stage::Fix => to_bytes(report::fix(text, params, seed)),
+        Stage::Probe => to_bytes(report::probe(text, params, seed)),
     }
 }
 
-fn to_js<T: Serialize>(result: Result<T, InvalidInput>) -> Result<JsValue, String> {
+fn to_bytes<T: Serialize>(result: Result<T, InvalidInput>) -> Result<Vec<u8>, String> {
     let value = result.map_err(|invalid| invalid.to_string())?;
-    serde_wasm_bindgen::to_value(&value).map_err(|e| e.to_string())
+    postcard::to_allocvec(&value).map_err(|e| e.to_string())
 }
 
 /// Posts `{id, key: value}` to the page (without `id` when `None`).

@@ -205,3 +205,34 @@ async fn a_fleet_worker_that_cannot_load_says_so_and_the_next_request_starts_ane
         );
     }
 }
+
+/// The fleet worker's stages reach the page in postcard: each comes back
+/// equal, so no serde attribute postcard cannot carry (an untagged or
+/// skipped field) has crept into their types.
+#[wasm_bindgen_test]
+fn a_fleets_stages_cross_from_the_worker_unchanged() {
+    use panels::fleet::{FleetFix, FleetParams, FleetProbe, FleetRead, Probe, Sample, report};
+    fn round_trip<T>(value: &T) -> T
+    where
+        T: serde::Serialize + serde::de::DeserializeOwned,
+    {
+        postcard::from_bytes(&postcard::to_allocvec(value).unwrap()).unwrap()
+    }
+    // Durations, machines and a delay drawn at random: every field is set.
+    let params = FleetParams {
+        sample: Sample::SystemdTimer,
+        probe: Probe::MachineId,
+        ..FleetParams::default()
+    };
+    let text = params.sample.text();
+    let read = report::read(&text, &params, DEFAULT_SEED).unwrap();
+    assert!(read.load.running.is_some() && !read.notices.is_empty());
+    assert_eq!(round_trip::<FleetRead>(&read), read);
+    let fix = report::fix(&text, &params, DEFAULT_SEED).unwrap();
+    assert_eq!(round_trip::<FleetFix>(&fix), fix);
+    let probe = report::probe(&text, &params, DEFAULT_SEED).unwrap();
+    assert!(probe.is_some());
+    assert_eq!(round_trip::<Option<FleetProbe>>(&probe), probe);
+    let link = report::link(&text, Sample::Own);
+    assert_eq!(round_trip(&link), link);
+}

@@ -54,7 +54,12 @@ struct Fleet {
     /// link, a file). Typing never sets it: rewriting a box of 10,000
     /// lines under the reader's fingers costs a third of a second.
     shown: RwSignal<String>,
+    /// Whether the box has yet to show `text`: a pasted or dropped fleet
+    /// goes in once its figure is drawn.
+    box_behind: StoredValue<bool>,
     read: RwSignal<Option<FleetRead>>,
+    /// The link of the reader's own fleet, or why it has none.
+    link: RwSignal<Option<Result<String, String>>>,
     fix: RwSignal<Option<FleetFix>>,
     probe: RwSignal<Option<FleetProbe>>,
     status: RwSignal<Status>,
@@ -69,7 +74,9 @@ impl Fleet {
             params: Memo::new(move |_| state.with(|s| s.fleet.clone())),
             text: StoredValue::new(String::new()),
             shown: RwSignal::new(String::new()),
+            box_behind: StoredValue::new(false),
             read: RwSignal::new(None),
+            link: RwSignal::new(None),
             fix: RwSignal::new(None),
             probe: RwSignal::new(None),
             status: RwSignal::new(Status::Idle),
@@ -82,6 +89,7 @@ impl Fleet {
         if matches!(source, Source::Text(_)) {
             // The old fragment carries the old text: no link until the new one.
             self.store.fragment.set(None);
+            self.link.set(None);
         }
         self.status.set(Status::Working);
         fleet_worker::request(&query, source, move |reply| self.receive(reply));
@@ -97,9 +105,11 @@ impl Fleet {
         if text.trim().is_empty() {
             self.status.set(Status::Idle);
             self.read.set(None);
+            self.link.set(None);
             self.fix.set(None);
             self.probe.set(None);
             self.store.fragment.set(None);
+            self.catch_up_box();
         } else {
             self.submit(Source::Text(text));
         }
@@ -108,23 +118,49 @@ impl Fleet {
     /// Takes `text` as the fleet's and shows it in the box.
     fn show_text(self, text: String) {
         self.text.set_value(text.clone());
+        self.box_behind.set_value(false);
         self.shown.set(text);
+    }
+
+    /// Puts a pasted or dropped fleet in the box after the frame that
+    /// draws its figure (or its failure), unless the reader typed since.
+    fn catch_up_box(self) {
+        if !self.box_behind.get_value() {
+            return;
+        }
+        request_animation_frame(move || {
+            set_timeout(
+                move || {
+                    if self.box_behind.get_value() {
+                        self.box_behind.set_value(false);
+                        self.shown.set(self.text.get_value());
+                    }
+                },
+                std::time::Duration::ZERO,
+            );
+        });
     }
 
     fn receive(self, reply: Reply) {
         match reply {
             Reply::Text(text) => self.show_text(text),
             Reply::Read(read) => {
-                let fragment = read.link.clone().and_then(Result::ok);
-                self.store.fragment.set(fragment);
                 self.read.set(Some(*read));
+                self.catch_up_box();
+            }
+            Reply::Link(link) => {
+                self.store.fragment.set(link.clone().and_then(Result::ok));
+                self.link.set(link);
             }
             Reply::Fix(fix) => self.fix.set(Some(*fix)),
             Reply::Probe(probe) => {
                 self.probe.set(probe);
                 self.status.set(Status::Idle);
             }
-            Reply::Failed(why) => self.status.set(Status::Failed(why)),
+            Reply::Failed(why) => {
+                self.status.set(Status::Failed(why));
+                self.catch_up_box();
+            }
         }
     }
 

@@ -92,14 +92,37 @@ fn paste(fleet: Fleet, ev: &leptos::ev::ClipboardEvent) {
         return;
     };
     ev.prevent_default();
-    if area.set_range_text(&text).is_ok() {
-        use_text(fleet, area.value(), true);
-    }
+    // The selection counts UTF-16 units, as JS strings do, so the box's
+    // value is spliced as one.
+    let value: js_sys::JsString = js_sys::Reflect::get(&area, &"value".into())
+        .ok()
+        .and_then(|value| value.dyn_into().ok())
+        .unwrap_or_default();
+    let at = |position: Result<Option<u32>, _>| position.ok().flatten();
+    let start = at(area.selection_start()).unwrap_or(0);
+    let end = at(area.selection_end()).unwrap_or(start).max(start);
+    let spliced = value
+        .slice(0, start)
+        .concat(&text.into())
+        .concat(&value.slice(end, value.length()));
+    take_text(fleet, spliced.into());
+}
+
+/// Takes a pasted or dropped fleet: read at once, and put in the box once
+/// its figure is drawn. Laying out a box of 10,000 lines takes the page a
+/// quarter of a second, which would otherwise come before the figure.
+fn take_text(fleet: Fleet, text: String) {
+    fleet.box_behind.set_value(true);
+    use_text(fleet, text, true);
 }
 
 /// Takes `text` as the reader's own fleet: read at once when `at_once`
 /// (a paste, a file), else once typing rests.
 fn use_text(fleet: Fleet, text: String, at_once: bool) {
+    if !at_once {
+        // The box shows what was typed.
+        fleet.box_behind.set_value(false);
+    }
     fleet.text.set_value(text);
     crate::chart::mark_change();
     if fleet.params.with_untracked(|p| p.sample != Sample::Own) {
@@ -137,8 +160,7 @@ fn read_file(fleet: Fleet, file: web_sys::File, refused: RwSignal<Option<String>
         match text {
             Some(text) if !text.contains('\0') => {
                 refused.set(None);
-                fleet.shown.set(text.clone());
-                use_text(fleet, text, true);
+                take_text(fleet, text);
             }
             Some(_) => refused.set(Some(format!(
                 "{name} is not a text file; a fleet is a text such as a crontab."
@@ -242,10 +264,10 @@ fn read_report(fleet: Fleet, read: &FleetRead) -> impl IntoView + use<> {
             view! { <li>{text}</li> }
         })
         .collect_view();
-    let too_long = match &read.link {
+    let too_long = fleet.link.with(|link| match link {
         Some(Err(why)) => Some(sentence_case(why)),
         _ => None,
-    };
+    });
     let name = file_name(Some(read), "");
     let link_notice = too_long.map(|why| {
         let download = move |_| {

@@ -1,6 +1,7 @@
-//! What the Fleet panel draws, computed from the fleet's text in three
-//! stages the page receives one after another: the fleet as written
-//! ([`read`]), the fix ([`fix()`]) and the stability probe ([`probe`]).
+//! What the Fleet panel draws, computed from the fleet's text in stages
+//! the page receives one after another: the fleet as written ([`read`]),
+//! the link that carries it ([`link`]), the fix ([`fix()`]) and the
+//! stability probe ([`probe`]).
 //! Each stage's result is owned and serialisable, so it crosses from the
 //! worker to the page whole.
 
@@ -197,9 +198,6 @@ pub struct FleetRead {
     /// Unix seconds of the week's first minute.
     pub from: i64,
     pub load: WeekLoad,
-    /// The link fragment (without `#`) that carries the text, or why none
-    /// can; `None` for a sample, whose name travels instead.
-    pub link: Option<Result<String, String>>,
 }
 
 /// Whether a row of the diff is in both texts or only one.
@@ -409,9 +407,15 @@ pub fn read(text: &str, params: &FleetParams, seed: u64) -> Result<FleetRead, In
         notices,
         from: params.week.0,
         load,
-        link: (params.sample == Sample::Own)
-            .then(|| crate::fleet::link::encode(text).map_err(|e| e.to_string())),
     })
+}
+
+/// The link fragment (without `#`) that carries the reader's own `text`,
+/// or why none can; `None` for a sample, whose name travels instead. Its
+/// own stage, after [`read`], so compressing a long fleet never holds up
+/// its figure.
+pub fn link(text: &str, sample: Sample) -> Option<Result<String, String>> {
+    (sample == Sample::Own).then(|| crate::fleet::link::encode(text).map_err(|e| e.to_string()))
 }
 
 /// Stage two: fixes the fleet of `text` by `params.fix`.

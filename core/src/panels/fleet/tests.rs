@@ -50,7 +50,7 @@ fn a_small_fleet_reads_into_minutes_seconds_and_named_cells() {
         3 + u32::from(hours.jobs[first_hour.clone()].contains(&3))
     );
     assert!(hours.starts[first_hour].iter().all(|&starts| starts == 1));
-    assert!(read.link.as_ref().is_some_and(Result::is_ok));
+    assert!(link(&text, params.sample).is_some_and(|link| link.is_ok()));
 }
 
 #[test]
@@ -82,7 +82,7 @@ fn every_sample_reads_whole_and_carries_its_name_not_a_link() {
         assert!(read.skipped.is_empty(), "{sample:?}: {:?}", read.skipped);
         assert!(!read.jobs.is_empty(), "{sample:?}");
         assert_eq!(read.load.stopped_at_line, None, "{sample:?}");
-        assert_eq!(read.link, None, "{sample:?}");
+        assert_eq!(link(&text, sample), None, "{sample:?}");
     }
     let durations = Sample::ALL
         .iter()
@@ -309,7 +309,7 @@ fn a_fleet_past_the_cap_stops_with_a_notice() {
         "{:?}",
         read.notices
     );
-    assert!(matches!(read.link, Some(Err(_))));
+    assert!(matches!(link(&text, params.sample), Some(Err(_))));
     // Every minute is as spread as it can be: the fix keeps every line.
     let fixed = fix(&text, &params, 1).unwrap();
     assert_eq!(fixed.changed, 0);
