@@ -38,6 +38,24 @@ pub fn fragment() -> Option<String> {
     (!fragment.is_empty()).then(|| fragment.to_string())
 }
 
+/// The address of the asset `index.html` names in `<meta name="NAME">`,
+/// else `fallback`. `scripts/build` renames the workers' files by their
+/// content and points these at them; a build that has not (such as `trunk
+/// serve`) keeps Trunk's names.
+pub fn named_asset(name: &str, fallback: &str) -> String {
+    window()
+        .document()
+        .and_then(|document| {
+            document
+                .query_selector(&format!("meta[name=\"{name}\"]"))
+                .ok()
+                .flatten()
+        })
+        .and_then(|meta| meta.get_attribute("content"))
+        .filter(|content| !content.is_empty())
+        .unwrap_or_else(|| fallback.to_string())
+}
+
 /// The page address up to and including its path, e.g.
 /// `https://docs.example.com/tools/stampede/`.
 pub fn page_base() -> String {

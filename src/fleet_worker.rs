@@ -17,8 +17,11 @@ use web_sys::{Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use crate::worker::{describe, error_detail, message_field};
 
-/// Trunk's loader of the `stampede-fleet-worker` binary (index.html),
-/// relative to the page like every other asset.
+/// The loader of the `stampede-fleet-worker` binary (index.html), relative to the page
+/// like every other asset, so the app works under any sub-path: the one the
+/// `<meta>` of this name gives (`scripts/build` renames the worker's files
+/// by their content), else Trunk's.
+const WORKER_META: &str = "stampede:fleet-worker";
 const WORKER_SCRIPT: &str = "./stampede-fleet-worker_loader.js";
 
 /// A worker that has not said it is ready after this long is taken as
@@ -111,7 +114,11 @@ fn start() -> Result<Rc<Connection>, String> {
         |error: JsValue| format!("the fleet's worker could not start: {}", describe(&error));
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);
-    let worker = Worker::new_with_options(WORKER_SCRIPT, &options).map_err(cannot_start)?;
+    let worker = Worker::new_with_options(
+        &crate::browser::named_asset(WORKER_META, WORKER_SCRIPT),
+        &options,
+    )
+    .map_err(cannot_start)?;
     let connection = Rc::new(Connection {
         worker,
         waiting: RefCell::new(None),

@@ -1,7 +1,8 @@
 //! Sharing, in the panel's toolbar: copy the address of the exact state,
-//! the seed, and the embed picker, which builds an iframe snippet for the
-//! whole panel or one figure, with or without controls, in a chosen theme,
-//! and previews it live.
+//! the seed, and the embed picker, which builds a snippet (the
+//! `<stampede-figure>` element of `www/stampede-figure.js`, or an iframe)
+//! for the whole panel or one figure, with or without controls, in a
+//! chosen theme, and previews it live.
 
 use std::time::Duration;
 
@@ -31,11 +32,20 @@ fn embedded(state: &State, view: View) -> State {
     embedded
 }
 
-/// The iframe that embeds `state`, with a listener that fits the iframe to
-/// the height the embed reports. It starts as tall as a figure usually is,
-/// so the page barely moves when the first report arrives.
-pub fn embed_snippet(store: Store, state: &State) -> String {
-    let src = url_of(store, state).replace('&', "&amp;");
+/// How a snippet embeds a figure.
+#[derive(Clone, Copy, PartialEq)]
+enum SnippetForm {
+    /// The `<stampede-figure>` element and its one module script.
+    Element,
+    /// An iframe and a listener that fits it to the reported height.
+    Iframe,
+}
+
+/// The snippet that embeds `state`. Both forms start as tall as the figure
+/// usually is, so the page barely moves when the embed reports its height.
+fn embed_snippet(store: Store, state: &State, form: SnippetForm) -> String {
+    let url = url_of(store, state);
+    let src = url.replace('&', "&amp;");
     let title = match state.view.figure {
         Some(figure) => format!("{}: {}", state.panel.title(), figure.title),
         None => state.panel.title().to_string(),
@@ -45,8 +55,18 @@ pub fn embed_snippet(store: Store, state: &State) -> String {
     } else {
         900
     };
-    format!(
-        r#"<iframe class="stampede" src="{src}" title="Stampede: {title}" width="100%" height="{height}" style="border:0" loading="lazy"></iframe>
+    match form {
+        SnippetForm::Element => {
+            // The element's script sits beside the build's index.html.
+            let base = browser::page_base();
+            let folder = &base[..base.rfind('/').map_or(base.len(), |slash| slash + 1)];
+            format!(
+                r#"<script type="module" src="{folder}stampede-figure.js"></script>
+<stampede-figure src="{src}" title="Stampede: {title}" height="{height}"></stampede-figure>"#
+            )
+        }
+        SnippetForm::Iframe => format!(
+            r#"<iframe class="stampede" src="{src}" title="Stampede: {title}" width="100%" height="{height}" style="border:0" loading="lazy"></iframe>
 <script>
 addEventListener("message", (e) => {{
   if (e.data && e.data.type === "stampede:height")
@@ -54,7 +74,8 @@ addEventListener("message", (e) => {{
       if (f.contentWindow === e.source) f.style.height = e.data.height + "px";
 }});
 </script>"#
-    )
+        ),
+    }
 }
 
 /// "Copied ✓" for a moment after a copy, or why it failed.
@@ -119,6 +140,7 @@ fn EmbedPicker(dialog: NodeRef<html::Dialog>) -> impl IntoView {
     let figure = RwSignal::new(None::<&'static Figure>);
     let controls = RwSignal::new(false);
     let theme = RwSignal::new(Theme::Auto);
+    let form = RwSignal::new(SnippetForm::Element);
     let chosen = move || {
         store.state.with(|state| {
             embedded(
@@ -132,7 +154,7 @@ fn EmbedPicker(dialog: NodeRef<html::Dialog>) -> impl IntoView {
             )
         })
     };
-    let snippet = move || embed_snippet(store, &chosen());
+    let snippet = move || embed_snippet(store, &chosen(), form.get());
     let preview_src = move || store.link_of(&chosen());
     let copied = RwSignal::new(None::<bool>);
     let preview = NodeRef::<html::Iframe>::new();
@@ -152,7 +174,7 @@ fn EmbedPicker(dialog: NodeRef<html::Dialog>) -> impl IntoView {
                 "Close"
             </button>
         </div>
-        {embed_options(panel, figure, controls, theme)}
+        {embed_options(panel, figure, controls, theme, form)}
         <h3>"Preview"</h3>
         <div class="picker-preview">
             <iframe node_ref=preview class="stampede" src=preview_src title="Preview of the embed"></iframe>
@@ -180,12 +202,13 @@ fn EmbedPicker(dialog: NodeRef<html::Dialog>) -> impl IntoView {
 }
 
 /// What the embed shows: the whole panel or one figure, with or without
-/// its controls, and in which theme.
+/// its controls, in which theme, and the snippet's form.
 fn embed_options(
     panel: Panel,
     figure: RwSignal<Option<&'static Figure>>,
     controls: RwSignal<bool>,
     theme: RwSignal<Theme>,
+    form: RwSignal<SnippetForm>,
 ) -> impl IntoView {
     view! {
     <div class="picker-options">
@@ -224,6 +247,21 @@ fn embed_options(
                     .into_iter()
                     .map(|t| view! { <option value=t.slug()>{t.slug()}</option> })
                     .collect_view()}
+            </select>
+        </label>
+        <label>
+            "Embed as "
+            <select
+                id="embed-form"
+                on:change=move |ev| {
+                    form.set(match event_target_value(&ev).as_str() {
+                        "iframe" => SnippetForm::Iframe,
+                        _ => SnippetForm::Element,
+                    });
+                }
+            >
+                <option value="element" selected>"a <stampede-figure> element (one script, loads when scrolled near)"</option>
+                <option value="iframe">"an iframe with a resize listener"</option>
             </select>
         </label>
     </div>

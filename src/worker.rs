@@ -15,8 +15,11 @@ use stampede_core::queue::QueueRun;
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-/// Trunk's loader of the `stampede-worker` binary (index.html), relative to
-/// the page like every other asset, so the app works under any sub-path.
+/// The loader of the `stampede-worker` binary (index.html), relative to the page
+/// like every other asset, so the app works under any sub-path: the one the
+/// `<meta>` of this name gives (`scripts/build` renames the worker's files
+/// by their content), else Trunk's.
+const WORKER_META: &str = "stampede:worker";
 const WORKER_SCRIPT: &str = "./stampede-worker_loader.js";
 
 /// A worker that has not said it is ready after this long is taken as
@@ -63,7 +66,11 @@ pub fn start(
     let window = web_sys::window().ok_or("the simulation needs a browser window")?;
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);
-    let worker = Worker::new_with_options(WORKER_SCRIPT, &options).map_err(cannot_start)?;
+    let worker = Worker::new_with_options(
+        &crate::browser::named_asset(WORKER_META, WORKER_SCRIPT),
+        &options,
+    )
+    .map_err(cannot_start)?;
     let run = Rc::new(Run {
         worker,
         query: RefCell::new(Some(query)),

@@ -18,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { fleetChecks, fleetSettled } from './fleet.mjs';
+import { startStaticServer } from '../../scripts/static-server.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 // E2E_DIST lets the test run against another build, e.g. a copy kept aside.
@@ -62,68 +63,15 @@ export const CHROMIUM = {
   ],
 };
 
-// Chromium refuses to compile wasm served with any other type than application/wasm.
-const CONTENT_TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.txt': 'text/plain; charset=utf-8',
-};
-
 // --- Static file server -------------------------------------------------------
 
 /**
- * Serves `root` under `prefix` on 127.0.0.1 at an ephemeral port; 404 for anything else.
+ * Serves `root` under `prefix` on 127.0.0.1 at an ephemeral port, as a plain
+ * static host would (scripts/static-server.mjs), but never cached.
  * `extras` maps paths under `prefix` to files outside `root` that are served there too.
  */
-export function startServer(root, prefix = PREFIX, extras = {}) {
-  root = path.resolve(root);
-  // Node refuses request heads over 16 KB; a shared URL may be longer (and
-  // tests/e2e/hostile.mjs sends 100 KB ones), as browsers allow up to 2 MB.
-  const server = http.createServer({ maxHeaderSize: 4 << 20 }, (req, res) => {
-    const notFound = () => {
-      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
-      res.end('not found\n');
-    };
-    if (req.method !== 'GET' && req.method !== 'HEAD') return notFound();
-
-    let pathname;
-    try {
-      pathname = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
-    } catch {
-      return notFound(); // malformed %-escape
-    }
-    if (!pathname.startsWith(prefix)) return notFound();
-    let rel = pathname.slice(prefix.length);
-    if (rel === '' || rel.endsWith('/')) rel += 'index.html';
-
-    // Anything that resolves outside root (../, encoded or not) is refused.
-    const file = Object.hasOwn(extras, rel) ? extras[rel] : path.resolve(root, rel);
-    if (!Object.hasOwn(extras, rel) && !file.startsWith(root + path.sep)) return notFound();
-
-    fs.stat(file, (err, stat) => {
-      if (err || !stat.isFile()) return notFound();
-      res.writeHead(200, {
-        'content-type': CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
-        'content-length': stat.size,
-        // Every run must test this build, never a cached earlier one.
-        'cache-control': 'no-store',
-      });
-      if (req.method === 'HEAD') return res.end();
-      fs.createReadStream(file).pipe(res);
-    });
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve(server));
-  });
-}
+export const startServer = (root, prefix = PREFIX, extras = {}) =>
+  startStaticServer({ root, prefix, extras, caching: 'none' });
 
 // --- Small assertion helpers --------------------------------------------------
 
@@ -994,7 +942,7 @@ async function main() {
       equal(await page.locator('#notices li.notice').count(), 0, 'notices in the summary after the change');
     });
 
-    await check('embed picker: one figure, pasted on a page from another port, resizes to under 900 px', async (t) => {
+    await check('embed picker: one figure as <stampede-figure>, pasted on a page from another port, loads when near and fits its height', async (t) => {
       const page = await t.newPage();
       await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ORIGIN });
       await openApp(page, '?v=1&p=queue&s=1');
@@ -1004,8 +952,15 @@ async function main() {
       await page.check('#embed-controls');
       await page.uncheck('#embed-controls');
       await page.selectOption('#embed-theme', 'dark');
+      await page.selectOption('#embed-form', 'iframe');
+      const iframeSnippet = await page.inputValue('#embed-snippet');
+      assert(/^<iframe class="stampede"/.test(iframeSnippet), `iframe snippet: ${iframeSnippet}`);
+      await page.selectOption('#embed-form', 'element');
       const snippet = await page.inputValue('#embed-snippet');
-      assert(/fig=depth/.test(snippet) && /theme=dark/.test(snippet), `snippet: ${snippet}`);
+      assert(
+        /^<script type="module" src="http:[^"]+\/stampede-figure\.js"><\/script>\n<stampede-figure src="[^"]*fig=depth[^"]*theme=dark/.test(snippet),
+        `snippet: ${snippet}`,
+      );
       const preview = page.frameLocator('#embed-dialog iframe');
       await preview.locator('#fig-depth canvas').waitFor({ timeout: 20_000 });
       await page.click('#copy-embed');
@@ -1013,22 +968,38 @@ async function main() {
       await page.waitForTimeout(800);
       await t.shot(page, 'embed-picker', { fullPage: false });
 
-      // Another site: a page on its own port with nothing but the snippet.
+      // Another site: a page on its own port with nothing but the snippet,
+      // the figure far below the first screen.
       const other = http.createServer((req, res) => {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(`<!doctype html><title>Docs</title><h1>Our runbook</h1>${snippet}<p>After the figure.</p>`);
+        res.end(
+          `<!doctype html><title>Docs</title><h1>Our runbook</h1><div style="height:3000px">Scroll down.</div>${snippet}<p>After the figure.</p>`,
+        );
       });
       await new Promise((resolve) => other.listen(0, '127.0.0.1', resolve));
       try {
         const docs = await t.newPage();
         await docs.goto(`http://127.0.0.1:${other.address().port}/`);
-        const frame = docs.frameLocator('iframe.stampede');
+        const element = docs.locator('stampede-figure');
+        await poll(() => element.evaluate((e) => !!e.shadowRoot?.querySelector('.placeholder')), 'the placeholder');
+        equal(await element.evaluate((e) => e.shadowRoot.querySelector('iframe')), null, 'an iframe before the figure is near');
+        equal(await element.evaluate((e) => e.getBoundingClientRect().height), 360, 'the placeholder height');
+        await element.scrollIntoViewIfNeeded();
+        const frame = docs.frameLocator('stampede-figure iframe');
         await frame.locator('#fig-depth canvas').waitFor({ timeout: 30_000 });
         equal(await frame.locator('canvas').count(), 1, 'charts in the embed');
-        const height = () => docs.$eval('iframe.stampede', (f) => parseFloat(f.style.height || '0'));
-        await poll(async () => (await height()) > 100, 'the iframe to take the height the embed reports', 20_000);
-        const reported = await height();
-        assert(reported < 900, `the one-figure embed is ${reported} px tall`);
+        equal(await frame.locator('html').getAttribute('data-theme'), 'dark', 'the embed theme');
+        const heights = () =>
+          Promise.all([
+            element.evaluate((e) => parseFloat(e.shadowRoot.querySelector('iframe').style.height)),
+            frame.locator('body').evaluate((body) => body.offsetHeight),
+          ]);
+        await poll(async () => {
+          const [frameHeight, reported] = await heights();
+          return reported > 100 && Math.abs(frameHeight - reported) <= 1;
+        }, 'the iframe to take the height the embed reports', 20_000);
+        const [frameHeight] = await heights();
+        assert(frameHeight < 900, `the one-figure embed is ${frameHeight} px tall`);
         await docs.waitForTimeout(500);
         await t.shot(docs, 'embed-one-figure');
       } finally {
@@ -1138,6 +1109,36 @@ async function main() {
   });
 
   // 13 ------------------------------------------------------------------------
+  await check('offline: after one visit the app opens and works with the network off', async (t) => {
+    const page = await t.newPage();
+    await openApp(page, '?v=1&p=jitter&s=1');
+    // The service worker takes over once it has kept the build's files.
+    await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          if (navigator.serviceWorker.controller) return resolve();
+          navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true });
+        }),
+    );
+    await page.context().setOffline(true);
+    try {
+      for (const [query, ready] of [
+        ['?v=1&p=jitter&s=1', '#panel'],
+        // Both workers load from the kept files too.
+        ['?v=1&p=queue&s=1&n=20000', '[data-run-status="done"]'],
+        ['?v=1&p=fleet&s=1', '#fleet-status[data-status="idle"]'],
+      ]) {
+        await page.goto(BASE + query);
+        await page.waitForSelector(ready, { timeout: 30_000, state: 'attached' });
+        await page.waitForTimeout(400);
+        equal((await blankCanvases(page)).join(', '), '', `blank charts offline at ${query}`);
+      }
+      await t.shot(page, 'offline-fleet');
+    } finally {
+      await page.context().setOffline(false);
+    }
+  });
+
   await check('docs module: a plain page imports it and gets the numbers', async (t) => {
     assert(
       fs.existsSync(path.join(DIST, 'js', 'stampede.js')),
