@@ -29,6 +29,10 @@ DRAG_P95_BUDGET_MS = 16.0
 # The Queue panel recomputes a day of 96,000 jobs on every move.
 QUEUE_DRAG_P95_BUDGET_MS = 50.0
 FIRST_CHART_BUDGET_MS = 1000.0
+# index.html's skeleton, before the wasm arrives.
+FIRST_PAINT_BUDGET_MS = 100.0
+# The first chart with 4× CPU slowdown on a 1.6 Mbit/s link.
+SLOW_FIRST_CHART_BUDGET_MS = 4000.0
 # A 10,000-line fleet pasted into the Fleet panel, read in its worker and drawn.
 FLEET_PASTE_BUDGET_MS = 200.0
 
@@ -109,6 +113,13 @@ def budgets(report):
             f"≤ {FIRST_CHART_BUDGET_MS:g} ms",
             first["median"] <= FIRST_CHART_BUDGET_MS,
         ))
+    for key, what, limit in (
+        ("first_paint_ms", "first paint (the skeleton)", FIRST_PAINT_BUDGET_MS),
+        ("slow_first_chart_ms", "first chart, 4× slower CPU at 1.6 Mbit/s", SLOW_FIRST_CHART_BUDGET_MS),
+    ):
+        figure = browser.get(key)
+        if figure:
+            checks.append((what, f"{figure['median']:.0f} ms", f"≤ {limit:g} ms", figure["median"] <= limit))
     paste = browser.get("fleet_paste")
     if paste:
         checks.append((
@@ -165,6 +176,17 @@ def markdown(report, checks):
             f"| Queue week run in the worker (1.3M jobs), change to done (median of {len(week['samples_ms'])}) "
             f"| {week['median_ms']:.0f} ms | |"
         )
+    for key, what in (
+        ("first_paint_ms", "first paint (the skeleton)"),
+        ("slow_first_chart_ms", "first chart, 4× slower CPU at 1.6 Mbit/s"),
+    ):
+        figure = browser.get(key)
+        if figure:
+            _, limit, passed = by_name[what]
+            lines.append(
+                f"| {what} (median of {len(figure['samples'])}) | {figure['median']:.0f} ms "
+                f"| {limit} {'pass' if passed else '**FAIL**'} |"
+            )
     paste = browser.get("fleet_paste")
     if paste:
         _, limit, passed = by_name[f"fleet paste of {paste['lines']:,} lines to drawn"]

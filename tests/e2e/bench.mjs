@@ -9,6 +9,9 @@
 //   from it) to the first frame in which a chart of #figure is not blank;
 //   the median of LOADS fresh loads. The server sends no-store, so every
 //   load downloads and compiles the wasm again.
+// - first paint: the first contentful paint (index.html's skeleton) over
+//   all those loads, median; and the first chart of Jitter on a slow device
+//   (SLOW_DEVICE: 4× CPU slowdown, 1.6 Mbit/s), median of SLOW_LOADS.
 // - week run: the Queue panel's week-long run in the worker (the e2e's
 //   WEEK_RUN). The page opens on the same URL with a one-hour horizon; the
 //   horizon's field is then set to 168 h, so the time runs from that
@@ -26,13 +29,23 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, DRAGGED as E2E_DRAGGED, PREFIX, dragSlider, percentile, startServer } from './e2e.mjs';
+import {
+  CHROMIUM,
+  DRAGGED as E2E_DRAGGED,
+  PREFIX,
+  SLOW_DEVICE,
+  dragSlider,
+  firstPaintTimes,
+  percentile,
+  startServer,
+} from './e2e.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DIST = path.resolve(process.argv[2] ?? path.join(REPO, 'dist'));
 const MOVES = Number(process.env.BENCH_MOVES ?? 50);
 const LOADS = Number(process.env.BENCH_LOADS ?? 3);
 const WEEK_RUNS = Number(process.env.BENCH_WEEK_RUNS ?? 3);
+const SLOW_LOADS = Number(process.env.BENCH_SLOW_LOADS ?? 3);
 const FLEET_PASTES = Number(process.env.BENCH_FLEET_PASTES ?? 3);
 const FLEET_LINES = 10_000;
 
@@ -53,26 +66,6 @@ const WEEK_HOURS = '168';
 const WEEK_RUN_SHORT = WEEK_RUN.replace(`hz=${WEEK_HOURS}`, 'hz=1');
 
 const median = (values) => percentile([...values].sort((a, b) => a - b), 0.5);
-
-/** Records in window.__firstChart the first frame with a non-blank chart. */
-function watchFirstChart() {
-  const notBlank = (c) => {
-    if (c.width === 0 || c.height === 0) return false;
-    const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    for (let i = 4; i < data.length; i += 4) {
-      if (data[i] !== data[0] || data[i + 1] !== data[1] || data[i + 2] !== data[2]) return true;
-    }
-    return false;
-  };
-  const look = () => {
-    if ([...document.querySelectorAll('#figure canvas')].some(notBlank)) {
-      window.__firstChart = performance.now();
-    } else {
-      requestAnimationFrame(look);
-    }
-  };
-  requestAnimationFrame(look);
-}
 
 async function main() {
   const server = await startServer(DIST, PREFIX);
@@ -113,19 +106,30 @@ async function main() {
     await page.context().close();
   }
 
+  const firstPaints = [];
   for (const [slug] of DRAGGED) {
     const samples = [];
     for (let i = 0; i < LOADS; i++) {
-      const page = await newPage();
-      await page.addInitScript(watchFirstChart);
-      await page.goto(`${BASE}?v=1&p=${slug}&s=1`);
-      await page.waitForFunction(() => window.__firstChart !== undefined, null, { timeout: 30_000 });
-      samples.push(await page.evaluate(() => window.__firstChart));
-      await page.context().close();
+      const times = await firstPaintTimes(browser, `${BASE}?v=1&p=${slug}&s=1`);
+      samples.push(times.firstChart);
+      firstPaints.push(times.firstPaint);
     }
     result.first_chart_ms[slug] = { median: median(samples), samples };
     console.error(`bench: ${slug} first chart: ${JSON.stringify(result.first_chart_ms[slug])}`);
   }
+  if (firstPaints.length) {
+    result.first_paint_ms = { median: median(firstPaints), samples: firstPaints };
+    console.error(`bench: first paint: ${JSON.stringify(result.first_paint_ms)}`);
+  }
+  const slowSamples = [];
+  for (let i = 0; i < SLOW_LOADS; i++) {
+    slowSamples.push((await firstPaintTimes(browser, `${BASE}?v=1&p=jitter&s=1`, { slow: true })).firstChart);
+  }
+  if (slowSamples.length) {
+    result.slow_first_chart_ms = { median: median(slowSamples), samples: slowSamples, device: SLOW_DEVICE };
+    console.error(`bench: first chart on a slow device: ${JSON.stringify(result.slow_first_chart_ms)}`);
+  }
+
 
   const weekSamples = [];
   for (let i = 0; i < WEEK_RUNS; i++) {

@@ -159,6 +159,63 @@ export const pasteInto = (page, selector, text) =>
     text,
   );
 
+/** Throttling of a slow laptop on a poor link: 4× slower CPU, 1.6 Mbit/s down. */
+export const SLOW_DEVICE = { cpuRate: 4, downloadBitsPerSecond: 1.6e6, uploadBitsPerSecond: 750e3, latencyMs: 40 };
+
+/**
+ * Loads `url` in a fresh context (throttled as SLOW_DEVICE when `slow`) and
+ * returns, in ms from navigation: `firstPaint`, the first contentful paint
+ * (the skeleton of index.html), and `firstChart`, the first frame in which a
+ * chart of #figure is not blank.
+ */
+export async function firstPaintTimes(browser, url, { slow = false } = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    const page = await context.newPage();
+    if (slow) {
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: SLOW_DEVICE.latencyMs,
+        downloadThroughput: SLOW_DEVICE.downloadBitsPerSecond / 8,
+        uploadThroughput: SLOW_DEVICE.uploadBitsPerSecond / 8,
+      });
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: SLOW_DEVICE.cpuRate });
+    }
+    await page.addInitScript(() => {
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) {
+          if (entry.name === 'first-contentful-paint') window.__firstPaint = entry.startTime;
+        }
+      }).observe({ type: 'paint', buffered: true });
+      const notBlank = (c) => {
+        if (c.width === 0 || c.height === 0) return false;
+        const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        for (let i = 4; i < data.length; i += 4) {
+          if (data[i] !== data[0] || data[i + 1] !== data[1] || data[i + 2] !== data[2]) return true;
+        }
+        return false;
+      };
+      const look = () => {
+        if ([...document.querySelectorAll('#figure canvas')].some(notBlank)) {
+          window.__firstChart = performance.now();
+        } else {
+          requestAnimationFrame(look);
+        }
+      };
+      requestAnimationFrame(look);
+    });
+    await page.goto(url);
+    await page.waitForFunction(() => window.__firstChart !== undefined && window.__firstPaint !== undefined, null, {
+      timeout: 60_000,
+    });
+    return await page.evaluate(() => ({ firstPaint: window.__firstPaint, firstChart: window.__firstChart }));
+  } finally {
+    await context.close();
+  }
+}
+
 /** The key numbers as one string, to notice when any of them changes. */
 const keyNumbers = (page) =>
   page.$$eval('dd[data-key]', (dds) =>
@@ -1109,6 +1166,17 @@ async function main() {
   });
 
   // 13 ------------------------------------------------------------------------
+  await check('first paint: the skeleton, and the first figure on a slow device (figures)', async () => {
+    const plain = await firstPaintTimes(browser, `${BASE}?v=1&p=jitter&s=1`);
+    const slow = await firstPaintTimes(browser, `${BASE}?v=1&p=jitter&s=1`, { slow: true });
+    const ms = (value) => `${Math.round(value)} ms`;
+    console.log(`# figure: first paint ${ms(plain.firstPaint)}, first figure ${ms(plain.firstChart)} after navigation`);
+    console.log(
+      `# figure: with ${SLOW_DEVICE.cpuRate}× CPU slowdown and ${SLOW_DEVICE.downloadBitsPerSecond / 1e6} Mbit/s: ` +
+        `first paint ${ms(slow.firstPaint)}, first figure ${ms(slow.firstChart)}`,
+    );
+  });
+
   await check('offline: after one visit the app opens and works with the network off', async (t) => {
     const page = await t.newPage();
     await openApp(page, '?v=1&p=jitter&s=1');
