@@ -5,8 +5,9 @@
 // comes near the viewport, and then fits the iframe to the height the
 // figure reports. Attributes:
 // - src: a Stampede address (the Embed button writes one); required;
-// - theme: "light" or "dark"; without it the figure follows the page's
-//   `color-scheme`, else the reader's system setting;
+// - theme: "light" or "dark"; without it (or a `theme=` in src) the figure
+//   follows the page's `color-scheme` where that names one scheme, else the
+//   reader's system setting;
 // - height: the height in pixels held before the figure loads (default 360
 //   for one figure, 900 for a whole panel);
 // - title: the iframe's accessible name (default "Stampede figure").
@@ -15,11 +16,20 @@ const HEIGHT_MESSAGE = 'stampede:height';
 // Start loading this far before the figure scrolls into view.
 const NEAR = '400px';
 
-/** The scheme the host page asks for, when it names exactly one. */
+/**
+ * The scheme the host page asks for, when it names exactly one: its root's
+ * `color-scheme`, else its `<meta name="color-scheme">`.
+ */
 function pageScheme() {
-  const scheme = getComputedStyle(document.documentElement).colorScheme;
-  const words = new Set((scheme || '').split(/\s+/).filter((word) => word === 'light' || word === 'dark'));
-  return words.size === 1 ? [...words][0] : null;
+  const declared = [
+    getComputedStyle(document.documentElement).colorScheme,
+    document.querySelector('meta[name="color-scheme"]')?.content,
+  ];
+  for (const value of declared) {
+    const words = new Set((value || '').split(/\s+/).filter((word) => word === 'light' || word === 'dark'));
+    if (words.size === 1) return [...words][0];
+  }
+  return null;
 }
 
 class StampedeFigure extends HTMLElement {
@@ -38,7 +48,8 @@ class StampedeFigure extends HTMLElement {
       return;
     }
     address.searchParams.set('embed', '1');
-    const theme = this.getAttribute('theme') || pageScheme();
+    const asked = this.getAttribute('theme') || address.searchParams.get('theme');
+    const theme = asked === 'light' || asked === 'dark' ? asked : pageScheme();
     if (theme === 'light' || theme === 'dark') address.searchParams.set('theme', theme);
     const onePanel = !address.searchParams.has('fig');
     const height = Number(this.getAttribute('height')) || (onePanel ? 900 : 360);

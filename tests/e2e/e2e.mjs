@@ -1064,6 +1064,29 @@ async function main() {
       }
     });
 
+    await check('<stampede-figure> without a theme follows the colour scheme of the page it is on', async (t) => {
+      const src = `${BASE}?v=1&p=jitter&s=1&fig=arrivals`;
+      const other = http.createServer((req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(
+          `<!doctype html><meta name="color-scheme" content="light"><title>Docs</title>` +
+            `<script type="module" src="${BASE}stampede-figure.js"></script>` +
+            `<stampede-figure src="${src.replace(/&/g, '&amp;')}"></stampede-figure>`,
+        );
+      });
+      await new Promise((resolve) => other.listen(0, '127.0.0.1', resolve));
+      try {
+        // The reader's system is dark; the page says light.
+        const docs = await t.newPage({ colorScheme: 'dark' });
+        await docs.goto(`http://127.0.0.1:${other.address().port}/`);
+        const frame = docs.frameLocator('stampede-figure iframe');
+        await frame.locator('#fig-arrivals canvas').waitFor({ timeout: 30_000 });
+        equal(await frame.locator('html').getAttribute('data-theme'), 'light', 'the embed theme');
+      } finally {
+        other.close();
+      }
+    });
+
     await check('the footer links the embed example at the build root', async (t) => {
       const page = await t.newPage();
       await openApp(page, '?v=1&p=poisson');
