@@ -1058,7 +1058,7 @@ async function main() {
         const [frameHeight] = await heights();
         assert(frameHeight < 900, `the one-figure embed is ${frameHeight} px tall`);
         await docs.waitForTimeout(500);
-        await t.shot(docs, 'embed-one-figure');
+        await t.shot(docs, 'embed-one-figure', { fullPage: false });
       } finally {
         other.close();
       }
