@@ -14,6 +14,7 @@ pub mod hash_spread;
 pub mod jitter;
 pub mod poisson;
 pub mod queue;
+pub mod queue_replication;
 pub mod run;
 pub mod slots;
 pub mod snippet;

@@ -10,6 +10,7 @@ use crate::panel_params;
 use crate::preset::Preset;
 use crate::queue::*;
 use crate::recurrence::{Compaction, LateRun};
+use crate::replication::MIN_REPLICATIONS;
 use crate::scheduler::micros;
 use crate::sim::{self, SimRun};
 use crate::units::{count, duration, significant};
@@ -44,6 +45,7 @@ panel_params! {
         max_workers = 40, MAX_WORKERS: Field::number("wmax", "Most workers", "", (1.0, 10_000.0), 1.0).log();
         boot_seconds = 60, BOOT_SECONDS: Field::number("up", "Boot delay", "s", (0.0, 3_600.0), 1.0);
         down_seconds = 300, DOWN_SECONDS: Field::number("down", "Scale-down delay", "s", (0.0, 86_400.0), 1.0);
+        replications = 0, REPLICATIONS: Field::number("repl", "Replications (0: one run)", "", (0.0, 100.0), 1.0);
     }
     settle_rules = settle;
     relevance = is_relevant;
@@ -107,6 +109,12 @@ fn settle(params: &mut QueueParams) -> Vec<Notice> {
         notices.push(QueueParams::MAX_WORKERS.notice(format!(
             "must be at least the {} workers it starts with; using {}",
             params.workers, params.workers
+        )));
+    }
+    if (1..MIN_REPLICATIONS).contains(&params.replications) {
+        params.replications = MIN_REPLICATIONS;
+        notices.push(QueueParams::REPLICATIONS.notice(format!(
+            "an interval needs at least {MIN_REPLICATIONS} runs; using {MIN_REPLICATIONS}"
         )));
     }
     let cycle_seconds = params.cycle_seconds();
