@@ -41,7 +41,10 @@ fn main() {
             run_in_steps(QueueSteps::new(&state.queue, state.seed), replies.clone());
         } else if let Some(query) = replicate.and_then(|query| query.as_string()) {
             let (state, _notices) = State::from_query(&query);
-            run_in_steps(ReplicationSteps::new(&state.queue, state.seed), replies.clone());
+            run_in_steps(
+                ReplicationSteps::new(&state.queue, state.seed),
+                replies.clone(),
+            );
         } else {
             post(
                 &replies,

@@ -6,6 +6,7 @@
 //! ones go to a Web Worker with a progress bar and a cancel button, while
 //! the last finished run stays on screen.
 
+mod replication;
 mod scheduler;
 
 use stampede_core::panels;
@@ -176,7 +177,14 @@ impl Runner {
 
 pub fn figure() -> impl IntoView {
     let state = Store::get().state;
-    let params = Memo::new(move |_| state.with(|s| s.queue.clone()));
+    // The replications run on their own (`replication`): their count
+    // leaves the single run as it is.
+    let params = Memo::new(move |_| {
+        state.with(|s| QueueParams {
+            replications: 0,
+            ..s.queue.clone()
+        })
+    });
     let seed = Memo::new(move |_| state.with(|s| s.seed));
     let runner = Runner::new();
     Effect::new(move |_| runner.start(params.get(), seed.get(), false));
@@ -212,6 +220,7 @@ pub fn figure() -> impl IntoView {
         />
         {numbers(shown)}
         <SummaryTable shown />
+        <replication::ReplicationView />
         <LaneChart
             figure="busy"
             canvas_id="queue-busy"
