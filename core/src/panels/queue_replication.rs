@@ -11,15 +11,10 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::InvalidInput;
-use crate::panels::queue::summary_rows;
+use crate::panels::queue::{FEWEST_WAITS_FOR_P99, PERCENTILE_METHOD, summary_rows};
 use crate::queue::{LaneName, QueueParams, QueueRun, QueueSteps};
 use crate::replication::{self, Band, CONFIDENCE, Interval, MAX_REPLICATIONS, MIN_REPLICATIONS};
 use crate::units::{count, duration, significant};
-
-/// How each run's percentiles are estimated, as the card names it.
-pub const PERCENTILE_METHOD: &str = "nearest rank";
-/// Below this many waits a run, a p99 is little more than the maximum.
-pub const FEWEST_WAITS_FOR_P99: u64 = 100;
 
 /// The figures compared between lanes, and how a sentence names each.
 const COMPARED: &[(&str, &str)] = &[
@@ -175,8 +170,7 @@ impl Samples {
             .zip(run.lanes.iter().map(|lane| &lane.run))
             .enumerate()
         {
-            // Every start's wait lands in a bin of the histogram.
-            waits.push(run.wait_histogram.iter().map(|&c| u64::from(c)).sum());
+            waits.push(run.waits_ranked());
             depths.push(run.queue_depth.clone());
             if lane == 0 {
                 self.bin_seconds = run.bin_seconds;

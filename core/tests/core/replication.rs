@@ -93,3 +93,28 @@ fn a_replication_count_outside_its_range_is_named() {
     let single = small_queue("");
     assert_eq!(replicate(&single, 1).unwrap_err().field, "repl");
 }
+
+#[test]
+fn every_percentile_states_its_sample_size_and_a_thin_p99_is_marked() {
+    use stampede_core::panels::queue::{key_numbers, summary_rows};
+    use stampede_core::queue;
+    // 30 accounts for one hour: 30 waits a lane, too few for a p99.
+    let params = small_queue("n=30&hz=1");
+    let run = queue::run(&params, 1).unwrap();
+    assert_eq!(run.lanes[0].run.waits_ranked(), 30);
+    let rows = summary_rows(&params, &run);
+    let text = |key: &str| {
+        rows.iter().find(|r| r.key == key).unwrap().values[0]
+            .0
+            .clone()
+    };
+    assert!(
+        text("p95_wait_s").ends_with(" (n = 30)"),
+        "{}",
+        text("p95_wait_s")
+    );
+    assert!(text("p99_wait_s").ends_with(" (n = 30, too few for a p99)"));
+    let p95 = key_numbers(&params, &run);
+    let p95 = p95.iter().find(|n| n.key == "p95-wait").unwrap();
+    assert!(p95.value.ends_with(" (n = 30)"), "{}", p95.value);
+}

@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use stampede_core::panels::Panel;
-use stampede_core::panels::queue_replication::{PERCENTILE_METHOD, Replicated};
+use stampede_core::panels::queue::PERCENTILE_METHOD;
+use stampede_core::panels::queue_replication::Replicated;
 use stampede_core::panels::state::State;
 use stampede_core::queue::QueueParams;
 use stampede_core::replication::DEFAULT_REPLICATIONS;
