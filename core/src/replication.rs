@@ -118,13 +118,13 @@ pub fn t_quantile(degrees: u32) -> f64 {
 
 /// Per time bin, the spread of a series across runs.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Band {
+pub struct PercentileBand {
     pub p10: Vec<f64>,
     pub p50: Vec<f64>,
     pub p90: Vec<f64>,
 }
 
-impl Band {
+impl PercentileBand {
     /// The band of `runs`, one series each, over the bins all of them
     /// have.
     pub fn of(runs: &[Vec<u32>]) -> Self {
@@ -196,10 +196,10 @@ mod tests {
     #[test]
     fn the_band_spans_the_runs_per_bin() {
         let runs: Vec<Vec<u32>> = (0..11).map(|i| vec![i, 10 * i, 5]).collect();
-        let band = Band::of(&runs);
+        let band = PercentileBand::of(&runs);
         assert_eq!(band.p10, [1.0, 10.0, 5.0]);
         assert_eq!(band.p50, [5.0, 50.0, 5.0]);
         assert_eq!(band.p90, [9.0, 90.0, 5.0]);
-        assert_eq!(Band::of(&[]), Band::default());
+        assert_eq!(PercentileBand::of(&[]), PercentileBand::default());
     }
 }

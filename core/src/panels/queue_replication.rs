@@ -13,7 +13,9 @@ use serde::{Deserialize, Serialize};
 use crate::error::InvalidInput;
 use crate::panels::queue::{FEWEST_WAITS_FOR_P99, PERCENTILE_METHOD, summary_rows};
 use crate::queue::{LaneName, QueueParams, QueueRun, QueueSteps};
-use crate::replication::{self, Band, CONFIDENCE, Interval, MAX_REPLICATIONS, MIN_REPLICATIONS};
+use crate::replication::{
+    self, CONFIDENCE, Interval, MAX_REPLICATIONS, MIN_REPLICATIONS, PercentileBand,
+};
 use crate::units::{count, duration, significant};
 
 /// The figures compared between lanes, and how a sentence names each.
@@ -38,7 +40,7 @@ pub struct Replicated {
     /// Every pair of lanes on each compared figure, first lane first.
     pub differences: Vec<Difference>,
     /// Per lane, the most jobs waiting in each bin across the runs.
-    pub depth: Vec<Band>,
+    pub depth: Vec<PercentileBand>,
     pub bin_seconds: u32,
     /// Per lane, the fewest waits any run ranked its percentiles over.
     pub fewest_waits: Vec<u64>,
@@ -240,7 +242,11 @@ impl Samples {
         }
         Replicated {
             runs,
-            depth: self.depths.iter().map(|runs| Band::of(runs)).collect(),
+            depth: self
+                .depths
+                .iter()
+                .map(|runs| PercentileBand::of(runs))
+                .collect(),
             lanes,
             rows,
             differences,
