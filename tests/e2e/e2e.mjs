@@ -593,6 +593,18 @@ async function main() {
       await t.shot(page, 'queue-replicated');
     });
 
+    await check('queue: replications from a link show progress and cancel', async (t) => {
+      const page = await t.newPage();
+      // 100 seeds of a week of herd and slots: about 67M jobs, seconds of work.
+      await openApp(page, '?v=1&p=queue&s=1&hz=168&repl=100');
+      await page.waitForSelector('#queue-replication-progress', { timeout: 30_000 });
+      await page.click('#queue-replication-cancel');
+      await page.waitForSelector('[data-replication-status="cancelled"]', { state: 'attached' });
+      equal(await page.$$eval('td[data-replicated]', (cells) => cells.length), 0, 'replicated cells after cancelling');
+      await page.click('#queue-replication-restart');
+      await page.waitForSelector('#queue-replication-progress', { timeout: 10_000 });
+    });
+
     await check('queue: cancel stops a run mid-way and keeps the last finished one on screen', async (t) => {
       const page = await t.newPage();
       await openApp(page, '?v=1&p=queue&s=1');
