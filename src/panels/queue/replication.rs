@@ -16,10 +16,11 @@ use stampede_core::replication::DEFAULT_REPLICATIONS;
 use stampede_core::units::count;
 use wasm_bindgen::JsValue;
 
+use super::background::{self, Background};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
 use crate::panels::{Caption, ChartBlock};
 use crate::store::Store;
-use crate::worker::{self, WorkerRun};
+use crate::worker;
 
 #[derive(Clone, PartialEq)]
 enum Status {
@@ -37,9 +38,7 @@ enum Status {
 struct Replicator {
     shown: RwSignal<Option<Arc<Replicated>>>,
     status: RwSignal<Status>,
-    worker: StoredValue<Option<WorkerRun>, LocalStorage>,
-    /// Counts requests, so that a late message from an older one is ignored.
-    ticket: StoredValue<u64>,
+    background: Background,
 }
 
 impl Replicator {
@@ -47,18 +46,16 @@ impl Replicator {
         Self {
             shown: RwSignal::new(None),
             status: RwSignal::new(Status::Off),
-            worker: StoredValue::new_local(None),
-            ticket: StoredValue::new(0),
+            background: Background::new(),
         }
     }
 
     fn start(self, params: QueueParams, seed: u64) {
-        self.cancel();
+        let current = self.background.next();
         if params.replications == 0 {
             self.shown.set(None);
             return self.status.set(Status::Off);
         }
-        let ticket = self.ticket.get_value();
         self.status.set(Status::Running(0.0));
         let query = State {
             seed,
@@ -69,7 +66,6 @@ impl Replicator {
         let request = js_sys::Object::new();
         // Setting a key on a fresh plain object cannot fail.
         let _ = js_sys::Reflect::set(&request, &"replicate".into(), &query.into());
-        let current = move || self.ticket.try_get_value() == Some(ticket);
         let on_progress = move |share| {
             if current() {
                 self.status.set(Status::Running(share));
@@ -88,17 +84,13 @@ impl Replicator {
             }
         };
         match worker::start(JsValue::from(request), on_progress, on_done) {
-            Ok(run) => self.worker.set_value(Some(run)),
+            Ok(run) => self.background.hold(run),
             Err(why) => self.status.set(Status::Failed(why)),
         }
     }
 
-    /// Stops the request under way, if any, and ignores what it still sends.
     fn cancel(self) {
-        self.ticket.update_value(|ticket| *ticket += 1);
-        if let Some(run) = self.worker.try_update_value(Option::take).flatten() {
-            run.cancel();
-        }
+        self.background.cancel();
     }
 }
 
@@ -173,22 +165,15 @@ fn ReplicationStatus(
             " One seed is one sample: run every lane under more seeds for the figures' 95 % intervals."
         }
         .into_any(),
-        Status::Running(share) => view! {
-            <label for="queue-replication-progress">"Replicating in the background "</label>
-            <progress id="queue-replication-progress" max="1" value=share>
-                {format!("{:.0} %", share * 100.0)}
-            </progress>
-            <button
-                type="button"
-                id="queue-replication-cancel"
-                on:click=move |_| {
-                    replicator.cancel();
-                    status.set(Status::Cancelled);
-                }
-            >
-                "Cancel"
-            </button>
-        }
+        Status::Running(share) => background::progress(
+            ["queue-replication-progress", "queue-replication-cancel"],
+            "Replicating in the background ",
+            share,
+            move || {
+                replicator.cancel();
+                status.set(Status::Cancelled);
+            },
+        )
         .into_any(),
         Status::Done => ().into_any(),
         Status::Cancelled => view! {
