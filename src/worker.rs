@@ -3,15 +3,16 @@
 //! any more is stopped by terminating its worker.
 //!
 //! Each run gets a fresh worker: it announces itself with `{ready: true}`,
-//! then receives the query, answers with `{progress: share}` messages and
-//! one `{done: run}` or `{error: text}`. The listeners hold the run only
+//! then receives the request (a query, or `{replicate: query}`), answers
+//! with `{progress: share}` messages and one `{done: result}` or
+//! `{error: text}`. The listeners hold the run only
 //! weakly, so dropping the [`WorkerRun`] ends everything; they are dropped
 //! as soon as the run ends.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use stampede_core::queue::QueueRun;
+use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 
@@ -29,18 +30,23 @@ const READY_TIMEOUT_MS: i32 = 10_000;
 
 /// A queue run going on in a Web Worker; dropping it or calling cancel() terminates the worker.
 pub struct WorkerRun {
-    run: Rc<Run>,
+    run: Rc<dyn Stop>,
 }
 
-type OnDone = Box<dyn FnOnce(Result<QueueRun, String>)>;
+type OnDone<T> = Box<dyn FnOnce(Result<T, String>)>;
 
-struct Run {
+/// A run, whatever its result, as far as ending it goes.
+trait Stop {
+    fn stop(&self);
+}
+
+struct Run<T> {
     worker: Worker,
     /// Sent once the worker is ready; `None` from then on.
-    query: RefCell<Option<String>>,
+    query: RefCell<Option<JsValue>>,
     on_progress: Box<dyn Fn(f64)>,
     /// Taken by the one call that ends the run.
-    on_done: RefCell<Option<OnDone>>,
+    on_done: RefCell<Option<OnDone<T>>>,
     /// The browser calls these until the run ends; `None` afterwards.
     listeners: RefCell<Option<Listeners>>,
 }
@@ -52,14 +58,15 @@ struct Listeners {
     ready_timeout: i32,
 }
 
-/// Starts simulating the Queue panel of `query` (a query string as the
-/// URL holds it) in a new worker. `on_progress` receives the share done,
-/// from 0 to 1; `on_done` receives the run, or a message saying why there
-/// is none, exactly once, unless the run is cancelled first.
-pub fn start(
-    query: String,
+/// Starts simulating the Queue panel of `request` (a query string as the
+/// URL holds it, or `{replicate: query}`) in a new worker. `on_progress`
+/// receives the share done, from 0 to 1; `on_done` receives the result, or
+/// a message saying why there is none, exactly once, unless the run is
+/// cancelled first.
+pub fn start<T: DeserializeOwned + 'static>(
+    request: impl Into<JsValue>,
     on_progress: impl Fn(f64) + 'static,
-    on_done: impl FnOnce(Result<QueueRun, String>) + 'static,
+    on_done: impl FnOnce(Result<T, String>) + 'static,
 ) -> Result<WorkerRun, String> {
     let cannot_start =
         |error: JsValue| format!("the simulation could not start: {}", describe(&error));
@@ -73,7 +80,7 @@ pub fn start(
     .map_err(cannot_start)?;
     let run = Rc::new(Run {
         worker,
-        query: RefCell::new(Some(query)),
+        query: RefCell::new(Some(request.into())),
         on_progress: Box::new(on_progress),
         on_done: RefCell::new(Some(Box::new(on_done))),
         listeners: RefCell::new(None),
@@ -129,13 +136,19 @@ impl WorkerRun {
     }
 }
 
-impl Drop for Run {
+impl<T> Drop for Run<T> {
     fn drop(&mut self) {
         self.stop();
     }
 }
 
-impl Run {
+impl<T> Stop for Run<T> {
+    fn stop(&self) {
+        Run::stop(self);
+    }
+}
+
+impl<T: DeserializeOwned> Run<T> {
     fn receive(&self, message: &JsValue) {
         let field = |key: &str| message_field(message, key);
         if field("ready").is_some() {
@@ -159,7 +172,7 @@ impl Run {
         if let (Some(window), Some(listeners)) = (web_sys::window(), &*self.listeners.borrow()) {
             window.clear_timeout_with_handle(listeners.ready_timeout);
         }
-        if let Err(error) = self.worker.post_message(&JsValue::from_str(&query)) {
+        if let Err(error) = self.worker.post_message(&query) {
             self.finish(Err(format!(
                 "the simulation could not start: {}",
                 describe(&error)
@@ -180,7 +193,7 @@ impl Run {
     }
 
     /// Ends the run and reports `result`, once.
-    fn finish(&self, result: Result<QueueRun, String>) {
+    fn finish(&self, result: Result<T, String>) {
         self.stop();
         // Taken out before the call: `on_done` may start the next run.
         let on_done = self.on_done.borrow_mut().take();
@@ -188,7 +201,9 @@ impl Run {
             on_done(result);
         }
     }
+}
 
+impl<T> Run<T> {
     /// Terminates the worker and lets go of the listeners. A listener that
     /// is running now is freed when it returns.
     fn stop(&self) {

@@ -5,9 +5,12 @@
 //! message is one object with one key:
 //! - to the page, `{ready: true}` as soon as the wasm runs: a message the
 //!   page posts before that is lost, so the page waits for it;
-//! - from the page, the query string of the state to simulate;
+//! - from the page, the query string of the state to simulate, or
+//!   `{replicate: query}` to run its lanes under the query's replications
+//!   ([`stampede_core::panels::queue_replication`]);
 //! - to the page, `{progress: share}` (0 to 1) now and then, and finally
-//!   `{done: run}` (the `QueueRun` as a JS value) or `{error: text}`.
+//!   `{done: result}` (the `QueueRun`, or the `Replicated`, as a JS value)
+//!   or `{error: text}`.
 //!
 //! The page stops a run by terminating the worker. Chromium lets a worker
 //! that is busy in one long task run on for up to two seconds after that,
@@ -15,7 +18,9 @@
 //! back in its event loop every few milliseconds, where termination ends
 //! it at once.
 
+use serde::Serialize;
 use stampede_core::error::InvalidInput;
+use stampede_core::panels::queue_replication::{Replicated, ReplicationSteps};
 use stampede_core::panels::state::State;
 use stampede_core::queue::{QueueRun, QueueSteps};
 use wasm_bindgen::prelude::*;
@@ -28,16 +33,25 @@ const PROGRESS_INTERVAL_MS: f64 = 50.0;
 fn main() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let replies = scope.clone();
-    let on_query = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| match event
-        .data()
-        .as_string()
-    {
-        Some(query) => simulate(&query, replies.clone()),
-        None => post(
-            &replies,
-            "error",
-            &"the simulation expects a query string".into(),
-        ),
+    let on_query = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+        let data = event.data();
+        let replicate = js_sys::Reflect::get(&data, &"replicate".into()).ok();
+        if let Some(query) = data.as_string() {
+            let (state, _notices) = State::from_query(&query);
+            run_in_steps(QueueSteps::new(&state.queue, state.seed), replies.clone());
+        } else if let Some(query) = replicate.and_then(|query| query.as_string()) {
+            let (state, _notices) = State::from_query(&query);
+            run_in_steps(
+                ReplicationSteps::new(&state.queue, state.seed),
+                replies.clone(),
+            );
+        } else {
+            post(
+                &replies,
+                "error",
+                &"the simulation expects a query string".into(),
+            );
+        }
     });
     scope.set_onmessage(Some(on_query.as_ref().unchecked_ref()));
     // The handler serves the worker until the page terminates it.
@@ -45,14 +59,42 @@ fn main() {
     post(&scope, "ready", &JsValue::TRUE);
 }
 
-/// Runs the Queue panel of `query` a step per task, posting progress on the
-/// way and the run or an error at the end.
-fn simulate(query: &str, scope: DedicatedWorkerGlobalScope) {
-    // The page decodes the same query and shows its notices itself.
-    let (state, _notices) = State::from_query(query);
-    let steps = match QueueSteps::new(&state.queue, state.seed) {
+/// A computation taken a step at a time: a run of the lanes, or their
+/// replications.
+trait Steps: 'static {
+    type Output: Serialize;
+    /// The share done after one more step; `None` once all are taken.
+    fn step(&mut self) -> Result<Option<f64>, InvalidInput>;
+    fn finish(self) -> Result<Self::Output, InvalidInput>;
+}
+
+impl Steps for QueueSteps {
+    type Output = QueueRun;
+    fn step(&mut self) -> Result<Option<f64>, InvalidInput> {
+        QueueSteps::step(self)
+    }
+    fn finish(self) -> Result<QueueRun, InvalidInput> {
+        QueueSteps::finish(self)
+    }
+}
+
+impl Steps for ReplicationSteps {
+    type Output = Replicated;
+    fn step(&mut self) -> Result<Option<f64>, InvalidInput> {
+        ReplicationSteps::step(self)
+    }
+    fn finish(self) -> Result<Replicated, InvalidInput> {
+        ReplicationSteps::finish(self)
+    }
+}
+
+/// Takes `steps` a step per task, posting progress on the way and the
+/// result or an error at the end. The page decodes the same query and
+/// shows its notices itself.
+fn run_in_steps<S: Steps>(steps: Result<S, InvalidInput>, scope: DedicatedWorkerGlobalScope) {
+    let steps = match steps {
         Ok(steps) => steps,
-        Err(invalid) => return answer(&scope, Err(invalid)),
+        Err(invalid) => return answer::<S::Output>(&scope, Err(invalid)),
     };
     // A message to oneself is the quickest way back through the event
     // loop: timers are clamped to 4 ms once nested.
@@ -86,7 +128,7 @@ fn simulate(query: &str, scope: DedicatedWorkerGlobalScope) {
             }
             Err(invalid) => {
                 under_way = None;
-                answer(&scope, Err(invalid));
+                answer::<S::Output>(&scope, Err(invalid));
             }
         }
     });
@@ -102,8 +144,8 @@ fn simulate(query: &str, scope: DedicatedWorkerGlobalScope) {
     on_step.forget();
 }
 
-/// Posts the run's last message: `{done: run}` or `{error: text}`.
-fn answer(scope: &DedicatedWorkerGlobalScope, run: Result<QueueRun, InvalidInput>) {
+/// Posts the run's last message: `{done: result}` or `{error: text}`.
+fn answer<T: Serialize>(scope: &DedicatedWorkerGlobalScope, run: Result<T, InvalidInput>) {
     let run = run
         .map_err(|invalid| invalid.to_string())
         .and_then(|run| serde_wasm_bindgen::to_value(&run).map_err(|e| e.to_string()));

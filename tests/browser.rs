@@ -136,8 +136,8 @@ fn start_queue_run() -> (WorkerRun, js_sys::Promise, Rc<Reports>) {
     let outcome = js_sys::Promise::new(&mut |resolve, _reject| resolve_done = Some(resolve));
     let resolve = resolve_done.expect("a promise calls its executor at once");
     let (progressed, finished) = (reports.clone(), reports.clone());
-    let run = worker::start(
-        "v=1&p=queue".into(),
+    let run = worker::start::<stampede_core::queue::QueueRun>(
+        "v=1&p=queue",
         move |_| progressed.progress.set(progressed.progress.get() + 1),
         move |result| {
             finished.done.set(true);

@@ -10,7 +10,10 @@
 //!   string) exactly as the app does, prints the open panel's results as one
 //!   JSON object on stdout, and with `--csv` writes the panel's time series.
 //!   Parameters the app would adjust are adjusted the same way, and each
-//!   adjustment is reported on stderr.
+//!   adjustment is reported on stderr. With `--replicate R` (5 to 100), or
+//!   `repl=R` in the URL, a Queue run is made under R seeds drawn from the
+//!   URL's seed and the JSON object holds each figure's mean with its 95 %
+//!   interval and the lanes' differences, in the page's words.
 //!
 //! - `stampede snippets QUERY` prints what the open panel hands a reader to
 //!   paste into their own system (a crontab line, a retry policy, a SQL
@@ -64,9 +67,11 @@ use stampede_core::hash_spread::{HashMode, Reduction};
 use stampede_core::key_numbers::KeyNumber;
 use stampede_core::panels::Panel;
 use stampede_core::panels::fleet::FleetReport;
+use stampede_core::panels::queue_replication;
 use stampede_core::panels::run::{self, KeyOffset, TimeSeries};
 use stampede_core::panels::snippet;
 use stampede_core::panels::state::{RESERVED_KEYS, State};
+use stampede_core::replication::{MAX_REPLICATIONS, MIN_REPLICATIONS};
 
 #[derive(Parser)]
 #[command(
@@ -107,6 +112,11 @@ enum Command {
         /// Also write the panel's time series to this CSV file.
         #[arg(long, value_name = "FILE")]
         csv: Option<PathBuf>,
+        /// Run the Queue panel under R seeds drawn from the URL's seed and
+        /// print each figure's mean with its 95 % interval (as `repl=R` in
+        /// the URL does).
+        #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(i64::from(MIN_REPLICATIONS)..=i64::from(MAX_REPLICATIONS)))]
+        replicate: Option<u32>,
     },
     /// Print the open panel's snippets for an app URL: what to paste where.
     Snippets {
@@ -235,7 +245,11 @@ fn main() -> ExitCode {
             window,
             reduce,
         } => spread(function, reduce, window),
-        Command::Run { query, csv } => run_query(&query, csv.as_deref()),
+        Command::Run {
+            query,
+            csv,
+            replicate,
+        } => run_query(&query, csv.as_deref(), replicate),
         Command::Snippets { query } => snippets(&query),
         Command::Presets { seed } => presets(seed),
         Command::Fleet {
@@ -344,8 +358,27 @@ fn state_of(link: &OsStr) -> Result<State, Failure> {
     Ok(state)
 }
 
-fn run_query(link: &OsStr, csv: Option<&Path>) -> Result<(), Failure> {
-    let state = state_of(link)?;
+fn run_query(link: &OsStr, csv: Option<&Path>, replicate: Option<u32>) -> Result<(), Failure> {
+    let mut state = state_of(link)?;
+    if let Some(runs) = replicate {
+        if state.panel != Panel::Queue {
+            return Err(input(format!(
+                "--replicate: the {} panel has no replications; the Queue panel does",
+                state.panel.title()
+            )));
+        }
+        state.queue.replications = runs;
+    }
+    if state.panel == Panel::Queue && state.queue.replications > 0 {
+        if csv.is_some() {
+            return Err(input(
+                "--csv: the series are a single run's; leave out --replicate and repl",
+            ));
+        }
+        let replicated = queue_replication::replicate(&state.queue, state.seed)
+            .map_err(|e| input(format!("QUERY: {e}")))?;
+        return print_json(&replicated, "the results");
+    }
     let result = run::run(&state).map_err(|e| input(format!("QUERY: {e}")))?;
     if let Some(path) = csv {
         let series = result.time_series().ok_or_else(|| {
@@ -356,12 +389,17 @@ fn run_query(link: &OsStr, csv: Option<&Path>) -> Result<(), Failure> {
         })?;
         write_csv(path, &series)?;
     }
+    print_json(&result, "the results")
+}
+
+/// `value` as one line of JSON on stdout.
+fn print_json(value: &impl Serialize, what: &str) -> Result<(), Failure> {
     let mut out = BufWriter::new(io::stdout().lock());
-    serde_json::to_writer(&mut out, &result)
+    serde_json::to_writer(&mut out, value)
         .map_err(io::Error::from)
         .and_then(|()| writeln!(out))
         .and_then(|()| out.flush())
-        .map_err(output("the results"))
+        .map_err(output(what))
 }
 
 fn snippets(link: &OsStr) -> Result<(), Failure> {

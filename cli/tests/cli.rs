@@ -210,6 +210,36 @@ fn run_writes_each_queue_lanes_series_and_summary() {
 }
 
 #[test]
+fn run_replicates_the_queue_under_seeds_from_the_url() {
+    let query = "p=queue&n=100&hz=2&s=3";
+    let out = stampede(&["run", query, "--replicate", "5"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["runs"], 5);
+    let rows = json["rows"].as_array().unwrap();
+    let mean_wait = rows.iter().find(|r| r["key"] == "mean_wait_s").unwrap();
+    let herd = mean_wait["values"][0]["text"].as_str().unwrap();
+    assert!(herd.ends_with(" (95 %, 5 runs)"), "{herd}");
+    let first = json["differences"][0]["text"].as_str().unwrap();
+    assert!(first.starts_with("Slots cut the mean wait by "), "{first}");
+    // The URL's own repl gives the same output.
+    let same = stampede(&["run", &format!("{query}&repl=5")], b"");
+    assert_eq!(same.stdout, out.stdout);
+    assert_refused(
+        &stampede(&["run", query, "--replicate", "4"], b""),
+        "--replicate",
+    );
+    assert_refused(
+        &stampede(&["run", "p=jitter", "--replicate", "5"], b""),
+        "--replicate",
+    );
+    assert_refused(
+        &stampede(&["run", query, "--replicate", "5", "--csv", "x.csv"], b""),
+        "--csv",
+    );
+}
+
+#[test]
 fn run_refuses_bad_input_and_leaves_no_file() {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("out.csv");

@@ -34,6 +34,7 @@ pub mod poisson;
 pub mod preset;
 pub mod queue;
 pub mod recurrence;
+pub mod replication;
 pub mod rng;
 pub mod ruby;
 pub mod scheduler;

@@ -167,6 +167,9 @@ pub struct QueueParams {
     pub boot_seconds: u32,
     /// How long fewer workers must suffice before any go, in seconds.
     pub down_seconds: u32,
+    /// R, the seeds the lanes are run again under for confidence
+    /// intervals ([`crate::replication`]); 0 for the single run alone.
+    pub replications: u32,
 }
 
 impl QueueParams {

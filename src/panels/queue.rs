@@ -6,6 +6,8 @@
 //! ones go to a Web Worker with a progress bar and a cancel button, while
 //! the last finished run stays on screen.
 
+mod background;
+mod replication;
 mod scheduler;
 
 use stampede_core::panels;
@@ -24,7 +26,8 @@ use crate::browser;
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
 use crate::playback::{PlaybackControls, Playhead};
 use crate::store::Store;
-use crate::worker::{self, WorkerRun};
+use crate::worker;
+use background::Background;
 
 /// The most jobs, over all lanes, a run may enqueue and still run on the
 /// main thread: about 30 ms of simulation in the browser, which keeps the
@@ -100,9 +103,7 @@ enum Status {
 struct Runner {
     shown: RwSignal<Option<Arc<Shown>>>,
     status: RwSignal<Status>,
-    worker: StoredValue<Option<WorkerRun>, LocalStorage>,
-    /// Counts runs, so that a late message from a cancelled one is ignored.
-    ticket: StoredValue<u64>,
+    background: Background,
 }
 
 impl Runner {
@@ -110,14 +111,12 @@ impl Runner {
         Self {
             shown: RwSignal::new(None),
             status: RwSignal::new(Status::Running(0.0)),
-            worker: StoredValue::new_local(None),
-            ticket: StoredValue::new(0),
+            background: Background::new(),
         }
     }
 
     fn start(self, params: QueueParams, seed: u64, on_main_thread: bool) {
-        self.cancel();
-        let ticket = self.ticket.get_value();
+        let current = self.background.next();
         let jobs = match queue::estimated_jobs(&params) {
             Ok(jobs) => jobs,
             Err(error) => return self.status.set(Status::Failed(error.to_string())),
@@ -134,7 +133,6 @@ impl Runner {
             ..State::new(Panel::Queue)
         }
         .to_query();
-        let current = move || self.ticket.try_get_value() == Some(ticket);
         let on_progress = move |share| {
             if current() {
                 self.status.set(Status::Running(share));
@@ -150,7 +148,7 @@ impl Runner {
             }
         };
         match worker::start(query, on_progress, on_done) {
-            Ok(run) => self.worker.set_value(Some(run)),
+            Ok(run) => self.background.hold(run),
             Err(why) => self.status.set(Status::WorkerFailed(why)),
         }
     }
@@ -167,16 +165,20 @@ impl Runner {
 
     /// Stops the run under way, if any, and ignores what it still sends.
     fn cancel(self) {
-        self.ticket.update_value(|ticket| *ticket += 1);
-        if let Some(run) = self.worker.try_update_value(Option::take).flatten() {
-            run.cancel();
-        }
+        self.background.cancel();
     }
 }
 
 pub fn figure() -> impl IntoView {
     let state = Store::get().state;
-    let params = Memo::new(move |_| state.with(|s| s.queue.clone()));
+    // The replications run on their own (`replication`): their count
+    // leaves the single run as it is.
+    let params = Memo::new(move |_| {
+        state.with(|s| QueueParams {
+            replications: 0,
+            ..s.queue.clone()
+        })
+    });
     let seed = Memo::new(move |_| state.with(|s| s.seed));
     let runner = Runner::new();
     Effect::new(move |_| runner.start(params.get(), seed.get(), false));
@@ -212,6 +214,7 @@ pub fn figure() -> impl IntoView {
         />
         {numbers(shown)}
         <SummaryTable shown />
+        <replication::ReplicationView />
         <LaneChart
             figure="busy"
             canvas_id="queue-busy"
@@ -362,22 +365,15 @@ fn RunStatus(runner: Runner, params: Memo<QueueParams>, seed: Memo<u64>) -> impl
         Status::WorkerFailed(_) => "worker-failed",
     };
     let body = move || match status.get() {
-        Status::Running(share) => view! {
-            <label for="queue-progress">"Simulating in the background "</label>
-            <progress id="queue-progress" max="1" value=share>
-                {format!("{:.0} %", share * 100.0)}
-            </progress>
-            <button
-                type="button"
-                id="queue-cancel"
-                on:click=move |_| {
-                    runner.cancel();
-                    status.set(Status::Cancelled);
-                }
-            >
-                "Cancel"
-            </button>
-        }
+        Status::Running(share) => background::progress(
+            ["queue-progress", "queue-cancel"],
+            "Simulating in the background ",
+            share,
+            move || {
+                runner.cancel();
+                status.set(Status::Cancelled);
+            },
+        )
         .into_any(),
         Status::Done => ().into_any(),
         Status::Cancelled => view! {

@@ -17,6 +17,11 @@
 //   horizon's field is then set to 168 h, so the time runs from that
 //   change to `data-run-status="done"` and leaves the page load out.
 //
+// - replicate: the Queue panel's "Replicate ×20" at its defaults (herd
+//   and slots for a day, 96,000 jobs a seed, 1.9M in all) in the worker,
+//   from the click to `data-replication-status="done"`, the worker's
+//   start included; the median of REPLICATE_RUNS.
+//
 // - fleet paste: a 10,000-line crontab pasted into the Fleet panel, from
 //   the paste to the figure drawn with it (read and expanded over the week
 //   in the fleet worker, then drawn); the median of FLEET_PASTES pastes,
@@ -47,6 +52,7 @@ const LOADS = Number(process.env.BENCH_LOADS ?? 3);
 const WEEK_RUNS = Number(process.env.BENCH_WEEK_RUNS ?? 3);
 const SLOW_LOADS = Number(process.env.BENCH_SLOW_LOADS ?? 3);
 const FLEET_PASTES = Number(process.env.BENCH_FLEET_PASTES ?? 3);
+const REPLICATE_RUNS = Number(process.env.BENCH_REPLICATE_RUNS ?? 3);
 const FLEET_LINES = 10_000;
 
 /** A crontab of FLEET_LINES jobs, half hourly and half daily, shifted by `variant` minutes. */
@@ -171,6 +177,34 @@ async function main() {
     await page.context().close();
   }
   result.week_run = { query: WEEK_RUN, median_ms: median(weekSamples), samples_ms: weekSamples };
+
+  const replicateSamples = [];
+  for (let i = 0; i < REPLICATE_RUNS; i++) {
+    const page = await newPage();
+    await open(page, '?v=1&p=queue&s=1');
+    await queueDone(page);
+    // Clicked and timed in the page, as the week run is.
+    const ms = await page.evaluate(
+      () =>
+        new Promise((resolve, reject) => {
+          const status = () => document.querySelector('[data-replication-status]')?.dataset.replicationStatus;
+          let started;
+          let ran = false;
+          new MutationObserver(() => {
+            const now = status();
+            if (now === 'running') ran = true;
+            if (now === 'done' && ran) resolve(performance.now() - started);
+            if (now === 'failed') reject(new Error('the replications failed'));
+          }).observe(document.body, { attributes: true, subtree: true, attributeFilter: ['data-replication-status'] });
+          started = performance.now();
+          document.getElementById('queue-replicate').click();
+        }),
+    );
+    replicateSamples.push(ms);
+    console.error(`bench: replicate ×20 in the worker: ${ms.toFixed(0)} ms`);
+    await page.context().close();
+  }
+  result.replicate = { runs: 20, median_ms: median(replicateSamples), samples_ms: replicateSamples };
 
   const pasteSamples = [];
   for (let i = 0; i < FLEET_PASTES; i++) {

@@ -570,6 +570,46 @@ async function main() {
       await t.shot(page, 'queue-week');
     });
 
+    await check('queue: replicate on a preset shows the intervals stampede run --replicate gives', async (t) => {
+      const page = await t.newPage();
+      // The least-recently-synced preset against slots.
+      await openApp(page, '?v=1&p=queue&s=1&st=lrs&vs=slots');
+      await queueDone(page);
+      const started = Date.now();
+      await page.click('#queue-replicate');
+      await page.waitForSelector('[data-replication-status="done"]', { timeout: 60_000, state: 'attached' });
+      console.log(`# figure: queue replicate ×20 of the least-recent-vs-slots preset done ${Date.now() - started} ms after the click`);
+      await poll(async () => queryParam(page, 'repl') === '20', 'repl=20 in the URL');
+      const query = new URL(page.url()).search.slice(1);
+      const core = JSON.parse(execFileSync(STAMPEDE, ['run', query], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+      const meanWait = core.rows.find((row) => row.key === 'mean_wait_s');
+      const shown = await page.$$eval('td[data-replicated="mean_wait_s"]', (cells) => cells.map((c) => c.textContent));
+      equal(JSON.stringify(shown), JSON.stringify(meanWait.values.map((v) => v.text)), 'the mean wait intervals');
+      assert(/^\S.* ± .* \(95 %, 20 runs\)$/.test(shown[0]), `the interval text reads ${shown[0]}`);
+      const p99 = await page.$eval('td[data-replicated="p99_wait_s"] small', (note) => note.textContent);
+      assert(/^nearest rank of at least [\d,]+ waits a run/.test(p99), `the p99's note reads ${p99}`);
+      const differences = await page.$$eval('li[data-difference]', (items) => items.map((i) => i.textContent));
+      equal(JSON.stringify(differences), JSON.stringify(core.differences.map((d) => d.text)), 'the differences in words');
+      const blank = await blankCanvases(page);
+      assert(blank.length === 0, `blank charts: ${blank.join(', ')}`);
+      const band = await page.$('#fig-depth-band');
+      await band.scrollIntoViewIfNeeded();
+      await band.screenshot({ path: path.join(SHOTS, 'queue-depth-band.png') });
+      await t.shot(page, 'queue-replicated');
+    });
+
+    await check('queue: replications from a link show progress and cancel', async (t) => {
+      const page = await t.newPage();
+      // 100 seeds of a week of herd and slots: about 67M jobs, seconds of work.
+      await openApp(page, '?v=1&p=queue&s=1&hz=168&repl=100');
+      await page.waitForSelector('#queue-replication-progress', { timeout: 30_000 });
+      await page.click('#queue-replication-cancel');
+      await page.waitForSelector('[data-replication-status="cancelled"]', { state: 'attached' });
+      equal(await page.$$eval('td[data-replicated]', (cells) => cells.length), 0, 'replicated cells after cancelling');
+      await page.click('#queue-replication-restart');
+      await page.waitForSelector('#queue-replication-progress', { timeout: 10_000 });
+    });
+
     await check('queue: cancel stops a run mid-way and keeps the last finished one on screen', async (t) => {
       const page = await t.newPage();
       await openApp(page, '?v=1&p=queue&s=1');

@@ -14,6 +14,7 @@ pub mod hash_spread;
 pub mod jitter;
 pub mod poisson;
 pub mod queue;
+pub mod queue_replication;
 pub mod run;
 pub mod slots;
 pub mod snippet;
@@ -117,6 +118,7 @@ impl Panel {
             figure("ingress", "Jobs entering the queue"),
             figure("waits", "Start delay"),
             figure("gaps", "Time between an account's syncs"),
+            figure("depth-band", "Jobs waiting across seeds"),
             figure("recurrence", "When each run starts"),
             figure("heap", "Heap entries, live and dead"),
         ];

@@ -303,6 +303,14 @@ pub struct SimRun {
     pub sync_interval_histogram: Vec<u32>,
 }
 
+impl SimRun {
+    /// The waits the percentiles are ranked over: every start, retries
+    /// included, each of which lands in a bin of the wait histogram.
+    pub fn waits_ranked(&self) -> u64 {
+        self.wait_histogram.iter().map(|&c| u64::from(c)).sum()
+    }
+}
+
 /// Simulates `params` under `seed` in one go.
 pub fn simulate(params: &SimParams, seed: u64) -> Result<SimRun, InvalidInput> {
     Ok(Simulation::new(params, seed)?.finish())

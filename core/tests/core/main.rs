@@ -27,6 +27,7 @@ mod layout;
 mod poisson;
 mod presets;
 mod queue;
+mod replication;
 mod rng;
 mod ruby;
 mod scheduler;

@@ -1,0 +1,64 @@
+//! What the Queue's work in the Web Worker shares, a single run or its
+//! replications: one request under way, which a newer one or the cancel
+//! button stops, and the progress bar with that button.
+
+use leptos::prelude::*;
+
+use crate::worker::WorkerRun;
+
+/// The request under way in the worker, if any.
+#[derive(Clone, Copy)]
+pub struct Background {
+    worker: StoredValue<Option<WorkerRun>, LocalStorage>,
+    /// Counts requests, so that a late message from a stopped one is ignored.
+    ticket: StoredValue<u64>,
+}
+
+impl Background {
+    pub fn new() -> Self {
+        Self {
+            worker: StoredValue::new_local(None),
+            ticket: StoredValue::new(0),
+        }
+    }
+
+    /// Stops the request under way and begins the next: the check returned
+    /// holds as long as no later one has begun and none was cancelled.
+    pub fn next(self) -> impl Fn() -> bool + Copy + 'static {
+        self.cancel();
+        let ticket = self.ticket.get_value();
+        move || self.ticket.try_get_value() == Some(ticket)
+    }
+
+    /// Keeps `run`, the request begun last, so that it can be stopped.
+    pub fn hold(self, run: WorkerRun) {
+        self.worker.set_value(Some(run));
+    }
+
+    /// Stops the request under way, if any, and ignores what it still sends.
+    pub fn cancel(self) {
+        self.ticket.update_value(|ticket| *ticket += 1);
+        if let Some(run) = self.worker.try_update_value(Option::take).flatten() {
+            run.cancel();
+        }
+    }
+}
+
+/// "`label` [progress] Cancel": the bar `id` at `share` done, and the
+/// button `cancel_id`.
+pub fn progress(
+    [id, cancel_id]: [&'static str; 2],
+    label: &'static str,
+    share: f64,
+    on_cancel: impl Fn() + 'static,
+) -> impl IntoView {
+    view! {
+        <label for=id>{label}</label>
+        <progress id=id max="1" value=share>
+            {format!("{:.0} %", share * 100.0)}
+        </progress>
+        <button type="button" id=cancel_id on:click=move |_| on_cancel()>
+            "Cancel"
+        </button>
+    }
+}
