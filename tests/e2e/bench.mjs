@@ -120,6 +120,7 @@ async function main() {
       samples.push(times.firstChart);
       firstPaints.push(times.firstPaint);
     }
+    if (!samples.length) continue;
     result.first_chart_ms[slug] = { median: median(samples), samples };
     console.error(`bench: ${slug} first chart: ${JSON.stringify(result.first_chart_ms[slug])}`);
   }
