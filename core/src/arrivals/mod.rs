@@ -1,0 +1,22 @@
+//! The reader's own arrivals: a trace of job arrivals read from text
+//! ([`parse`]) and described ([`describe`]): per hour of day, the busiest
+//! second and minute, and how far the trace is from Poisson. The queue
+//! simulation replays a trace as its "imported" schedule.
+//!
+//! ```
+//! use stampede_core::arrivals;
+//!
+//! let trace = arrivals::parse("time,duration\n2026-01-01T00:00:00Z,2\n1767225601,3\nsoon,1\n").unwrap();
+//! assert_eq!(trace.times_us.len(), 2);
+//! assert_eq!(trace.refused[0].line, 4);
+//! let description = arrivals::describe(&trace.times_us, 1);
+//! assert_eq!(description.busiest_minute.arrivals, 2);
+//! ```
+
+mod describe;
+mod parse;
+
+pub use self::describe::{Busiest, Description, FANO_WIDTHS, FanoAt, PoissonCheck, describe};
+pub use self::parse::{
+    EpochUnit, Layout, MAX_BYTES, MAX_ROWS, Refusal, RefusedRow, TIMESTAMP_NAMES, Trace, parse,
+};
