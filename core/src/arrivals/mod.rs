@@ -1,7 +1,8 @@
 //! The reader's own arrivals: a trace of job arrivals read from text
 //! ([`parse`]) and described ([`describe`]): per hour of day, the busiest
-//! second and minute, and how far the trace is from Poisson. The queue
-//! simulation replays a trace as its "imported" schedule.
+//! second and minute, and how far the trace is from Poisson; and replayed
+//! through the queue simulation ([`replay`]) beside the same jobs spread
+//! by each strategy.
 //!
 //! ```
 //! use stampede_core::arrivals;
@@ -15,8 +16,10 @@
 
 mod describe;
 mod parse;
+mod replay;
 
 pub use self::describe::{Busiest, Description, FANO_WIDTHS, FanoAt, PoissonCheck, describe};
 pub use self::parse::{
     EpochUnit, Layout, MAX_BYTES, MAX_ROWS, Refusal, RefusedRow, TIMESTAMP_NAMES, Trace, parse,
 };
+pub use self::replay::{IMPORTED, Replay, replay};

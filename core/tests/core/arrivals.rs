@@ -236,3 +236,42 @@ fn hours_of_day_busiest_bins_and_fano_widths_count_what_was_given() {
     let variance = (9.0 - 13.0 * mean * mean) / 12.0;
     assert!((hourly.fano.unwrap() - variance / mean).abs() < 1e-12);
 }
+
+#[test]
+fn a_replay_enqueues_each_arrival_once_with_its_own_duration() {
+    use stampede_core::queue::QueueParams;
+    // 240 arrivals at the start of each of 10 minutes, 6 s each, on 4
+    // workers: each burst of 24 drains in 36 s, the last four waiting 30 s,
+    // and nothing is left at the next.
+    let mut text = String::from("ts,duration,account\n");
+    for minute in 0..10 {
+        for job in 0..24 {
+            text.push_str(&format!("{},6,a{}\n", JAN_1_2026 + minute * 60, job % 20));
+        }
+    }
+    let trace = arrivals::parse(&text).unwrap();
+    assert_eq!(trace.account_count, 20);
+    let params = QueueParams {
+        workers: 4,
+        ..QueueParams::default()
+    };
+    let replay = arrivals::replay(&params, &trace).unwrap();
+    // 20 accounts over 240 arrivals in a span of 541 s (to just past the
+    // last): C = 541 · 20 / 240 = 45 s, rounded up to a minute, and the
+    // horizon 541 s rounded up to whole cycles.
+    assert_eq!(replay.accounts, 20);
+    assert_eq!(replay.cycle_seconds, 60);
+    assert_eq!(replay.horizon_seconds, 600);
+    assert!(replay.own_durations);
+    assert_eq!(replay.names[0].slug, arrivals::IMPORTED);
+    assert_eq!(replay.names.len(), 8, "the imported lane and seven spread");
+    let words = replay.rule_in_words(240);
+    assert!(words.contains("own duration"), "{words}");
+    let run = replay.steps(1).finish().unwrap();
+    let imported = &run.lanes[0].run.summary;
+    assert_eq!(imported.jobs_enqueued, 240);
+    assert_eq!(imported.max_queue_depth, 20);
+    assert_eq!(imported.p99_wait_s, 30.0);
+    // Spread lanes run N = 20 accounts once a minute: 10 cycles.
+    assert_eq!(run.lanes[1].run.summary.jobs_enqueued, 200);
+}
