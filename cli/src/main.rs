@@ -10,7 +10,10 @@
 //!   string) exactly as the app does, prints the open panel's results as one
 //!   JSON object on stdout, and with `--csv` writes the panel's time series.
 //!   Parameters the app would adjust are adjusted the same way, and each
-//!   adjustment is reported on stderr.
+//!   adjustment is reported on stderr. With `--arrivals FILE` it reads job
+//!   arrivals (one timestamp a line, or CSV with a timestamp column) and
+//!   prints them described and replayed under the URL's Queue parameters,
+//!   each refused row on stderr by its line.
 //!
 //! - `stampede snippets QUERY` prints what the open panel hands a reader to
 //!   paste into their own system (a crontab line, a retry policy, a SQL
@@ -51,6 +54,7 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
 use serde::Serialize;
+use stampede_core::arrivals;
 use stampede_core::error::InvalidInput;
 use stampede_core::field::Choice;
 use stampede_core::fleet::Expansion;
@@ -105,8 +109,13 @@ enum Command {
         // naming QUERY rather than clap's general one.
         query: OsString,
         /// Also write the panel's time series to this CSV file.
-        #[arg(long, value_name = "FILE")]
+        #[arg(long, value_name = "FILE", conflicts_with = "arrivals")]
         csv: Option<PathBuf>,
+        /// Replay these arrivals (one timestamp a line, or CSV with a
+        /// timestamp column) under the URL's Queue parameters, and print
+        /// them described beside the lanes' figures.
+        #[arg(long, value_name = "FILE")]
+        arrivals: Option<PathBuf>,
     },
     /// Print the open panel's snippets for an app URL: what to paste where.
     Snippets {
@@ -235,7 +244,12 @@ fn main() -> ExitCode {
             window,
             reduce,
         } => spread(function, reduce, window),
-        Command::Run { query, csv } => run_query(&query, csv.as_deref()),
+        Command::Run {
+            query,
+            arrivals: Some(file),
+            ..
+        } => run_arrivals(&query, &file),
+        Command::Run { query, csv, .. } => run_query(&query, csv.as_deref()),
         Command::Snippets { query } => snippets(&query),
         Command::Presets { seed } => presets(seed),
         Command::Fleet {
@@ -355,6 +369,23 @@ fn run_query(link: &OsStr, csv: Option<&Path>) -> Result<(), Failure> {
             ))
         })?;
         write_csv(path, &series)?;
+    }
+    let mut out = BufWriter::new(io::stdout().lock());
+    serde_json::to_writer(&mut out, &result)
+        .map_err(io::Error::from)
+        .and_then(|()| writeln!(out))
+        .and_then(|()| out.flush())
+        .map_err(output("the results"))
+}
+
+fn run_arrivals(link: &OsStr, file: &Path) -> Result<(), Failure> {
+    let state = state_of(link)?;
+    let text = fs::read_to_string(file)
+        .map_err(|e| input(format!("--arrivals: {}: {e}", file.display())))?;
+    let result = arrivals::run(&state.queue, &text, state.seed)
+        .map_err(|e| input(format!("--arrivals: {e}")))?;
+    for refused in &result.arrivals.refused {
+        eprintln!("line {}: {}", refused.line, refused.reason);
     }
     let mut out = BufWriter::new(io::stdout().lock());
     serde_json::to_writer(&mut out, &result)

@@ -239,7 +239,7 @@ impl Description {
             return "Too few distinct arrivals to test whether they are Poisson.".into();
         };
         let figures = format!(
-            "KS D = {}, p = {} over {}",
+            "KS D = {}, p {} over {}",
             significant(check.ks_statistic, 3),
             p_in_words(check.p_value),
             counted(check.gaps, "gap", "gaps")
@@ -322,7 +322,7 @@ fn p_in_words(p: f64) -> String {
     if p < 1e-4 {
         "< 0.0001".into()
     } else {
-        significant(p, 2)
+        format!("= {}", significant(p, 2))
     }
 }
 

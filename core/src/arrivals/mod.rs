@@ -17,9 +17,11 @@
 mod describe;
 mod parse;
 mod replay;
+mod report;
 
 pub use self::describe::{Busiest, Description, FANO_WIDTHS, FanoAt, PoissonCheck, describe};
 pub use self::parse::{
     EpochUnit, Layout, MAX_BYTES, MAX_ROWS, Refusal, RefusedRow, TIMESTAMP_NAMES, Trace, parse,
 };
 pub use self::replay::{IMPORTED, Replay, replay};
+pub use self::report::{ArrivalsReport, ArrivalsRun, report, run};

@@ -17,6 +17,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::error::InvalidInput;
+use crate::units::counted;
 
 /// The most bytes an import may have: a million CSV rows with a
 /// timestamp, a duration, an account and a kind fit.
@@ -106,7 +107,11 @@ impl fmt::Display for Refusal {
             ),
             Self::OutOfRange => write!(f, "the instant lies beyond the years ±9999"),
             Self::MissingField { needed, found } => {
-                write!(f, "{found} fields where the header needs {needed}")
+                write!(
+                    f,
+                    "{} where the header needs {needed}",
+                    counted(*found as u64, "field", "fields")
+                )
             }
             Self::Duration(text) => {
                 write!(
