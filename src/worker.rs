@@ -11,6 +11,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use stampede_core::arrivals::ArrivalsRun;
 use stampede_core::queue::QueueRun;
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
@@ -29,13 +30,15 @@ pub struct WorkerRun {
     run: Rc<Run>,
 }
 
-type OnDone = Box<dyn FnOnce(Result<QueueRun, String>)>;
+type OnDone = Box<dyn FnOnce(Result<JsValue, String>)>;
 
 struct Run {
     worker: Worker,
     /// Sent once the worker is ready; `None` from then on.
-    query: RefCell<Option<String>>,
+    query: RefCell<Option<JsValue>>,
     on_progress: Box<dyn Fn(f64)>,
+    /// How long the worker took to read arrivals, in ms.
+    on_parsed: Box<dyn Fn(f64)>,
     /// Taken by the one call that ends the run.
     on_done: RefCell<Option<OnDone>>,
     /// The browser calls these until the run ends; `None` afterwards.
@@ -58,6 +61,46 @@ pub fn start(
     on_progress: impl Fn(f64) + 'static,
     on_done: impl FnOnce(Result<QueueRun, String>) + 'static,
 ) -> Result<WorkerRun, String> {
+    start_message(
+        JsValue::from_str(&query),
+        on_progress,
+        |_| {},
+        |result| on_done(result.and_then(read_result)),
+    )
+}
+
+/// Starts reading, describing and replaying `arrivals` (the reader's text)
+/// under the Queue parameters of `query` in a new worker; as [`start`],
+/// and `on_parsed` receives how long reading the text took, in ms.
+pub fn start_arrivals(
+    query: String,
+    arrivals: String,
+    on_progress: impl Fn(f64) + 'static,
+    on_parsed: impl Fn(f64) + 'static,
+    on_done: impl FnOnce(Result<ArrivalsRun, String>) + 'static,
+) -> Result<WorkerRun, String> {
+    let message = js_sys::Object::new();
+    for (key, value) in [("query", query), ("arrivals", arrivals)] {
+        js_sys::Reflect::set(&message, &key.into(), &value.into())
+            .map_err(|error| describe(&error))?;
+    }
+    start_message(message.into(), on_progress, on_parsed, |result| {
+        on_done(result.and_then(read_result))
+    })
+}
+
+/// A worker's `done` value as `T`.
+fn read_result<T: serde::de::DeserializeOwned>(value: JsValue) -> Result<T, String> {
+    serde_wasm_bindgen::from_value(value)
+        .map_err(|e| format!("the simulation's result could not be read: {e}"))
+}
+
+fn start_message(
+    query: JsValue,
+    on_progress: impl Fn(f64) + 'static,
+    on_parsed: impl Fn(f64) + 'static,
+    on_done: impl FnOnce(Result<JsValue, String>) + 'static,
+) -> Result<WorkerRun, String> {
     let cannot_start =
         |error: JsValue| format!("the simulation could not start: {}", describe(&error));
     let window = web_sys::window().ok_or("the simulation needs a browser window")?;
@@ -68,6 +111,7 @@ pub fn start(
         worker,
         query: RefCell::new(Some(query)),
         on_progress: Box::new(on_progress),
+        on_parsed: Box::new(on_parsed),
         on_done: RefCell::new(Some(Box::new(on_done))),
         listeners: RefCell::new(None),
     });
@@ -135,11 +179,10 @@ impl Run {
             self.send_query();
         } else if let Some(share) = field("progress").and_then(|share| share.as_f64()) {
             (self.on_progress)(share);
+        } else if let Some(ms) = field("parsed").and_then(|ms| ms.as_f64()) {
+            (self.on_parsed)(ms);
         } else if let Some(run) = field("done") {
-            self.finish(
-                serde_wasm_bindgen::from_value(run)
-                    .map_err(|e| format!("the simulation's result could not be read: {e}")),
-            );
+            self.finish(Ok(run));
         } else if let Some(error) = field("error") {
             self.finish(Err(error.as_string().unwrap_or_else(|| describe(&error))));
         }
@@ -152,7 +195,7 @@ impl Run {
         if let (Some(window), Some(listeners)) = (web_sys::window(), &*self.listeners.borrow()) {
             window.clear_timeout_with_handle(listeners.ready_timeout);
         }
-        if let Err(error) = self.worker.post_message(&JsValue::from_str(&query)) {
+        if let Err(error) = self.worker.post_message(&query) {
             self.finish(Err(format!(
                 "the simulation could not start: {}",
                 describe(&error)
@@ -173,7 +216,7 @@ impl Run {
     }
 
     /// Ends the run and reports `result`, once.
-    fn finish(&self, result: Result<QueueRun, String>) {
+    fn finish(&self, result: Result<JsValue, String>) {
         self.stop();
         // Taken out before the call: `on_done` may start the next run.
         let on_done = self.on_done.borrow_mut().take();

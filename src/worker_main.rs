@@ -5,9 +5,13 @@
 //! message is one object with one key:
 //! - to the page, `{ready: true}` as soon as the wasm runs: a message the
 //!   page posts before that is lost, so the page waits for it;
-//! - from the page, the query string of the state to simulate;
+//! - from the page, the query string of the state to simulate, or
+//!   `{query, arrivals}` to read, describe and replay the reader's
+//!   arrivals (their text) under that state's Queue parameters;
+//! - to the page, for arrivals, `{parsed: ms}` once the text is read;
 //! - to the page, `{progress: share}` (0 to 1) now and then, and finally
-//!   `{done: run}` (the `QueueRun` as a JS value) or `{error: text}`.
+//!   `{done: run}` (the `QueueRun`, or for arrivals the `ArrivalsRun`, as a
+//!   JS value) or `{error: text}`.
 //!
 //! The page stops a run by terminating the worker. Chromium lets a worker
 //! that is busy in one long task run on for up to two seconds after that,
@@ -15,6 +19,8 @@
 //! back in its event loop every few milliseconds, where termination ends
 //! it at once.
 
+use serde::Serialize;
+use stampede_core::arrivals::{self, ArrivalsRun};
 use stampede_core::error::InvalidInput;
 use stampede_core::panels::state::State;
 use stampede_core::queue::{QueueRun, QueueSteps};
@@ -28,16 +34,26 @@ const PROGRESS_INTERVAL_MS: f64 = 50.0;
 fn main() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let replies = scope.clone();
-    let on_query = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| match event
-        .data()
-        .as_string()
-    {
-        Some(query) => simulate(&query, replies.clone()),
-        None => post(
-            &replies,
-            "error",
-            &"the simulation expects a query string".into(),
-        ),
+    let on_query = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+        let data = event.data();
+        let text_of_key = |key: &str| {
+            js_sys::Reflect::get(&data, &key.into())
+                .ok()
+                .and_then(|value| value.as_string())
+        };
+        match (
+            data.as_string(),
+            text_of_key("query"),
+            text_of_key("arrivals"),
+        ) {
+            (Some(query), _, _) => simulate(&query, replies.clone()),
+            (None, Some(query), Some(arrivals)) => replay(&query, &arrivals, replies.clone()),
+            _ => post(
+                &replies,
+                "error",
+                &"the simulation expects a query string, or a query and arrivals".into(),
+            ),
+        }
     });
     scope.set_onmessage(Some(on_query.as_ref().unchecked_ref()));
     // The handler serves the worker until the page terminates it.
@@ -50,10 +66,41 @@ fn main() {
 fn simulate(query: &str, scope: DedicatedWorkerGlobalScope) {
     // The page decodes the same query and shows its notices itself.
     let (state, _notices) = State::from_query(query);
-    let steps = match QueueSteps::new(&state.queue, state.seed) {
-        Ok(steps) => steps,
-        Err(invalid) => return answer(&scope, Err(invalid)),
+    match QueueSteps::new(&state.queue, state.seed) {
+        Ok(steps) => run_steps(steps, scope, |run| run),
+        Err(invalid) => answer::<QueueRun>(&scope, Err(invalid)),
+    }
+}
+
+/// Reads `text` as arrivals, posts how long that took, and replays them
+/// under the Queue parameters of `query` a step per task; the answer is
+/// the [`ArrivalsRun`].
+fn replay(query: &str, text: &str, scope: DedicatedWorkerGlobalScope) {
+    let (state, _notices) = State::from_query(query);
+    let reading = js_sys::Date::now();
+    let trace = match arrivals::parse(text) {
+        Ok(trace) => trace,
+        Err(invalid) => return answer::<ArrivalsRun>(&scope, Err(invalid)),
     };
+    post(&scope, "parsed", &(js_sys::Date::now() - reading).into());
+    match arrivals::report(&state.queue, &trace, state.seed) {
+        Ok((report, replay)) => {
+            run_steps(replay.steps(state.seed), scope, move |run| ArrivalsRun {
+                arrivals: report,
+                run,
+            })
+        }
+        Err(invalid) => answer::<ArrivalsRun>(&scope, Err(invalid)),
+    }
+}
+
+/// Takes `steps` one per task, posting progress on the way and at the end
+/// what `done` makes of the run, or an error.
+fn run_steps<T: Serialize + 'static>(
+    steps: QueueSteps,
+    scope: DedicatedWorkerGlobalScope,
+    done: impl FnOnce(QueueRun) -> T + 'static,
+) {
     // A message to oneself is the quickest way back through the event
     // loop: timers are clamped to 4 ms once nested.
     let channel = match MessageChannel::new() {
@@ -62,6 +109,7 @@ fn simulate(query: &str, scope: DedicatedWorkerGlobalScope) {
     };
     let next_step = channel.port1();
     let mut under_way = Some(steps);
+    let mut done = Some(done);
     let mut last_progress = js_sys::Date::now();
     let on_step = Closure::<dyn FnMut()>::new(move || {
         let Some(steps) = under_way.as_mut() else {
@@ -80,13 +128,13 @@ fn simulate(query: &str, scope: DedicatedWorkerGlobalScope) {
                 }
             }
             Ok(None) => {
-                if let Some(steps) = under_way.take() {
-                    answer(&scope, steps.finish());
+                if let (Some(steps), Some(done)) = (under_way.take(), done.take()) {
+                    answer(&scope, steps.finish().map(done));
                 }
             }
             Err(invalid) => {
                 under_way = None;
-                answer(&scope, Err(invalid));
+                answer::<T>(&scope, Err(invalid));
             }
         }
     });
@@ -103,7 +151,7 @@ fn simulate(query: &str, scope: DedicatedWorkerGlobalScope) {
 }
 
 /// Posts the run's last message: `{done: run}` or `{error: text}`.
-fn answer(scope: &DedicatedWorkerGlobalScope, run: Result<QueueRun, InvalidInput>) {
+fn answer<T: Serialize>(scope: &DedicatedWorkerGlobalScope, run: Result<T, InvalidInput>) {
     let run = run
         .map_err(|invalid| invalid.to_string())
         .and_then(|run| serde_wasm_bindgen::to_value(&run).map_err(|e| e.to_string()));

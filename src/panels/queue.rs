@@ -6,6 +6,7 @@
 //! ones go to a Web Worker with a progress bar and a cancel button, while
 //! the last finished run stays on screen.
 
+mod imported;
 mod scheduler;
 
 use stampede_core::panels;
@@ -250,6 +251,7 @@ pub fn figure() -> impl IntoView {
             </button>
         </div>
         <scheduler::EventSchedulerView />
+        {imported::view()}
     }
 }
 

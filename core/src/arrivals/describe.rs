@@ -15,7 +15,7 @@
 //! (self-similar traffic).
 
 use rand::RngExt;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::rng::{Purpose, seeded};
 use crate::stats::{ks_p_value, ks_statistic};
@@ -31,7 +31,7 @@ const MIN_BINS: u64 = 10;
 const SIGNIFICANCE: f64 = 0.05;
 
 /// The most arrivals in one bin and where the first such bin starts.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Busiest {
     /// Microseconds since the epoch.
     pub start_us: i64,
@@ -39,7 +39,7 @@ pub struct Busiest {
 }
 
 /// The gaps against the exponential of the same mean.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PoissonCheck {
     pub gaps: u64,
     pub ks_statistic: f64,
@@ -50,7 +50,7 @@ pub struct PoissonCheck {
 }
 
 /// The Fano factor of counts per bin of one width.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FanoAt {
     pub width_s: u32,
     /// Whole bins between the first arrival and the last.
@@ -60,7 +60,7 @@ pub struct FanoAt {
 }
 
 /// A trace described.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Description {
     pub arrivals: u64,
     pub first_us: i64,

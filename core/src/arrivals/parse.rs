@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::InvalidInput;
 use crate::units::counted;
@@ -65,7 +65,7 @@ const MAX_ABS_MICROS: f64 = 2.5e17;
 const MAX_DURATION_SECONDS: f64 = 90.0 * 86_400.0;
 
 /// How the text was laid out.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Layout {
     /// One timestamp a line, no header.
     Lines,
@@ -79,14 +79,14 @@ pub enum Layout {
 }
 
 /// What a bare number of a timestamp counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum EpochUnit {
     Seconds,
     Milliseconds,
 }
 
 /// Why a row was refused.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Refusal {
     /// Not RFC 3339 and not a number; the text, shortened.
     Timestamp(String),
@@ -124,7 +124,7 @@ impl fmt::Display for Refusal {
 }
 
 /// A refused row: its line in the text (from 1) and why.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RefusedRow {
     pub line: u32,
     pub reason: Refusal,
@@ -132,7 +132,7 @@ pub struct RefusedRow {
 
 /// The arrivals read, sorted by time; the columns beside the times are in
 /// the same order.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Trace {
     pub layout: Layout,
     /// The unit bare numbers were read in; None when there were none.

@@ -1,14 +1,14 @@
 //! Everything the page and the command line show of an imported trace,
 //! from one function, so the two agree number for number.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{Description, RefusedRow, Replay, Trace, describe, replay};
 use crate::error::InvalidInput;
 use crate::queue::{QueueParams, QueueRun};
 
 /// How a trace was read, what it looks like, and how the lanes were set.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ArrivalsReport {
     /// How the text was read, in words.
     pub reading: String,
@@ -47,7 +47,7 @@ pub fn report(
 }
 
 /// A report and the lanes it ran, as the command line prints them.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ArrivalsRun {
     pub arrivals: ArrivalsReport,
     pub run: QueueRun,

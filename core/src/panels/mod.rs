@@ -119,6 +119,7 @@ impl Panel {
             figure("gaps", "Time between an account's syncs"),
             figure("recurrence", "When each run starts"),
             figure("heap", "Heap entries, live and dead"),
+            figure("imported", "Your own arrivals"),
         ];
         const FLEET: &[Figure] = &[
             KEY_NUMBERS,
