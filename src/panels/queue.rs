@@ -9,6 +9,7 @@
 mod imported;
 mod scheduler;
 
+pub use imported::hand_over;
 use stampede_core::panels;
 use std::sync::Arc;
 

@@ -7,6 +7,7 @@
 //! so, and a button offers them as a file to keep beside the link. A
 //! change of the Queue's parameters or seed replays them again.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use leptos::prelude::*;
@@ -25,6 +26,18 @@ use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
 use crate::panels::{Caption, ChartBlock};
 use crate::store::Store;
 use crate::worker::{self, WorkerRun};
+
+thread_local! {
+    /// Arrivals another panel handed over (the Fleet's starts), with what
+    /// they are, for the Queue panel to take when it opens.
+    static HANDED_OVER: RefCell<Option<(String, String)>> = const { RefCell::new(None) };
+}
+
+/// Hands `text` over as arrivals, named `source`, to the Queue panel that
+/// opens next.
+pub fn hand_over(text: String, source: String) {
+    HANDED_OVER.set(Some((text, source)));
+}
 
 /// Refused rows listed on the page; the rest are counted.
 const LISTED_REFUSALS: usize = 20;
@@ -127,6 +140,9 @@ impl Imported {
 /// The import box and, once replayed, the description and the lanes.
 pub fn view() -> impl IntoView {
     let imported = Imported::new();
+    if let Some((text, source)) = HANDED_OVER.take() {
+        imported.take(text, source);
+    }
     let state = Store::get().state;
     let params = Memo::new(move |_| state.with(|s| (s.queue.clone(), s.seed)));
     Effect::new(move |previous: Option<()>| {
@@ -370,10 +386,10 @@ fn results(shown: Arc<ArrivalsRun>, hours: ChartCanvas, depth: ChartCanvas) -> i
                         .map(|lane| {
                             let s = lane.run.summary;
                             let cell = |key: &'static str, text: String, raw: String| {
-                                view! { <td data-summary=key data-value=raw>{text}</td> }
+                                view! { <td data-replay=key data-value=raw>{text}</td> }
                             };
                             view! {
-                                <tr data-lane=lane.name.slug.clone()>
+                                <tr data-replay-lane=lane.name.slug.clone()>
                                     <th scope="row">{lane.name.label.clone()}</th>
                                     {cell("jobs_enqueued", count(s.jobs_enqueued), s.jobs_enqueued.to_string())}
                                     {cell("p50_wait_s", duration(s.p50_wait_s), s.p50_wait_s.to_string())}
