@@ -634,6 +634,19 @@ async function main() {
       await page.locator('#fig-imported').screenshot({ path: path.join(SHOTS, 'queue-imported.png') });
     });
 
+    await check('fleet: "Simulate these starts" opens the Queue with the shown day\'s starts as arrivals', async (t) => {
+      const page = await t.newPage();
+      await openApp(page, '?v=1&p=fleet');
+      await fleetSettled(page);
+      const starts = Number(await page.getAttribute('#fleet-simulate', 'data-starts'));
+      assert(starts > 0, `the shown day has ${starts} starts`);
+      await page.click('#fleet-simulate');
+      await page.waitForSelector('#arrivals-status[data-status="done"]', { timeout: 30_000, state: 'attached' });
+      equal(Number(await page.getAttribute('[data-arrivals="arrivals"]', 'data-value')), starts, 'arrivals in the Queue');
+      assert(/[?&]p=queue/.test(page.url()) && /[?&]w=10(&|$)/.test(page.url()), `the Queue with the capacity's 10 workers: ${page.url()}`);
+      await page.locator('#fig-imported').screenshot({ path: path.join(SHOTS, 'queue-fleet-starts.png') });
+    });
+
     await check('slots: the clock hand moves while playing and stops when paused', async (t) => {
       const page = await t.newPage();
       await openApp(page, '?v=1&p=slots&s=1');
