@@ -29,6 +29,8 @@ QUEUE_DRAG_P95_BUDGET_MS = 50.0
 FIRST_CHART_BUDGET_MS = 1000.0
 # A 10,000-line fleet pasted into the Fleet panel, read in its worker and drawn.
 FLEET_PASTE_BUDGET_MS = 200.0
+# A million arrivals read in the Queue's worker.
+ARRIVALS_READ_BUDGET_MS = 1000.0
 
 
 def load(path):
@@ -114,6 +116,14 @@ def budgets(report):
             f"≤ {FLEET_PASTE_BUDGET_MS:g} ms",
             paste["median_ms"] <= FLEET_PASTE_BUDGET_MS,
         ))
+    read = browser.get("arrivals_read")
+    if read:
+        checks.append((
+            f"{read['rows']:,} arrivals read in the worker",
+            f"{read['median_ms']:.0f} ms",
+            f"≤ {ARRIVALS_READ_BUDGET_MS:g} ms",
+            read["median_ms"] <= ARRIVALS_READ_BUDGET_MS,
+        ))
     if not browser:
         checks.append(("browser benchmark", "did not run", "runs", False))
     return checks
@@ -163,6 +173,13 @@ def markdown(report, checks):
         lines.append(
             f"| Fleet: {paste['lines']:,}-line paste to drawn (median of {len(paste['samples_ms'])}) "
             f"| {paste['median_ms']:.0f} ms | {limit} {'pass' if passed else '**FAIL**'} |"
+        )
+    read = browser.get("arrivals_read")
+    if read:
+        _, limit, passed = by_name[f"{read['rows']:,} arrivals read in the worker"]
+        lines.append(
+            f"| Queue: {read['rows']:,} arrivals read in the worker (median of {len(read['samples_ms'])}) "
+            f"| {read['median_ms']:.0f} ms | {limit} {'pass' if passed else '**FAIL**'} |"
         )
     simpy = report.get("simpy")
     if simpy:

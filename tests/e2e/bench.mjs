@@ -19,6 +19,10 @@
 //   in the fleet worker, then drawn); the median of FLEET_PASTES pastes,
 //   each of a different text so the worker's cache cannot answer.
 //
+// - arrivals read: a million arrivals chosen as a file in the Queue panel,
+//   read in the Queue's worker (tests/e2e/arrivals.mjs); the median of
+//   ARRIVAL_READS reads.
+//
 // Usage: node tests/e2e/bench.mjs [DIST]   (default dist/; BENCH_MOVES,
 // BENCH_LOADS and BENCH_WEEK_RUNS change how many samples it takes;
 // BENCH_PANELS=backoff,hash measures those panels only)
@@ -26,6 +30,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { ARRIVAL_ROWS, arrivalsParseMs } from './arrivals.mjs';
 import { CHROMIUM, DRAGGED as E2E_DRAGGED, PREFIX, dragSlider, percentile, startServer } from './e2e.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -35,6 +40,7 @@ const LOADS = Number(process.env.BENCH_LOADS ?? 3);
 const WEEK_RUNS = Number(process.env.BENCH_WEEK_RUNS ?? 3);
 const FLEET_PASTES = Number(process.env.BENCH_FLEET_PASTES ?? 3);
 const FLEET_LINES = 10_000;
+const ARRIVAL_READS = Number(process.env.BENCH_ARRIVAL_READS ?? 3);
 
 /** A crontab of FLEET_LINES jobs, half hourly and half daily, shifted by `variant` minutes. */
 const bigCrontab = (variant) =>
@@ -202,6 +208,10 @@ async function main() {
     await page.context().close();
   }
   result.fleet_paste = { lines: FLEET_LINES, median_ms: median(pasteSamples), samples_ms: pasteSamples };
+
+  const arrivalSamples = await arrivalsParseMs(browser, BASE, ARRIVAL_READS);
+  result.arrivals_read = { rows: ARRIVAL_ROWS, median_ms: median(arrivalSamples), samples_ms: arrivalSamples };
+  console.error(`bench: ${ARRIVAL_ROWS} arrivals read in the worker: ${JSON.stringify(arrivalSamples)} ms`);
 
   await browser.close();
   server.close();
