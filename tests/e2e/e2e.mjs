@@ -640,10 +640,12 @@ async function main() {
       await fleetSettled(page);
       const starts = Number(await page.getAttribute('#fleet-simulate', 'data-starts'));
       assert(starts > 0, `the shown day has ${starts} starts`);
+      const capacity = await page.inputValue('#f-cap');
       await page.click('#fleet-simulate');
       await page.waitForSelector('#arrivals-status[data-status="done"]', { timeout: 30_000, state: 'attached' });
       equal(Number(await page.getAttribute('[data-arrivals="arrivals"]', 'data-value')), starts, 'arrivals in the Queue');
-      assert(/[?&]p=queue/.test(page.url()) && /[?&]w=10(&|$)/.test(page.url()), `the Queue with the capacity's 10 workers: ${page.url()}`);
+      const queue = new URL(page.url()).searchParams;
+      equal(`${queue.get('p')} ${queue.get('w')}`, `queue ${capacity}`, 'the Queue on as many workers as the capacity');
       await page.locator('#fig-imported').screenshot({ path: path.join(SHOTS, 'queue-fleet-starts.png') });
     });
 

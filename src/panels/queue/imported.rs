@@ -53,6 +53,8 @@ enum Status {
 /// The arrivals kept on the page, the replay under way and its result.
 #[derive(Clone, Copy)]
 pub struct Imported {
+    /// Kept, as a file's text arrives outside any reactive owner.
+    store: Store,
     text: StoredValue<Option<Arc<String>>>,
     /// What the box says about the text held: a pasted text or a file.
     source: RwSignal<String>,
@@ -66,6 +68,7 @@ pub struct Imported {
 impl Imported {
     fn new() -> Self {
         Self {
+            store: Store::get(),
             text: StoredValue::new(None),
             source: RwSignal::new(String::new()),
             status: RwSignal::new(Status::Empty),
@@ -94,7 +97,7 @@ impl Imported {
         }
         let ticket = self.ticket.get_value();
         let current = move || self.ticket.try_get_value() == Some(ticket);
-        let query = Store::get().state.with_untracked(|state| {
+        let query = self.store.state.with_untracked(|state| {
             State {
                 seed: state.seed,
                 queue: state.queue.clone(),
@@ -143,7 +146,7 @@ pub fn view() -> impl IntoView {
     if let Some((text, source)) = HANDED_OVER.take() {
         imported.take(text, source);
     }
-    let state = Store::get().state;
+    let state = imported.store.state;
     let params = Memo::new(move |_| state.with(|s| (s.queue.clone(), s.seed)));
     Effect::new(move |previous: Option<()>| {
         params.track();
