@@ -644,8 +644,7 @@ async function main() {
       await page.click('#fleet-simulate');
       await page.waitForSelector('#arrivals-status[data-status="done"]', { timeout: 30_000, state: 'attached' });
       equal(Number(await page.getAttribute('[data-arrivals="arrivals"]', 'data-value')), starts, 'arrivals in the Queue');
-      const queue = new URL(page.url()).searchParams;
-      equal(`${queue.get('p')} ${queue.get('w')}`, `queue ${capacity}`, 'the Queue on as many workers as the capacity');
+      equal(await page.inputValue('#f-w'), capacity, 'the Queue\'s workers, as many as the capacity');
       await page.locator('#fig-imported').screenshot({ path: path.join(SHOTS, 'queue-fleet-starts.png') });
     });
 

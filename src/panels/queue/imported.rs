@@ -292,7 +292,7 @@ fn status(imported: Imported) -> impl IntoView {
         imported
             .parse_ms
             .get()
-            .map(|ms| format!("Read in {} s in the worker. ", significant(ms / 1000.0, 2)))
+            .map(|ms| format!("Read in {} in the worker. ", duration((ms / 1000.0).max(0.001))))
     };
     view! {
         <p id="arrivals-status" data-status=name data-parse-ms=parse_ms aria-live="polite">
