@@ -21,7 +21,8 @@ mod report;
 
 pub use self::describe::{Busiest, Description, FANO_WIDTHS, FanoAt, PoissonCheck, describe};
 pub use self::parse::{
-    EpochUnit, Layout, MAX_BYTES, MAX_ROWS, Refusal, RefusedRow, TIMESTAMP_NAMES, Trace, parse,
+    EpochUnit, MAX_BYTES, MAX_ROWS, RefusedRow, RowRefusal, TIMESTAMP_NAMES, Trace, TraceLayout,
+    parse,
 };
 pub use self::replay::{IMPORTED, Replay, replay};
 pub use self::report::{ArrivalsReport, ArrivalsRun, report, run};

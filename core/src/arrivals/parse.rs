@@ -66,7 +66,7 @@ const MAX_DURATION_SECONDS: f64 = 90.0 * 86_400.0;
 
 /// How the text was laid out.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Layout {
+pub enum TraceLayout {
     /// One timestamp a line, no header.
     Lines,
     /// CSV with a header; the names of the columns read.
@@ -87,7 +87,7 @@ pub enum EpochUnit {
 
 /// Why a row was refused.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Refusal {
+pub enum RowRefusal {
     /// Not RFC 3339 and not a number; the text, shortened.
     Timestamp(String),
     /// A number or instant beyond the years ±9999.
@@ -98,7 +98,7 @@ pub enum Refusal {
     Duration(String),
 }
 
-impl fmt::Display for Refusal {
+impl fmt::Display for RowRefusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Timestamp(text) => write!(
@@ -127,14 +127,14 @@ impl fmt::Display for Refusal {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RefusedRow {
     pub line: u32,
-    pub reason: Refusal,
+    pub reason: RowRefusal,
 }
 
 /// The arrivals read, sorted by time; the columns beside the times are in
 /// the same order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Trace {
-    pub layout: Layout,
+    pub layout: TraceLayout,
     /// The unit bare numbers were read in; None when there were none.
     pub epoch_unit: Option<EpochUnit>,
     /// Microseconds since 1970-01-01T00:00:00Z, ascending.
@@ -157,8 +157,8 @@ impl Trace {
     /// What the reader should know about how the text was read, in words.
     pub fn reading_in_words(&self) -> String {
         let layout = match &self.layout {
-            Layout::Lines => "One timestamp a line".to_string(),
-            Layout::Csv {
+            TraceLayout::Lines => "One timestamp a line".to_string(),
+            TraceLayout::Csv {
                 timestamp,
                 duration,
                 account,
@@ -205,16 +205,7 @@ enum Stamp {
 /// Reads `text` as arrivals. Refuses the whole text only when it is over
 /// [`MAX_BYTES`] or [`MAX_ROWS`], or has no row that reads.
 pub fn parse(text: &str) -> Result<Trace, InvalidInput> {
-    if text.len() > MAX_BYTES {
-        return Err(InvalidInput::new(
-            "arrivals",
-            format!(
-                "{} MB is over the {} MB an import may have",
-                text.len() >> 20,
-                MAX_BYTES >> 20
-            ),
-        ));
-    }
+    within_size(text)?;
     let mut lines = text
         .lines()
         .enumerate()
@@ -227,7 +218,7 @@ pub fn parse(text: &str) -> Result<Trace, InvalidInput> {
             lines.next();
             layout.clone()
         }
-        None => Layout::Lines,
+        None => TraceLayout::Lines,
     };
     let columns = columns.map(|(columns, _)| columns);
 
@@ -279,19 +270,14 @@ pub fn parse(text: &str) -> Result<Trace, InvalidInput> {
             Some(micros) => order.push((micros, row as u32)),
             None => refused.push(RefusedRow {
                 line,
-                reason: Refusal::OutOfRange,
+                reason: RowRefusal::OutOfRange,
             }),
         }
     }
-    if order.is_empty() {
-        refused.sort_by_key(|row| row.line);
-        let reason = match refused.first() {
-            Some(first) => format!("no row reads; line {}: {}", first.line, first.reason),
-            None => "no rows: paste one timestamp a line, or CSV with a timestamp column".into(),
-        };
-        return Err(InvalidInput::new("arrivals", reason));
-    }
     refused.sort_by_key(|row| row.line);
+    if order.is_empty() {
+        return Err(nothing_read(&refused));
+    }
     // Stable, so rows at one instant keep the file's order.
     if !order.is_sorted_by_key(|&(micros, _)| micros) {
         order.sort_by_key(|&(micros, _)| micros);
@@ -303,11 +289,6 @@ pub fn parse(text: &str) -> Result<Trace, InvalidInput> {
         Some(_) => account_ids.len() as u32,
         None => times_us.len() as u32,
     };
-    let mut kinds: Vec<(String, u64)> = kinds
-        .into_iter()
-        .map(|(kind, count)| (kind.to_string(), count))
-        .collect();
-    kinds.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     Ok(Trace {
         layout,
         epoch_unit,
@@ -315,13 +296,47 @@ pub fn parse(text: &str) -> Result<Trace, InvalidInput> {
         durations_s,
         accounts,
         account_count,
-        kinds,
+        kinds: most_first(kinds),
         refused,
     })
 }
 
+/// `text`'s size against [`MAX_BYTES`].
+fn within_size(text: &str) -> Result<(), InvalidInput> {
+    if text.len() <= MAX_BYTES {
+        return Ok(());
+    }
+    Err(InvalidInput::new(
+        "arrivals",
+        format!(
+            "{} MB is over the {} MB an import may have",
+            text.len() >> 20,
+            MAX_BYTES >> 20
+        ),
+    ))
+}
+
+/// Why a text with no readable row is refused: its first bad row.
+fn nothing_read(refused: &[RefusedRow]) -> InvalidInput {
+    let reason = match refused.first() {
+        Some(first) => format!("no row reads; line {}: {}", first.line, first.reason),
+        None => "no rows: paste one timestamp a line, or CSV with a timestamp column".into(),
+    };
+    InvalidInput::new("arrivals", reason)
+}
+
+/// Each kind and its arrivals, most first, then by name.
+fn most_first(kinds: HashMap<&str, u64>) -> Vec<(String, u64)> {
+    let mut kinds: Vec<(String, u64)> = kinds
+        .into_iter()
+        .map(|(kind, count)| (kind.to_string(), count))
+        .collect();
+    kinds.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    kinds
+}
+
 /// The columns a first line names, when it is a header.
-fn header(first: &str) -> Option<(Columns, Layout)> {
+fn header(first: &str) -> Option<(Columns, TraceLayout)> {
     let mut fields = Vec::new();
     split_fields(first, &mut fields);
     let names: Vec<String> = fields.iter().map(|f| f.to_ascii_lowercase()).collect();
@@ -343,7 +358,7 @@ fn header(first: &str) -> Option<(Columns, Layout)> {
         .unwrap_or(timestamp)
         + 1;
     let name = |i: usize| fields[i].to_string();
-    let layout = Layout::Csv {
+    let layout = TraceLayout::Csv {
         timestamp: name(timestamp),
         duration: duration.map(|(i, _)| name(i)),
         account: account.map(name),
@@ -363,9 +378,9 @@ fn header(first: &str) -> Option<(Columns, Layout)> {
 
 type Row<'a> = (Stamp, Option<f64>, Option<&'a str>, Option<&'a str>);
 
-fn read_row<'a>(columns: &Columns, fields: &[&'a str]) -> Result<Row<'a>, Refusal> {
+fn read_row<'a>(columns: &Columns, fields: &[&'a str]) -> Result<Row<'a>, RowRefusal> {
     if fields.len() < columns.needed {
-        return Err(Refusal::MissingField {
+        return Err(RowRefusal::MissingField {
             needed: columns.needed,
             found: fields.len(),
         });
@@ -379,7 +394,7 @@ fn read_row<'a>(columns: &Columns, fields: &[&'a str]) -> Result<Row<'a>, Refusa
                 .ok()
                 .map(|d| d * scale)
                 .filter(|d| (0.0..=MAX_DURATION_SECONDS).contains(d))
-                .ok_or_else(|| Refusal::Duration(shortened(fields[i])))
+                .ok_or_else(|| RowRefusal::Duration(shortened(fields[i])))
         })
         .transpose()?;
     Ok((
@@ -423,7 +438,7 @@ fn split_fields<'a>(line: &'a str, fields: &mut Vec<&'a str>) {
 }
 
 /// A timestamp field: a bare number, or RFC 3339.
-fn stamp(field: &str) -> Result<Stamp, Refusal> {
+fn stamp(field: &str) -> Result<Stamp, RowRefusal> {
     let looks_numeric = field
         .bytes()
         .next()
@@ -435,13 +450,13 @@ fn stamp(field: &str) -> Result<Stamp, Refusal> {
         return if number.is_finite() {
             Ok(Stamp::Bare(number))
         } else {
-            Err(Refusal::Timestamp(shortened(field)))
+            Err(RowRefusal::Timestamp(shortened(field)))
         };
     }
     field
         .parse::<jiff::Timestamp>()
         .map(|at| Stamp::Micros(at.as_microsecond()))
-        .map_err(|_| Refusal::Timestamp(shortened(field)))
+        .map_err(|_| RowRefusal::Timestamp(shortened(field)))
 }
 
 /// `values`, one per row read, in the order of `order`'s rows; None

@@ -1,5 +1,5 @@
 use proptest::prelude::*;
-use stampede_core::arrivals::{self, EpochUnit, Layout, Refusal};
+use stampede_core::arrivals::{self, EpochUnit, RowRefusal, TraceLayout};
 use stampede_core::dist::Dist;
 use stampede_core::rng::{Purpose, seeded};
 
@@ -11,7 +11,7 @@ fn one_rfc3339_timestamp_a_line_is_read_in_any_offset_and_sorted() {
         "2026-01-01T00:00:05Z\n\n2026-01-01T01:00:00+01:00\r\n2026-01-01T00:00:01.25Z\n",
     )
     .unwrap();
-    assert_eq!(trace.layout, Layout::Lines);
+    assert_eq!(trace.layout, TraceLayout::Lines);
     assert_eq!(trace.epoch_unit, None);
     let at = |s: i64| JAN_1_2026 * 1_000_000 + s;
     assert_eq!(trace.times_us, vec![at(0), at(1_250_000), at(5_000_000)]);
@@ -45,7 +45,7 @@ fn csv_columns_are_found_by_name_in_any_order_with_quotes_and_ms_durations() {
     let trace = arrivals::parse(text).unwrap();
     assert_eq!(
         trace.layout,
-        Layout::Csv {
+        TraceLayout::Csv {
             timestamp: "ts".into(),
             duration: Some("duration_ms".into()),
             account: Some("account_id".into()),
@@ -73,20 +73,21 @@ fn a_bad_row_is_reported_by_line_and_the_rest_are_kept() {
                 2026-01-01T00:00:06Z,2\n";
     let trace = arrivals::parse(text).unwrap();
     assert_eq!(trace.times_us.len(), 2);
-    let refused: Vec<(u32, &Refusal)> = trace.refused.iter().map(|r| (r.line, &r.reason)).collect();
+    let refused: Vec<(u32, &RowRefusal)> =
+        trace.refused.iter().map(|r| (r.line, &r.reason)).collect();
     assert_eq!(
         refused,
         vec![
-            (3, &Refusal::Timestamp("tomorrow".into())),
+            (3, &RowRefusal::Timestamp("tomorrow".into())),
             (
                 4,
-                &Refusal::MissingField {
+                &RowRefusal::MissingField {
                     needed: 2,
                     found: 1
                 }
             ),
-            (5, &Refusal::Duration("-2".into())),
-            (6, &Refusal::OutOfRange),
+            (5, &RowRefusal::Duration("-2".into())),
+            (6, &RowRefusal::OutOfRange),
         ]
     );
     assert!(trace.refused[0].reason.to_string().contains("RFC 3339"));
@@ -113,7 +114,7 @@ proptest! {
     fn arbitrary_text_never_panics_and_every_row_is_kept_or_refused(text in any::<String>()) {
         if let Ok(trace) = arrivals::parse(&text) {
             let rows = text.lines().filter(|line| !line.trim().is_empty()).count();
-            let header = usize::from(matches!(trace.layout, Layout::Csv { .. }));
+            let header = usize::from(matches!(trace.layout, TraceLayout::Csv { .. }));
             prop_assert_eq!(trace.times_us.len() + trace.refused.len() + header, rows);
             prop_assert!(trace.times_us.is_sorted());
         }
@@ -136,7 +137,7 @@ proptest! {
             .collect();
         match arrivals::parse(&text) {
             Ok(trace) => {
-                let header = matches!(trace.layout, Layout::Csv { .. });
+                let header = matches!(trace.layout, TraceLayout::Csv { .. });
                 let refused: Vec<u32> = trace.refused.iter().map(|r| r.line).collect();
                 if !header {
                     prop_assert_eq!(refused, bad);

@@ -16,6 +16,7 @@ use stampede_core::arrivals::{ArrivalsRun, MAX_BYTES};
 use stampede_core::fleet::instant;
 use stampede_core::panels::Panel;
 use stampede_core::panels::state::State;
+use stampede_core::queue::Lane;
 use stampede_core::units::{count, duration, significant};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -289,10 +290,12 @@ fn status(imported: Imported) -> impl IntoView {
     };
     let parse_ms = move || imported.parse_ms.get().map(|ms| format!("{ms:.0}"));
     let read_in = move || {
-        imported
-            .parse_ms
-            .get()
-            .map(|ms| format!("Read in {} in the worker. ", duration((ms / 1000.0).max(0.001))))
+        imported.parse_ms.get().map(|ms| {
+            format!(
+                "Read in {} in the worker. ",
+                duration((ms / 1000.0).max(0.001))
+            )
+        })
     };
     view! {
         <p id="arrivals-status" data-status=name data-parse-ms=parse_ms aria-live="polite">
@@ -370,6 +373,13 @@ fn results(shown: Arc<ArrivalsRun>, hours: ChartCanvas, depth: ChartCanvas) -> i
         {hours.view("imported-hours", move || hour_label.clone())}
         <p class="imported-rule">{report.replay.clone()}</p>
         {depth.view("imported-depth", || "The most jobs waiting in each bin, the imported lane beside the spread ones.".to_string())}
+        {lanes_table(lanes)}
+    }
+}
+
+/// Each lane's figures, the imported one first.
+fn lanes_table(lanes: Vec<Lane>) -> impl IntoView {
+    view! {
         <div class="table-scroll" tabindex="0" role="region" aria-label="Replayed lanes">
             <table class="figures imported-lanes">
                 <thead>
