@@ -40,3 +40,26 @@ pub fn minute_starts_text(from: i64, starts: &[u32]) -> String {
     }
     text
 }
+
+/// `at_us` (microseconds since the epoch) as RFC 3339 in UTC, to the
+/// millisecond when it has one: `2026-01-01T00:10:00.25Z`. Written here
+/// rather than by jiff, whose printer the app's wasm would then carry.
+pub fn format_instant(at_us: i64) -> String {
+    let seconds = at_us.div_euclid(1_000_000);
+    let date = crate::fleet::civil::civil_from_days(seconds.div_euclid(86_400));
+    let of_day = seconds.rem_euclid(86_400);
+    let millis = at_us.rem_euclid(1_000_000) / 1_000;
+    let fraction = match millis {
+        0 => String::new(),
+        ms => format!(".{ms:03}").trim_end_matches('0').to_string(),
+    };
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}{fraction}Z",
+        date.year,
+        date.month,
+        date.day,
+        of_day / 3_600,
+        of_day / 60 % 60,
+        of_day % 60
+    )
+}

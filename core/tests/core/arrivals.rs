@@ -285,3 +285,17 @@ fn minute_starts_become_one_arrival_a_start_at_its_minute() {
     assert_eq!(trace.times_us, vec![at(0), at(0), at(2)]);
     assert_eq!(trace.epoch_unit, Some(EpochUnit::Seconds));
 }
+
+#[test]
+fn instants_are_written_in_utc_to_the_millisecond_as_jiff_writes_them() {
+    for at_us in [
+        0_i64,
+        1_767_225_600_250_000,
+        1_767_225_659_000_000,
+        -1_500_000,
+        951_782_400_123_456,
+    ] {
+        let jiff = jiff::Timestamp::from_microsecond(at_us - at_us.rem_euclid(1_000)).unwrap();
+        assert_eq!(arrivals::format_instant(at_us), jiff.to_string(), "{at_us}");
+    }
+}

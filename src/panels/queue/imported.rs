@@ -12,8 +12,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use stampede_core::arrivals::{ArrivalsRun, MAX_BYTES};
-use stampede_core::fleet::instant;
+use stampede_core::arrivals::{self, ArrivalsRun, MAX_BYTES};
 use stampede_core::panels::Panel;
 use stampede_core::panels::state::State;
 use stampede_core::queue::Lane;
@@ -308,7 +307,7 @@ fn status(imported: Imported) -> impl IntoView {
 fn results(shown: Arc<ArrivalsRun>, hours: ChartCanvas, depth: ChartCanvas) -> impl IntoView {
     let report = &shown.arrivals;
     let d = &report.description;
-    let at = |us: i64| instant::format_micros(us);
+    let at = arrivals::format_instant;
     let refused = report.refused.len();
     let listed: Vec<String> = report
         .refused
