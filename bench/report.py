@@ -37,6 +37,8 @@ SLOW_FIRST_CHART_BUDGET_MS = 4000.0
 FLEET_PASTE_BUDGET_MS = 200.0
 # The Queue's defaults run under 20 seeds in its worker (1.9M jobs).
 REPLICATE_BUDGET_MS = 1500.0
+# A million arrivals read in the Queue's worker.
+ARRIVALS_READ_BUDGET_MS = 1000.0
 
 
 def load(path):
@@ -138,6 +140,14 @@ def budgets(report):
             f"≤ {REPLICATE_BUDGET_MS:g} ms",
             replicate["median_ms"] <= REPLICATE_BUDGET_MS,
         ))
+    read = browser.get("arrivals_read")
+    if read:
+        checks.append((
+            f"{read['rows']:,} arrivals read in the worker",
+            f"{read['median_ms']:.0f} ms",
+            f"≤ {ARRIVALS_READ_BUDGET_MS:g} ms",
+            read["median_ms"] <= ARRIVALS_READ_BUDGET_MS,
+        ))
     if not browser:
         checks.append(("browser benchmark", "did not run", "runs", False))
     return checks
@@ -211,6 +221,13 @@ def markdown(report, checks):
             f"| Queue replicate ×{replicate['runs']} of the defaults in the worker, click to done "
             f"(median of {len(replicate['samples_ms'])}) | {replicate['median_ms']:.0f} ms "
             f"| {limit} {'pass' if passed else '**FAIL**'} |"
+        )
+    read = browser.get("arrivals_read")
+    if read:
+        _, limit, passed = by_name[f"{read['rows']:,} arrivals read in the worker"]
+        lines.append(
+            f"| Queue: {read['rows']:,} arrivals read in the worker (median of {len(read['samples_ms'])}) "
+            f"| {read['median_ms']:.0f} ms | {limit} {'pass' if passed else '**FAIL**'} |"
         )
     simpy = report.get("simpy")
     if simpy:

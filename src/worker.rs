@@ -3,9 +3,10 @@
 //! any more is stopped by terminating its worker.
 //!
 //! Each run gets a fresh worker: it announces itself with `{ready: true}`,
-//! then receives the request (a query, or `{replicate: query}`), answers
-//! with `{progress: share}` messages and one `{done: result}` or
-//! `{error: text}`. The listeners hold the run only
+//! then receives the request (a query, `{replicate: query}`, or `{query,
+//! arrivals}`), answers with `{progress: share}` messages (and, for
+//! arrivals, `{parsed: ms}` once the text is read) and one `{done: result}`
+//! or `{error: text}`. The listeners hold the run only
 //! weakly, so dropping the [`WorkerRun`] ends everything; they are dropped
 //! as soon as the run ends.
 
@@ -13,6 +14,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use serde::de::DeserializeOwned;
+use stampede_core::arrivals::ArrivalsRun;
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 
@@ -45,6 +47,8 @@ struct Run<T> {
     /// Sent once the worker is ready; `None` from then on.
     query: RefCell<Option<JsValue>>,
     on_progress: Box<dyn Fn(f64)>,
+    /// How long the worker took to read arrivals, in ms.
+    on_parsed: Box<dyn Fn(f64)>,
     /// Taken by the one call that ends the run.
     on_done: RefCell<Option<OnDone<T>>>,
     /// The browser calls these until the run ends; `None` afterwards.
@@ -68,6 +72,33 @@ pub fn start<T: DeserializeOwned + 'static>(
     on_progress: impl Fn(f64) + 'static,
     on_done: impl FnOnce(Result<T, String>) + 'static,
 ) -> Result<WorkerRun, String> {
+    start_with(request.into(), on_progress, |_| {}, on_done)
+}
+
+/// Starts reading, describing and replaying `arrivals` (the reader's text)
+/// under the Queue parameters of `query` in a new worker; as [`start`],
+/// and `on_parsed` receives how long reading the text took, in ms.
+pub fn start_arrivals(
+    query: String,
+    arrivals: String,
+    on_progress: impl Fn(f64) + 'static,
+    on_parsed: impl Fn(f64) + 'static,
+    on_done: impl FnOnce(Result<ArrivalsRun, String>) + 'static,
+) -> Result<WorkerRun, String> {
+    let message = js_sys::Object::new();
+    for (key, value) in [("query", query), ("arrivals", arrivals)] {
+        js_sys::Reflect::set(&message, &key.into(), &value.into())
+            .map_err(|error| describe(&error))?;
+    }
+    start_with(message.into(), on_progress, on_parsed, on_done)
+}
+
+fn start_with<T: DeserializeOwned + 'static>(
+    request: JsValue,
+    on_progress: impl Fn(f64) + 'static,
+    on_parsed: impl Fn(f64) + 'static,
+    on_done: impl FnOnce(Result<T, String>) + 'static,
+) -> Result<WorkerRun, String> {
     let cannot_start =
         |error: JsValue| format!("the simulation could not start: {}", describe(&error));
     let window = web_sys::window().ok_or("the simulation needs a browser window")?;
@@ -80,8 +111,9 @@ pub fn start<T: DeserializeOwned + 'static>(
     .map_err(cannot_start)?;
     let run = Rc::new(Run {
         worker,
-        query: RefCell::new(Some(request.into())),
+        query: RefCell::new(Some(request)),
         on_progress: Box::new(on_progress),
+        on_parsed: Box::new(on_parsed),
         on_done: RefCell::new(Some(Box::new(on_done))),
         listeners: RefCell::new(None),
     });
@@ -155,6 +187,8 @@ impl<T: DeserializeOwned> Run<T> {
             self.send_query();
         } else if let Some(share) = field("progress").and_then(|share| share.as_f64()) {
             (self.on_progress)(share);
+        } else if let Some(ms) = field("parsed").and_then(|ms| ms.as_f64()) {
+            (self.on_parsed)(ms);
         } else if let Some(run) = field("done") {
             self.finish(
                 serde_wasm_bindgen::from_value(run)

@@ -5,12 +5,15 @@
 //! message is one object with one key:
 //! - to the page, `{ready: true}` as soon as the wasm runs: a message the
 //!   page posts before that is lost, so the page waits for it;
-//! - from the page, the query string of the state to simulate, or
+//! - from the page, the query string of the state to simulate,
 //!   `{replicate: query}` to run its lanes under the query's replications
-//!   ([`stampede_core::panels::queue_replication`]);
+//!   ([`stampede_core::panels::queue_replication`]), or `{query, arrivals}`
+//!   to read, describe and replay the reader's arrivals (their text) under
+//!   that state's Queue parameters ([`stampede_core::arrivals`]);
+//! - to the page, for arrivals, `{parsed: ms}` once the text is read;
 //! - to the page, `{progress: share}` (0 to 1) now and then, and finally
-//!   `{done: result}` (the `QueueRun`, or the `Replicated`, as a JS value)
-//!   or `{error: text}`.
+//!   `{done: result}` (the `QueueRun`, the `Replicated` or the
+//!   `ArrivalsRun`, as a JS value) or `{error: text}`.
 //!
 //! The page stops a run by terminating the worker. Chromium lets a worker
 //! that is busy in one long task run on for up to two seconds after that,
@@ -19,6 +22,7 @@
 //! it at once.
 
 use serde::Serialize;
+use stampede_core::arrivals::{self, ArrivalsReport, ArrivalsRun};
 use stampede_core::error::InvalidInput;
 use stampede_core::panels::queue_replication::{Replicated, ReplicationSteps};
 use stampede_core::panels::state::State;
@@ -35,22 +39,36 @@ fn main() {
     let replies = scope.clone();
     let on_query = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let data = event.data();
-        let replicate = js_sys::Reflect::get(&data, &"replicate".into()).ok();
-        if let Some(query) = data.as_string() {
-            let (state, _notices) = State::from_query(&query);
-            run_in_steps(QueueSteps::new(&state.queue, state.seed), replies.clone());
-        } else if let Some(query) = replicate.and_then(|query| query.as_string()) {
-            let (state, _notices) = State::from_query(&query);
-            run_in_steps(
-                ReplicationSteps::new(&state.queue, state.seed),
-                replies.clone(),
-            );
-        } else {
-            post(
+        let text_of_key = |key: &str| {
+            js_sys::Reflect::get(&data, &key.into())
+                .ok()
+                .and_then(|value| value.as_string())
+        };
+        match (
+            data.as_string(),
+            text_of_key("replicate"),
+            text_of_key("query"),
+            text_of_key("arrivals"),
+        ) {
+            (Some(query), ..) => {
+                let (state, _notices) = State::from_query(&query);
+                run_in_steps(QueueSteps::new(&state.queue, state.seed), replies.clone());
+            }
+            (None, Some(query), ..) => {
+                let (state, _notices) = State::from_query(&query);
+                run_in_steps(
+                    ReplicationSteps::new(&state.queue, state.seed),
+                    replies.clone(),
+                );
+            }
+            (None, None, Some(query), Some(arrivals)) => {
+                run_in_steps(replay(&query, &arrivals, &replies), replies.clone());
+            }
+            _ => post(
                 &replies,
                 "error",
-                &"the simulation expects a query string".into(),
-            );
+                &"the simulation expects a query string, a replication or arrivals".into(),
+            ),
         }
     });
     scope.set_onmessage(Some(on_query.as_ref().unchecked_ref()));
@@ -59,8 +77,8 @@ fn main() {
     post(&scope, "ready", &JsValue::TRUE);
 }
 
-/// A computation taken a step at a time: a run of the lanes, or their
-/// replications.
+/// A computation taken a step at a time: a run of the lanes, their
+/// replications, or the replay of arrivals.
 trait Steps: 'static {
     type Output: Serialize;
     /// The share done after one more step; `None` once all are taken.
@@ -86,6 +104,44 @@ impl Steps for ReplicationSteps {
     fn finish(self) -> Result<Replicated, InvalidInput> {
         ReplicationSteps::finish(self)
     }
+}
+
+/// The reader's arrivals replayed: the lanes' run, and the description
+/// that goes with it.
+struct ArrivalsSteps {
+    report: ArrivalsReport,
+    steps: QueueSteps,
+}
+
+impl Steps for ArrivalsSteps {
+    type Output = ArrivalsRun;
+    fn step(&mut self) -> Result<Option<f64>, InvalidInput> {
+        self.steps.step()
+    }
+    fn finish(self) -> Result<ArrivalsRun, InvalidInput> {
+        Ok(ArrivalsRun {
+            arrivals: self.report,
+            run: self.steps.finish()?,
+        })
+    }
+}
+
+/// Reads `text` as arrivals, posts how long that took, and sets up their
+/// replay under the Queue parameters of `query`.
+fn replay(
+    query: &str,
+    text: &str,
+    scope: &DedicatedWorkerGlobalScope,
+) -> Result<ArrivalsSteps, InvalidInput> {
+    let (state, _notices) = State::from_query(query);
+    let reading = js_sys::Date::now();
+    let trace = arrivals::parse(text)?;
+    post(scope, "parsed", &(js_sys::Date::now() - reading).into());
+    let (report, replay) = arrivals::report(&state.queue, &trace, state.seed)?;
+    Ok(ArrivalsSteps {
+        report,
+        steps: replay.steps(state.seed),
+    })
 }
 
 /// Takes `steps` a step per task, posting progress on the way and the

@@ -13,7 +13,10 @@
 //!   adjustment is reported on stderr. With `--replicate R` (5 to 100), or
 //!   `repl=R` in the URL, a Queue run is made under R seeds drawn from the
 //!   URL's seed and the JSON object holds each figure's mean with its 95 %
-//!   interval and the lanes' differences, in the page's words.
+//!   interval and the lanes' differences, in the page's words. With
+//!   `--arrivals FILE` it reads job arrivals (one timestamp a line, or CSV
+//!   with a timestamp column) and prints them described and replayed under
+//!   the URL's Queue parameters, each refused row on stderr by its line.
 //!
 //! - `stampede snippets QUERY` prints what the open panel hands a reader to
 //!   paste into their own system (a crontab line, a retry policy, a SQL
@@ -54,6 +57,7 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
 use serde::Serialize;
+use stampede_core::arrivals;
 use stampede_core::error::InvalidInput;
 use stampede_core::field::Choice;
 use stampede_core::fleet::Expansion;
@@ -110,13 +114,18 @@ enum Command {
         // naming QUERY rather than clap's general one.
         query: OsString,
         /// Also write the panel's time series to this CSV file.
-        #[arg(long, value_name = "FILE")]
+        #[arg(long, value_name = "FILE", conflicts_with = "arrivals")]
         csv: Option<PathBuf>,
         /// Run the Queue panel under R seeds drawn from the URL's seed and
         /// print each figure's mean with its 95 % interval (as `repl=R` in
         /// the URL does).
         #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(i64::from(MIN_REPLICATIONS)..=i64::from(MAX_REPLICATIONS)))]
         replicate: Option<u32>,
+        /// Replay these arrivals (one timestamp a line, or CSV with a
+        /// timestamp column) under the URL's Queue parameters, and print
+        /// them described beside the lanes' figures.
+        #[arg(long, value_name = "FILE", conflicts_with = "replicate")]
+        arrivals: Option<PathBuf>,
     },
     /// Print the open panel's snippets for an app URL: what to paste where.
     Snippets {
@@ -247,8 +256,14 @@ fn main() -> ExitCode {
         } => spread(function, reduce, window),
         Command::Run {
             query,
+            arrivals: Some(file),
+            ..
+        } => run_arrivals(&query, &file),
+        Command::Run {
+            query,
             csv,
             replicate,
+            ..
         } => run_query(&query, csv.as_deref(), replicate),
         Command::Snippets { query } => snippets(&query),
         Command::Presets { seed } => presets(seed),
@@ -400,6 +415,18 @@ fn print_json(value: &impl Serialize, what: &str) -> Result<(), Failure> {
         .and_then(|()| writeln!(out))
         .and_then(|()| out.flush())
         .map_err(output(what))
+}
+
+fn run_arrivals(link: &OsStr, file: &Path) -> Result<(), Failure> {
+    let state = state_of(link)?;
+    let text = fs::read_to_string(file)
+        .map_err(|e| input(format!("--arrivals: {}: {e}", file.display())))?;
+    let result = arrivals::run(&state.queue, &text, state.seed)
+        .map_err(|e| input(format!("--arrivals: {e}")))?;
+    for refused in &result.arrivals.refused {
+        eprintln!("line {}: {}", refused.line, refused.reason);
+    }
+    print_json(&result, "the results")
 }
 
 fn snippets(link: &OsStr) -> Result<(), Failure> {

@@ -604,3 +604,51 @@ fn fleet_fix_prints_the_fixed_crontab_and_the_figures() {
     assert_refused(&stampede(&["fleet", "--level"], b""), "--fix");
     assert_refused(&stampede(&["fleet", "--fix", "--starts"], b""), "--starts");
 }
+
+#[test]
+fn run_with_arrivals_describes_and_replays_them_and_reports_bad_rows() {
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/arrivals.csv"
+    );
+    let output = stampede(&["run", "v=1&p=queue&w=4", "--arrivals", fixture], b"");
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert_eq!(
+        text(&output.stderr)
+            .lines()
+            .map(|l| l.split(':').next().unwrap())
+            .collect::<Vec<_>>(),
+        ["line 51", "line 101", "line 151"]
+    );
+    let result: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let arrivals = &result["arrivals"];
+    assert_eq!(arrivals["description"]["arrivals"], 995);
+    assert_eq!(arrivals["accounts"], 40);
+    assert!(
+        arrivals["poisson"]
+            .as_str()
+            .unwrap()
+            .starts_with("Not Poisson")
+    );
+    let lanes = result["run"]["lanes"].as_array().unwrap();
+    assert_eq!(lanes[0]["slug"], "imported");
+    assert_eq!(lanes[0]["run"]["summary"]["jobs_enqueued"], 995);
+    assert_eq!(lanes.len(), 8);
+}
+
+#[test]
+fn run_with_arrivals_refuses_a_file_with_no_arrivals_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.csv");
+    fs::write(&empty, "timestamp\nsoon\n").unwrap();
+    let output = stampede(
+        &["run", "p=queue", "--arrivals", empty.to_str().unwrap()],
+        b"",
+    );
+    assert_refused(&output, "--arrivals");
+    assert!(
+        text(&output.stderr).contains("line 2"),
+        "{}",
+        text(&output.stderr)
+    );
+}

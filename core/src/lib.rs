@@ -19,6 +19,7 @@
 //! [`field`] (how a parameter is read from text),
 //! [`key_numbers`] and [`preset`].
 
+pub mod arrivals;
 pub mod backoff;
 pub mod dist;
 pub mod error;

@@ -238,7 +238,7 @@ impl QueueParams {
         }
     }
 
-    fn simulation(
+    pub(crate) fn simulation(
         &self,
         strategy: QueueStrategy,
         retry: backoff::RetryStrategy,
@@ -384,14 +384,18 @@ pub struct QueueSteps {
 
 impl QueueSteps {
     pub fn new(params: &QueueParams, seed: u64) -> Result<Self, InvalidInput> {
-        let simulations = params.simulations()?;
-        Ok(Self {
+        Ok(Self::of_lanes(params.lanes(), params.simulations()?, seed))
+    }
+
+    /// Steps through lanes given one by one (a replayed trace's).
+    pub fn of_lanes(names: Vec<LaneName>, simulations: Vec<SimParams>, seed: u64) -> Self {
+        Self {
             seed,
-            names: params.lanes(),
+            names,
             runs: Vec::with_capacity(simulations.len()),
             simulations,
             current: None,
-        })
+        }
     }
 
     /// Takes the next step and returns the share done, from 0 to 1; `None`

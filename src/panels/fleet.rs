@@ -13,7 +13,9 @@ mod heatmap;
 mod input;
 
 use leptos::prelude::*;
+use stampede_core::arrivals;
 use stampede_core::panels;
+use stampede_core::panels::Panel;
 use stampede_core::panels::fleet::{
     CapacityLoad, CapacityUnit, FleetFix, FleetParams, FleetProbe, FleetRead, HeatView, Sample,
 };
@@ -354,6 +356,52 @@ fn concurrency_plot(params: &FleetParams, read: &FleetRead) -> (Plot, usize) {
     (plot, over)
 }
 
+/// The shown day's starts and their count, as arrivals for the Queue.
+fn day_starts(fleet: Fleet) -> Option<(String, u64, String)> {
+    let day = fleet.params.with(|p| p.day);
+    fleet.read.with(|read| {
+        let read = read.as_ref()?;
+        let index = heatmap::shown_day(read, day);
+        let minutes = read
+            .load
+            .starts
+            .get(index as usize * 1440..(index as usize + 1) * 1440)?;
+        let from = read.from + i64::from(index) * 86_400;
+        let total = minutes.iter().map(|&n| u64::from(n)).sum();
+        Some((
+            arrivals::minute_starts_text(from, minutes),
+            total,
+            format!("day {} of the fleet", index + 1),
+        ))
+    })
+}
+
+/// Opens the Queue with the shown day's starts as its arrivals, and the
+/// capacity as its workers when the capacity counts workers.
+fn simulate_starts(fleet: Fleet) -> impl IntoView {
+    let starts = move || day_starts(fleet).map(|(_, total, _)| total.to_string());
+    let simulate = move |_| {
+        let Some((text, _, source)) = day_starts(fleet) else {
+            return;
+        };
+        let workers = fleet
+            .params
+            .with_untracked(|p| (p.capacity_unit == CapacityUnit::Workers).then_some(p.capacity));
+        super::queue::hand_over(text, source);
+        fleet.store.show_panel(Panel::Queue);
+        if let Some(workers) = workers {
+            fleet.store.set("w", &workers.to_string());
+        }
+    };
+    view! {
+        <button type="button" id="fleet-simulate" data-starts=starts on:click=simulate>
+            "Simulate these starts"
+        </button>
+        " in the Queue: the shown day's starts as arrivals, each at its minute, on as many
+        workers as the capacity when it counts workers."
+    }
+}
+
 fn concurrency_block(fleet: Fleet, canvas: ChartCanvas) -> impl IntoView {
     let over = move || {
         let params = fleet.params.get();
@@ -388,6 +436,7 @@ fn concurrency_block(fleet: Fleet, canvas: ChartCanvas) -> impl IntoView {
             </Caption>
             {canvas.view("fleet-concurrency", label)}
             <p class="over-capacity" id="over-capacity">{sentence}</p>
+            {simulate_starts(fleet)}
         </ChartBlock>
     }
 }

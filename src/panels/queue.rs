@@ -7,9 +7,11 @@
 //! the last finished run stays on screen.
 
 mod background;
+mod imported;
 mod replication;
 mod scheduler;
 
+pub use imported::hand_over;
 use stampede_core::panels;
 use std::sync::Arc;
 
@@ -253,6 +255,7 @@ pub fn figure() -> impl IntoView {
             </button>
         </div>
         <scheduler::EventSchedulerView />
+        {imported::view()}
     }
 }
 

@@ -27,6 +27,10 @@
 //   in the fleet worker, then drawn); the median of FLEET_PASTES pastes,
 //   each of a different text so the worker's cache cannot answer.
 //
+// - arrivals read: a million arrivals chosen as a file in the Queue panel,
+//   read in the Queue's worker (tests/e2e/arrivals.mjs); the median of
+//   ARRIVAL_READS reads.
+//
 // Usage: node tests/e2e/bench.mjs [DIST]   (default dist/; BENCH_MOVES,
 // BENCH_LOADS and BENCH_WEEK_RUNS change how many samples it takes;
 // BENCH_PANELS=backoff,hash measures those panels only)
@@ -34,6 +38,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { ARRIVAL_ROWS, arrivalsParseMs } from './arrivals.mjs';
 import {
   CHROMIUM,
   DRAGGED as E2E_DRAGGED,
@@ -54,6 +59,7 @@ const SLOW_LOADS = Number(process.env.BENCH_SLOW_LOADS ?? 3);
 const FLEET_PASTES = Number(process.env.BENCH_FLEET_PASTES ?? 3);
 const REPLICATE_RUNS = Number(process.env.BENCH_REPLICATE_RUNS ?? 3);
 const FLEET_LINES = 10_000;
+const ARRIVAL_READS = Number(process.env.BENCH_ARRIVAL_READS ?? 3);
 
 /** A crontab of FLEET_LINES jobs, half hourly and half daily, shifted by `variant` minutes. */
 const bigCrontab = (variant) =>
@@ -241,6 +247,10 @@ async function main() {
     await page.context().close();
   }
   result.fleet_paste = { lines: FLEET_LINES, median_ms: median(pasteSamples), samples_ms: pasteSamples };
+
+  const arrivalSamples = await arrivalsParseMs(browser, BASE, ARRIVAL_READS);
+  result.arrivals_read = { rows: ARRIVAL_ROWS, median_ms: median(arrivalSamples), samples_ms: arrivalSamples };
+  console.error(`bench: ${ARRIVAL_ROWS} arrivals read in the worker: ${JSON.stringify(arrivalSamples)} ms`);
 
   await browser.close();
   server.close();

@@ -647,6 +647,52 @@ async function main() {
       await t.shot(page, 'queue-playing');
     });
 
+    await check('queue: imported arrivals are read in the worker and show the numbers of stampede run --arrivals', async (t) => {
+      const page = await t.newPage();
+      const query = 'v=1&p=queue&s=1&w=4';
+      const fixture = path.join(REPO, 'tests', 'fixtures', 'arrivals.csv');
+      await openApp(page, '?' + query);
+      await queueDone(page);
+      await page.setInputFiles('#arrivals-file', fixture);
+      await page.waitForSelector('#arrivals-status[data-status="done"]', { timeout: 30_000, state: 'attached' });
+      const cli = JSON.parse(execFileSync(STAMPEDE, ['run', query, '--arrivals', fixture], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+      const cell = (key) => page.getAttribute(`[data-arrivals="${key}"]`, 'data-value');
+      equal(Number(await cell('arrivals')), cli.arrivals.description.arrivals, 'arrivals');
+      equal(Number(await cell('busiest-minute')), cli.arrivals.description.busiest_minute.arrivals, 'busiest minute');
+      equal(Number(await cell('fano-minute')), cli.arrivals.description.fano_per_minute, 'Fano per minute');
+      equal(await page.getAttribute('[data-refused]', 'data-refused'), String(cli.arrivals.refused.length), 'refused rows');
+      equal((await page.textContent('[data-arrivals="poisson"]')).trim(), cli.arrivals.poisson, 'the Poisson check');
+      const shown = await page.$$eval('tr[data-replay-lane]', (rows) => rows.map((row) => [
+        row.dataset.replayLane,
+        Object.fromEntries([...row.querySelectorAll('td[data-replay]')].map((c) => [c.dataset.replay, Number(c.dataset.value)])),
+      ]));
+      equal(shown.map(([slug]) => slug).join(','), cli.run.lanes.map((lane) => lane.slug).join(','), 'lanes');
+      for (const [[slug, cells], lane] of shown.map((row, i) => [row, cli.run.lanes[i]])) {
+        for (const [key, value] of Object.entries(cells)) {
+          equal(value, lane.run.summary[key], `${slug} ${key}`);
+        }
+      }
+      // The arrivals never reach the link.
+      assert(!page.url().includes('arrivals') && !page.url().includes('acct'), `the link carries the arrivals: ${page.url()}`);
+      const blank = await blankCanvases(page);
+      assert(blank.length === 0, `blank charts: ${blank.join(', ')}`);
+      await page.locator('#fig-imported').screenshot({ path: path.join(SHOTS, 'queue-imported.png') });
+    });
+
+    await check('fleet: "Simulate these starts" opens the Queue with the shown day\'s starts as arrivals', async (t) => {
+      const page = await t.newPage();
+      await openApp(page, '?v=1&p=fleet');
+      await fleetSettled(page);
+      const starts = Number(await page.getAttribute('#fleet-simulate', 'data-starts'));
+      assert(starts > 0, `the shown day has ${starts} starts`);
+      const capacity = await page.inputValue('#f-cap');
+      await page.click('#fleet-simulate');
+      await page.waitForSelector('#arrivals-status[data-status="done"]', { timeout: 30_000, state: 'attached' });
+      equal(Number(await page.getAttribute('[data-arrivals="arrivals"]', 'data-value')), starts, 'arrivals in the Queue');
+      equal(await page.inputValue('#f-w'), capacity, 'the Queue\'s workers, as many as the capacity');
+      await page.locator('#fig-imported').screenshot({ path: path.join(SHOTS, 'queue-fleet-starts.png') });
+    });
+
     await check('slots: the clock hand moves while playing and stops when paused', async (t) => {
       const page = await t.newPage();
       await openApp(page, '?v=1&p=slots&s=1');

@@ -1,6 +1,7 @@
 //! Benchmarks of the core, one module per topic, in one binary:
 //! `cargo bench -p stampede-core`.
 
+mod arrivals;
 mod backoff;
 mod fleet;
 mod hash_spread;
@@ -16,5 +17,6 @@ criterion::criterion_main!(
     sim::benches,
     slots::benches,
     hash_spread::benches,
-    fleet::benches
+    fleet::benches,
+    arrivals::benches
 );

@@ -121,6 +121,7 @@ impl Panel {
             figure("depth-band", "Jobs waiting across seeds"),
             figure("recurrence", "When each run starts"),
             figure("heap", "Heap entries, live and dead"),
+            figure("imported", "Your own arrivals"),
         ];
         const FLEET: &[Figure] = &[
             KEY_NUMBERS,

@@ -22,8 +22,8 @@
 //! through its heap.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
-use super::SimParams;
 use super::accounts::Accounts;
 use super::autoscaler::Workers;
 use super::downstream::{DownstreamState, REFUSED_CALL_US};
@@ -31,6 +31,7 @@ use super::event::{Attempt, Job, JobKind, account_of, event_key, kind_of, time_o
 use super::metrics::Metrics;
 use super::plan::{Arrivals, Source};
 use super::validation::Estimate;
+use super::{ImportedJobs, SimParams, SyncSchedule};
 use crate::dist::Dist;
 use crate::rng::{Purpose, SeededRng, seeded};
 use crate::scheduler::{micros, micros_of_whole};
@@ -182,7 +183,7 @@ impl Engine {
             self.refuse(account, job.attempt);
             REFUSED_CALL_US
         } else {
-            self.work.sync_us()
+            self.work.sync_us(account)
         };
         let finish = now.saturating_add(work_us).min(self.horizon_us);
         self.workers.start(event_key(finish, account, kind));
@@ -250,6 +251,8 @@ impl Engine {
 struct WorkTimes {
     sync: Dist,
     syncs: SeededRng,
+    /// An imported trace's own durations, by account (job).
+    imported: Option<Arc<ImportedJobs>>,
     /// None without reports.
     report: Option<(Dist, SeededRng)>,
 }
@@ -259,6 +262,10 @@ impl WorkTimes {
         Self {
             sync: params.duration.clone(),
             syncs: seeded(seed, DURATIONS),
+            imported: match &params.schedule {
+                SyncSchedule::Imported(jobs) if jobs.has_durations() => Some(Arc::clone(jobs)),
+                _ => None,
+            },
             report: params
                 .reports
                 .as_ref()
@@ -266,8 +273,15 @@ impl WorkTimes {
         }
     }
 
-    fn sync_us(&mut self) -> u64 {
-        micros(self.sync.sample(&mut self.syncs))
+    fn sync_us(&mut self, account: u32) -> u64 {
+        match self
+            .imported
+            .as_ref()
+            .and_then(|jobs| jobs.durations_us.as_ref())
+        {
+            Some(durations) => durations[account as usize],
+            None => micros(self.sync.sample(&mut self.syncs)),
+        }
     }
 
     fn report_us(&mut self) -> u64 {

@@ -50,6 +50,8 @@ mod mmc;
 mod plan;
 mod validation;
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 pub use self::mmc::{erlang_c, mm_c_mean_wait};
@@ -84,8 +86,9 @@ pub const REFUSED_CALL_SECONDS: u32 = 1;
 const NO_INDEX: u32 = u32::MAX;
 
 /// When each account's sync job enters the queue. Each syncs every
-/// account about once per cycle of C s.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// account about once per cycle of C s, except an imported trace, whose
+/// jobs come when the trace says.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SyncSchedule {
     /// Every account due at k·C (cron at one instant).
     Herd,
@@ -114,6 +117,101 @@ pub enum SyncSchedule {
         batch: u32,
         spread_seconds: u32,
     },
+    /// A trace replayed: job k is account k, due once at its time.
+    Imported(Arc<ImportedJobs>),
+}
+
+/// Jobs at given times, as a trace of arrivals recorded them, each with
+/// its own duration or none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportedJobs {
+    /// Microseconds from the first arrival, ascending.
+    due_us: Vec<u64>,
+    /// Each job's duration in microseconds; None to draw from the run's
+    /// distribution.
+    durations_us: Option<Vec<u64>>,
+}
+
+impl ImportedJobs {
+    /// Jobs at `times_us` (microseconds, ascending), from the first, with
+    /// `durations_s` beside them when given.
+    pub fn new(times_us: &[i64], durations_s: Option<&[f64]>) -> Result<Self, InvalidInput> {
+        let (Some(&first), Some(&last)) = (times_us.first(), times_us.last()) else {
+            return Err(InvalidInput::new("arrivals", "no arrivals to replay"));
+        };
+        if times_us.len() > MAX_ACCOUNTS as usize {
+            return Err(InvalidInput::new(
+                "arrivals",
+                format!(
+                    "{} jobs are above the {MAX_ACCOUNTS} a replay takes",
+                    times_us.len()
+                ),
+            ));
+        }
+        if !times_us.is_sorted() {
+            return Err(InvalidInput::new("arrivals", "times must be in order"));
+        }
+        let span_us = last.abs_diff(first);
+        if span_us >= u64::from(MAX_HORIZON - 1) * MICROS_PER_SECOND {
+            return Err(InvalidInput::new(
+                "arrivals",
+                format!(
+                    "they span {} days, above the {} a replay takes",
+                    span_us / (86_400 * MICROS_PER_SECOND),
+                    MAX_HORIZON / 86_400
+                ),
+            ));
+        }
+        let durations_us = match durations_s {
+            Some(durations) if durations.len() != times_us.len() => {
+                return Err(InvalidInput::new(
+                    "durations",
+                    format!(
+                        "{} durations for {} arrivals",
+                        durations.len(),
+                        times_us.len()
+                    ),
+                ));
+            }
+            Some(durations) => Some(
+                durations
+                    .iter()
+                    .map(|&seconds| {
+                        crate::error::non_negative("durations", seconds)
+                            .map(|seconds| (seconds * MICROS_PER_SECOND as f64).round() as u64)
+                    })
+                    .collect::<Result<_, _>>()?,
+            ),
+            None => None,
+        };
+        Ok(Self {
+            due_us: times_us.iter().map(|&at| at.abs_diff(first)).collect(),
+            durations_us,
+        })
+    }
+
+    /// The jobs, one account each.
+    pub fn len(&self) -> u32 {
+        self.due_us.len() as u32
+    }
+
+    /// Never: a replay has at least one job.
+    pub fn is_empty(&self) -> bool {
+        self.due_us.is_empty()
+    }
+
+    /// Whole seconds from the first arrival to just past the last: a
+    /// horizon this long takes every job.
+    pub fn span_seconds(&self) -> u32 {
+        self.due_us
+            .last()
+            .map_or(0, |&last| (last / MICROS_PER_SECOND) as u32 + 1)
+    }
+
+    /// Whether each job brings its own duration.
+    pub fn has_durations(&self) -> bool {
+        self.durations_us.is_some()
+    }
 }
 
 /// Scales the workers with the queue. Every check interval it wants

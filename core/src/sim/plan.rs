@@ -7,7 +7,8 @@
 //! that carries it out, filling a window of due syncs each time one opens:
 //! once per cycle for most, every T s for least recently synced, and only
 //! at 0 for self-rescheduling, whose later syncs are the successors of
-//! finished ones. Account k (from 0) has the decimal id "k + 1". Herd,
+//! finished ones. An imported trace's window takes the trace's jobs due
+//! in its cycle. Account k (from 0) has the decimal id "k + 1". Herd,
 //! hash spread and slots place every account at a fixed offset in the
 //! cycle ([`Offsets`]), computed once; hash spread and slots then number
 //! their accounts in the order of their offsets, which keeps the engine's
@@ -29,12 +30,13 @@
 
 use std::collections::VecDeque;
 use std::fmt::Write;
+use std::sync::Arc;
 
 use rand::RngExt;
 
 use super::event::{Attempt, Job, JobKind, NEVER, account_of, event_key, time_of};
 use super::metrics::Metrics;
-use super::{NO_INDEX, SimParams, SyncSchedule};
+use super::{ImportedJobs, NO_INDEX, SimParams, SyncSchedule};
 use crate::dist::Dist;
 use crate::hash;
 use crate::hash_spread::{HashMode, Placement, Reduction};
@@ -196,6 +198,19 @@ impl Arrivals {
                 jobs.push_uniform(rng, now, self.cycle_us, accounts);
                 NEVER
             }
+            Plan::Imported {
+                jobs: imported,
+                next,
+            } => {
+                let due = &imported.due_us;
+                while let Some(&at) = due.get(*next)
+                    && at < cycle_end
+                {
+                    jobs.push(at, at, *next as u32);
+                    *next += 1;
+                }
+                cycle_end
+            }
             Plan::LeastRecent {
                 spread,
                 every_us,
@@ -292,6 +307,11 @@ enum Plan {
     },
     Offsets(Offsets),
     SelfRescheduling(SeededRng),
+    /// The trace's jobs and the next one to place.
+    Imported {
+        jobs: Arc<ImportedJobs>,
+        next: usize,
+    },
     LeastRecent {
         spread: SeededRng,
         every_us: u64,
@@ -331,6 +351,10 @@ impl Plan {
             SyncSchedule::HashSpread(mode) => Self::Offsets(hash_spread(mode, params)),
             SyncSchedule::Slots { slots } => Self::Offsets(slotted(slots, params)),
             SyncSchedule::SelfRescheduling => Self::SelfRescheduling(seeded(seed, JITTER)),
+            SyncSchedule::Imported(ref jobs) => Self::Imported {
+                jobs: Arc::clone(jobs),
+                next: 0,
+            },
             SyncSchedule::LeastRecentlySynced {
                 every_seconds,
                 batch,

@@ -166,6 +166,19 @@ fn syncs(params: &SimParams, accounts: u64, cycles: u64) -> Result<u64, InvalidI
             }
             batch * horizon.div_ceil(every)
         }
+        SyncSchedule::Imported(ref jobs) => {
+            if params.accounts != jobs.len() {
+                return Err(InvalidInput::new(
+                    "accounts",
+                    format!(
+                        "{} must equal the {} imported jobs, one account each",
+                        params.accounts,
+                        jobs.len()
+                    ),
+                ));
+            }
+            accounts
+        }
         // Poisson counts vary; 5 % over the mean is far beyond any
         // plausible draw at the sizes where the cap matters.
         SyncSchedule::Poisson => (accounts * horizon / cycle) * 21 / 20 + 1,

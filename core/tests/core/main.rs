@@ -1,5 +1,6 @@
 //! Integration tests of stampede-core, one module per topic, in one binary.
 
+mod arrivals;
 mod backoff;
 mod backoff_fleet;
 mod backoff_panel;

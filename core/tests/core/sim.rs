@@ -138,7 +138,7 @@ fn herd_queues_every_account_at_the_cycle_start() {
 /// 150 is beyond four and a half standard deviations in every one of the
 /// 120 minutes.
 fn assert_flat_ingress(strategy: SyncSchedule) {
-    let run = run(&params(60_000, 100, constant(1.0), strategy));
+    let run = run(&params(60_000, 100, constant(1.0), strategy.clone()));
     for (bin, &ingress) in run.ingress.iter().enumerate() {
         assert!(
             ingress.abs_diff(1_000) < 150,
@@ -239,7 +239,7 @@ fn least_recently_synced_batches_reach_every_account_in_turn() {
         spread_seconds: 30,
     };
     for (horizon, never_synced) in [(540, 100), (600, 0)] {
-        let params = SimParams::new(1_000, 50, 600, horizon, constant(1.0), strategy);
+        let params = SimParams::new(1_000, 50, 600, horizon, constant(1.0), strategy.clone());
         let summary = run(&params).summary;
         assert_eq!(summary.jobs_enqueued, u64::from(horizon / 60) * 100);
         assert_eq!(summary.never_synced, never_synced, "horizon {horizon}");
@@ -288,7 +288,7 @@ fn same_seed_same_run_other_seed_other_run() {
             spread_seconds: 120,
         },
     ] {
-        let params = params(20_000, 8, lognormal.clone(), strategy);
+        let params = params(20_000, 8, lognormal.clone(), strategy.clone());
         let first = sim::simulate(&params, 11).unwrap();
         assert_eq!(first, sim::simulate(&params, 11).unwrap(), "{strategy:?}");
         assert_ne!(first, sim::simulate(&params, 12).unwrap(), "{strategy:?}");

@@ -63,7 +63,7 @@ fn stepping_in_chunks_equals_one_run() {
                 ..scaler()
             }),
             ..with_reports(
-                params(2_000, 4, lognormal.clone(), strategy),
+                params(2_000, 4, lognormal.clone(), strategy.clone()),
                 constant(2.0),
                 0,
             )
@@ -324,7 +324,7 @@ fn reports_and_a_downstream_replay_with_their_seed() {
                 3,
             )),
             ..with_reports(
-                params(5_000, 8, lognormal.clone(), strategy),
+                params(5_000, 8, lognormal.clone(), strategy.clone()),
                 lognormal.clone(),
                 900,
             )

@@ -1,0 +1,65 @@
+//! The reader's own arrivals: a trace of job arrivals read from text
+//! ([`parse`]) and described ([`describe`]): per hour of day, the busiest
+//! second and minute, and how far the trace is from Poisson; and replayed
+//! through the queue simulation ([`replay`]) beside the same jobs spread
+//! by each strategy.
+//!
+//! ```
+//! use stampede_core::arrivals;
+//!
+//! let trace = arrivals::parse("time,duration\n2026-01-01T00:00:00Z,2\n1767225601,3\nsoon,1\n").unwrap();
+//! assert_eq!(trace.times_us.len(), 2);
+//! assert_eq!(trace.refused[0].line, 4);
+//! let description = arrivals::describe(&trace.times_us, 1);
+//! assert_eq!(description.busiest_minute.arrivals, 2);
+//! ```
+
+mod describe;
+mod parse;
+mod replay;
+mod report;
+
+pub use self::describe::{Busiest, Description, FANO_WIDTHS, FanoAt, PoissonCheck, describe};
+pub use self::parse::{
+    EpochUnit, MAX_BYTES, MAX_ROWS, RefusedRow, RowRefusal, TIMESTAMP_NAMES, Trace, TraceLayout,
+    parse,
+};
+pub use self::replay::{IMPORTED, Replay, replay};
+pub use self::report::{ArrivalsReport, ArrivalsRun, report, run};
+
+/// Starts counted per minute from `from` (Unix seconds), as arrivals: one
+/// line of epoch seconds per start, each at the start of its minute, as a
+/// cron fleet starts them.
+pub fn minute_starts_text(from: i64, starts: &[u32]) -> String {
+    let mut text = String::new();
+    for (minute, &n) in (0_i64..).zip(starts) {
+        let line = format!("{}\n", from + minute * 60);
+        for _ in 0..n {
+            text.push_str(&line);
+        }
+    }
+    text
+}
+
+/// `at_us` (microseconds since the epoch) as RFC 3339 in UTC, to the
+/// millisecond when it has one: `2026-01-01T00:10:00.25Z`. Written here
+/// rather than by jiff, whose printer the app's wasm would then carry.
+pub fn format_instant(at_us: i64) -> String {
+    let seconds = at_us.div_euclid(1_000_000);
+    let date = crate::fleet::civil::civil_from_days(seconds.div_euclid(86_400));
+    let of_day = seconds.rem_euclid(86_400);
+    let millis = at_us.rem_euclid(1_000_000) / 1_000;
+    let fraction = match millis {
+        0 => String::new(),
+        ms => format!(".{ms:03}").trim_end_matches('0').to_string(),
+    };
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}{fraction}Z",
+        date.year,
+        date.month,
+        date.day,
+        of_day / 3_600,
+        of_day / 60 % 60,
+        of_day % 60
+    )
+}

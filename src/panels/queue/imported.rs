@@ -1,0 +1,441 @@
+//! The reader's own arrivals in the Queue panel: a paste box and a file
+//! picker, read, described and replayed in the Queue's worker (the page
+//! never parses a million rows), then what the trace looks like and the
+//! imported lane beside the same jobs spread by each strategy.
+//!
+//! The arrivals stay on this page: they are not in the link, which says
+//! so, and a button offers them as a file to keep beside the link. A
+//! change of the Queue's parameters or seed replays them again.
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use stampede_core::arrivals::{self, ArrivalsRun, MAX_BYTES};
+use stampede_core::panels::Panel;
+use stampede_core::panels::state::State;
+use stampede_core::queue::Lane;
+use stampede_core::units::{count, duration, significant};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use super::{depth_plot, percent};
+use crate::browser;
+use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
+use crate::panels::{Caption, ChartBlock};
+use crate::store::Store;
+use crate::worker::{self, WorkerRun};
+
+thread_local! {
+    /// Arrivals another panel handed over (the Fleet's starts), with what
+    /// they are, for the Queue panel to take when it opens.
+    static HANDED_OVER: RefCell<Option<(String, String)>> = const { RefCell::new(None) };
+}
+
+/// Hands `text` over as arrivals, named `source`, to the Queue panel that
+/// opens next.
+pub fn hand_over(text: String, source: String) {
+    HANDED_OVER.set(Some((text, source)));
+}
+
+/// Refused rows listed on the page; the rest are counted.
+const LISTED_REFUSALS: usize = 20;
+
+#[derive(Clone, PartialEq)]
+enum Status {
+    Empty,
+    Reading(f64),
+    Done,
+    Failed(String),
+}
+
+/// The arrivals kept on the page, the replay under way and its result.
+#[derive(Clone, Copy)]
+pub struct Imported {
+    /// Kept, as a file's text arrives outside any reactive owner.
+    store: Store,
+    text: StoredValue<Option<Arc<String>>>,
+    /// What the box says about the text held: a pasted text or a file.
+    source: RwSignal<String>,
+    status: RwSignal<Status>,
+    parse_ms: RwSignal<Option<f64>>,
+    shown: RwSignal<Option<Arc<ArrivalsRun>>>,
+    worker: StoredValue<Option<WorkerRun>, LocalStorage>,
+    ticket: StoredValue<u64>,
+}
+
+impl Imported {
+    fn new() -> Self {
+        Self {
+            store: Store::get(),
+            text: StoredValue::new(None),
+            source: RwSignal::new(String::new()),
+            status: RwSignal::new(Status::Empty),
+            parse_ms: RwSignal::new(None),
+            shown: RwSignal::new(None),
+            worker: StoredValue::new_local(None),
+            ticket: StoredValue::new(0),
+        }
+    }
+
+    /// Keeps `text` as the arrivals and replays them.
+    fn take(self, text: String, source: String) {
+        self.text.set_value(Some(Arc::new(text)));
+        self.source.set(source);
+        self.replay();
+    }
+
+    /// Replays the arrivals held under the Queue's parameters now.
+    fn replay(self) {
+        let Some(text) = self.text.get_value() else {
+            return;
+        };
+        self.ticket.update_value(|ticket| *ticket += 1);
+        if let Some(run) = self.worker.try_update_value(Option::take).flatten() {
+            run.cancel();
+        }
+        let ticket = self.ticket.get_value();
+        let current = move || self.ticket.try_get_value() == Some(ticket);
+        let query = self.store.state.with_untracked(|state| {
+            State {
+                seed: state.seed,
+                queue: state.queue.clone(),
+                ..State::new(Panel::Queue)
+            }
+            .to_query()
+        });
+        self.status.set(Status::Reading(0.0));
+        self.parse_ms.set(None);
+        let started = worker::start_arrivals(
+            query,
+            text.as_str().to_owned(),
+            move |share| {
+                if current() {
+                    self.status.set(Status::Reading(share));
+                }
+            },
+            move |ms| {
+                if current() {
+                    self.parse_ms.set(Some(ms));
+                }
+            },
+            move |result| {
+                if !current() {
+                    return;
+                }
+                match result {
+                    Ok(run) => {
+                        self.shown.set(Some(Arc::new(run)));
+                        self.status.set(Status::Done);
+                    }
+                    Err(why) => self.status.set(Status::Failed(why)),
+                }
+            },
+        );
+        match started {
+            Ok(run) => self.worker.set_value(Some(run)),
+            Err(why) => self.status.set(Status::Failed(why)),
+        }
+    }
+}
+
+/// The import box and, once replayed, the description and the lanes.
+pub fn view() -> impl IntoView {
+    let imported = Imported::new();
+    if let Some((text, source)) = HANDED_OVER.take() {
+        imported.take(text, source);
+    }
+    let state = imported.store.state;
+    let params = Memo::new(move |_| state.with(|s| (s.queue.clone(), s.seed)));
+    Effect::new(move |previous: Option<()>| {
+        params.track();
+        // A change of parameters replays what is held; the first run of
+        // the effect has nothing to replay.
+        if previous.is_some() {
+            imported.replay();
+        }
+    });
+    let hours = ChartCanvas::new(220.0);
+    let depth = ChartCanvas::new(260.0);
+    chart::redraw_on_change("imported", move || {
+        imported.shown.with(|shown| {
+            if let Some(shown) = shown {
+                hours.draw(|area, pen| hour_plot(shown).draw(area, pen));
+                depth.draw(|area, pen| depth_plot(&shown.run, 1.0).draw(area, pen));
+            }
+        });
+    });
+    view! {
+        <ChartBlock figure="imported" png=false>
+            <Caption slot>
+                "Paste job arrivals, one timestamp a line (RFC 3339, or epoch seconds or
+                milliseconds), or CSV with a header naming a timestamp column and, if you have
+                them, duration, account and kind. They are read in the background and stay on this
+                page: the link does not carry them."
+            </Caption>
+            <div id="imported" class="imported">
+                {input(imported)}
+                {status(imported)}
+                {move || imported.shown.get().map(|shown| results(shown, hours, depth))}
+            </div>
+        </ChartBlock>
+    }
+}
+
+fn input(imported: Imported) -> impl IntoView {
+    let pasted = RwSignal::new(String::new());
+    view! {
+        <textarea
+            id="arrivals-text"
+            class="fleet-text"
+            rows="6"
+            spellcheck="false"
+            aria-label="Job arrivals: one timestamp a line, or CSV with a timestamp column"
+            placeholder="2026-01-01T00:00:00Z\n2026-01-01T00:00:01.250Z\n…  or  timestamp,duration,account\n…"
+            prop:value=move || pasted.get()
+            on:input=move |ev| pasted.set(event_target_value(&ev))
+        ></textarea>
+        <div class="fleet-input-actions">
+            <button
+                type="button"
+                id="arrivals-replay"
+                on:click=move |_| {
+                    let text = pasted.get_untracked();
+                    imported.take(text, "the pasted text".into());
+                }
+            >
+                "Replay these arrivals"
+            </button>
+            <label class="button upload">
+                "Upload a file"
+                <input
+                    type="file"
+                    id="arrivals-file"
+                    accept=".csv,.txt,.log,text/*"
+                    on:change=move |ev| {
+                        let input = ev
+                            .target()
+                            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
+                        if let Some(file) = input.as_ref().and_then(|i| i.files()).and_then(|f| f.get(0)) {
+                            read_file(imported, file);
+                        }
+                    }
+                />
+            </label>
+            <button
+                type="button"
+                id="arrivals-download"
+                disabled=move || imported.source.with(String::is_empty)
+                on:click=move |_| {
+                    if let Some(text) = imported.text.get_value() {
+                        let _ = browser::download_text("arrivals.csv", "text/csv", &text);
+                    }
+                }
+            >
+                "Download arrivals"
+            </button>
+        </div>
+        <p class="imported-note">
+            {move || {
+                let source = imported.source.get();
+                if source.is_empty() {
+                    "Nothing imported yet.".to_string()
+                } else {
+                    format!(
+                        "Replaying {source}. The arrivals stay on this page and are not in the link: download them to keep them beside it."
+                    )
+                }
+            }}
+        </p>
+    }
+}
+
+/// Reads a chosen file's text and replays it, refusing one over the cap.
+fn read_file(imported: Imported, file: web_sys::File) {
+    let name = file.name();
+    if file.size() > MAX_BYTES as f64 {
+        return imported.status.set(Status::Failed(format!(
+            "{name} is over the {} MB an import may have.",
+            MAX_BYTES >> 20
+        )));
+    }
+    spawn_local(async move {
+        match JsFuture::from(file.text())
+            .await
+            .ok()
+            .and_then(|t| t.as_string())
+        {
+            Some(text) => imported.take(text, name),
+            None => imported
+                .status
+                .set(Status::Failed(format!("{name} could not be read."))),
+        }
+    });
+}
+
+/// Progress, a failure, or how long reading took; `data-status` says which.
+fn status(imported: Imported) -> impl IntoView {
+    let name = move || match imported.status.get() {
+        Status::Empty => "empty",
+        Status::Reading(_) => "running",
+        Status::Done => "done",
+        Status::Failed(_) => "failed",
+    };
+    let text = move || match imported.status.get() {
+        Status::Empty | Status::Done => String::new(),
+        Status::Reading(share) => format!("Replaying in the background: {:.0} %", share * 100.0),
+        Status::Failed(why) => why,
+    };
+    let parse_ms = move || imported.parse_ms.get().map(|ms| format!("{ms:.0}"));
+    let read_in = move || {
+        imported.parse_ms.get().map(|ms| {
+            format!(
+                "Read in {} in the worker. ",
+                duration((ms / 1000.0).max(0.001))
+            )
+        })
+    };
+    view! {
+        <p id="arrivals-status" data-status=name data-parse-ms=parse_ms aria-live="polite">
+            {read_in}
+            <span role="alert">{text}</span>
+        </p>
+    }
+}
+
+fn results(shown: Arc<ArrivalsRun>, hours: ChartCanvas, depth: ChartCanvas) -> impl IntoView {
+    let report = &shown.arrivals;
+    let d = &report.description;
+    let at = arrivals::format_instant;
+    let refused = report.refused.len();
+    let listed: Vec<String> = report
+        .refused
+        .iter()
+        .take(LISTED_REFUSALS)
+        .map(|row| format!("Line {}: {}", row.line, row.reason))
+        .collect();
+    let more = (refused > LISTED_REFUSALS)
+        .then(|| format!("and {} more.", count((refused - LISTED_REFUSALS) as u64)));
+    let figure = |key: &'static str, label: &'static str, value: String, raw: String| {
+        view! {
+            <tr>
+                <th scope="row">{label}</th>
+                <td data-arrivals=key data-value=raw>{value}</td>
+            </tr>
+        }
+    };
+    let optional = |x: Option<f64>| x.map_or_else(|| "–".to_string(), |x| significant(x, 3));
+    let raw = |x: Option<f64>| x.map_or_else(String::new, |x| x.to_string());
+    let span_s = (d.last_us - d.first_us) as f64 / 1e6;
+    let fano_widths = d
+        .fano_by_width
+        .iter()
+        .map(|at| format!("{}: {}", duration(f64::from(at.width_s)), optional(at.fano)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let hour_label = {
+        let busiest_hour = (0..24).max_by_key(|&h| d.per_hour_of_day[h]).unwrap_or(0);
+        format!(
+            "Arrivals per hour of the day, UTC; the most, {}, in hour {busiest_hour}.",
+            count(d.per_hour_of_day[busiest_hour])
+        )
+    };
+    let lanes = shown.run.lanes.clone();
+    view! {
+        <p class="imported-reading">{report.reading.clone()}</p>
+        <p class="imported-refused" data-refused=refused.to_string()>
+            {if refused == 0 {
+                "Every row was read.".to_string()
+            } else {
+                format!("{} refused, the rest kept:", count(refused as u64))
+            }}
+        </p>
+        <ul class="imported-refusals">
+            {listed.into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
+            {more.map(|more| view! { <li>{more}</li> })}
+        </ul>
+        <table class="figures imported-figures">
+            <tbody>
+                {figure("arrivals", "Arrivals", count(d.arrivals), d.arrivals.to_string())}
+                {figure("accounts", "Accounts", count(u64::from(report.accounts)), report.accounts.to_string())}
+                {figure("span", "From first to last", format!("{} ({} to {})", duration(span_s), at(d.first_us), at(d.last_us)), span_s.to_string())}
+                {figure("busiest-second", "Busiest second", format!("{} at {}", count(d.busiest_second.arrivals), at(d.busiest_second.start_us)), d.busiest_second.arrivals.to_string())}
+                {figure("busiest-minute", "Busiest minute", format!("{} at {}", count(d.busiest_minute.arrivals), at(d.busiest_minute.start_us)), d.busiest_minute.arrivals.to_string())}
+                {figure("gap-cv", "Gaps' coefficient of variation (1 for Poisson)", optional(d.gap_cv), raw(d.gap_cv))}
+                {figure("fano-minute", "Fano factor of counts per minute (1 for Poisson)", optional(d.fano_per_minute), raw(d.fano_per_minute))}
+                {figure("fano-widths", "Fano factor by bin width", fano_widths, String::new())}
+            </tbody>
+        </table>
+        <p class="imported-poisson" data-arrivals="poisson">{report.poisson.clone()}</p>
+        <p class="imported-scaling">{report.self_similarity.clone()}</p>
+        {hours.view("imported-hours", move || hour_label.clone())}
+        <p class="imported-rule">{report.replay.clone()}</p>
+        {depth.view("imported-depth", || "The most jobs waiting in each bin, the imported lane beside the spread ones.".to_string())}
+        {lanes_table(lanes)}
+    }
+}
+
+/// Each lane's figures, the imported one first.
+fn lanes_table(lanes: Vec<Lane>) -> impl IntoView {
+    view! {
+        <div class="table-scroll" tabindex="0" role="region" aria-label="Replayed lanes">
+            <table class="figures imported-lanes">
+                <thead>
+                    <tr>
+                        <th scope="col">"Lane"</th>
+                        <th scope="col">"Jobs enqueued"</th>
+                        <th scope="col">"p50 wait"</th>
+                        <th scope="col">"p95 wait"</th>
+                        <th scope="col">"p99 wait"</th>
+                        <th scope="col">"Most waiting"</th>
+                        <th scope="col">"Utilization"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {lanes
+                        .into_iter()
+                        .map(|lane| {
+                            let s = lane.run.summary;
+                            let cell = |key: &'static str, text: String, raw: String| {
+                                view! { <td data-replay=key data-value=raw>{text}</td> }
+                            };
+                            view! {
+                                <tr data-replay-lane=lane.name.slug.clone()>
+                                    <th scope="row">{lane.name.label.clone()}</th>
+                                    {cell("jobs_enqueued", count(s.jobs_enqueued), s.jobs_enqueued.to_string())}
+                                    {cell("p50_wait_s", duration(s.p50_wait_s), s.p50_wait_s.to_string())}
+                                    {cell("p95_wait_s", duration(s.p95_wait_s), s.p95_wait_s.to_string())}
+                                    {cell("p99_wait_s", duration(s.p99_wait_s), s.p99_wait_s.to_string())}
+                                    {cell("max_queue_depth", count(s.max_queue_depth), s.max_queue_depth.to_string())}
+                                    {cell("utilization", percent(s.utilization), s.utilization.to_string())}
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+/// Arrivals in each hour of the day, UTC.
+fn hour_plot(shown: &ArrivalsRun) -> Plot {
+    let per_hour = &shown.arrivals.description.per_hour_of_day;
+    let most = per_hour.iter().copied().max().unwrap_or(0);
+    Plot {
+        x: 0.0..24.0,
+        y: 0.0..(most as f64 * 1.1).max(1.0),
+        x_desc: "hour of the day, UTC".into(),
+        y_desc: "arrivals".into(),
+        x_tick: chart::number_tick,
+        y_tick: chart::number_tick,
+        layers: vec![Layer::Bars {
+            start: 0.0,
+            width: 1.0,
+            heights: per_hour.iter().map(|&n| n as f64).collect(),
+            ink: Ink::Series(0),
+            label: None,
+        }],
+    }
+}
