@@ -48,6 +48,8 @@ pub enum Reply {
     Link(Option<Result<String, String>>),
     Fix(Box<FleetFix>),
     Probe(Option<FleetProbe>),
+    /// A day's starts as arrivals for the Queue panel (a CSV text).
+    Arrivals(String),
     /// The request failed, or the worker did: the reader's message.
     Failed(String),
 }
@@ -74,9 +76,10 @@ thread_local! {
 }
 
 /// Asks the worker to read the fleet of `source` under the settings of
-/// `query` (the page's query string). `on_reply` receives what the worker
-/// says about this request and none older, stage by stage.
-pub fn request(query: &str, source: Source, on_reply: impl Fn(Reply) + 'static) {
+/// `query` (the page's query string), or with `day` only for that day's
+/// starts as arrivals. `on_reply` receives what the worker says about this
+/// request and none older, stage by stage.
+pub fn request(query: &str, source: Source, day: Option<u32>, on_reply: impl Fn(Reply) + 'static) {
     let id = NEXT_ID.get();
     NEXT_ID.set(id + 1.0);
     let message = js_sys::Object::new();
@@ -89,6 +92,9 @@ pub fn request(query: &str, source: Source, on_reply: impl Fn(Reply) + 'static) 
         Source::Text(text) => set("text", text.into()),
         Source::Fragment(fragment) => set("fragment", fragment.into()),
         Source::Sample => {}
+    }
+    if let Some(day) = day {
+        set("day", day.into());
     }
     let on_reply: OnReply = Rc::new(on_reply);
     let connection = match CONNECTION.with_borrow(Clone::clone) {
@@ -196,6 +202,7 @@ impl Connection {
                 Some("link") => decode(value).map(Reply::Link),
                 Some("fix") => decode(value).map(|fix| Reply::Fix(Box::new(fix))),
                 Some("probe") => decode(value).map(Reply::Probe),
+                Some("arrivals") => decode(value).map(Reply::Arrivals),
                 _ => return,
             }
             .unwrap_or_else(Reply::Failed)

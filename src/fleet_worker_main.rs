@@ -9,7 +9,9 @@
 //! - from the page, `{id, query, text}` (a fleet's text), `{id, query,
 //!   fragment}` (a link's fragment, without `#`) or `{id, query}` (the
 //!   sample the query names); `query` is the page's query string and `id`
-//!   grows with every request;
+//!   grows with every request. With `day` (0 for the week's first) the
+//!   request asks instead for that day's starts as arrivals for the Queue
+//!   panel, the one stage `"arrivals"` ([`report::day_arrivals`]);
 //! - to the page, for a fragment or a sample, `{id, text}` first, the text
 //!   it stands for; then `{id, stage, value}` for the stages `"read"`,
 //!   `"link"`, `"fix"` and `"probe"` in that order, or `{id, error}` as
@@ -40,6 +42,8 @@ struct Job {
     params: FleetParams,
     seed: u64,
     stage: Stage,
+    /// The day whose starts an arrivals request asks for.
+    day: Option<u32>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -48,17 +52,18 @@ enum Stage {
     Link,
     Fix,
     Probe,
+    Arrivals,
 }
 
 impl Stage {
-    const NAMES: [&str; 4] = ["read", "link", "fix", "probe"];
+    const NAMES: [&str; 5] = ["read", "link", "fix", "probe", "arrivals"];
 
     fn next(self) -> Option<Stage> {
         match self {
             Stage::Read => Some(Stage::Link),
             Stage::Link => Some(Stage::Fix),
             Stage::Fix => Some(Stage::Probe),
-            Stage::Probe => None,
+            Stage::Probe | Stage::Arrivals => None,
         }
     }
 }
@@ -77,6 +82,7 @@ struct Inputs {
     seed: u64,
     fix: Option<FixMethod>,
     probe: Option<Probe>,
+    day: Option<u32>,
 }
 
 /// The last result of one stage in postcard, with its inputs.
@@ -87,7 +93,7 @@ struct Worker {
     job: Option<Job>,
     /// Whether a step is already on its way through the channel.
     step_posted: bool,
-    kept: [Kept; 4],
+    kept: [Kept; 5],
 }
 
 thread_local! {
@@ -138,6 +144,9 @@ fn accept(message: &JsValue, scope: &DedicatedWorkerGlobalScope, next_step: &Mes
         .unwrap_or_default();
     // The page decodes the same query and shows its notices itself.
     let (state, _notices) = State::from_query(&query);
+    let day = field("day")
+        .and_then(|day| day.as_f64())
+        .map(|day| day as u32);
     let text = if let Some(text) = field("text").and_then(|text| text.as_string()) {
         text
     } else {
@@ -160,7 +169,12 @@ fn accept(message: &JsValue, scope: &DedicatedWorkerGlobalScope, next_step: &Mes
             text,
             params: state.fleet,
             seed: state.seed,
-            stage: Stage::Read,
+            stage: if day.is_some() {
+                Stage::Arrivals
+            } else {
+                Stage::Read
+            },
+            day,
         });
         if !worker.step_posted {
             worker.step_posted = next_step.post_message(&JsValue::NULL).is_ok();
@@ -228,6 +242,7 @@ impl Inputs {
             seed: job.seed,
             fix: matches!(stage, Stage::Fix | Stage::Probe).then_some(job.params.fix),
             probe: (stage == Stage::Probe).then_some(job.params.probe),
+            day: job.day.filter(|_| stage == Stage::Arrivals),
         }
     }
 }
@@ -240,6 +255,12 @@ fn run(job: &Job, stage: Stage) -> Result<Vec<u8>, String> {
         Stage::Link => to_bytes(Ok(report::link(text, params.sample))),
         Stage::Fix => to_bytes(report::fix(text, params, seed)),
         Stage::Probe => to_bytes(report::probe(text, params, seed)),
+        Stage::Arrivals => to_bytes(report::day_arrivals(
+            text,
+            params,
+            seed,
+            job.day.unwrap_or(0),
+        )),
     }
 }
 

@@ -184,6 +184,7 @@ fn fleet_failure() -> JsFuture {
     fleet_worker::request(
         "v=1&p=fleet&smp=own",
         Source::Text("cron\tnightly\t0 0 * * *\n".into()),
+        None,
         move |reply| {
             if let Reply::Failed(why) = reply {
                 resolve.call1(&JsValue::NULL, &why.into()).unwrap();

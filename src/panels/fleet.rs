@@ -13,7 +13,6 @@ mod heatmap;
 mod input;
 
 use leptos::prelude::*;
-use stampede_core::arrivals;
 use stampede_core::panels;
 use stampede_core::panels::Panel;
 use stampede_core::panels::fleet::{
@@ -94,7 +93,7 @@ impl Fleet {
             self.link.set(None);
         }
         self.status.set(Status::Working);
-        fleet_worker::request(&query, source, move |reply| self.receive(reply));
+        fleet_worker::request(&query, source, None, move |reply| self.receive(reply));
     }
 
     /// Sends the text in the box, or the sample the settings name.
@@ -163,6 +162,18 @@ impl Fleet {
                 self.status.set(Status::Failed(why));
                 self.catch_up_box();
             }
+            // Only a handoff asks for arrivals, and hears the answer itself.
+            Reply::Arrivals(_) => {}
+        }
+    }
+
+    /// The fleet as the worker should take it: the text in the box, or
+    /// the sample the settings name.
+    fn source(self) -> Source {
+        if self.params.with_untracked(|p| p.sample == Sample::Own) {
+            Source::Text(self.text.get_value())
+        } else {
+            Source::Sample
         }
     }
 
@@ -356,8 +367,8 @@ fn concurrency_plot(params: &FleetParams, read: &FleetRead) -> (Plot, usize) {
     (plot, over)
 }
 
-/// The shown day's starts and their count, as arrivals for the Queue.
-fn day_starts(fleet: Fleet) -> Option<(String, u64, String)> {
+/// The shown day (0 for the week's first) and its starts.
+fn shown_day_starts(fleet: Fleet) -> Option<(u32, u64)> {
     let day = fleet.params.with(|p| p.day);
     fleet.read.with(|read| {
         let read = read.as_ref()?;
@@ -366,39 +377,49 @@ fn day_starts(fleet: Fleet) -> Option<(String, u64, String)> {
             .load
             .starts
             .get(index as usize * 1440..(index as usize + 1) * 1440)?;
-        let from = read.from + i64::from(index) * 86_400;
-        let total = minutes.iter().map(|&n| u64::from(n)).sum();
-        Some((
-            arrivals::minute_starts_text(from, minutes),
-            total,
-            format!("day {} of the fleet", index + 1),
-        ))
+        Some((index, minutes.iter().map(|&n| u64::from(n)).sum()))
     })
 }
 
-/// Opens the Queue with the shown day's starts as its arrivals, and the
-/// capacity as its workers when the capacity counts workers.
+/// Opens the Queue with the shown day's starts as its arrivals (with the
+/// jobs' durations when every one has a `Duration=`), and the capacity as
+/// its workers when the capacity counts workers.
 fn simulate_starts(fleet: Fleet) -> impl IntoView {
-    let starts = move || day_starts(fleet).map(|(_, total, _)| total.to_string());
+    let starts = move || shown_day_starts(fleet).map(|(_, total)| total.to_string());
     let simulate = move |_| {
-        let Some((text, _, source)) = day_starts(fleet) else {
+        let Some((day, _)) = shown_day_starts(fleet) else {
             return;
         };
         let workers = fleet
             .params
             .with_untracked(|p| (p.capacity_unit == CapacityUnit::Workers).then_some(p.capacity));
-        super::queue::hand_over(text, source);
-        fleet.store.show_panel(Panel::Queue);
-        if let Some(workers) = workers {
-            fleet.store.set("w", &workers.to_string());
-        }
+        let query = fleet.store.state.with_untracked(State::to_query);
+        fleet.status.set(Status::Working);
+        fleet_worker::request(
+            &query,
+            fleet.source(),
+            Some(day),
+            move |reply| match reply {
+                Reply::Arrivals(text) => {
+                    fleet.status.set(Status::Idle);
+                    super::queue::hand_over(text, format!("day {} of the fleet", day + 1));
+                    fleet.store.show_panel(Panel::Queue);
+                    if let Some(workers) = workers {
+                        fleet.store.set("w", &workers.to_string());
+                    }
+                }
+                Reply::Failed(why) => fleet.status.set(Status::Failed(why)),
+                _ => {}
+            },
+        );
     };
     view! {
         <button type="button" id="fleet-simulate" data-starts=starts on:click=simulate>
             "Simulate these starts"
         </button>
-        " in the Queue: the shown day's starts as arrivals, each at its minute, on as many
-        workers as the capacity when it counts workers."
+        " in the Queue: the shown day's starts as arrivals, at their exact times, with the
+        jobs' durations when every job gives one (else the Queue's), on as many workers as the
+        capacity when it counts workers."
     }
 }
 

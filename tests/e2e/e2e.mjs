@@ -679,18 +679,23 @@ async function main() {
       await page.locator('#fig-imported').screenshot({ path: path.join(SHOTS, 'queue-imported.png') });
     });
 
-    await check('fleet: "Simulate these starts" opens the Queue with the shown day\'s starts as arrivals', async (t) => {
-      const page = await t.newPage();
-      await openApp(page, '?v=1&p=fleet');
-      await fleetSettled(page);
-      const starts = Number(await page.getAttribute('#fleet-simulate', 'data-starts'));
-      assert(starts > 0, `the shown day has ${starts} starts`);
-      const capacity = await page.inputValue('#f-cap');
-      await page.click('#fleet-simulate');
-      await page.waitForSelector('#arrivals-status[data-status="done"]', { timeout: 30_000, state: 'attached' });
-      equal(Number(await page.getAttribute('[data-arrivals="arrivals"]', 'data-value')), starts, 'arrivals in the Queue');
-      equal(await page.inputValue('#f-w'), capacity, 'the Queue\'s workers, as many as the capacity');
-      await page.locator('#fig-imported').screenshot({ path: path.join(SHOTS, 'queue-fleet-starts.png') });
+    await check('fleet: "Simulate these starts" opens the Queue with the shown day\'s starts as arrivals, durations and workers', async (t) => {
+      // The default fleet gives no durations; the systemd sample's timers run 20 minutes.
+      for (const [sample, durations] of [['', false], ['&smp=systemd-50', true]]) {
+        const page = await t.newPage();
+        await openApp(page, `?v=1&p=fleet${sample}`);
+        await fleetSettled(page);
+        const starts = Number(await page.getAttribute('#fleet-simulate', 'data-starts'));
+        assert(starts > 0, `the shown day has ${starts} starts`);
+        const capacity = await page.inputValue('#f-cap');
+        await page.click('#fleet-simulate');
+        await page.waitForSelector('#arrivals-status[data-status="done"]', { timeout: 30_000, state: 'attached' });
+        equal(Number(await page.getAttribute('[data-arrivals="arrivals"]', 'data-value')), starts, `arrivals in the Queue${sample}`);
+        equal(await page.inputValue('#f-w'), capacity, 'the Queue\'s workers, as many as the capacity');
+        const reading = (await page.textContent('.imported-reading')) ?? '';
+        equal(/duration from/.test(reading), durations, `the jobs' durations carried over${sample} (${reading})`);
+        if (durations) await page.locator('#fig-imported').screenshot({ path: path.join(SHOTS, 'queue-fleet-starts.png') });
+      }
     });
 
     await check('slots: the clock hand moves while playing and stops when paused', async (t) => {

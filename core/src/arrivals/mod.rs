@@ -27,20 +27,6 @@ pub use self::parse::{
 pub use self::replay::{IMPORTED, Replay, replay};
 pub use self::report::{ArrivalsReport, ArrivalsRun, report, run};
 
-/// Starts counted per minute from `from` (Unix seconds), as arrivals: one
-/// line of epoch seconds per start, each at the start of its minute, as a
-/// cron fleet starts them.
-pub fn minute_starts_text(from: i64, starts: &[u32]) -> String {
-    let mut text = String::new();
-    for (minute, &n) in (0_i64..).zip(starts) {
-        let line = format!("{}\n", from + minute * 60);
-        for _ in 0..n {
-            text.push_str(&line);
-        }
-    }
-    text
-}
-
 /// `at_us` (microseconds since the epoch) as RFC 3339 in UTC, to the
 /// millisecond when it has one: `2026-01-01T00:10:00.25Z`. Written here
 /// rather than by jiff, whose printer the app's wasm would then carry.

@@ -278,15 +278,6 @@ fn a_replay_enqueues_each_arrival_once_with_its_own_duration() {
 }
 
 #[test]
-fn minute_starts_become_one_arrival_a_start_at_its_minute() {
-    let text = arrivals::minute_starts_text(JAN_1_2026, &[2, 0, 1]);
-    let trace = arrivals::parse(&text).unwrap();
-    let at = |minute: i64| (JAN_1_2026 + minute * 60) * 1_000_000;
-    assert_eq!(trace.times_us, vec![at(0), at(0), at(2)]);
-    assert_eq!(trace.epoch_unit, Some(EpochUnit::Seconds));
-}
-
-#[test]
 fn instants_are_written_in_utc_to_the_millisecond_as_jiff_writes_them() {
     for at_us in [
         0_i64,

@@ -410,6 +410,56 @@ pub fn read(text: &str, params: &FleetParams, seed: u64) -> Result<FleetRead, In
     })
 }
 
+/// The starts of day `day` of the week (0 for its first) of the fleet of
+/// `text`, as arrivals the Queue panel reads: a CSV of each start's instant
+/// in Unix milliseconds and its job (name and line) as the account, in time order, with
+/// each job's duration in seconds when every job starting that day has a
+/// `Duration=` (otherwise the Queue's own durations apply to all).
+pub fn day_arrivals(
+    text: &str,
+    params: &FleetParams,
+    seed: u64,
+    day: u32,
+) -> Result<String, InvalidInput> {
+    let fleet = import::import(text, format_of(text, params));
+    let expansion = fleet.expand(params.week.0, week(), seed)?;
+    let duration_of_line: std::collections::HashMap<usize, Option<u64>> = fleet
+        .file
+        .lines
+        .iter()
+        .map(|line| (line.line, line.options.duration_seconds))
+        .collect();
+    let from = (params.week.0 + i64::from(day) * 86_400) * 1_000_000;
+    let until = from + 86_400 * 1_000_000;
+    let starts: Vec<_> = expansion
+        .starts
+        .iter()
+        .filter(|start| (from..until).contains(&start.at_micros))
+        .map(|start| {
+            let duration = duration_of_line.get(&start.line).copied().flatten();
+            (start, duration)
+        })
+        .collect();
+    let with_durations = starts.iter().all(|(_, duration)| duration.is_some());
+    let mut csv = String::from(if with_durations {
+        "timestamp,account,duration\n"
+    } else {
+        "timestamp,account\n"
+    });
+    for (start, duration) in starts {
+        // One account a line: 50 machines' copies of one timer are 50 jobs.
+        // The importer reads a field in quotes whole, commas and all; a
+        // job's name never needs a quote of its own.
+        let account = format!("{} (line {})", start.id.replace('"', "'"), start.line);
+        let millis = start.at_micros.div_euclid(1_000);
+        match duration.filter(|_| with_durations) {
+            Some(seconds) => csv.push_str(&format!("{millis},\"{account}\",{seconds}\n")),
+            None => csv.push_str(&format!("{millis},\"{account}\"\n")),
+        }
+    }
+    Ok(csv)
+}
+
 /// The link fragment (without `#`) that carries the reader's own `text`,
 /// or why none can; `None` for a sample, whose name travels instead. Its
 /// own stage, after [`read`], so compressing a long fleet never holds up

@@ -366,3 +366,39 @@ fn notices_that_say_the_same_thing_are_one_with_their_lines() {
     );
     assert!(grouped_notices(&[]).is_empty());
 }
+
+#[test]
+fn a_days_starts_become_arrivals_the_queue_reads_with_durations_when_all_have_one() {
+    use crate::arrivals;
+    for (sample, durations) in [(Sample::MinuteZero, false), (Sample::SystemdTimer, true)] {
+        let params = params(sample);
+        let text = sample.text();
+        let read = read(&text, &params, 1).unwrap();
+        for day in [0, 6] {
+            let csv = day_arrivals(&text, &params, 1, day).unwrap();
+            let trace = arrivals::parse(&csv).unwrap();
+            assert!(trace.refused.is_empty(), "{sample:?}: {:?}", trace.refused);
+            let minutes = &read.load.starts[day as usize * 1440..(day as usize + 1) * 1440];
+            let expected: u64 = minutes.iter().map(|&n| u64::from(n)).sum();
+            assert_eq!(
+                trace.times_us.len() as u64,
+                expected,
+                "{sample:?} day {day}"
+            );
+            let day_from = (params.week.0 + i64::from(day) * 86_400) * 1_000_000;
+            assert!(
+                trace
+                    .times_us
+                    .iter()
+                    .all(|&at| (day_from..day_from + 86_400_000_000).contains(&at))
+            );
+            assert_eq!(trace.durations_s.is_some(), durations, "{sample:?}");
+            assert!(trace.account_count > 1, "{sample:?}");
+        }
+    }
+    // The systemd sample's timers run 20 minutes each.
+    let params = params(Sample::SystemdTimer);
+    let csv = day_arrivals(&Sample::SystemdTimer.text(), &params, 1, 0).unwrap();
+    let trace = arrivals::parse(&csv).unwrap();
+    assert!(trace.durations_s.unwrap().iter().all(|&d| d == 1_200.0));
+}
