@@ -269,7 +269,7 @@ pub fn key_numbers(params: &QueueParams, run: &QueueRun) -> Vec<KeyNumber> {
         KeyNumber::new(
             "p95-wait",
             "p95 wait",
-            percentile(&main.run, summary.p95_wait_s, 0.95),
+            wait_percentile(&main.run, summary.p95_wait_s, 0.95),
             "nearest rank over the jobs started, n of them",
         ),
         depth,
@@ -444,9 +444,9 @@ pub const PERCENTILE_METHOD: &str = "nearest rank";
 /// Below this many waits, a p99 is the largest wait or next to it.
 pub const FEWEST_WAITS_FOR_P99: u64 = 100;
 
-/// A percentile `p` of the waits with its sample size, "2 min 22 s (n =
-/// 48,096)", marked when too few waits are ranked for it.
-fn percentile(run: &SimRun, value_s: f64, p: f64) -> String {
+/// A percentile `p` of `run`'s waits, `value_s`, with its sample size,
+/// "2 min 22 s (n = 48,096)", marked when too few waits are ranked for it.
+pub fn wait_percentile(run: &SimRun, value_s: f64, p: f64) -> String {
     let waits = run.waits_ranked();
     let few = p >= 0.99 && waits < FEWEST_WAITS_FOR_P99;
     format!(
@@ -546,16 +546,16 @@ const EVERY_RUN: &[SummaryFigure] = &[
         "nearest rank over n waits",
         |r| {
             let p50 = r.summary.p50_wait_s;
-            (percentile(r, p50, 0.5), p50)
+            (wait_percentile(r, p50, 0.5), p50)
         },
     ),
     figure("p95_wait_s", "p95 wait", "nearest rank over n waits", |r| {
         let p95 = r.summary.p95_wait_s;
-        (percentile(r, p95, 0.95), p95)
+        (wait_percentile(r, p95, 0.95), p95)
     }),
     figure("p99_wait_s", "p99 wait", "nearest rank over n waits", |r| {
         let p99 = r.summary.p99_wait_s;
-        (percentile(r, p99, 0.99), p99)
+        (wait_percentile(r, p99, 0.99), p99)
     }),
     figure(
         "max_queue_depth",

@@ -14,6 +14,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use stampede_core::arrivals::{self, ArrivalsRun, MAX_BYTES};
 use stampede_core::panels::Panel;
+use stampede_core::panels::queue::wait_percentile;
 use stampede_core::panels::state::State;
 use stampede_core::queue::Lane;
 use stampede_core::units::{count, duration, significant};
@@ -396,7 +397,7 @@ fn lanes_table(lanes: Vec<Lane>) -> impl IntoView {
                     {lanes
                         .into_iter()
                         .map(|lane| {
-                            let s = lane.run.summary;
+                            let s = &lane.run.summary;
                             let cell = |key: &'static str, text: String, raw: String| {
                                 view! { <td data-replay=key data-value=raw>{text}</td> }
                             };
@@ -404,9 +405,9 @@ fn lanes_table(lanes: Vec<Lane>) -> impl IntoView {
                                 <tr data-replay-lane=lane.name.slug.clone()>
                                     <th scope="row">{lane.name.label.clone()}</th>
                                     {cell("jobs_enqueued", count(s.jobs_enqueued), s.jobs_enqueued.to_string())}
-                                    {cell("p50_wait_s", duration(s.p50_wait_s), s.p50_wait_s.to_string())}
-                                    {cell("p95_wait_s", duration(s.p95_wait_s), s.p95_wait_s.to_string())}
-                                    {cell("p99_wait_s", duration(s.p99_wait_s), s.p99_wait_s.to_string())}
+                                    {cell("p50_wait_s", wait_percentile(&lane.run, s.p50_wait_s, 0.5), s.p50_wait_s.to_string())}
+                                    {cell("p95_wait_s", wait_percentile(&lane.run, s.p95_wait_s, 0.95), s.p95_wait_s.to_string())}
+                                    {cell("p99_wait_s", wait_percentile(&lane.run, s.p99_wait_s, 0.99), s.p99_wait_s.to_string())}
                                     {cell("max_queue_depth", count(s.max_queue_depth), s.max_queue_depth.to_string())}
                                     {cell("utilization", percent(s.utilization), s.utilization.to_string())}
                                 </tr>
