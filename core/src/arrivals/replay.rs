@@ -9,13 +9,17 @@
 //! account column) and C = the span × N / arrivals, each account's mean
 //! interval, rounded up to a whole minute: N jobs per cycle then make
 //! about as many jobs as the trace over a horizon of the span rounded up
-//! to whole cycles. Every lane runs for that horizon. Lanes are added, the
+//! to whole cycles. When the trace gives durations, every job of a spread
+//! lane takes their mean, so the spread lanes carry the trace's work;
+//! otherwise they draw from the panel's durations as the imported lane
+//! does. Every lane runs for that horizon. Lanes are added, the
 //! panel's strategies first, while all of them together stay within
 //! [`MAX_TOTAL_JOBS`].
 
 use std::sync::Arc;
 
 use super::Trace;
+use crate::dist::Dist;
 use crate::error::InvalidInput;
 use crate::queue::{LaneName, MAX_TOTAL_JOBS, QueueParams, QueueSteps, QueueStrategy, with_main};
 use crate::sim::{self, ImportedJobs, SimParams, SyncSchedule};
@@ -30,8 +34,9 @@ pub struct Replay {
     pub accounts: u32,
     pub cycle_seconds: u32,
     pub horizon_seconds: u32,
-    /// Whether the imported lane takes the trace's own durations.
-    pub own_durations: bool,
+    /// The trace's mean duration, which every spread job takes, when the
+    /// trace gives durations (the imported lane then takes each job's own).
+    pub mean_duration_s: Option<f64>,
     pub names: Vec<LaneName>,
     pub simulations: Vec<SimParams>,
     /// Strategies left out to stay within the job cap.
@@ -53,12 +58,20 @@ pub fn replay(params: &QueueParams, trace: &Trace) -> Result<Replay, InvalidInpu
         cycle_minutes,
         ..params.clone()
     };
+    let mean_duration_s = trace
+        .durations_s
+        .as_deref()
+        .filter(|durations| !durations.is_empty())
+        .map(|durations| durations.iter().sum::<f64>() / durations.len() as f64);
+    let spread_duration = mean_duration_s.map(Dist::constant).transpose()?;
     let lane = |strategy: QueueStrategy| -> Result<SimParams, InvalidInput> {
         let mut sim = spread.simulation(strategy, params.retry)?;
         sim.horizon_seconds = horizon_seconds;
+        if let Some(duration) = &spread_duration {
+            sim.duration = duration.clone();
+        }
         Ok(sim)
     };
-    let own_durations = jobs.has_durations();
     let mut imported = lane(params.strategy)?;
     imported.accounts = arrivals;
     imported.schedule = SyncSchedule::Imported(Arc::new(jobs));
@@ -96,7 +109,7 @@ pub fn replay(params: &QueueParams, trace: &Trace) -> Result<Replay, InvalidInpu
         accounts,
         cycle_seconds,
         horizon_seconds,
-        own_durations,
+        mean_duration_s,
         names,
         simulations,
         left_out,
@@ -111,13 +124,21 @@ impl Replay {
 
     /// How the lanes were set, in words.
     pub fn rule_in_words(&self, arrivals: u32) -> String {
-        let durations = if self.own_durations {
-            "each job with its own duration"
-        } else {
-            "durations drawn from the panel's"
+        let (durations, spread_durations) = match self.mean_duration_s {
+            Some(mean) => (
+                "each job with its own duration".to_string(),
+                format!(
+                    ", each job taking the trace's mean duration, {}",
+                    duration(mean)
+                ),
+            ),
+            None => (
+                "durations drawn from the panel's".to_string(),
+                String::new(),
+            ),
         };
         let mut words = format!(
-            "The imported lane replays the {} arrivals, {durations}. Beside it the same jobs spread: N = {} accounts, each once per cycle C = {} (the span × N / arrivals, rounded up to a minute), over {}.",
+            "The imported lane replays the {} arrivals, {durations}. Beside it the same jobs spread: N = {} accounts, each once per cycle C = {} (the span × N / arrivals, rounded up to a minute){spread_durations}, over {}.",
             count(u64::from(arrivals)),
             count(u64::from(self.accounts)),
             duration(f64::from(self.cycle_seconds)),

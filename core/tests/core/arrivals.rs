@@ -263,18 +263,22 @@ fn a_replay_enqueues_each_arrival_once_with_its_own_duration() {
     assert_eq!(replay.accounts, 20);
     assert_eq!(replay.cycle_seconds, 60);
     assert_eq!(replay.horizon_seconds, 600);
-    assert!(replay.own_durations);
+    assert_eq!(replay.mean_duration_s, Some(6.0));
     assert_eq!(replay.names[0].slug, arrivals::IMPORTED);
     assert_eq!(replay.names.len(), 8, "the imported lane and seven spread");
     let words = replay.rule_in_words(240);
     assert!(words.contains("own duration"), "{words}");
+    assert!(words.contains("the trace's mean duration, 6 s"), "{words}");
     let run = replay.steps(1).finish().unwrap();
     let imported = &run.lanes[0].run.summary;
     assert_eq!(imported.jobs_enqueued, 240);
     assert_eq!(imported.max_queue_depth, 20);
     assert_eq!(imported.p99_wait_s, 30.0);
-    // Spread lanes run N = 20 accounts once a minute: 10 cycles.
-    assert_eq!(run.lanes[1].run.summary.jobs_enqueued, 200);
+    // Spread lanes run N = 20 accounts once a minute: 10 cycles, each job
+    // taking the trace's 6 s.
+    let spread = &run.lanes[1].run.summary;
+    assert_eq!(spread.jobs_enqueued, 200);
+    assert!((spread.utilization - imported.utilization * 200.0 / 240.0).abs() < 0.02);
 }
 
 #[test]
