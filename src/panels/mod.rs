@@ -9,6 +9,7 @@ mod jitter;
 mod poisson;
 mod queue;
 mod slots;
+mod upload;
 
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;

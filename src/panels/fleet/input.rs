@@ -11,11 +11,11 @@ use leptos::task::spawn_local;
 use stampede_core::fleet::import::FleetFormat;
 use stampede_core::panels::fleet::{FleetRead, Sample, grouped_notices};
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 use super::Fleet;
 use super::fix::file_name;
 use crate::browser;
+use crate::panels::upload::{file_text, upload_button};
 use crate::store::Store;
 
 /// Typing waits this long after the last key before the fleet is read again.
@@ -31,51 +31,40 @@ thread_local! {
 pub fn input(fleet: Fleet) -> impl IntoView {
     let refused = RwSignal::new(None::<String>);
     view! {
-        <section class="fleet-input" aria-labelledby="fleet-input-title">
-            <h3 id="fleet-input-title">"Your fleet"</h3>
-            {samples(fleet)}
-            {format_picker()}
-            <textarea
-                id="fleet-text"
-                class="fleet-text"
-                rows="8"
-                spellcheck="false"
-                aria-label="Fleet text: one schedule a line, or a file such as a crontab"
-                placeholder="Paste a crontab, Jenkins jobs, systemd timers, a Prometheus config, Kubernetes CronJobs or GitHub workflows, or drop a file here."
-                prop:value=move || fleet.shown.get()
-                on:paste=move |ev| paste(fleet, &ev)
-                on:input=move |ev| use_text(fleet, event_target_value(&ev), false)
-                on:dragover=|ev| ev.prevent_default()
-                on:drop=move |ev: leptos::ev::DragEvent| {
-                    ev.prevent_default();
-                    let file = ev.data_transfer().and_then(|data| data.files()).and_then(|files| files.get(0));
-                    if let Some(file) = file {
-                        read_file(fleet, file, refused);
-                    }
-                }
-            ></textarea>
-            <div class="fleet-input-actions">
-                <label class="button upload">
-                    "Upload a file"
-                    <input
-                        type="file"
-                        id="fleet-file"
-                        accept=".txt,.yaml,.yml,.json,.conf,.timer,text/*"
-                        on:change=move |ev| {
-                            let input = ev
-                                .target()
-                                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
-                            if let Some(file) = input.as_ref().and_then(|i| i.files()).and_then(|f| f.get(0)) {
-                                read_file(fleet, file, refused);
-                            }
+            <section class="fleet-input" aria-labelledby="fleet-input-title">
+                <h3 id="fleet-input-title">"Your fleet"</h3>
+                {samples(fleet)}
+                {format_picker()}
+                <textarea
+                    id="fleet-text"
+                    class="fleet-text"
+                    rows="8"
+                    spellcheck="false"
+                    aria-label="Fleet text: one schedule a line, or a file such as a crontab"
+                    placeholder="Paste a crontab, Jenkins jobs, systemd timers, a Prometheus config, Kubernetes CronJobs or GitHub workflows, or drop a file here."
+                    prop:value=move || fleet.shown.get()
+                    on:paste=move |ev| paste(fleet, &ev)
+                    on:input=move |ev| use_text(fleet, event_target_value(&ev), false)
+                    on:dragover=|ev| ev.prevent_default()
+                    on:drop=move |ev: leptos::ev::DragEvent| {
+                        ev.prevent_default();
+                        let file = ev.data_transfer().and_then(|data| data.files()).and_then(|files| files.get(0));
+                        if let Some(file) = file {
+                            read_file(fleet, file, refused);
                         }
-                    />
-                </label>
-                <p class="refused" role="alert">{move || refused.get()}</p>
-            </div>
-            {what_was_read(fleet)}
-        </section>
-    }
+                    }
+                ></textarea>
+                <div class="fleet-input-actions">
+    {upload_button(
+                        "fleet-file",
+                        ".txt,.yaml,.yml,.json,.conf,.timer,text/*",
+                        move |file| read_file(fleet, file, refused),
+                    )}
+                    <p class="refused" role="alert">{move || refused.get()}</p>
+                </div>
+                {what_was_read(fleet)}
+            </section>
+        }
 }
 
 /// Puts the pasted text in place of the selection and reads the fleet at
@@ -153,11 +142,7 @@ fn read_file(fleet: Fleet, file: web_sys::File, refused: RwSignal<Option<String>
         )));
     }
     spawn_local(async move {
-        let text = JsFuture::from(file.text())
-            .await
-            .ok()
-            .and_then(|t| t.as_string());
-        match text {
+        match file_text(&file).await {
             Some(text) if !text.contains('\0') => {
                 refused.set(None);
                 take_text(fleet, text);

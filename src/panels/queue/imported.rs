@@ -18,12 +18,11 @@ use stampede_core::panels::queue::wait_percentile;
 use stampede_core::panels::state::State;
 use stampede_core::queue::Lane;
 use stampede_core::units::{count, duration, significant};
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 use super::{depth_plot, percent};
 use crate::browser;
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
+use crate::panels::upload::{file_text, upload_button};
 use crate::panels::{Caption, ChartBlock};
 use crate::store::Store;
 use crate::worker::{self, WorkerRun};
@@ -187,69 +186,58 @@ pub fn view() -> impl IntoView {
 fn input(imported: Imported) -> impl IntoView {
     let pasted = RwSignal::new(String::new());
     view! {
-        <textarea
-            id="arrivals-text"
-            class="fleet-text"
-            rows="6"
-            spellcheck="false"
-            aria-label="Job arrivals: one timestamp a line, or CSV with a timestamp column"
-            placeholder="2026-01-01T00:00:00Z\n2026-01-01T00:00:01.250Z\n…  or  timestamp,duration,account\n…"
-            prop:value=move || pasted.get()
-            on:input=move |ev| pasted.set(event_target_value(&ev))
-        ></textarea>
-        <div class="fleet-input-actions">
-            <button
-                type="button"
-                id="arrivals-replay"
-                on:click=move |_| {
-                    let text = pasted.get_untracked();
-                    imported.take(text, "the pasted text".into());
-                }
-            >
-                "Replay these arrivals"
-            </button>
-            <label class="button upload">
-                "Upload a file"
-                <input
-                    type="file"
-                    id="arrivals-file"
-                    accept=".csv,.txt,.log,text/*"
-                    on:change=move |ev| {
-                        let input = ev
-                            .target()
-                            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
-                        if let Some(file) = input.as_ref().and_then(|i| i.files()).and_then(|f| f.get(0)) {
-                            read_file(imported, file);
+            <textarea
+                id="arrivals-text"
+                class="fleet-text"
+                rows="6"
+                spellcheck="false"
+                aria-label="Job arrivals: one timestamp a line, or CSV with a timestamp column"
+                placeholder="2026-01-01T00:00:00Z\n2026-01-01T00:00:01.250Z\n…  or  timestamp,duration,account\n…"
+                prop:value=move || pasted.get()
+                on:input=move |ev| pasted.set(event_target_value(&ev))
+            ></textarea>
+            <div class="fleet-input-actions">
+                <button
+                    type="button"
+                    id="arrivals-replay"
+                    on:click=move |_| {
+                        let text = pasted.get_untracked();
+                        imported.take(text, "the pasted text".into());
+                    }
+                >
+                    "Replay these arrivals"
+                </button>
+    {upload_button(
+                    "arrivals-file",
+                    ".csv,.txt,.log,text/*",
+                    move |file| read_file(imported, file),
+                )}
+                <button
+                    type="button"
+                    id="arrivals-download"
+                    disabled=move || imported.source.with(String::is_empty)
+                    on:click=move |_| {
+                        if let Some(text) = imported.text.get_value() {
+                            let _ = browser::download_text("arrivals.csv", "text/csv", &text);
                         }
                     }
-                />
-            </label>
-            <button
-                type="button"
-                id="arrivals-download"
-                disabled=move || imported.source.with(String::is_empty)
-                on:click=move |_| {
-                    if let Some(text) = imported.text.get_value() {
-                        let _ = browser::download_text("arrivals.csv", "text/csv", &text);
+                >
+                    "Download arrivals"
+                </button>
+            </div>
+            <p class="imported-note">
+                {move || {
+                    let source = imported.source.get();
+                    if source.is_empty() {
+                        "Nothing imported yet.".to_string()
+                    } else {
+                        format!(
+                            "Replaying {source}. The arrivals stay on this page and are not in the link: download them to keep them beside it."
+                        )
                     }
-                }
-            >
-                "Download arrivals"
-            </button>
-        </div>
-        <p class="imported-note">
-            {move || {
-                let source = imported.source.get();
-                if source.is_empty() {
-                    "Nothing imported yet.".to_string()
-                } else {
-                    format!(
-                        "Replaying {source}. The arrivals stay on this page and are not in the link: download them to keep them beside it."
-                    )
-                }
-            }}
-        </p>
-    }
+                }}
+            </p>
+        }
 }
 
 /// Reads a chosen file's text and replays it, refusing one over the cap.
@@ -262,11 +250,7 @@ fn read_file(imported: Imported, file: web_sys::File) {
         )));
     }
     spawn_local(async move {
-        match JsFuture::from(file.text())
-            .await
-            .ok()
-            .and_then(|t| t.as_string())
-        {
+        match file_text(&file).await {
             Some(text) => imported.take(text, name),
             None => imported
                 .status
