@@ -12,6 +12,7 @@ pub mod backoff;
 pub mod fleet;
 pub mod hash_spread;
 pub mod jitter;
+pub mod learn;
 pub mod poisson;
 pub mod queue;
 pub mod queue_replication;

@@ -2,7 +2,9 @@
 //!
 //! A URL holds the format version (`v=1`), the open panel (`p`), the seed
 //! (`s`) and every parameter of that panel under its short key, plus how an
-//! embed shows it (`embed`, `controls`, `fig`, `theme`). Decoding never
+//! embed shows it (`embed`, `controls`, `fig`, `theme`). The Learn page
+//! writes `p=learn` and its `step` instead of the panel, then the step's
+//! panel's parameters, which start from the step's own. Decoding never
 //! fails: unknown keys are
 //! ignored, out-of-range values clamped, unreadable ones replaced by their
 //! defaults, and each adjustment is returned as a [`Notice`] naming the key.
@@ -13,7 +15,7 @@
 //! history, where no one copies it.
 
 use super::fleet::FleetParams;
-use super::{Figure, Panel};
+use super::{Figure, Panel, learn};
 use crate::backoff::BackoffParams;
 use crate::field::{Field, Kind, Notice, PanelParams, shorten};
 use crate::hash_spread::HashSpreadParams;
@@ -34,8 +36,11 @@ const EMBED_KEY: &str = "embed";
 const CONTROLS_KEY: &str = "controls";
 const FIGURE_KEY: &str = "fig";
 const THEME_KEY: &str = "theme";
+const STEP_KEY: &str = "step";
+/// The `p` of the Learn page.
+pub const LEARN_SLUG: &str = "learn";
 /// Keys owned by the state itself; no panel field may use them.
-pub const RESERVED_KEYS: [&str; 7] = [
+pub const RESERVED_KEYS: [&str; 8] = [
     VERSION_KEY,
     PANEL_KEY,
     SEED_KEY,
@@ -43,6 +48,7 @@ pub const RESERVED_KEYS: [&str; 7] = [
     CONTROLS_KEY,
     FIGURE_KEY,
     THEME_KEY,
+    STEP_KEY,
 ];
 
 /// The seed, as a field, for notices and labels.
@@ -98,7 +104,11 @@ impl View {
 /// Everything a shared URL restores.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct State {
+    /// The panel whose parameters the page shows: the open panel, or the
+    /// Learn step's.
     pub panel: Panel,
+    /// On the Learn page, its step (from 1, as its URL writes it).
+    pub learn_step: Option<usize>,
     pub seed: u64,
     pub view: View,
     pub poisson: PoissonParams,
@@ -190,10 +200,20 @@ impl State {
     /// Reads a query string (with or without its leading `?`). Never fails:
     /// what it cannot take as written it adjusts, and says so.
     pub fn from_query(query: &str) -> (State, Vec<Notice>) {
-        let pairs: Vec<(String, String)> =
+        let mut pairs: Vec<(String, String)> =
             form_urlencoded::parse(query.trim_start_matches('?').as_bytes())
                 .into_owned()
                 .collect();
+        let mut notices = Vec::new();
+        let learn_step = learn_step(&pairs, &mut notices);
+        if let Some(step) = learn_step.and_then(learn::step) {
+            // The step's parameters come first, so the URL's own win.
+            let own = std::mem::take(&mut pairs);
+            pairs = form_urlencoded::parse(step.query.as_bytes())
+                .into_owned()
+                .chain(own)
+                .collect();
+        }
         // Later duplicates win, as they would in most servers.
         let last = |key: &str| {
             pairs
@@ -202,7 +222,6 @@ impl State {
                 .find(|(k, _)| k == key)
                 .map(|(_, v)| v.as_str())
         };
-        let mut notices = Vec::new();
 
         if let Some(version) = last(VERSION_KEY).filter(|v| *v != VERSION) {
             notices.push(Notice {
@@ -215,6 +234,9 @@ impl State {
             });
         }
         let panel = match last(PANEL_KEY) {
+            _ if learn_step.is_some() => learn_step
+                .and_then(learn::step)
+                .map_or_else(Panel::default, |step| step.panel),
             None => Panel::default(),
             Some(slug) => Panel::from_slug(slug).unwrap_or_else(|| {
                 notices.push(Notice {
@@ -230,6 +252,7 @@ impl State {
             }),
         };
         let mut state = State::new(panel);
+        state.learn_step = learn_step;
         state.view = View {
             embed: flag(last(EMBED_KEY), EMBED_KEY, "Embed", &mut notices),
             controls: flag(last(CONTROLS_KEY), CONTROLS_KEY, "Controls", &mut notices),
@@ -299,11 +322,15 @@ impl State {
     }
 
     fn query(&self, whole_lists: bool) -> String {
-        let mut pairs: Vec<(&str, String)> = vec![
-            (VERSION_KEY, VERSION.to_string()),
-            (PANEL_KEY, self.panel.slug().to_string()),
-            (SEED_KEY, self.seed.to_string()),
-        ];
+        let mut pairs: Vec<(&str, String)> = vec![(VERSION_KEY, VERSION.to_string())];
+        match self.learn_step {
+            Some(step) => pairs.extend([
+                (PANEL_KEY, LEARN_SLUG.to_string()),
+                (STEP_KEY, step.to_string()),
+            ]),
+            None => pairs.push((PANEL_KEY, self.panel.slug().to_string())),
+        }
+        pairs.push((SEED_KEY, self.seed.to_string()));
         let params = self.params(self.panel);
         for field in params.fields() {
             pairs.extend(params.value(field.key).map(|value| {
@@ -381,6 +408,54 @@ fn escape(value: &str) -> String {
 fn is_integer(text: &str) -> bool {
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The Learn page's step, when `p` names it: `step` read as a whole number
+/// from 1 to the number of steps, the first when absent, and the nearest
+/// when out of range.
+fn learn_step(pairs: &[(String, String)], notices: &mut Vec<Notice>) -> Option<usize> {
+    let last = |key: &str| {
+        pairs
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    };
+    if last(PANEL_KEY) != Some(LEARN_SLUG) {
+        return None;
+    }
+    let steps = learn::STEPS.len();
+    let Some(raw) = last(STEP_KEY) else {
+        return Some(1);
+    };
+    let text = raw.trim();
+    let (step, why) = match text.parse::<usize>() {
+        Ok(step) if (1..=steps).contains(&step) => (step, None),
+        Ok(0) => (
+            1,
+            Some(format!("{text} is below the first step, 1; showing 1")),
+        ),
+        Ok(_) => (
+            steps,
+            Some(format!(
+                "{} is past the last step, {steps}; showing {steps}",
+                shorten(text)
+            )),
+        ),
+        Err(_) => (
+            1,
+            Some(format!(
+                "\"{}\" is not a step number; showing 1",
+                shorten(text)
+            )),
+        ),
+    };
+    notices.extend(why.map(|message| Notice {
+        key: STEP_KEY,
+        label: "Step",
+        message,
+    }));
+    Some(step)
 }
 
 /// Reads a view flag: "1" or "true" is on, absent, "0" or "false" is off.

@@ -25,6 +25,7 @@ mod hash_spread;
 mod jitter;
 mod keys;
 mod layout;
+mod learn;
 mod poisson;
 mod presets;
 mod queue;
