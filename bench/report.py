@@ -25,9 +25,11 @@ APP_WASM_GZ_BUDGET = 320 * KB
 JS_MODULE_GZ_BUDGET = 160 * KB
 # The <stampede-figure> element's one script, loaded by other sites' pages.
 ELEMENT_JS_GZ_BUDGET = 3 * KB
-DRAG_P95_BUDGET_MS = 16.0
+# Input to drawn, the worst p95 of the drags bench.mjs makes per panel:
+# within a 16.7 ms frame with room to spare.
+DRAG_P95_BUDGET_MS = 10.0
 # The Queue panel recomputes a day of 96,000 jobs on every move.
-QUEUE_DRAG_P95_BUDGET_MS = 50.0
+QUEUE_DRAG_P95_BUDGET_MS = 12.0
 FIRST_CHART_BUDGET_MS = 1000.0
 # index.html's skeleton, before the wasm arrives.
 FIRST_PAINT_BUDGET_MS = 100.0
@@ -108,7 +110,9 @@ def budgets(report):
     for panel, drag in (browser.get("drag") or {}).items():
         limit = QUEUE_DRAG_P95_BUDGET_MS if panel == "queue" else DRAG_P95_BUDGET_MS
         p95 = drag.get("p95_ms")
-        measured = f"p95 {p95:.1f} ms (p50 {drag['p50_ms']:.1f} ms, {drag['updates']} updates)" if p95 else "no updates"
+        runs = drag.get("runs", 1)
+        worst = f", worst of {runs} drags" if runs > 1 else ""
+        measured = f"p95 {p95:.1f} ms (p50 {drag['p50_ms']:.1f} ms, {drag['updates']} updates{worst})" if p95 else "no updates"
         checks.append((f"input to drawn, {panel}", measured, f"p95 ≤ {limit:g} ms", p95 is not None and p95 <= limit))
     for panel, first in (browser.get("first_chart_ms") or {}).items():
         checks.append((
@@ -182,7 +186,9 @@ def markdown(report, checks):
         _, limit, passed = by_name[f"input to drawn, {panel}"]
         p50 = drag.get("p50_ms")
         p95 = drag.get("p95_ms")
-        measured = f"p50 {p50:.1f} ms, p95 {p95:.1f} ms ({drag['updates']} updates)" if p95 else "no updates"
+        runs = drag.get("runs", 1)
+        worst = f", worst of {runs} drags: {', '.join(f'{p:.1f}' for p in drag['p95_of_runs_ms'])} ms" if runs > 1 else ""
+        measured = f"p50 {p50:.1f} ms, p95 {p95:.1f} ms ({drag['updates']} updates{worst})" if p95 else "no updates"
         lines.append(f"| {panel}: slider input to charts drawn | {measured} | {limit} {'pass' if passed else '**FAIL**'} |")
     for panel, first in (browser.get("first_chart_ms") or {}).items():
         _, limit, passed = by_name[f"first chart after navigation, {panel}"]

@@ -5,6 +5,8 @@
 // - drag: per panel at its default parameters, the time from a slider
 //   input to the last chart drawn (the figure's `data-update-ms`, as the
 //   e2e drag check reads it) over MOVES mouse moves of a drag; p50, p95.
+//   With BENCH_DRAG_RUNS=3, three drags on fresh pages, keeping the one
+//   with the worst p95 (each run's p95 is listed beside it).
 // - first chart: per panel, from navigation (performance.now() counts
 //   from it) to the first frame in which a chart of #figure is not blank;
 //   the median of LOADS fresh loads. The server sends no-store, so every
@@ -53,6 +55,7 @@ import {
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DIST = path.resolve(process.argv[2] ?? path.join(REPO, 'dist'));
 const MOVES = Number(process.env.BENCH_MOVES ?? 50);
+const DRAG_RUNS = Math.max(1, Number(process.env.BENCH_DRAG_RUNS ?? 1));
 const LOADS = Number(process.env.BENCH_LOADS ?? 3);
 const WEEK_RUNS = Number(process.env.BENCH_WEEK_RUNS ?? 3);
 const SLOW_LOADS = Number(process.env.BENCH_SLOW_LOADS ?? 3);
@@ -102,21 +105,28 @@ async function main() {
   const result = { moves: MOVES, loads: LOADS, drag: {}, first_chart_ms: {}, week_run: null, errors };
 
   for (const [slug, key] of DRAGGED) {
-    const page = await newPage();
-    await open(page, `?v=1&p=${slug}&s=1`);
-    if (slug === 'queue') await queueDone(page);
-    // As the e2e drags, here MOVES moves over 60 % of the track.
-    const sorted = await dragSlider(page, key, { moves: MOVES, span: 0.6 });
-    result.drag[slug] = {
-      slider: key,
-      updates: sorted.length,
-      p50_ms: sorted.length ? percentile(sorted, 0.5) : null,
-      p95_ms: sorted.length ? percentile(sorted, 0.95) : null,
-      max_ms: sorted.length ? sorted[sorted.length - 1] : null,
-    };
+    // DRAG_RUNS drags, each on a fresh page; the one with the worst p95 is kept.
+    const runs = [];
+    for (let run = 0; run < DRAG_RUNS; run++) {
+      const page = await newPage();
+      await open(page, `?v=1&p=${slug}&s=1`);
+      if (slug === 'queue') await queueDone(page);
+      // As the e2e drags, here MOVES moves over 60 % of the track.
+      const sorted = await dragSlider(page, key, { moves: MOVES, span: 0.6 });
+      runs.push({
+        slider: key,
+        updates: sorted.length,
+        p50_ms: sorted.length ? percentile(sorted, 0.5) : null,
+        p95_ms: sorted.length ? percentile(sorted, 0.95) : null,
+        max_ms: sorted.length ? sorted[sorted.length - 1] : null,
+      });
+      await page.context().close();
+    }
+    const worst = runs.reduce((a, b) => ((b.p95_ms ?? Infinity) > (a.p95_ms ?? Infinity) ? b : a));
+    result.drag[slug] = { ...worst, runs: runs.length, p95_of_runs_ms: runs.map((run) => run.p95_ms) };
     console.error(`bench: ${slug} drag: ${JSON.stringify(result.drag[slug])}`);
-    await page.context().close();
   }
+
 
   const firstPaints = [];
   for (const [slug] of DRAGGED) {
@@ -183,7 +193,9 @@ async function main() {
     console.error(`bench: week run in the worker: ${ms.toFixed(0)} ms`);
     await page.context().close();
   }
-  result.week_run = { query: WEEK_RUN, median_ms: median(weekSamples), samples_ms: weekSamples };
+  if (weekSamples.length) {
+    result.week_run = { query: WEEK_RUN, median_ms: median(weekSamples), samples_ms: weekSamples };
+  }
 
   const replicateSamples = [];
   for (let i = 0; i < REPLICATE_RUNS; i++) {
@@ -211,7 +223,9 @@ async function main() {
     console.error(`bench: replicate ×20 in the worker: ${ms.toFixed(0)} ms`);
     await page.context().close();
   }
-  result.replicate = { runs: 20, median_ms: median(replicateSamples), samples_ms: replicateSamples };
+  if (replicateSamples.length) {
+    result.replicate = { runs: 20, median_ms: median(replicateSamples), samples_ms: replicateSamples };
+  }
 
   const pasteSamples = [];
   for (let i = 0; i < FLEET_PASTES; i++) {
@@ -246,11 +260,15 @@ async function main() {
     console.error(`bench: fleet paste of ${FLEET_LINES} lines drawn in ${ms.toFixed(0)} ms`);
     await page.context().close();
   }
-  result.fleet_paste = { lines: FLEET_LINES, median_ms: median(pasteSamples), samples_ms: pasteSamples };
+  if (pasteSamples.length) {
+    result.fleet_paste = { lines: FLEET_LINES, median_ms: median(pasteSamples), samples_ms: pasteSamples };
+  }
 
   const arrivalSamples = await arrivalsParseMs(browser, BASE, ARRIVAL_READS);
-  result.arrivals_read = { rows: ARRIVAL_ROWS, median_ms: median(arrivalSamples), samples_ms: arrivalSamples };
-  console.error(`bench: ${ARRIVAL_ROWS} arrivals read in the worker: ${JSON.stringify(arrivalSamples)} ms`);
+  if (arrivalSamples.length) {
+    result.arrivals_read = { rows: ARRIVAL_ROWS, median_ms: median(arrivalSamples), samples_ms: arrivalSamples };
+    console.error(`bench: ${ARRIVAL_ROWS} arrivals read in the worker: ${JSON.stringify(arrivalSamples)} ms`);
+  }
 
   await browser.close();
   server.close();
