@@ -3,9 +3,11 @@
 
 use leptos::prelude::*;
 use stampede_core::panels::Panel;
-use stampede_core::panels::state::State;
+use stampede_core::panels::learn;
+use stampede_core::panels::state::{LEARN_SLUG, State};
 
 use crate::browser;
+use crate::learn::LearnView;
 use crate::notices::NoticeSummary;
 use crate::panels::PanelView;
 use crate::store::Store;
@@ -37,7 +39,11 @@ pub fn App() -> impl IntoView {
     });
 
     let panel = Memo::new(move |_| store.state.with(|state| state.panel));
-    let panel_view = move || view! { <PanelView panel=panel.get() /> };
+    let learn_step = Memo::new(move |_| store.state.with(|state| state.learn_step));
+    let panel_view = move || match learn_step.get() {
+        Some(number) => view! { <LearnView number /> }.into_any(),
+        None => view! { <PanelView panel=panel.get() /> }.into_any(),
+    };
 
     if embed {
         browser::post_height_to_parent();
@@ -63,10 +69,15 @@ pub fn App() -> impl IntoView {
             <div class="masthead">
                 <h1>"Stampede"</h1>
                 <p class="purpose">"See how scheduled jobs spread out, or pile up, under each scheduling strategy."</p>
+                <FirstVisit learning=learn_step />
                 <ThemePicker />
             </div>
             <nav aria-label="Panels">
-                {Panel::ALL.into_iter().map(|p| view! { <NavLink panel=p current=panel /> }).collect_view()}
+                <LearnLink current=learn_step />
+                {Panel::ALL
+                    .into_iter()
+                    .map(|p| view! { <NavLink panel=p current=panel learning=learn_step /> })
+                    .collect_view()}
             </nav>
         </header>
         <main>{panel_view}</main>
@@ -80,10 +91,16 @@ pub fn App() -> impl IntoView {
 /// A link to a panel that keeps the seed: a plain link for a new tab, an
 /// in-place switch for a plain click.
 #[component]
-fn NavLink(panel: Panel, current: Memo<Panel>) -> impl IntoView {
+fn NavLink(panel: Panel, current: Memo<Panel>, learning: Memo<Option<usize>>) -> impl IntoView {
     let store = Store::get();
     let href = move || {
         let mut state = store.state.get();
+        if state.learn_step.is_some() {
+            state = State {
+                seed: state.seed,
+                ..State::new(panel)
+            };
+        }
         state.panel = panel;
         format!("?{}", state.to_query())
     };
@@ -98,10 +115,75 @@ fn NavLink(panel: Panel, current: Memo<Panel>) -> impl IntoView {
         <a
             href=href
             data-panel=panel.slug()
-            aria-current=move || (current.get() == panel).then_some("page")
+            aria-current=move || (current.get() == panel && learning.get().is_none()).then_some("page")
             on:click=on_click
         >
             {panel.title()}
         </a>
+    }
+}
+
+/// The Learn page's link, which opens its first step, or the step last
+/// seen in this tab's history.
+#[component]
+fn LearnLink(current: Memo<Option<usize>>) -> impl IntoView {
+    let store = Store::get();
+    let first = &learn::STEPS[0];
+    let href = move || {
+        let seed = store.state.with(|state| state.seed);
+        format!("?{}", first.state(seed).to_query())
+    };
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let new_tab = ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.button() != 0;
+        if !new_tab && current.get_untracked().is_none() {
+            ev.prevent_default();
+            crate::chart::mark_change();
+            store.show_step(first);
+        }
+    };
+    view! {
+        <a
+            href=href
+            class="learn-link"
+            data-panel=LEARN_SLUG
+            aria-current=move || current.get().is_some().then_some("page")
+            on:click=on_click
+        >
+            "Learn"
+        </a>
+    }
+}
+
+/// On a reader's first visit, outside the Learn page, a pointer to the
+/// story; it does not come back once seen.
+#[component]
+fn FirstVisit(learning: Memo<Option<usize>>) -> impl IntoView {
+    const SEEN_KEY: &str = "stampede:seen";
+    let storage = browser::local_storage();
+    let seen = storage
+        .as_ref()
+        .is_none_or(|storage| storage.get_item(SEEN_KEY).ok().flatten().is_some());
+    if let Some(storage) = &storage {
+        let _ = storage.set_item(SEEN_KEY, "1");
+    }
+    let shown = RwSignal::new(!seen);
+    let first = &learn::STEPS[0];
+    let store = Store::get();
+    let href = move || format!("?{}", first.state(store.state.with(|s| s.seed)).to_query());
+    view! {
+        <Show when=move || shown.get() && learning.get().is_none()>
+            <a
+                href=href
+                id="first-visit"
+                on:click=move |ev| {
+                    ev.prevent_default();
+                    shown.set(false);
+                    crate::chart::mark_change();
+                    store.show_step(first);
+                }
+            >
+                "New here? Start with the story →"
+            </a>
+        </Show>
     }
 }

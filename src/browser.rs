@@ -274,3 +274,20 @@ pub fn download_url(file_name: &str, url: &str) -> Result<(), JsValue> {
     link.click();
     Ok(())
 }
+
+/// The page's local storage, if the browser allows it: a sandboxed iframe
+/// may refuse storage altogether.
+pub fn local_storage() -> Option<web_sys::Storage> {
+    window().local_storage().ok().flatten()
+}
+
+/// Moves the keyboard focus to the element with id `id`, if there is one.
+pub fn focus(id: &str) {
+    if let Some(element) = window()
+        .document()
+        .and_then(|document| document.get_element_by_id(id))
+        .and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = element.focus();
+    }
+}

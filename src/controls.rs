@@ -24,12 +24,14 @@ fn enter(store: Store, key: &'static str, raw: &str) {
 /// The controls of `panel`, one row per field, then the seed when
 /// `with_seed` (the full app keeps the seed in the panel's toolbar).
 /// Fields whose keys are in `leave_out` are left to the panel, which
-/// shows them its own way (a row of buttons).
+/// shows them its own way (a row of buttons); when `only` is given, just
+/// the fields it names are shown, in its order.
 #[component]
 pub fn Controls(
     panel: Panel,
     with_seed: bool,
     #[prop(default = &[])] leave_out: &'static [&'static str],
+    #[prop(optional)] only: Option<&'static [&'static str]>,
 ) -> impl IntoView {
     let store = Store::get();
     let fields = store
@@ -40,6 +42,7 @@ pub fn Controls(
             {fields
                 .iter()
                 .filter(|field| !leave_out.contains(&field.key))
+                .filter(|field| only.is_none_or(|keys| keys.contains(&field.key)))
                 .map(|field| view! { <FieldControl panel field=*field /> })
                 .collect_view()}
             {with_seed.then(|| view! { <SeedControl /> })}

@@ -10,6 +10,7 @@ mod browser;
 mod chart;
 mod controls;
 pub mod fleet_worker;
+mod learn;
 mod notices;
 mod panels;
 mod playback;

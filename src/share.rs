@@ -9,6 +9,7 @@ use std::time::Duration;
 use leptos::html;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use stampede_core::panels::learn;
 use stampede_core::panels::state::{State, Theme, View};
 use stampede_core::panels::{Figure, Panel};
 use wasm_bindgen::{JsCast, JsValue};
@@ -46,12 +47,11 @@ enum SnippetForm {
 fn embed_snippet(store: Store, state: &State, form: SnippetForm) -> String {
     let url = url_of(store, state);
     let src = url.replace('&', "&amp;");
-    let title = match state.view.figure {
-        Some(figure) => format!("{}: {}", state.panel.title(), figure.title),
-        None => state.panel.title().to_string(),
-    };
+    let title = title_of(state);
     let height = if state.view.figure.is_some() {
         360
+    } else if state.learn_step.is_some() {
+        640
     } else {
         900
     };
@@ -75,6 +75,16 @@ addEventListener("message", (e) => {{
 }});
 </script>"#
         ),
+    }
+}
+
+/// What an embed of `state` shows, as its title says it.
+fn title_of(state: &State) -> String {
+    let step = state.learn_step.and_then(learn::step);
+    match (step, state.view.figure) {
+        (Some(step), _) => format!("Learn, step {}: {}", step.number(), step.title),
+        (None, Some(figure)) => format!("{}: {}", state.panel.title(), figure.title),
+        (None, None) => state.panel.title().to_string(),
     }
 }
 
@@ -136,7 +146,9 @@ pub fn Toolbar() -> impl IntoView {
 #[component]
 fn EmbedPicker(dialog: NodeRef<html::Dialog>) -> impl IntoView {
     let store = Store::get();
-    let panel = store.state.with_untracked(|state| state.panel);
+    let (panel, learning) = store
+        .state
+        .with_untracked(|state| (state.panel, state.learn_step.is_some()));
     let figure = RwSignal::new(None::<&'static Figure>);
     let controls = RwSignal::new(false);
     let theme = RwSignal::new(Theme::Auto);
@@ -161,7 +173,7 @@ fn EmbedPicker(dialog: NodeRef<html::Dialog>) -> impl IntoView {
     fit_to_reported_height(preview);
     view! {
         <div class="picker-head">
-            <h2 id="embed-title">{format!("Embed {}", panel.title())}</h2>
+            <h2 id="embed-title">{move || format!("Embed {}", store.state.with(|state| title_of(&State { view: View::default(), ..state.clone() })))}</h2>
             <button
                 type="button"
                 class="close"
@@ -174,7 +186,7 @@ fn EmbedPicker(dialog: NodeRef<html::Dialog>) -> impl IntoView {
                 "Close"
             </button>
         </div>
-        {embed_options(panel, figure, controls, theme, form)}
+        {embed_options(panel, learning, figure, controls, theme, form)}
         <h3>"Preview"</h3>
         <div class="picker-preview">
             <iframe node_ref=preview class="stampede" src=preview_src title="Preview of the embed"></iframe>
@@ -205,27 +217,34 @@ fn EmbedPicker(dialog: NodeRef<html::Dialog>) -> impl IntoView {
 /// its controls, in which theme, and the snippet's form.
 fn embed_options(
     panel: Panel,
+    learning: bool,
     figure: RwSignal<Option<&'static Figure>>,
     controls: RwSignal<bool>,
     theme: RwSignal<Theme>,
     form: RwSignal<SnippetForm>,
 ) -> impl IntoView {
+    // A Learn step embeds whole: its text, its figure and its numbers.
+    let figure_choice = (!learning).then(|| {
+        view! {
+            <label>
+                "Show "
+                <select
+                    id="embed-figure"
+                    on:change=move |ev| figure.set(panel.figure(&event_target_value(&ev)))
+                >
+                    <option value="" selected>"the whole panel"</option>
+                    {panel
+                        .figures()
+                        .iter()
+                        .map(|f| view! { <option value=f.slug>{f.title}</option> })
+                        .collect_view()}
+                </select>
+            </label>
+        }
+    });
     view! {
     <div class="picker-options">
-        <label>
-            "Show "
-            <select
-                id="embed-figure"
-                on:change=move |ev| figure.set(panel.figure(&event_target_value(&ev)))
-            >
-                <option value="" selected>"the whole panel"</option>
-                {panel
-                    .figures()
-                    .iter()
-                    .map(|f| view! { <option value=f.slug>{f.title}</option> })
-                    .collect_view()}
-            </select>
-        </label>
+        {figure_choice}
         <label>
             <input
                 type="checkbox"

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use stampede_core::field::Notice;
 use stampede_core::panels::Panel;
 use stampede_core::panels::fleet::Sample;
+use stampede_core::panels::learn::Step;
 use stampede_core::panels::state::State;
 use stampede_core::preset::Preset;
 
@@ -20,6 +21,8 @@ pub struct Store {
     /// The link fragment (without `#`) carrying the Fleet panel's own
     /// text, once its worker has written one.
     pub fragment: RwSignal<Option<String>>,
+    /// Whether the Learn page is in presenter mode, which outlives a step.
+    pub presenting: RwSignal<bool>,
 }
 
 /// A notice, and the field whose change made it when that was another
@@ -45,6 +48,7 @@ impl Store {
             notices: RwSignal::new(from_url(notices)),
             controls_open: RwSignal::new(false),
             fragment: RwSignal::new(None),
+            presenting: RwSignal::new(false),
         }
     }
 
@@ -83,13 +87,42 @@ impl Store {
     /// Opens `panel` in a new history entry, so Back returns to the panel
     /// open before; the notices of the one left behind no longer apply.
     pub fn show_panel(&self, panel: Panel) {
-        if self.state.with_untracked(|state| state.panel) == panel {
+        if self
+            .state
+            .with_untracked(|state| state.panel == panel && state.learn_step.is_none())
+        {
             return;
         }
-        self.state.update(|state| state.panel = panel);
+        self.state.update(|state| {
+            if state.learn_step.take().is_some() {
+                *state = State {
+                    seed: state.seed,
+                    view: state.view,
+                    ..State::new(panel)
+                };
+            }
+            state.panel = panel;
+        });
         self.notices.set(Vec::new());
         let entry = self.state.with_untracked(|state| self.entry(state));
         browser::push_entry(entry);
+    }
+
+    /// Opens the Learn page at `step` (from 1) in a new history entry, at
+    /// the step's own parameters and the same seed, and moves the focus
+    /// to its heading, so a screen reader announces the step.
+    pub fn show_step(&self, step: &Step) {
+        let (seed, view) = self.state.with_untracked(|state| (state.seed, state.view));
+        if self.state.with_untracked(|state| state.learn_step) == Some(step.number()) {
+            return;
+        }
+        let mut state = step.state(seed);
+        state.view = view;
+        self.state.set(state);
+        self.notices.set(Vec::new());
+        let entry = self.state.with_untracked(|state| self.entry(state));
+        browser::push_entry(entry);
+        request_animation_frame(|| browser::focus("step-title"));
     }
 
     /// Shows the state of a history entry's `query`, as loading it would.

@@ -100,13 +100,9 @@ pub fn page_is_dark() -> bool {
         == Some("dark")
 }
 
-fn local_storage() -> Option<web_sys::Storage> {
-    // A sandboxed iframe may refuse storage altogether.
-    window().local_storage().ok().flatten()
-}
-
 fn stored_choice() -> Theme {
-    let stored = local_storage().and_then(|storage| storage.get_item(STORAGE_KEY).ok().flatten());
+    let stored = crate::browser::local_storage()
+        .and_then(|storage| storage.get_item(STORAGE_KEY).ok().flatten());
     Theme::ALL
         .into_iter()
         .find(|theme| Some(theme.slug()) == stored.as_deref())
@@ -134,7 +130,7 @@ pub fn ThemePicker() -> impl IntoView {
             .into_iter()
             .find(|theme| theme.slug() == slug)
             .unwrap_or_default();
-        if let Some(storage) = local_storage() {
+        if let Some(storage) = crate::browser::local_storage() {
             let _ = storage.set_item(STORAGE_KEY, theme.slug());
         }
         scheme.choose(theme);

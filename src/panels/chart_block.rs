@@ -6,6 +6,7 @@
 use leptos::prelude::*;
 use stampede_core::panels::state::State;
 
+use super::Showing;
 use crate::store::Store;
 
 /// The line under a block's title: text, or text with live parts.
@@ -25,10 +26,9 @@ pub fn ChartBlock(
     #[prop(default = true)] png: bool,
     children: Children,
 ) -> impl IntoView {
-    let (panel, view_flags) = Store::get()
-        .state
-        .with_untracked(|state| (state.panel, state.view));
-    if !view_flags.shows(figure) {
+    let panel = Store::get().state.with_untracked(|state| state.panel);
+    let showing = Showing::get();
+    if !showing.figure(figure) {
         return ().into_any();
     }
     let slug = figure;
@@ -48,7 +48,7 @@ pub fn ChartBlock(
         }
     });
     view! {
-        <div class="chart-block" class:chosen=view_flags.figure.is_some() id=block_id data-fig=slug>
+        <div class="chart-block" class:chosen=showing.single() id=block_id data-fig=slug>
             <div class="chart-head">
                 <h3>{title}</h3>
                 {save}

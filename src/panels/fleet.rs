@@ -23,7 +23,7 @@ use stampede_core::units::count;
 
 use self::heat_canvas::HeatCanvas;
 use self::heatmap::Grid;
-use super::{Caption, ChartBlock, with_code};
+use super::{Caption, ChartBlock, Showing, with_code};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
 use crate::fleet_worker::{self, Reply, Source};
 use crate::store::Store;
@@ -244,7 +244,7 @@ pub fn figure() -> impl IntoView {
 
     let embed = store.state.with_untracked(|s| s.view.embed);
     view! {
-        {(!embed).then(|| input::input(fleet))}
+        {(!embed && Showing::get().tools()).then(|| input::input(fleet))}
         {status_line(fleet)}
         {heatmap_block(fleet, heat)}
         {key_numbers(fleet)}

@@ -11,15 +11,16 @@ mod queue;
 mod slots;
 mod upload;
 
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use stampede_core::error::InvalidInput;
 use stampede_core::key_numbers::KeyNumber;
+use stampede_core::panels::learn::Step;
 use stampede_core::panels::snippet::Snippet;
-use stampede_core::panels::state::State;
+use stampede_core::panels::state::{State, View};
 use stampede_core::panels::{self as core_panels, KEY_NUMBERS, Panel};
 
 use self::chart_block::{Caption, ChartBlock};
@@ -35,27 +36,8 @@ use crate::store::Store;
 #[component]
 pub fn PanelView(panel: Panel) -> impl IntoView {
     let view_flags = Store::get().state.with_untracked(|state| state.view);
-    let (explanation, figure) = match panel {
-        Panel::Poisson => (
-            poisson::explanation().into_any(),
-            poisson::figure().into_any(),
-        ),
-        Panel::Jitter => (
-            jitter::explanation().into_any(),
-            jitter::figure().into_any(),
-        ),
-        Panel::Backoff => (
-            backoff::explanation().into_any(),
-            backoff::figure().into_any(),
-        ),
-        Panel::HashSpread => (
-            hash_spread::explanation().into_any(),
-            hash_spread::figure().into_any(),
-        ),
-        Panel::Slots => (slots::explanation().into_any(), slots::figure().into_any()),
-        Panel::Queue => (queue::explanation().into_any(), queue::figure().into_any()),
-        Panel::Fleet => (fleet::explanation().into_any(), fleet::figure().into_any()),
-    };
+    provide_context(Showing::of_view(&view_flags));
+    let (explanation, figure) = parts(panel);
     let leave_out = match panel {
         Panel::Fleet => fleet::OWN_CONTROLS,
         _ => &[],
@@ -94,6 +76,94 @@ pub fn PanelView(panel: Panel) -> impl IntoView {
         </section>
     }
     .into_any()
+}
+
+/// Which of the open panel's blocks the page draws: all of them, the one
+/// figure an embed names, or a Learn step's figure with a few of the key
+/// numbers. Provided by the page around the panel's figure.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Showing {
+    figure: Option<&'static str>,
+    /// The key numbers listed, by key; all of them when `None`.
+    numbers: Option<&'static [&'static str]>,
+}
+
+impl Showing {
+    fn of_view(view: &View) -> Self {
+        Self {
+            figure: view.figure.map(|figure| figure.slug),
+            numbers: None,
+        }
+    }
+
+    /// A Learn step's figure and key numbers.
+    pub fn step(step: &Step) -> Self {
+        Self {
+            figure: Some(step.figure),
+            numbers: Some(step.numbers),
+        }
+    }
+
+    pub fn get() -> Self {
+        expect_context()
+    }
+
+    /// Whether the page draws the figure `slug`.
+    pub fn figure(self, slug: &str) -> bool {
+        match (self.figure, self.numbers) {
+            (Some(figure), _) if figure == slug => true,
+            (_, Some(numbers)) => slug == KEY_NUMBERS.slug && !numbers.is_empty(),
+            (figure, None) => figure.is_none(),
+        }
+    }
+
+    /// Whether the page draws one figure alone.
+    pub fn single(self) -> bool {
+        self.figure.is_some()
+    }
+
+    /// Whether the key number (or the replicated figure) `key` is listed,
+    /// when the key numbers are.
+    pub fn number(self, key: &str) -> bool {
+        self.numbers.is_none_or(|keys| keys.contains(&key))
+    }
+
+    /// Whether the page shows the panel's tools around its figures (its
+    /// snippets, its input, its run's summary); a Learn step keeps to its
+    /// figure.
+    pub fn tools(self) -> bool {
+        !self.learning()
+    }
+
+    fn learning(self) -> bool {
+        self.numbers.is_some()
+    }
+}
+
+/// The "How it works" text and the figures of `panel`, which read the
+/// store's state.
+pub fn parts(panel: Panel) -> (AnyView, AnyView) {
+    match panel {
+        Panel::Poisson => (
+            poisson::explanation().into_any(),
+            poisson::figure().into_any(),
+        ),
+        Panel::Jitter => (
+            jitter::explanation().into_any(),
+            jitter::figure().into_any(),
+        ),
+        Panel::Backoff => (
+            backoff::explanation().into_any(),
+            backoff::figure().into_any(),
+        ),
+        Panel::HashSpread => (
+            hash_spread::explanation().into_any(),
+            hash_spread::figure().into_any(),
+        ),
+        Panel::Slots => (slots::explanation().into_any(), slots::figure().into_any()),
+        Panel::Queue => (queue::explanation().into_any(), queue::figure().into_any()),
+        Panel::Fleet => (fleet::explanation().into_any(), fleet::figure().into_any()),
+    }
 }
 
 /// One panel's parameters and its run, as memos: the run is recomputed only
@@ -178,8 +248,23 @@ where
 fn key_numbers(
     numbers: impl Fn() -> Result<Vec<KeyNumber>, InvalidInput> + Send + Sync + 'static,
 ) -> impl IntoView {
+    let showing = Showing::get();
+    let numbers = Arc::new(numbers);
+    let listed = move || {
+        numbers().map(|numbers| {
+            numbers
+                .into_iter()
+                .filter(|number| showing.number(number.key))
+                .collect::<Vec<_>>()
+        })
+    };
+    // A Learn step whose numbers are its replications' shows no empty list.
+    let empty = {
+        let listed = listed.clone();
+        move || showing.learning() && listed().is_ok_and(|numbers| numbers.is_empty())
+    };
     let items = move || {
-        match numbers() {
+        match listed() {
         Ok(numbers) => numbers
             .into_iter()
             .map(|number| {
@@ -197,10 +282,9 @@ fn key_numbers(
         Err(error) => view! { <div class="key-number" role="alert">{error.to_string()}</div> }.into_any(),
     }
     };
-    let view_flags = Store::get().state.with_untracked(|state| state.view);
-    view_flags.shows(KEY_NUMBERS.slug).then(|| {
+    showing.figure(KEY_NUMBERS.slug).then(|| {
         view! {
-            <dl class="key-numbers" class:chosen=view_flags.figure.is_some() id="fig-numbers">
+            <dl class="key-numbers" class:chosen=showing.single() id="fig-numbers" hidden=empty>
                 {items}
             </dl>
         }
@@ -255,6 +339,12 @@ fn Presets(panel: Panel) -> impl IntoView {
 /// "Use it in your stack": the snippets core writes for the current
 /// parameters, one system at a time, each with its note and a copy button.
 fn use_it(snippets: impl Fn() -> Vec<Snippet> + Copy + Send + Sync + 'static) -> impl IntoView {
+    Showing::get().tools().then(|| snippets_view(snippets))
+}
+
+fn snippets_view(
+    snippets: impl Fn() -> Vec<Snippet> + Copy + Send + Sync + 'static,
+) -> impl IntoView {
     let chosen = RwSignal::new(0usize);
     let copied = RwSignal::new(None::<bool>);
     let current = move || {
@@ -315,7 +405,7 @@ fn use_it(snippets: impl Fn() -> Vec<Snippet> + Copy + Send + Sync + 'static) ->
 }
 
 /// Text whose `backticked` stretches are code, as snippet notes write it.
-fn with_code(text: &str) -> impl IntoView + use<> {
+pub fn with_code(text: &str) -> impl IntoView + use<> {
     text.split('`')
         .enumerate()
         .map(|(index, piece)| {

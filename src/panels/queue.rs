@@ -23,7 +23,7 @@ use stampede_core::queue::{self, Lane, QueueParams, QueueRun};
 use stampede_core::sim::SimRun;
 use stampede_core::units::{count, duration};
 
-use super::{Caption, ChartBlock, key_numbers};
+use super::{Caption, ChartBlock, Showing, key_numbers};
 use crate::browser;
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
 use crate::playback::{PlaybackControls, Playhead};
@@ -196,16 +196,21 @@ pub fn figure() -> impl IntoView {
             }
         });
     });
+    let showing = Showing::get();
+    // A page about the replications' band leaves out the single run's
+    // status and clock; a Learn step leaves out the tools around the charts.
+    let single_run = showing.tools() || !showing.figure("depth-band");
+    let replications = showing.tools() || showing.figure("depth-band");
     view! {
-        <RunStatus runner params seed />
-        <PlaybackControls
+        {single_run.then(|| view! { <RunStatus runner params seed /> })}
+        {single_run.then(|| view! { <PlaybackControls
             id="queue"
             playhead
             speeds=SPEEDS
             step=("Step 1/24", 1.0 / 24.0)
             time_text=time_text(shown, playhead)
             scrub_label="Simulated time"
-        />
+        /> })}
         <LaneChart
             figure="depth"
             canvas_id="queue-depth"
@@ -215,8 +220,8 @@ pub fn figure() -> impl IntoView {
             label=|s| describe_lanes(s, "the most jobs waiting at once", |r| count(r.summary.max_queue_depth))
         />
         {numbers(shown)}
-        <SummaryTable shown />
-        <replication::ReplicationView />
+        {showing.tools().then(|| view! { <SummaryTable shown /> })}
+        {replications.then(|| view! { <replication::ReplicationView /> })}
         <LaneChart
             figure="busy"
             canvas_id="queue-busy"
@@ -254,7 +259,7 @@ pub fn figure() -> impl IntoView {
                 "Download the series (CSV)"
             </button>
         </div>
-        <scheduler::EventSchedulerView />
+        {showing.tools().then(|| view! { <scheduler::EventSchedulerView /> })}
         {imported::view()}
     }
 }

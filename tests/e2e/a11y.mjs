@@ -29,11 +29,11 @@ const FAILING = new Set(['serious', 'critical']);
 // How long a panel gets to draw its charts.
 const DRAW_TIMEOUT_MS = 10_000;
 
-/** Opens `query`, waits for the panel, its charts and, on Queue, the run. */
+/** Opens `query`, waits for the panel (or the Learn step), its charts and, on Queue, the run. */
 async function open(page, base, query) {
   await page.goto(base + query);
-  await page.waitForSelector('#panel', { timeout: 30_000 });
-  if (query.includes('p=queue')) {
+  await page.waitForSelector('#panel, #learn', { timeout: 30_000 });
+  if (await page.locator('[data-run-status]').count()) {
     await page.waitForSelector('[data-run-status="done"]', { timeout: 30_000, state: 'attached' });
   }
   await poll(async () => (await blankCanvases(page)).length === 0, 'every chart to draw', DRAW_TIMEOUT_MS);
@@ -166,6 +166,9 @@ async function main() {
 
   for (const slug of SLUGS) {
     await check(`${slug}: no serious or critical axe violations; charts and controls named`, audit(`?v=1&p=${slug}&s=1`));
+  }
+  for (let step = 1; step <= 8; step++) {
+    await check(`learn, step ${step}: no serious or critical axe violations; charts and controls named`, audit(`?v=1&p=learn&step=${step}&s=1`));
   }
   await check('embed mode (slots, with controls): no serious or critical axe violations', audit('?v=1&p=slots&s=1&embed=1&controls=1'));
   await check('embed mode (queue): no serious or critical axe violations', audit('?v=1&p=queue&s=1&embed=1'));

@@ -18,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { fleetChecks, fleetSettled } from './fleet.mjs';
+import { learnChecks } from './learn.mjs';
 import { startStaticServer } from '../../scripts/static-server.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -1216,6 +1217,7 @@ async function main() {
 
     // 10b -----------------------------------------------------------------------
     await fleetChecks({ check, openApp, BASE, ORIGIN, STAMPEDE });
+    await learnChecks({ check, openApp, BASE });
 
     // 11 ------------------------------------------------------------------------
     await check('history: Back after a panel switch returns to that panel and its parameters', async (t) => {
@@ -1263,7 +1265,7 @@ async function main() {
       skeleton = await header(page);
       await t.shot(page, `skeleton-${colorScheme}`, { fullPage: false });
     }
-    equal(skeleton.links.length, SLUGS.length, 'links in the skeleton');
+    equal(skeleton.links.length, SLUGS.length + 1, 'links in the skeleton (the panels and Learn)');
     // Without JavaScript: the message, and no loading line.
     const off = await t.newPage({ javaScriptEnabled: false });
     await off.goto(BASE);

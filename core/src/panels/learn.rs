@@ -27,7 +27,8 @@ pub struct Step {
     pub figure: &'static str,
     /// The keys of the step's controls, at most two.
     pub controls: &'static [&'static str],
-    /// The keys of the key numbers the step prints under its figure.
+    /// The keys of the key numbers the step prints under its figure; for
+    /// the Queue's replications, of the figures whose lanes it compares.
     pub numbers: &'static [&'static str],
     /// Its paragraphs; `backticked` stretches are code.
     pub text: &'static [&'static str],
@@ -157,7 +158,7 @@ pub const STEPS: &[Step] = &[
         panel: Panel::Fleet,
         query: "smp=jenkins-h",
         figure: "fix",
-        controls: &[],
+        controls: &["smp"],
         numbers: &["jobs", "peak-minute", "peak-after"],
         text: &[
             "Real schedulers spread work if asked. Here a Jenkins instance runs 230 jobs: most on `H H * * *`, which hashes each job's name to its own hour and minute, and 30 on `0 0 * * *`.",
@@ -169,9 +170,9 @@ pub const STEPS: &[Step] = &[
         title: "Prove it",
         panel: Panel::Queue,
         query: "st=herd&vs=jitter,hash,slots&hz=4&repl=20",
-        figure: "depth",
+        figure: "depth-band",
         controls: &["w", "repl"],
-        numbers: &["mean-wait", "p95-wait"],
+        numbers: &["p95_wait_s"],
         text: &[
             "One seeded run is one sample. To know whether a strategy really helps, run every one of them under 20 seeds and read each difference with its 95 % interval.",
             "Against the herd, every spread cuts the p95 wait: uniform jitter by 39 min 36 s ± 5.85 s. Between slots and hash spread there is no difference in the p95 wait within noise, so choose between them for stability and predictability, not speed.",

@@ -10,8 +10,8 @@ use stampede_core::panels::state::State;
 use stampede_core::units::count;
 
 /// The key numbers a step's panel prints, and for the Queue's
-/// replications each figure's interval and the lanes' differences in words.
-fn printed(state: &State) -> (Vec<KeyNumber>, Vec<String>) {
+/// replications the lanes' differences in words on the figures named by `keys`.
+fn printed(state: &State, keys: &[&str]) -> (Vec<KeyNumber>, Vec<String>) {
     if state.panel == Panel::Fleet {
         let params = &state.fleet;
         let report = FleetReport::new(&params.sample.text(), params, state.seed).unwrap();
@@ -21,25 +21,28 @@ fn printed(state: &State) -> (Vec<KeyNumber>, Vec<String>) {
     let mut words = Vec::new();
     if state.panel == Panel::Queue && state.queue.replications > 0 {
         let replicated = replicate(&state.queue, state.seed).unwrap();
-        for row in &replicated.rows {
-            words.extend(row.values.iter().map(|value| value.text.clone()));
-        }
-        words.extend(replicated.differences.iter().map(|d| d.text.clone()));
+        words.extend(
+            replicated
+                .differences
+                .iter()
+                .filter(|difference| keys.contains(&difference.key.as_str()))
+                .map(|difference| difference.text.clone()),
+        );
     }
     (numbers, words)
 }
 
 /// Everything the step's page shows in words and numbers: its chosen key
 /// numbers (label, value and theory), its controls' values as typed and as
-/// counted, and the replications' words.
+/// counted, and the replications' differences it names.
 fn shown(step: &Step, state: &State) -> String {
-    let (numbers, words) = printed(state);
+    let (numbers, words) = printed(state, step.numbers);
     let mut shown = String::new();
     for key in step.numbers {
-        let number = numbers
-            .iter()
-            .find(|number| number.key == *key)
-            .unwrap_or_else(|| panic!("{}: no key number {key}", step.slug));
+        let Some(number) = numbers.iter().find(|number| number.key == *key) else {
+            assert!(!words.is_empty(), "{}: no key number {key}", step.slug);
+            continue;
+        };
         let theory = number.theory.clone().unwrap_or_default();
         shown.push_str(&format!("{} {} {theory} ", number.label, number.value));
     }

@@ -18,7 +18,7 @@ use wasm_bindgen::JsValue;
 
 use super::background::{self, Background};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
-use crate::panels::{Caption, ChartBlock};
+use crate::panels::{Caption, ChartBlock, Showing};
 use crate::store::Store;
 use crate::worker;
 
@@ -242,9 +242,11 @@ fn Figures(shown: Arc<Replicated>) -> impl IntoView {
             }
         })
         .collect_view();
+    let showing = Showing::get();
     let differences = shown
         .differences
         .iter()
+        .filter(|difference| showing.number(&difference.key))
         .map(|difference| {
             view! {
                 <li data-difference=difference.key.clone() data-spans-zero=difference.interval.spans_zero().to_string()>
@@ -253,19 +255,25 @@ fn Figures(shown: Arc<Replicated>) -> impl IntoView {
             }
         })
         .collect_view();
+    // A Learn step states the differences it speaks of, not the table.
+    let table = showing.tools().then(|| {
+        view! {
+            <p class="explain" id="queue-replication-method">{method}</p>
+            <div class="table-scroll" tabindex="0" role="region" aria-label="Replicated figures per lane">
+                <table class="figures queue-summary queue-replicated">
+                    <thead>
+                        <tr>
+                            <th scope="col">{format!("Over {} runs", shown.runs)}</th>
+                            {header}
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+        }
+    });
     view! {
-        <p class="explain" id="queue-replication-method">{method}</p>
-        <div class="table-scroll" tabindex="0" role="region" aria-label="Replicated figures per lane">
-            <table class="figures queue-summary queue-replicated">
-                <thead>
-                    <tr>
-                        <th scope="col">{format!("Over {} runs", shown.runs)}</th>
-                        {header}
-                    </tr>
-                </thead>
-                <tbody>{rows}</tbody>
-            </table>
-        </div>
+        {table}
         <ul class="queue-differences">{differences}</ul>
     }
 }
