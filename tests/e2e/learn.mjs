@@ -35,9 +35,10 @@ const keyNumbers = (page) =>
 const replicated = (page) => page.$$eval('li[data-difference]', (items) => items.map((item) => item.textContent.trim()));
 
 export async function learnChecks({ check, openApp, BASE }) {
-  await check('learn: every step draws, restores from its URL and matches its full panel', async (t) => {
+  await check('learn: every step draws, restores from its URL, matches its full panel and embeds', async (t) => {
     const page = await t.newPage();
     const panelPage = await t.newPage();
+    const embedPage = await t.newPage({ viewport: { width: 720, height: 900 } });
     for (let n = 1; n <= STEPS; n++) {
       await openApp(page, `?v=1&p=learn&step=${n}`, '#learn');
       await stepSettled(page, n);
@@ -65,6 +66,17 @@ export async function learnChecks({ check, openApp, BASE }) {
       if (rows.length > 0) {
         const panelRows = await replicated(panelPage);
         for (const row of rows) assert(panelRows.includes(row), `step ${n}: the full panel lacks ${row}`);
+      }
+
+      // Embedded, the step shows its text and figure without the page around it.
+      await embedPage.goto(`${BASE}?v=1&p=learn&step=${n}&embed=1`);
+      await stepSettled(embedPage, n);
+      assert((await embedPage.locator('header').count()) === 0, `step ${n} embedded shows the header`);
+      const embedBlank = await blankCanvases(embedPage);
+      assert(embedBlank.length === 0, `step ${n} embedded: blank canvases ${embedBlank.join(', ')}`);
+      const embedNumbers = await keyNumbers(embedPage);
+      for (const [key, value] of Object.entries(numbers)) {
+        assert(embedNumbers[key] === value, `step ${n} embedded: ${key} reads "${embedNumbers[key]}", not "${value}"`);
       }
     }
 

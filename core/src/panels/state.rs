@@ -253,38 +253,7 @@ impl State {
         };
         let mut state = State::new(panel);
         state.learn_step = learn_step;
-        state.view = View {
-            embed: flag(last(EMBED_KEY), EMBED_KEY, "Embed", &mut notices),
-            controls: flag(last(CONTROLS_KEY), CONTROLS_KEY, "Controls", &mut notices),
-            figure: last(FIGURE_KEY).and_then(|slug| {
-                let figure = panel.figure(slug);
-                if figure.is_none() {
-                    notices.push(Notice {
-                        key: FIGURE_KEY,
-                        label: "Figure",
-                        message: format!(
-                            "\"{}\" is not a figure of {}; showing all of them",
-                            shorten(slug),
-                            panel.title()
-                        ),
-                    });
-                }
-                figure
-            }),
-            theme: last(THEME_KEY).map_or(Theme::Auto, |slug| {
-                Theme::from_slug(slug).unwrap_or_else(|| {
-                    notices.push(Notice {
-                        key: THEME_KEY,
-                        label: "Theme",
-                        message: format!(
-                            "\"{}\" is not auto, light or dark; using auto",
-                            shorten(slug)
-                        ),
-                    });
-                    Theme::Auto
-                })
-            }),
-        };
+        state.view = read_view(&last, panel, &mut notices);
         if let Some(raw) = last(SEED_KEY) {
             notices.extend(state.set_seed(raw));
         }
@@ -408,6 +377,47 @@ fn escape(value: &str) -> String {
 fn is_integer(text: &str) -> bool {
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Reads how the page is shown: the embed flags, the one figure of `panel`
+/// an embed names, and its colour scheme.
+fn read_view<'a>(
+    last: &dyn Fn(&str) -> Option<&'a str>,
+    panel: Panel,
+    notices: &mut Vec<Notice>,
+) -> View {
+    View {
+        embed: flag(last(EMBED_KEY), EMBED_KEY, "Embed", notices),
+        controls: flag(last(CONTROLS_KEY), CONTROLS_KEY, "Controls", notices),
+        figure: last(FIGURE_KEY).and_then(|slug| {
+            let figure = panel.figure(slug);
+            if figure.is_none() {
+                notices.push(Notice {
+                    key: FIGURE_KEY,
+                    label: "Figure",
+                    message: format!(
+                        "\"{}\" is not a figure of {}; showing all of them",
+                        shorten(slug),
+                        panel.title()
+                    ),
+                });
+            }
+            figure
+        }),
+        theme: last(THEME_KEY).map_or(Theme::Auto, |slug| {
+            Theme::from_slug(slug).unwrap_or_else(|| {
+                notices.push(Notice {
+                    key: THEME_KEY,
+                    label: "Theme",
+                    message: format!(
+                        "\"{}\" is not auto, light or dark; using auto",
+                        shorten(slug)
+                    ),
+                });
+                Theme::Auto
+            })
+        }),
+    }
 }
 
 /// The Learn page's step, when `p` names it: `step` read as a whole number
