@@ -21,17 +21,17 @@
 //! Ruby (here it is 0 as well, see [`rand_below`]).
 //!
 //! The talk's per-account offset is `Random.new(id).rand(window)`: seeding
-//! costs about 1,900 dependent multiply steps, and the offset needs only the
+//! costs 1,247 dependent multiply steps, and the offset needs only the
 //! first output or two. So the generator here is written out rather than
 //! taken from the `rand_mt` crate, whose outputs match but which repeats the
 //! constant part of `init_by_array` (the state of `init_genrand(19650218)`,
-//! computed here once) and twists all 624 words before its
-//! first output. Here the state is twisted one word at a time, just before
-//! its output is tempered: exactly the reference sequence, without the work
-//! a draw of one number does not need. [`RubyRandom::new_many`] also seeds
-//! runs of equal-length keys side by side, so the processor overlaps their
-//! chains; a million UUID seeds then take under a second natively (about
-//! 3.4 s with `rand_mt`).
+//! computed here once) and twists all 624 words before its first output.
+//! Here the state is twisted one word at a time, just before its output is
+//! tempered: exactly the reference sequence, without the work a draw of one
+//! number does not need. [`heads`] and [`rand_below_many`] also seed runs of
+//! equal-length keys side by side, so the processor overlaps their chains,
+//! and read the first outputs straight from the seeded state without making
+//! generators.
 //!
 //! ```
 //! use stampede_core::ruby::rand_below;
@@ -49,7 +49,7 @@ const M: usize = 397;
 const MATRIX_A: u32 = 0x9908_b0df;
 const UPPER_MASK: u32 = 0x8000_0000;
 const LOWER_MASK: u32 = 0x7fff_ffff;
-/// How many seeds [`RubyRandom::new_many`] seeds side by side.
+/// How many seeds [`heads`] seeds side by side.
 pub const LANES: usize = 16;
 
 /// The state `init_genrand(19650218)` leaves, where `init_by_array` starts:
@@ -91,32 +91,13 @@ impl RubyRandom {
         let state = match seed_words(seed_be).as_slice() {
             [] => genrand_state(0),
             [word] => genrand_state(*word),
-            key => by_array_states([key]).map(|[word]| word),
+            key => {
+                let mut states = [[0; 1]; N];
+                by_array_states([key], &mut states);
+                states.map(|[word]| word)
+            }
         };
         Self { state, next: 0 }
-    }
-
-    /// `new` of every seed, in order. Seeding is one long chain of
-    /// dependent multiplications, so each run of [`LANES`] consecutive seeds
-    /// whose keys have the same number of words (UUIDs nearly always do) is
-    /// seeded side by side, their chains overlapping in the processor: two
-    /// to three times faster than one by one.
-    pub fn new_many<S: AsRef<[u8]>>(seeds: &[S]) -> Vec<Self> {
-        let mut generators = Vec::with_capacity(seeds.len());
-        for run in seeds.chunks(LANES) {
-            let keys: Vec<Vec<u32>> = run.iter().map(|seed| seed_words(seed.as_ref())).collect();
-            let words = keys[0].len();
-            if run.len() == LANES && words > 1 && keys.iter().all(|key| key.len() == words) {
-                let states = by_array_states::<LANES>(std::array::from_fn(|lane| &keys[lane][..]));
-                generators.extend((0..LANES).map(|lane| Self {
-                    state: std::array::from_fn(|i| states[i][lane]),
-                    next: 0,
-                }));
-            } else {
-                generators.extend(run.iter().map(|seed| Self::new(seed.as_ref())));
-            }
-        }
-        generators
     }
 
     /// The next 32-bit output, Ruby's `genrand_int32`.
@@ -125,11 +106,11 @@ impl RubyRandom {
         // Twisting word i in place needs words i and i + 1 of the old round
         // and word i + M (mod N), which is old below N and already new past
         // it — the order the reference's whole-state loop also follows.
-        let upper = self.state[i] & UPPER_MASK;
-        let lower = self.state[(i + 1) % N] & LOWER_MASK;
-        let mixed = upper | lower;
-        let twist = (mixed >> 1) ^ if mixed & 1 == 1 { MATRIX_A } else { 0 };
-        self.state[i] = self.state[(i + M) % N] ^ twist;
+        self.state[i] = twisted(
+            self.state[i],
+            self.state[(i + 1) % N],
+            self.state[(i + M) % N],
+        );
         self.next = (i + 1) % N;
         temper(self.state[i])
     }
@@ -193,70 +174,166 @@ pub fn rand_below(seed_be: &[u8], limit: u32) -> u32 {
     RubyRandom::new(seed_be).rand_below(limit)
 }
 
+/// The [`Head`] of `Random.new(seed)` for every seed, in order.
+///
+/// Seeding is one long chain of dependent multiplications, so each run of
+/// [`LANES`] consecutive seeds whose keys have the same number of words
+/// (UUIDs nearly always do) is seeded side by side, a short run padded with
+/// copies of its first key. Output k < N − M of a fresh generator twists
+/// only words k, k + 1 and k + M of its seeded state, so the heads are read
+/// straight from the lanes' state, one buffer for every run, and no
+/// generator is made.
+pub fn heads<S: AsRef<[u8]>>(seeds: &[S]) -> Vec<Head> {
+    let mut heads = Vec::with_capacity(seeds.len());
+    let mut state = Box::new([[0u32; LANES]; N]);
+    let mut words = Vec::new();
+    let mut lengths = [0; LANES];
+    for run in seeds.chunks(LANES) {
+        words.clear();
+        for (length, seed) in lengths.iter_mut().zip(run) {
+            *length = push_seed_words(seed.as_ref(), &mut words);
+        }
+        let length = lengths[0];
+        if length > 1 && lengths[..run.len()].iter().all(|&other| other == length) {
+            let keys = std::array::from_fn(|lane| {
+                let key = if lane < run.len() { lane } else { 0 };
+                &words[key * length..][..length]
+            });
+            by_array_states(keys, &mut state);
+            heads.extend((0..run.len()).map(|lane| {
+                Head(std::array::from_fn(|k| {
+                    temper(twisted(
+                        state[k][lane],
+                        state[k + 1][lane],
+                        state[k + M][lane],
+                    ))
+                }))
+            }));
+        } else {
+            heads.extend(run.iter().map(|seed| RubyRandom::new(seed.as_ref()).head()));
+        }
+    }
+    heads
+}
+
+/// `Random.new(seed).rand(limit)` for every seed and each of `limits`, in
+/// order: from the seeds' [`heads`], seeding a whole generator only for
+/// the rare seed whose head runs out.
+pub fn rand_below_many<S: AsRef<[u8]>, const K: usize>(
+    seeds: &[S],
+    limits: [u32; K],
+) -> Vec<[u32; K]> {
+    // Heads a chunk at a time, so they are still in cache when read.
+    const CHUNK: usize = 256 * LANES;
+    let mut offsets = Vec::with_capacity(seeds.len());
+    for chunk in seeds.chunks(CHUNK) {
+        offsets.extend(heads(chunk).iter().zip(chunk).map(|(head, seed)| {
+            limits.map(|limit| {
+                head.rand_below(limit)
+                    .unwrap_or_else(|| RubyRandom::new(seed.as_ref()).rand_below(limit))
+            })
+        }));
+    }
+    offsets
+}
+
 /// The seed's 32-bit words, least significant first, as `init_genrand` (one
 /// word) or `init_by_array` (more) receive them: no leading zero words, and
 /// a leading word of exactly 1 dropped when other words remain.
 fn seed_words(seed_be: &[u8]) -> Vec<u32> {
+    let mut words = Vec::new();
+    push_seed_words(seed_be, &mut words);
+    words
+}
+
+/// [`seed_words`] appended to `words`, so many keys can share one buffer;
+/// how many there are.
+fn push_seed_words(seed_be: &[u8], words: &mut Vec<u32>) -> usize {
+    let start = words.len();
     let first_nonzero = seed_be
         .iter()
         .position(|&byte| byte != 0)
         .unwrap_or(seed_be.len());
     let magnitude = &seed_be[first_nonzero..];
-    let mut words: Vec<u32> = magnitude
-        .rchunks(4)
-        .map(|chunk| {
-            chunk
-                .iter()
-                .fold(0u32, |word, &byte| word << 8 | u32::from(byte))
-        })
-        .collect();
-    if words.len() > 1 && words.last() == Some(&1) {
+    words.extend(magnitude.rchunks(4).map(|chunk| {
+        chunk
+            .iter()
+            .fold(0u32, |word, &byte| word << 8 | u32::from(byte))
+    }));
+    if words.len() - start > 1 && words.last() == Some(&1) {
         words.pop();
     }
-    words
+    words.len() - start
 }
 
 /// The reference `init_by_array` for `L` keys of one and the same length
-/// (at least one word) at once: word i of lane l is word i of key l's state.
-fn by_array_states<const L: usize>(keys: [&[u32]; L]) -> [[u32; L]; N] {
+/// (at least one word) at once, into `state`: word i of lane l becomes word
+/// i of key l's seeded state. Every word of `state` is written before it is
+/// read, so it may hold anything on entry.
+///
+/// Both loops are one chain of dependent steps per key, each a multiply; the
+/// keys' chains are independent, so each step works on all lanes and the
+/// compiler turns it into vector instructions.
+fn by_array_states<const L: usize>(keys: [&[u32]; L], state: &mut [[u32; L]; N]) {
     let length = keys[0].len();
     // What step j adds in each lane, gathered so a step reads one array.
     let addends: Vec<[u32; L]> = (0..length)
         .map(|j| keys.map(|key| key[j].wrapping_add(j as u32)))
         .collect();
-    let mut state = init_by_array_base().map(|word| [word; L]);
+    let base = init_by_array_base();
+    let mut previous = [base[0]; L];
+    let mut addend = addends.iter().cycle();
+    // The first pass over words 1 to N − 1 finds every word still as
+    // `init_genrand` left it, the same in all lanes.
+    for (i, added) in (1..N).zip(&mut addend) {
+        previous = std::array::from_fn(|lane| {
+            let mixed = mix(previous[lane]).wrapping_mul(1_664_525);
+            (base[i] ^ mixed).wrapping_add(added[lane])
+        });
+        state[i] = previous;
+    }
+    // The reference wraps from word N − 1 to word 1, carrying the last word
+    // into word 0; the first loop takes N steps, or one a key word.
+    state[0] = previous;
     let mut i = 1;
-    let mut j = 0;
-    for _ in 0..N.max(length) {
-        let (done, rest) = state.split_at_mut(i);
-        let words = rest[0].iter_mut().zip(&done[i - 1]).zip(&addends[j]);
-        for ((word, &p), &addend) in words {
-            *word = (*word ^ (p ^ (p >> 30)).wrapping_mul(1_664_525)).wrapping_add(addend);
-        }
+    for added in addend.take(N.max(length) - (N - 1)) {
+        previous = std::array::from_fn(|lane| {
+            let mixed = mix(previous[lane]).wrapping_mul(1_664_525);
+            (state[i][lane] ^ mixed).wrapping_add(added[lane])
+        });
+        state[i] = previous;
         i += 1;
-        j += 1;
-        if i >= N {
-            state[0] = state[N - 1];
+        if i == N {
+            state[0] = previous;
             i = 1;
-        }
-        if j >= length {
-            j = 0;
         }
     }
     for _ in 0..N - 1 {
-        let (done, rest) = state.split_at_mut(i);
-        for (word, &p) in rest[0].iter_mut().zip(&done[i - 1]) {
-            *word = (*word ^ (p ^ (p >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
-        }
+        previous = std::array::from_fn(|lane| {
+            let mixed = mix(previous[lane]).wrapping_mul(1_566_083_941);
+            (state[i][lane] ^ mixed).wrapping_sub(i as u32)
+        });
+        state[i] = previous;
         i += 1;
-        if i >= N {
-            state[0] = state[N - 1];
+        if i == N {
+            state[0] = previous;
             i = 1;
         }
     }
     // The reference sets the top bit so the state can never be all zeros.
     state[0] = [UPPER_MASK; L];
-    state
+}
+
+/// What both seeding loops multiply: a word with its top two bits folded in.
+fn mix(word: u32) -> u32 {
+    word ^ (word >> 30)
+}
+
+/// The twist of one word: its top bit and the next word's other bits,
+/// shifted and conditionally mixed with the matrix, onto the word M on.
+fn twisted(word: u32, next: u32, far: u32) -> u32 {
+    let mixed = (word & UPPER_MASK) | (next & LOWER_MASK);
+    far ^ (mixed >> 1) ^ if mixed & 1 == 1 { MATRIX_A } else { 0 }
 }
 
 /// MT19937's output tempering.
@@ -285,8 +362,10 @@ mod tests {
     fn the_reference_outputs_of_both_seedings() {
         // mt19937ar.c's published test: init_by_array({0x123, 0x234,
         // 0x345, 0x456}) first outputs 1067595299 955945823 477289528.
+        let mut states = [[0; 1]; N];
+        by_array_states([&[0x123, 0x234, 0x345, 0x456][..]], &mut states);
         let mut by_array = RubyRandom {
-            state: by_array_states([&[0x123, 0x234, 0x345, 0x456][..]]).map(|[word]| word),
+            state: states.map(|[word]| word),
             next: 0,
         };
         let outputs: Vec<u32> = (0..3).map(|_| by_array.next_u32()).collect();

@@ -93,7 +93,7 @@ pub use measure::{Collisions, Gap, Movement, Stability, Uniformity, stability};
 use measure::{
     collisions, count_buckets, largest_gap, max_min_ratio, stability_of, strip_counts, uniformity,
 };
-use placement::{for_ruby_generators, sorted_order};
+use placement::{for_ruby_seeds, sorted_order};
 
 pub use placement::{HashMode, Placement, Reduction, place_by_rank, ruby_seed};
 
@@ -340,7 +340,7 @@ impl Digests {
                 Ok(())
             }
             Self::RubyHeads(heads) => {
-                for_ruby_generators(keys, |generator| heads.push(generator.head()))
+                for_ruby_seeds(keys, |seeds| heads.extend(ruby::heads(seeds)))
             }
         }
     }

@@ -185,29 +185,27 @@ impl Placement {
     /// Ruby mode for many keys.
     fn draw_ruby<K: AsRef<str>>(&self, keys: &[K]) -> Result<Vec<u32>, InvalidInput> {
         let mut offsets = Vec::with_capacity(keys.len());
-        for_ruby_generators(keys, |generator| {
-            offsets.push(generator.rand_below(self.window));
+        for_ruby_seeds(keys, |seeds| {
+            let drawn = ruby::rand_below_many(seeds, [self.window]);
+            offsets.extend(drawn.into_iter().map(|[offset]| offset));
         })?;
         Ok(offsets)
     }
 }
 
-/// Hands each key's Ruby generator, in order, to `each`: seeded side by side
-/// ([`ruby::RubyRandom::new_many`]), a chunk at a time so that only a chunk's
-/// 2.5 KB states are held at once.
-pub(super) fn for_ruby_generators<K: AsRef<str>>(
+/// Hands the keys' Ruby seeds ([`ruby_seed`]), in order, to `each`, a chunk
+/// at a time so that only a chunk's seeds are held at once.
+pub(super) fn for_ruby_seeds<K: AsRef<str>>(
     keys: &[K],
-    mut each: impl FnMut(&mut ruby::RubyRandom),
+    mut each: impl FnMut(&[Vec<u8>]),
 ) -> Result<(), InvalidInput> {
-    const CHUNK: usize = 64 * ruby::LANES;
+    const CHUNK: usize = 256 * ruby::LANES;
     for chunk in keys.chunks(CHUNK) {
         let seeds = chunk
             .iter()
             .map(|key| ruby_seed(key.as_ref()))
             .collect::<Result<Vec<_>, _>>()?;
-        ruby::RubyRandom::new_many(&seeds)
-            .iter_mut()
-            .for_each(&mut each);
+        each(&seeds);
     }
     Ok(())
 }

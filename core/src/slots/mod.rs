@@ -56,7 +56,7 @@ use serde::Serialize;
 use crate::choice_enum;
 use crate::error::{InvalidInput, count_at_most};
 use crate::rng::{Purpose, seeded};
-use crate::ruby::{LANES, RubyRandom};
+use crate::ruby;
 use crate::units::{count, counted, duration};
 
 mod balance;
@@ -416,16 +416,9 @@ fn offsets(
     cycle: u32,
 ) -> Vec<(u32, u32)> {
     match source {
-        DelaySource::Ruby => ids
-            .chunks(LANES)
-            .flat_map(RubyRandom::new_many)
-            .map(|mut for_cycle| {
-                let mut for_slot = for_cycle.clone();
-                (
-                    for_slot.rand_below(slot_seconds),
-                    for_cycle.rand_below(cycle),
-                )
-            })
+        DelaySource::Ruby => ruby::rand_below_many(ids, [slot_seconds, cycle])
+            .into_iter()
+            .map(|[for_slot, for_cycle]| (for_slot, for_cycle))
             .collect(),
         DelaySource::Pcg => ids
             .iter()

@@ -1,4 +1,4 @@
-use stampede_core::ruby::{HEAD_OUTPUTS, RubyRandom, rand_below};
+use stampede_core::ruby::{self, HEAD_OUTPUTS, RubyRandom, rand_below};
 
 /// Rows of (seed bytes, limits, results) that Ruby 3.1 itself produced;
 /// the file's header says how.
@@ -142,25 +142,30 @@ fn every_offset_lies_inside_its_window() {
 }
 
 #[test]
-fn seeding_many_at_once_matches_seeding_each() {
+fn heads_and_draws_of_many_seeds_match_each_generators() {
     let rows = rows();
     let uuid_sized: Vec<&[u8]> = rows
         .iter()
         .map(|row| &row.seed_be[..])
         .filter(|seed| seed.len() == 16)
         .collect();
-    // Lanes of equal key lengths, windows of mixed lengths, a partial
-    // window at the end, and every seed of the data in file order.
+    // Lanes of equal key lengths, runs of mixed lengths, a partial run at
+    // the end, and every seed of the data in file order.
     let every_seed: Vec<&[u8]> = rows.iter().map(|row| &row.seed_be[..]).collect();
+    // 65,537 rejects nearly half of all outputs, so some heads run out.
+    let limits = [0, 1, 60, 86_400, 65_537];
     for seeds in [&uuid_sized, &every_seed] {
-        let together = RubyRandom::new_many(seeds);
-        assert_eq!(together.len(), seeds.len());
-        for (generator, seed) in together.into_iter().zip(seeds.iter()) {
-            assert_eq!(generator, RubyRandom::new(seed));
+        let heads = ruby::heads(seeds);
+        let drawn = ruby::rand_below_many(seeds, limits);
+        assert_eq!((heads.len(), drawn.len()), (seeds.len(), seeds.len()));
+        for ((head, offsets), seed) in heads.iter().zip(&drawn).zip(seeds.iter()) {
+            assert_eq!(*head, RubyRandom::new(seed).head());
+            let each = limits.map(|limit| RubyRandom::new(seed).rand_below(limit));
+            assert_eq!(*offsets, each, "{seed:02x?}");
         }
     }
-    assert!(!uuid_sized.len().is_multiple_of(stampede_core::ruby::LANES));
-    assert!(RubyRandom::new_many::<&[u8]>(&[]).is_empty());
+    assert!(!uuid_sized.len().is_multiple_of(ruby::LANES));
+    assert!(ruby::heads::<&[u8]>(&[]).is_empty());
 }
 
 #[test]
