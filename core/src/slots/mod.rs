@@ -65,9 +65,10 @@ pub use balance::{CostBalance, SlotLoad, account_costs, balance};
 
 /// The most accounts a run may place.
 pub const MAX_ACCOUNTS: u32 = 1_000_000;
-/// The most accounts with Ruby-exact offsets: seeding Ruby's generator costs
-/// about 1 µs an id natively even with seeds side by side, so this keeps a
-/// run near a quarter of a second.
+/// The most accounts with Ruby-exact offsets: in the browser, whose wasm
+/// seeds without vector instructions, seeding Ruby's generator costs about
+/// 2 µs an id, so this keeps a run near half a second. (Natively a million
+/// take about a tenth of a second; see [`crate::ruby`].)
 pub const MAX_RUBY_ACCOUNTS: u32 = 250_000;
 /// The longest cycle: a week.
 pub const MAX_CYCLE: u32 = 604_800;
@@ -140,8 +141,9 @@ pub struct SlotParams {
     pub kinds: u32,
     /// σ of the lognormal account costs; 0 makes every account cost 1.
     pub cost_sigma: f64,
-    /// PCG by default: 10,000 Ruby-exact offsets take about 19 ms natively,
-    /// too long for a dragged slider's frame; Ruby stays one choice away.
+    /// PCG by default: 10,000 Ruby-exact offsets take about 20 ms in the
+    /// browser, too long for a dragged slider's frame; Ruby stays one choice
+    /// away.
     pub delays: DelaySource,
 }
 
