@@ -67,8 +67,8 @@ pub use balance::{CostBalance, SlotLoad, account_costs, balance};
 pub const MAX_ACCOUNTS: u32 = 1_000_000;
 /// The most accounts with Ruby-exact offsets: in the browser, whose wasm
 /// seeds without vector instructions, seeding Ruby's generator costs about
-/// 2 µs an id, so this keeps a run near half a second. (Natively a million
-/// take about a tenth of a second; see [`crate::ruby`].)
+/// 1.2 µs an id, so this keeps a run near a third of a second. (Natively a
+/// million take about a tenth of a second; see [`crate::ruby`].)
 pub const MAX_RUBY_ACCOUNTS: u32 = 250_000;
 /// The longest cycle: a week.
 pub const MAX_CYCLE: u32 = 604_800;
@@ -141,7 +141,7 @@ pub struct SlotParams {
     pub kinds: u32,
     /// σ of the lognormal account costs; 0 makes every account cost 1.
     pub cost_sigma: f64,
-    /// PCG by default: 10,000 Ruby-exact offsets take about 20 ms in the
+    /// PCG by default: 10,000 Ruby-exact offsets take about 12 ms in the
     /// browser, too long for a dragged slider's frame; Ruby stays one choice
     /// away.
     pub delays: DelaySource,
