@@ -23,7 +23,7 @@ pub fn App() -> impl IntoView {
     if query.split('&').any(|pair| pair == "debug=panic") {
         request_animation_frame(|| panic!("debug=panic asked for a panic"));
     }
-    let (state, notices) = State::from_query(&query);
+    let (state, notices) = State::from_page_query(&query);
     let embed = state.view.embed;
     Scheme::provide(embed.then_some(state.view.theme));
     let store = Store::new(state, notices);

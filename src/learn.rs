@@ -34,7 +34,7 @@ pub fn LearnView(number: usize) -> impl IntoView {
 
     let (_, figure) = panels::parts(step.panel);
     let text = step
-        .text
+        .text()
         .iter()
         .map(|paragraph| view! { <p>{with_code(paragraph)}</p> })
         .collect_view();

@@ -127,7 +127,7 @@ impl Store {
 
     /// Shows the state of a history entry's `query`, as loading it would.
     pub fn restore(&self, query: &str) {
-        let (state, notices) = State::from_query(query);
+        let (state, notices) = State::from_page_query(query);
         self.state.set(state);
         self.notices.set(from_url(notices));
     }

@@ -366,7 +366,7 @@ fn state_of(link: &OsStr) -> Result<State, Failure> {
             "QUERY '{link}' holds no parameter of the app; expected a URL or a query such as 'v=1&p=jitter&n=10000'"
         )));
     }
-    let (state, notices) = State::from_query(query);
+    let (state, notices) = State::from_page_query(query);
     for notice in &notices {
         eprintln!("notice: {notice}");
     }

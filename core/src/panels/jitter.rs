@@ -57,7 +57,7 @@ impl JitterParams {
 fn keep_delays_apart(params: &mut JitterParams) -> Vec<Notice> {
     if params.max_delay > params.min_delay {
         Vec::new()
-    } else if params.min_delay < MAX_DELAY_MINUTES {
+    } else if params.min_delay + 0.5 <= MAX_DELAY_MINUTES {
         params.max_delay = params.min_delay + 0.5;
         let why = format!("must be above the min delay; using {}", params.max_delay);
         vec![JitterParams::MAX_DELAY.notice(why)]

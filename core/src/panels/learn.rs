@@ -30,8 +30,6 @@ pub struct Step {
     /// The keys of the key numbers the step prints under its figure; for
     /// the Queue's replications, of the figures whose lanes it compares.
     pub numbers: &'static [&'static str],
-    /// Its paragraphs; `backticked` stretches are code.
-    pub text: &'static [&'static str],
 }
 
 impl Step {
@@ -43,10 +41,17 @@ impl Step {
             .map_or(1, |index| index + 1)
     }
 
+    /// Its paragraphs; `backticked` stretches are code. They are kept apart
+    /// from the steps, which the URL codec reads, so that what links the
+    /// codec alone (the workers, the docs module) carries none of the prose.
+    pub fn text(&self) -> &'static [&'static str] {
+        TEXT[self.number() - 1]
+    }
+
     /// The state showing this step from `seed`: the panel at the step's
     /// parameters over the defaults.
     pub fn state(&self, seed: u64) -> State {
-        State::from_query(&format!("v=1&p=learn&step={}&s={seed}", self.number())).0
+        State::from_page_query(&format!("v=1&p=learn&step={}&s={seed}", self.number())).0
     }
 }
 
@@ -65,11 +70,6 @@ pub const STEPS: &[Step] = &[
         figure: "depth",
         controls: &["n", "w"],
         numbers: &["max-depth", "mean-wait", "p95-wait"],
-        text: &[
-            "A scheduler often makes a pile of work in one go. Here 2,000 accounts sync every hour, and one crontab line makes every sync due at the top of the hour. 4 workers take them a job at a time.",
-            "The queue jumps to 1,996 jobs waiting, all but the 4 that start at once, then drains as fast as the workers can go. The mean job waits 20 min 46 s and the p95 job 39 min 22 s, while the same workers sit idle for the rest of the hour.",
-            "Drag the workers: more of them drain the pile sooner, but every job is still due at the same second. That spike, felt by the workers and by whatever the jobs call, is the herd.",
-        ],
     },
     Step {
         slug: "jitter",
@@ -85,11 +85,6 @@ pub const STEPS: &[Step] = &[
             "fit-window",
             "flat-rate",
         ],
-        text: &[
-            "Give every job its own random delay, drawn evenly between zero and a maximum, and the herd becomes a stream. 5,000 jobs spread over 2 min arrive at 41.7 a second on average, under a downstream limit of 50 a second.",
-            "An average is not a peak. Random starts clump, so the busiest second takes 60 jobs and 7 of 120 seconds go over the limit. The limit alone asks for N / L = 1 min 40 s; the smallest window whose busiest second stays under it is 2 min 30 s.",
-            "Drag the maximum delay to 2.5 minutes and the bars over the limit go. Drag the limit to the one your downstream states.",
-        ],
     },
     Step {
         slug: "random",
@@ -99,10 +94,6 @@ pub const STEPS: &[Step] = &[
         figure: "timeline",
         controls: &["n"],
         numbers: &["mean-gap", "median-gap", "p95-gap", "busiest-minute"],
-        text: &[
-            "Random is not the same as even. 300 events a day at independent random times, a Poisson process, come one every 4 min 48 s on average, yet half of the gaps are shorter than 3 min 34 s and one in twenty is longer than 13 min 51 s.",
-            "The timeline shows clumps and long quiet stretches: the busiest minute holds 3 events where the average minute holds 0.208. Jitter draws its delays at random too, which is why the busiest second of a jittered window sits above its average rate.",
-        ],
     },
     Step {
         slug: "retries",
@@ -112,11 +103,6 @@ pub const STEPS: &[Step] = &[
         figure: "calls",
         controls: &["st", "cp"],
         numbers: &["peak", "load", "healthy", "gave-up", "verdict"],
-        text: &[
-            "A dependency with a capacity of 1,000 calls a second fails for a minute, and 10,000 clients retry with exponential backoff and no jitter. They failed at the same moments, so they retry at the same moments.",
-            "When it comes back they arrive together: 10,000 calls in one second, 10× its capacity. It fails again, and it is healthy again only at 3 min 4 s; by then 7,000 clients have given up.",
-            "Full jitter draws each wait evenly between zero and the exponential one. The same clients then never pass 0.295× the capacity once it is back, and the dependency is healthy again at 1 min, when the outage ends. Switch the strategy to compare.",
-        ],
     },
     Step {
         slug: "hash",
@@ -126,11 +112,6 @@ pub const STEPS: &[Step] = &[
         figure: "strip",
         controls: &["n"],
         numbers: &["keys", "moved-on-growth", "largest-gap"],
-        text: &[
-            "A delay need not be drawn at all. Hash the job's id, reduce the hash to an offset in the window, and the job runs at that offset every day: stable across restarts and deploys, and the same on every machine.",
-            "Add 10 % more ids and 0 % of the old ones move, since each offset depends on its id alone. A delay drawn again at each deploy moves every job, and an even spread by rank moves 99.2 % of them.",
-            "A good hash is as even as random placement: over a day, the largest gap between 1,000 ids is 10 min 33 s where random placement expects 10 min 47 s.",
-        ],
     },
     Step {
         slug: "slots",
@@ -146,11 +127,6 @@ pub const STEPS: &[Step] = &[
             "kind-distance",
             "sql-unscheduled",
         ],
-        text: &[
-            "Slots make the load flat and predictable. Take an id's last byte as its bucket, 255 values here, and cut an eight-hour cycle into gcd(cycle, buckets) = 15 slots of 32 min; each slot holds 17 buckets and runs the accounts in them.",
-            "Reciprocal kinds of job, such as payments and the reports that read them, start from different places on the ring: 2 kinds sit 7 slots apart, as near the ideal n / K = 7.5 as whole slots go.",
-            "The trap: the same 15 slots picked in SQL as `bucket / (256 / 15)` round the divisor down to 17, so one raw value lands past the last slot, and 42 accounts are never run. Drag the buckets to see which counts divide evenly.",
-        ],
     },
     Step {
         slug: "fleet",
@@ -160,10 +136,6 @@ pub const STEPS: &[Step] = &[
         figure: "fix",
         controls: &["smp"],
         numbers: &["jobs", "peak-minute", "peak-after"],
-        text: &[
-            "Real schedulers spread work if asked. Here a Jenkins instance runs 230 jobs: most on `H H * * *`, which hashes each job's name to its own hour and minute, and 30 on `0 0 * * *`.",
-            "The 30 fixed jobs make the busiest minute: 30 starts at Mon 00:00. The fix rewrites them with `H`, and the busiest minute falls to 3 starts. Pick another sample fleet, or open the full panel and paste your own.",
-        ],
     },
     Step {
         slug: "prove",
@@ -173,9 +145,54 @@ pub const STEPS: &[Step] = &[
         figure: "depth-band",
         controls: &["w", "repl"],
         numbers: &["p95_wait_s"],
-        text: &[
-            "One seeded run is one sample. To know whether a strategy really helps, run every one of them under 20 seeds and read each difference with its 95 % interval.",
-            "Against the herd, every spread cuts the p95 wait: uniform jitter by 39 min 36 s ± 5.85 s. Between slots and hash spread there is no difference in the p95 wait within noise, so choose between them for stability and predictability, not speed.",
-        ],
     },
+];
+
+/// Each step's paragraphs, in the order of [`STEPS`].
+const TEXT: [&[&str]; 8] = [
+    // The herd
+    &[
+        "A scheduler often makes a pile of work in one go. Here 2,000 accounts sync every hour, and one crontab line makes every sync due at the top of the hour. 4 workers take them a job at a time.",
+        "The queue jumps to 1,996 jobs waiting, all but the 4 that start at once, then drains as fast as the workers can go. The mean job waits 20 min 46 s and the p95 job 39 min 22 s, while the same workers sit idle for the rest of the hour.",
+        "Drag the workers: more of them drain the pile sooner, but every job is still due at the same second. That spike, felt by the workers and by whatever the jobs call, is the herd.",
+    ],
+    // Jitter
+    &[
+        "Give every job its own random delay, drawn evenly between zero and a maximum, and the herd becomes a stream. 5,000 jobs spread over 2 min arrive at 41.7 a second on average, under a downstream limit of 50 a second.",
+        "An average is not a peak. Random starts clump, so the busiest second takes 60 jobs and 7 of 120 seconds go over the limit. The limit alone asks for N / L = 1 min 40 s; the smallest window whose busiest second stays under it is 2 min 30 s.",
+        "Drag the maximum delay to 2.5 minutes and the bars over the limit go. Drag the limit to the one your downstream states.",
+    ],
+    // What random looks like
+    &[
+        "Random is not the same as even. 300 events a day at independent random times, a Poisson process, come one every 4 min 48 s on average, yet half of the gaps are shorter than 3 min 34 s and one in twenty is longer than 13 min 51 s.",
+        "The timeline shows clumps and long quiet stretches: the busiest minute holds 3 events where the average minute holds 0.208. Jitter draws its delays at random too, which is why the busiest second of a jittered window sits above its average rate.",
+    ],
+    // Retries
+    &[
+        "A dependency with a capacity of 1,000 calls a second fails for a minute, and 10,000 clients retry with exponential backoff and no jitter. They failed at the same moments, so they retry at the same moments.",
+        "When it comes back they arrive together: 10,000 calls in one second, 10× its capacity. It fails again, and it is healthy again only at 3 min 4 s; by then 7,000 clients have given up.",
+        "Full jitter draws each wait evenly between zero and the exponential one. The same clients then never pass 0.295× the capacity once it is back, and the dependency is healthy again at 1 min, when the outage ends. Switch the strategy to compare.",
+    ],
+    // Deterministic spreading
+    &[
+        "A delay need not be drawn at all. Hash the job's id, reduce the hash to an offset in the window, and the job runs at that offset every day: stable across restarts and deploys, and the same on every machine.",
+        "Add 10 % more ids and 0 % of the old ones move, since each offset depends on its id alone. A delay drawn again at each deploy moves every job, and an even spread by rank moves 99.2 % of them.",
+        "A good hash is as even as random placement: over a day, the largest gap between 1,000 ids is 10 min 33 s where random placement expects 10 min 47 s.",
+    ],
+    // Slots
+    &[
+        "Slots make the load flat and predictable. Take an id's last byte as its bucket, 255 values here, and cut an eight-hour cycle into gcd(cycle, buckets) = 15 slots of 32 min; each slot holds 17 buckets and runs the accounts in them.",
+        "Reciprocal kinds of job, such as payments and the reports that read them, start from different places on the ring: 2 kinds sit 7 slots apart, as near the ideal n / K = 7.5 as whole slots go.",
+        "The trap: the same 15 slots picked in SQL as `bucket / (256 / 15)` round the divisor down to 17, so one raw value lands past the last slot, and 42 accounts are never run. Drag the buckets to see which counts divide evenly.",
+    ],
+    // Your fleet
+    &[
+        "Real schedulers spread work if asked. Here a Jenkins instance runs 230 jobs: most on `H H * * *`, which hashes each job's name to its own hour and minute, and 30 on `0 0 * * *`.",
+        "The 30 fixed jobs make the busiest minute: 30 starts at Mon 00:00. The fix rewrites them with `H`, and the busiest minute falls to 3 starts. Pick another sample fleet, or open the full panel and paste your own.",
+    ],
+    // Prove it
+    &[
+        "One seeded run is one sample. To know whether a strategy really helps, run every one of them under 20 seeds and read each difference with its 95 % interval.",
+        "Against the herd, every spread cuts the p95 wait: uniform jitter by 39 min 36 s ± 5.85 s. Between slots and hash spread there is no difference in the p95 wait within noise, so choose between them for stability and predictability, not speed.",
+    ],
 ];

@@ -200,20 +200,29 @@ impl State {
     /// Reads a query string (with or without its leading `?`). Never fails:
     /// what it cannot take as written it adjusts, and says so.
     pub fn from_query(query: &str) -> (State, Vec<Notice>) {
-        let mut pairs: Vec<(String, String)> =
-            form_urlencoded::parse(query.trim_start_matches('?').as_bytes())
-                .into_owned()
-                .collect();
+        Self::from_pairs(&pairs_of(query), Vec::new())
+    }
+
+    /// Reads the query of a page of the app: as [`Self::from_query`], and
+    /// the Learn page's `p=learn&step=N`, whose step's parameters come
+    /// first so that the URL's own win. Only the app and the command line
+    /// read Learn links, so what else decodes queries (the workers, the
+    /// docs module) links none of the steps.
+    pub fn from_page_query(query: &str) -> (State, Vec<Notice>) {
+        let mut pairs = pairs_of(query);
         let mut notices = Vec::new();
-        let learn_step = learn_step(&pairs, &mut notices);
-        if let Some(step) = learn_step.and_then(learn::step) {
-            // The step's parameters come first, so the URL's own win.
-            let own = std::mem::take(&mut pairs);
-            pairs = form_urlencoded::parse(step.query.as_bytes())
-                .into_owned()
-                .chain(own)
-                .collect();
-        }
+        let Some(number) = learn_step(&pairs, &mut notices) else {
+            return Self::from_pairs(&pairs, notices);
+        };
+        let step = &learn::STEPS[number - 1];
+        pairs.splice(0..0, pairs_of(step.query));
+        pairs.push((PANEL_KEY.into(), step.panel.slug().into()));
+        let (mut state, notices) = Self::from_pairs(&pairs, notices);
+        state.learn_step = Some(number);
+        (state, notices)
+    }
+
+    fn from_pairs(pairs: &[(String, String)], mut notices: Vec<Notice>) -> (State, Vec<Notice>) {
         // Later duplicates win, as they would in most servers.
         let last = |key: &str| {
             pairs
@@ -234,9 +243,6 @@ impl State {
             });
         }
         let panel = match last(PANEL_KEY) {
-            _ if learn_step.is_some() => learn_step
-                .and_then(learn::step)
-                .map_or_else(Panel::default, |step| step.panel),
             None => Panel::default(),
             Some(slug) => Panel::from_slug(slug).unwrap_or_else(|| {
                 notices.push(Notice {
@@ -252,7 +258,6 @@ impl State {
             }),
         };
         let mut state = State::new(panel);
-        state.learn_step = learn_step;
         state.view = read_view(&last, panel, &mut notices);
         if let Some(raw) = last(SEED_KEY) {
             notices.extend(state.set_seed(raw));
@@ -418,6 +423,12 @@ fn read_view<'a>(
             })
         }),
     }
+}
+
+fn pairs_of(query: &str) -> Vec<(String, String)> {
+    form_urlencoded::parse(query.trim_start_matches('?').as_bytes())
+        .into_owned()
+        .collect()
 }
 
 /// The Learn page's step, when `p` names it: `step` read as a whole number

@@ -75,7 +75,7 @@ fn every_number_a_step_writes_is_one_its_page_shows_at_the_default_seed() {
     for step in STEPS {
         let state = step.state(1);
         let shown = numbers_in(&shown(step, &state));
-        for paragraph in step.text {
+        for paragraph in step.text() {
             for number in numbers_in(paragraph) {
                 assert!(
                     shown.contains(&number),
@@ -94,7 +94,7 @@ fn every_step_is_a_valid_state_of_its_panel_with_its_figure_and_few_controls() {
     for (index, step) in STEPS.iter().enumerate() {
         assert!(slugs.insert(step.slug), "{} twice", step.slug);
         assert_eq!(step.number(), index + 1);
-        let (state, notices) = State::from_query(&format!("p=learn&step={}", index + 1));
+        let (state, notices) = State::from_page_query(&format!("p=learn&step={}", index + 1));
         assert!(notices.is_empty(), "{}: {notices:?}", step.slug);
         assert_eq!(state, step.state(1));
         assert_eq!(
@@ -107,7 +107,7 @@ fn every_step_is_a_valid_state_of_its_panel_with_its_figure_and_few_controls() {
         for key in step.controls {
             assert!(fields.iter().any(|f| f.key == *key), "{}: {key}", step.slug);
         }
-        assert!(!step.text.is_empty());
+        assert!(!step.text().is_empty());
     }
 }
 
@@ -117,12 +117,12 @@ fn a_step_link_restores_the_step_and_the_values_moved_on_it() {
     assert!(state.set("hi", "2.5").is_empty());
     let query = state.to_query();
     assert!(query.starts_with("v=1&p=learn&step=2&s=7&"), "{query}");
-    let (restored, notices) = State::from_query(&query);
+    let (restored, notices) = State::from_page_query(&query);
     assert!(notices.is_empty(), "{notices:?}");
     assert_eq!(restored, state);
     assert_eq!(restored.jitter.max_delay, 2.5);
     // What the step does not name keeps the step's own value.
-    let (bare, _) = State::from_query("p=learn&step=2&hi=3");
+    let (bare, _) = State::from_page_query("p=learn&step=2&hi=3");
     assert_eq!((bare.jitter.jobs, bare.jitter.max_delay), (5_000, 3.0));
 }
 
@@ -130,12 +130,12 @@ fn a_step_link_restores_the_step_and_the_values_moved_on_it() {
 fn a_step_out_of_range_or_unreadable_shows_the_nearest_and_says_so() {
     let last = STEPS.len();
     for (raw, shown) in [("0", 1), ("99", last), ("two", 1), ("-3", 1)] {
-        let (state, notices) = State::from_query(&format!("p=learn&step={raw}"));
+        let (state, notices) = State::from_page_query(&format!("p=learn&step={raw}"));
         assert_eq!(state.learn_step, Some(shown), "{raw}");
         assert_eq!(notices.len(), 1, "{raw}: {notices:?}");
         assert_eq!(notices[0].key, "step");
     }
-    let (state, notices) = State::from_query("p=learn");
+    let (state, notices) = State::from_page_query("p=learn");
     assert_eq!((state.learn_step, notices.len()), (Some(1), 0));
     assert_eq!(state.panel, STEPS[0].panel);
 }
