@@ -8,6 +8,8 @@
 //! a p99 over fewer than 100 is marked, as it is then the largest wait or
 //! next to it.
 
+use std::ops::Range;
+
 use serde::{Deserialize, Serialize};
 
 use crate::error::InvalidInput;
@@ -76,17 +78,28 @@ pub struct Difference {
     pub text: String,
 }
 
-/// R runs of every lane taken a step at a time, for a caller that reports
-/// progress and can stop between steps.
+/// A contiguous range of the R runs of every lane, taken a step at a time,
+/// for a caller that reports progress and can stop between steps. Ranges
+/// run apart (one per worker) and [`Replicated::merge`] joins their parts
+/// in seed order, so the result does not depend on how the runs were split.
 pub struct ReplicationSteps {
     params: QueueParams,
+    runs: Range<u32>,
+    /// The seeds of `runs`, in order.
     seeds: Vec<u64>,
     current: Option<QueueSteps>,
     samples: Samples,
 }
 
+/// What a range of the runs measured, to be merged with the other ranges'.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReplicationPart {
+    runs: Range<u32>,
+    samples: Samples,
+}
+
 /// Per run, what the result is made from.
-#[derive(Default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 struct Samples {
     /// Per run, the summary table's values per row and lane.
     figures: Vec<Vec<Vec<f64>>>,
@@ -97,30 +110,44 @@ struct Samples {
 }
 
 impl ReplicationSteps {
-    /// `params.replications` runs under seeds drawn from `seed`; the count
-    /// must lie in [5, 100].
-    pub fn new(params: &QueueParams, seed: u64) -> Result<Self, InvalidInput> {
-        let runs = params.replications;
-        if !(MIN_REPLICATIONS..=MAX_REPLICATIONS).contains(&runs) {
+    /// The runs `runs` of the `params.replications` under seeds drawn from
+    /// `seed`; the count must lie in [5, 100], and the range must be
+    /// within it and not empty.
+    pub fn for_runs(
+        params: &QueueParams,
+        seed: u64,
+        runs: Range<u32>,
+    ) -> Result<Self, InvalidInput> {
+        let count = params.replications;
+        if !(MIN_REPLICATIONS..=MAX_REPLICATIONS).contains(&count) {
             return Err(InvalidInput::new(
                 "repl",
                 format!(
-                    "{runs} replications: give {MIN_REPLICATIONS} to {MAX_REPLICATIONS} for intervals"
+                    "{count} replications: give {MIN_REPLICATIONS} to {MAX_REPLICATIONS} for intervals"
                 ),
+            ));
+        }
+        if runs.is_empty() || runs.end > count {
+            return Err(InvalidInput::new(
+                "repl",
+                format!("runs {runs:?} are not a range of the {count} replications"),
             ));
         }
         // Checked now, so a bad parameter fails before any run.
         params.simulations()?;
+        let seeds =
+            replication::seeds(seed, count)[runs.start as usize..runs.end as usize].to_vec();
         Ok(Self {
             params: params.clone(),
-            seeds: replication::seeds(seed, runs),
+            runs,
+            seeds,
             current: None,
             samples: Samples::default(),
         })
     }
 
-    /// Takes the next step and returns the share done, from 0 to 1;
-    /// `None` once every run is done.
+    /// Takes the next step and returns the share of the range done, from 0
+    /// to 1; `None` once every run is done.
     pub fn step(&mut self) -> Result<Option<f64>, InvalidInput> {
         let done = self.samples.figures.len();
         let Some(&seed) = self.seeds.get(done) else {
@@ -142,17 +169,59 @@ impl ReplicationSteps {
         Ok(Some((done as f64 + share) / self.seeds.len() as f64))
     }
 
-    /// Takes the steps left and returns the result.
-    pub fn finish(mut self) -> Result<Replicated, InvalidInput> {
+    /// Takes the steps left and returns what the range measured.
+    pub fn finish(mut self) -> Result<ReplicationPart, InvalidInput> {
         while self.step()?.is_some() {}
-        Ok(self.samples.into_result(&self.params))
+        Ok(ReplicationPart {
+            runs: self.runs,
+            samples: self.samples,
+        })
     }
 }
 
+impl Replicated {
+    /// The result of the parts of `params.replications` runs, given in
+    /// seed order and covering every run once.
+    pub fn merge(
+        params: &QueueParams,
+        parts: impl IntoIterator<Item = ReplicationPart>,
+    ) -> Result<Self, InvalidInput> {
+        let mut samples = Samples::default();
+        let mut next = 0;
+        for part in parts {
+            if part.runs.start != next {
+                return Err(InvalidInput::new(
+                    "repl",
+                    format!("runs {:?} do not follow run {next}", part.runs),
+                ));
+            }
+            next = part.runs.end;
+            samples.append(part.samples);
+        }
+        if next != params.replications {
+            return Err(InvalidInput::new(
+                "repl",
+                format!("{next} of {} replications ran", params.replications),
+            ));
+        }
+        Ok(samples.into_result(params))
+    }
+}
+
+/// `runs` split into at most `parts` contiguous ranges, in order, whose
+/// sizes differ by one at most: one per worker.
+pub fn split_runs(runs: u32, parts: u32) -> Vec<Range<u32>> {
+    let parts = parts.clamp(1, runs.max(1));
+    (0..parts)
+        .map(|part| runs * part / parts..runs * (part + 1) / parts)
+        .collect()
+}
+
 /// Runs every lane of `params` under `params.replications` seeds drawn
-/// from `seed`.
+/// from `seed`, as one part.
 pub fn replicate(params: &QueueParams, seed: u64) -> Result<Replicated, InvalidInput> {
-    ReplicationSteps::new(params, seed)?.finish()
+    let all = ReplicationSteps::for_runs(params, seed, 0..params.replications)?.finish()?;
+    Replicated::merge(params, [all])
 }
 
 impl Samples {
@@ -178,6 +247,15 @@ impl Samples {
                 self.bin_seconds = run.bin_seconds;
             }
         }
+    }
+
+    /// Adds the runs of `later`, which follow these.
+    fn append(&mut self, later: Samples) {
+        self.figures.extend(later.figures);
+        append_per_lane(&mut self.waits, later.waits);
+        append_per_lane(&mut self.depths, later.depths);
+        // Every run bins alike.
+        self.bin_seconds = later.bin_seconds;
     }
 
     fn into_result(self, params: &QueueParams) -> Replicated {
@@ -253,6 +331,14 @@ impl Samples {
             bin_seconds: self.bin_seconds,
             fewest_waits,
         }
+    }
+}
+
+/// Each lane's runs of `later` after those in `all`.
+fn append_per_lane<T>(all: &mut Vec<Vec<T>>, later: Vec<Vec<T>>) {
+    all.resize_with(all.len().max(later.len()), Vec::new);
+    for (all, later) in all.iter_mut().zip(later) {
+        all.extend(later);
     }
 }
 

@@ -2,7 +2,9 @@
 //! panel's replicated figures.
 
 use stampede_core::dist::Dist;
-use stampede_core::panels::queue_replication::{ReplicationSteps, replicate};
+use stampede_core::panels::queue_replication::{
+    Replicated, ReplicationSteps, replicate, split_runs,
+};
 use stampede_core::panels::state::State;
 use stampede_core::queue::QueueParams;
 use stampede_core::replication::{Interval, seeds};
@@ -75,14 +77,49 @@ fn replications_give_every_figure_an_interval_and_compare_the_lanes() {
     assert_eq!(bins, 120);
     assert!((0..bins).all(|k| result.depth[0].p10[k] <= result.depth[0].p90[k]));
     // The same seed gives the same result, stepped or in one go.
-    let mut steps = ReplicationSteps::new(&params, 1).unwrap();
+    let mut steps = ReplicationSteps::for_runs(&params, 1, 0..5).unwrap();
     let mut last = 0.0;
     while let Some(share) = steps.step().unwrap() {
         assert!(share >= last && share <= 1.0);
         last = share;
     }
     assert_eq!(last, 1.0);
-    assert_eq!(steps.finish().unwrap(), result);
+    let part = steps.finish().unwrap();
+    assert_eq!(Replicated::merge(&params, [part]).unwrap(), result);
+}
+
+/// Workers each run a range of the seeds; merged in seed order, the parts
+/// give the very figures of one worker running them all, however split.
+#[test]
+fn replications_split_over_workers_merge_to_the_same_figures() {
+    let params = small_queue("n=40&hz=1&repl=7");
+    let whole = replicate(&params, 3).unwrap();
+    let merged = |ranges: Vec<std::ops::Range<u32>>| {
+        let parts = ranges.into_iter().map(|runs| {
+            ReplicationSteps::for_runs(&params, 3, runs)
+                .unwrap()
+                .finish()
+                .unwrap()
+        });
+        Replicated::merge(&params, parts).unwrap()
+    };
+    assert_eq!(split_runs(7, 1), [0..7]);
+    assert_eq!(split_runs(7, 3), [0..2, 2..4, 4..7]);
+    assert_eq!(merged(split_runs(7, 1)), whole);
+    assert_eq!(merged(split_runs(7, 3)), whole);
+    assert_eq!(merged(vec![0..1, 1..6, 6..7]), whole);
+    // More workers than runs: one run each.
+    assert_eq!(split_runs(5, 8).len(), 5);
+    // Parts out of order, or missing one, are refused.
+    let part = |runs| {
+        ReplicationSteps::for_runs(&params, 3, runs)
+            .unwrap()
+            .finish()
+            .unwrap()
+    };
+    assert!(Replicated::merge(&params, [part(3..7), part(0..3)]).is_err());
+    assert!(Replicated::merge(&params, [part(0..3)]).is_err());
+    assert!(ReplicationSteps::for_runs(&params, 3, 5..8).is_err());
 }
 
 #[test]
