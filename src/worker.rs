@@ -3,8 +3,8 @@
 //! any more is stopped by terminating its worker.
 //!
 //! Each run gets a fresh worker: it announces itself with `{ready: true}`,
-//! then receives the request (a query, `{replicate: query}`, or `{query,
-//! arrivals}`), answers with `{progress: share}` messages (and, for
+//! then receives the request (a query, `{replicate: query, from, to}`, or
+//! `{query, arrivals}`), answers with `{progress: share}` messages (and, for
 //! arrivals, `{parsed: ms}` once the text is read) and one `{done: result}`
 //! or `{error: text}`. The listeners hold the run only
 //! weakly, so dropping the [`WorkerRun`] ends everything; they are dropped
@@ -63,7 +63,7 @@ struct Listeners {
 }
 
 /// Starts simulating the Queue panel of `request` (a query string as the
-/// URL holds it, or `{replicate: query}`) in a new worker. `on_progress`
+/// URL holds it, or `{replicate: query, from, to}`) in a new worker. `on_progress`
 /// receives the share done, from 0 to 1; `on_done` receives the result, or
 /// a message saying why there is none, exactly once, unless the run is
 /// cancelled first.

@@ -6,13 +6,14 @@
 //! - to the page, `{ready: true}` as soon as the wasm runs: a message the
 //!   page posts before that is lost, so the page waits for it;
 //! - from the page, the query string of the state to simulate,
-//!   `{replicate: query}` to run its lanes under the query's replications
-//!   ([`stampede_core::panels::queue_replication`]), or `{query, arrivals}`
+//!   `{replicate: query, from: i, to: j}` to run its lanes under the runs
+//!   i to j (excluded) of the query's replications, one worker's part of
+//!   them ([`stampede_core::panels::queue_replication`]), or `{query, arrivals}`
 //!   to read, describe and replay the reader's arrivals (their text) under
 //!   that state's Queue parameters ([`stampede_core::arrivals`]);
 //! - to the page, for arrivals, `{parsed: ms}` once the text is read;
 //! - to the page, `{progress: share}` (0 to 1) now and then, and finally
-//!   `{done: result}` (the `QueueRun`, the `Replicated` or the
+//!   `{done: result}` (the `QueueRun`, the `ReplicationPart` or the
 //!   `ArrivalsRun`, as a JS value) or `{error: text}`.
 //!
 //! The page stops a run by terminating the worker. Chromium lets a worker
@@ -24,7 +25,7 @@
 use serde::Serialize;
 use stampede_core::arrivals::{self, ArrivalsReport, ArrivalsRun};
 use stampede_core::error::InvalidInput;
-use stampede_core::panels::queue_replication::{Replicated, ReplicationSteps};
+use stampede_core::panels::queue_replication::{ReplicationPart, ReplicationSteps};
 use stampede_core::panels::state::State;
 use stampede_core::queue::{QueueRun, QueueSteps};
 use wasm_bindgen::prelude::*;
@@ -39,10 +40,13 @@ fn main() {
     let replies = scope.clone();
     let on_query = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let data = event.data();
-        let text_of_key = |key: &str| {
-            js_sys::Reflect::get(&data, &key.into())
-                .ok()
-                .and_then(|value| value.as_string())
+        let field = |key: &str| js_sys::Reflect::get(&data, &key.into()).ok();
+        let text_of_key = |key: &str| field(key).and_then(|value| value.as_string());
+        // A run's index: a whole number, which JS sends as a float.
+        let run_of_key = |key: &str| {
+            field(key)
+                .and_then(|value| value.as_f64())
+                .map(|run| run as u32)
         };
         match (
             data.as_string(),
@@ -56,8 +60,12 @@ fn main() {
             }
             (None, Some(query), ..) => {
                 let (state, _notices) = State::from_query(&query);
+                let runs = match (run_of_key("from"), run_of_key("to")) {
+                    (Some(from), Some(to)) => from..to,
+                    _ => return post(&replies, "error", &"a replication names its runs".into()),
+                };
                 run_in_steps(
-                    ReplicationSteps::new(&state.queue, state.seed),
+                    ReplicationSteps::for_runs(&state.queue, state.seed, runs),
                     replies.clone(),
                 );
             }
@@ -97,11 +105,11 @@ impl Steps for QueueSteps {
 }
 
 impl Steps for ReplicationSteps {
-    type Output = Replicated;
+    type Output = ReplicationPart;
     fn step(&mut self) -> Result<Option<f64>, InvalidInput> {
         ReplicationSteps::step(self)
     }
-    fn finish(self) -> Result<Replicated, InvalidInput> {
+    fn finish(self) -> Result<ReplicationPart, InvalidInput> {
         ReplicationSteps::finish(self)
     }
 }

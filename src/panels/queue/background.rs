@@ -1,15 +1,16 @@
-//! What the Queue's work in the Web Worker shares, a single run or its
-//! replications: one request under way, which a newer one or the cancel
-//! button stops, and the progress bar with that button.
+//! What the Queue's work in Web Workers shares, a single run or its
+//! replications: one request under way (in one worker or several), which
+//! a newer one or the cancel button stops, and the progress bar with that
+//! button.
 
 use leptos::prelude::*;
 
 use crate::worker::WorkerRun;
 
-/// The request under way in the worker, if any.
+/// The request under way in its workers, if any.
 #[derive(Clone, Copy)]
 pub struct Background {
-    worker: StoredValue<Option<WorkerRun>, LocalStorage>,
+    workers: StoredValue<Vec<WorkerRun>, LocalStorage>,
     /// Counts requests, so that a late message from a stopped one is ignored.
     ticket: StoredValue<u64>,
 }
@@ -17,7 +18,7 @@ pub struct Background {
 impl Background {
     pub fn new() -> Self {
         Self {
-            worker: StoredValue::new_local(None),
+            workers: StoredValue::new_local(Vec::new()),
             ticket: StoredValue::new(0),
         }
     }
@@ -30,15 +31,20 @@ impl Background {
         move || self.ticket.try_get_value() == Some(ticket)
     }
 
-    /// Keeps `run`, the request begun last, so that it can be stopped.
+    /// Keeps `run`, a worker of the request begun last, so that it can be
+    /// stopped.
     pub fn hold(self, run: WorkerRun) {
-        self.worker.set_value(Some(run));
+        self.workers.update_value(|workers| workers.push(run));
     }
 
     /// Stops the request under way, if any, and ignores what it still sends.
     pub fn cancel(self) {
         self.ticket.update_value(|ticket| *ticket += 1);
-        if let Some(run) = self.worker.try_update_value(Option::take).flatten() {
+        for run in self
+            .workers
+            .try_update_value(std::mem::take)
+            .unwrap_or_default()
+        {
             run.cancel();
         }
     }

@@ -1,15 +1,19 @@
 //! Replications on the page: with `repl` = R in the URL, every lane runs
-//! again under R seeds in the Web Worker, with progress and a cancel
-//! button, and the result shows each figure's mean with its interval, the
-//! lanes' differences in words and the queue's depth as a band across the
-//! seeds. Core computes and words all of it; this module wires and draws.
+//! again under R seeds in Web Workers, one per core the browser offers
+//! (less the page's own), each running a range of the seeds, with progress
+//! and a cancel button. The result, the same however many workers ran it,
+//! shows each figure's mean with its interval, the lanes' differences in
+//! words and the queue's depth as a band across the seeds. Core computes and words all of it; this module wires and draws.
 
+use std::cell::RefCell;
+use std::ops::Range;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use leptos::prelude::*;
 use stampede_core::panels::Panel;
 use stampede_core::panels::queue::PERCENTILE_METHOD;
-use stampede_core::panels::queue_replication::Replicated;
+use stampede_core::panels::queue_replication::{Replicated, ReplicationPart, split_runs};
 use stampede_core::panels::state::State;
 use stampede_core::queue::QueueParams;
 use stampede_core::replication::DEFAULT_REPLICATIONS;
@@ -50,6 +54,8 @@ impl Replicator {
         }
     }
 
+    /// Splits the runs over the workers, each running a contiguous range
+    /// of the seeds; their parts merge in seed order once all are done.
     fn start(self, params: QueueParams, seed: u64) {
         let current = self.background.next();
         if params.replications == 0 {
@@ -57,41 +63,100 @@ impl Replicator {
             return self.status.set(Status::Off);
         }
         self.status.set(Status::Running(0.0));
+        let ranges = split_runs(params.replications, workers());
+        let runs = f64::from(params.replications);
         let query = State {
             seed,
-            queue: params,
+            queue: params.clone(),
             ..State::new(Panel::Queue)
         }
         .to_query();
-        let request = js_sys::Object::new();
-        // Setting a key on a fresh plain object cannot fail.
-        let _ = js_sys::Reflect::set(&request, &"replicate".into(), &query.into());
-        let on_progress = move |share| {
-            if current() {
-                self.status.set(Status::Running(share));
-            }
-        };
-        let on_done = move |result: Result<Replicated, String>| {
-            if !current() {
-                return;
-            }
-            match result {
-                Ok(replicated) => {
-                    self.shown.set(Some(Arc::new(replicated)));
-                    self.status.set(Status::Done);
+        // Per worker, the runs done and the part once it is back.
+        let done = Rc::new(RefCell::new(vec![0.0; ranges.len()]));
+        let parts = Rc::new(RefCell::new(vec![None; ranges.len()]));
+        for (index, range) in ranges.into_iter().enumerate() {
+            let size = f64::from(range.end - range.start);
+            let on_progress = {
+                let done = Rc::clone(&done);
+                move |share: f64| {
+                    if current() {
+                        done.borrow_mut()[index] = share * size;
+                        self.status
+                            .set(Status::Running(done.borrow().iter().sum::<f64>() / runs));
+                    }
                 }
-                Err(why) => self.status.set(Status::Failed(why)),
+            };
+            let on_done = {
+                let (params, parts) = (params.clone(), Rc::clone(&parts));
+                move |result: Result<ReplicationPart, String>| {
+                    if !current() {
+                        return;
+                    }
+                    match result {
+                        Ok(part) => {
+                            let all: Option<Vec<_>> = {
+                                let mut parts = parts.borrow_mut();
+                                parts[index] = Some(part);
+                                let all_back = parts.iter().all(Option::is_some);
+                                all_back
+                                    .then(|| parts.iter_mut().filter_map(Option::take).collect())
+                            };
+                            if let Some(all) = all {
+                                self.merge(&params, all);
+                            }
+                        }
+                        Err(why) => self.fail(why),
+                    }
+                }
+            };
+            match worker::start(part_request(&query, &range), on_progress, on_done) {
+                Ok(run) => self.background.hold(run),
+                Err(why) => return self.fail(why),
             }
-        };
-        match worker::start(JsValue::from(request), on_progress, on_done) {
-            Ok(run) => self.background.hold(run),
-            Err(why) => self.status.set(Status::Failed(why)),
         }
+    }
+
+    fn merge(self, params: &QueueParams, parts: Vec<ReplicationPart>) {
+        match Replicated::merge(params, parts) {
+            Ok(replicated) => {
+                self.shown.set(Some(Arc::new(replicated)));
+                self.status.set(Status::Done);
+            }
+            Err(invalid) => self.status.set(Status::Failed(invalid.to_string())),
+        }
+    }
+
+    /// One worker failed: the others' work is of no use without its part.
+    fn fail(self, why: String) {
+        self.background.cancel();
+        self.status.set(Status::Failed(why));
     }
 
     fn cancel(self) {
         self.background.cancel();
     }
+}
+
+/// `{replicate: query, from, to}`: the runs `runs` of the replications of
+/// `query`, for one worker.
+fn part_request(query: &str, runs: &Range<u32>) -> JsValue {
+    let request = js_sys::Object::new();
+    for (key, value) in [
+        ("replicate", JsValue::from(query)),
+        ("from", runs.start.into()),
+        ("to", runs.end.into()),
+    ] {
+        // Setting a key on a fresh plain object cannot fail.
+        let _ = js_sys::Reflect::set(&request, &key.into(), &value);
+    }
+    request.into()
+}
+
+/// The workers to run replications on: one per core the browser offers,
+/// less the one the page runs on, and at least one.
+fn workers() -> u32 {
+    let cores = web_sys::window().map_or(1.0, |window| window.navigator().hardware_concurrency());
+    (cores as u32).saturating_sub(1).max(1)
 }
 
 #[component]
