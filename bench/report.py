@@ -228,6 +228,15 @@ def markdown(report, checks):
             f"(median of {len(replicate['samples_ms'])}) | {replicate['median_ms']:.0f} ms "
             f"| {limit} {'pass' if passed else '**FAIL**'} |"
         )
+    scaling = browser.get("replicate_scaling")
+    if scaling:
+        times = ", ".join(
+            f"{by['workers']}: {by['median_ms']:.0f} ms" for by in scaling["by_workers"]
+        )
+        lines.append(
+            f"| Queue replicate ×{scaling['runs']} of the defaults by workers, click to done "
+            f"(medians) | {times} | |"
+        )
     read = browser.get("arrivals_read")
     if read:
         _, limit, passed = by_name[f"{read['rows']:,} arrivals read in the worker"]

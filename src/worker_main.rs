@@ -6,11 +6,11 @@
 //! - to the page, `{ready: true}` as soon as the wasm runs: a message the
 //!   page posts before that is lost, so the page waits for it;
 //! - from the page, the query string of the state to simulate,
-//!   `{replicate: query, from: i, to: j}` to run its lanes under the runs
-//!   i to j (excluded) of the query's replications, one worker's part of
-//!   them ([`stampede_core::panels::queue_replication`]), or `{query, arrivals}`
-//!   to read, describe and replay the reader's arrivals (their text) under
-//!   that state's Queue parameters ([`stampede_core::arrivals`]);
+//!   `{replicate: query, from: i, to: j}` to run its lanes under runs i
+//!   to j (j excluded) of the query's replications, one worker's part of
+//!   them ([`stampede_core::panels::queue_replication`]), or `{query,
+//!   arrivals}` to read, describe and replay the reader's arrivals (their
+//!   text) under that state's Queue parameters ([`stampede_core::arrivals`]);
 //! - to the page, for arrivals, `{parsed: ms}` once the text is read;
 //! - to the page, `{progress: share}` (0 to 1) now and then, and finally
 //!   `{done: result}` (the `QueueRun`, the `ReplicationPart` or the
@@ -60,14 +60,13 @@ fn main() {
             }
             (None, Some(query), ..) => {
                 let (state, _notices) = State::from_query(&query);
-                let runs = match (run_of_key("from"), run_of_key("to")) {
-                    (Some(from), Some(to)) => from..to,
-                    _ => return post(&replies, "error", &"a replication names its runs".into()),
+                let steps = match (run_of_key("from"), run_of_key("to")) {
+                    (Some(from), Some(to)) => {
+                        ReplicationSteps::for_runs(&state.queue, state.seed, from..to)
+                    }
+                    _ => Err(InvalidInput::new("repl", "a replication names its runs")),
                 };
-                run_in_steps(
-                    ReplicationSteps::for_runs(&state.queue, state.seed, runs),
-                    replies.clone(),
-                );
+                run_in_steps(steps, replies.clone());
             }
             (None, None, Some(query), Some(arrivals)) => {
                 run_in_steps(replay(&query, &arrivals, &replies), replies.clone());

@@ -21,8 +21,12 @@
 //
 // - replicate: the Queue panel's "Replicate ×20" at its defaults (herd
 //   and slots for a day, 96,000 jobs a seed, 1.9M in all) in the worker,
-//   from the click to `data-replication-status="done"`, the worker's
-//   start included; the median of REPLICATE_RUNS.
+//   from the click to `data-replication-status="done"`, the workers'
+//   start included; the median of REPLICATE_RUNS, on as many workers as
+//   the browser's cores give (`workers` in the result). Then the scaling:
+//   the same with navigator.hardwareConcurrency set to give 1, 2 and 4
+//   workers, those the machine has cores for (BENCH_REPLICATE_WORKERS=1,2
+//   chooses; empty skips).
 //
 // - fleet paste: a 10,000-line crontab pasted into the Fleet panel, from
 //   the paste to the figure drawn with it (read and expanded over the week
@@ -37,6 +41,7 @@
 // BENCH_LOADS and BENCH_WEEK_RUNS change how many samples it takes;
 // BENCH_PANELS=backoff,hash measures those panels only)
 
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -61,6 +66,12 @@ const WEEK_RUNS = Number(process.env.BENCH_WEEK_RUNS ?? 3);
 const SLOW_LOADS = Number(process.env.BENCH_SLOW_LOADS ?? 3);
 const FLEET_PASTES = Number(process.env.BENCH_FLEET_PASTES ?? 3);
 const REPLICATE_RUNS = Number(process.env.BENCH_REPLICATE_RUNS ?? 3);
+// Replications scale with workers only while each has a core of its own.
+const REPLICATE_WORKERS = (process.env.BENCH_REPLICATE_WORKERS ?? '1,2,4')
+  .split(',')
+  .filter(Boolean)
+  .map(Number)
+  .filter((workers) => process.env.BENCH_REPLICATE_WORKERS || workers <= os.availableParallelism());
 const FLEET_LINES = 10_000;
 const ARRIVAL_READS = Number(process.env.BENCH_ARRIVAL_READS ?? 3);
 
@@ -197,35 +208,58 @@ async function main() {
     result.week_run = { query: WEEK_RUN, median_ms: median(weekSamples), samples_ms: weekSamples };
   }
 
-  const replicateSamples = [];
-  for (let i = 0; i < REPLICATE_RUNS; i++) {
-    const page = await newPage();
-    await open(page, '?v=1&p=queue&s=1');
-    await queueDone(page);
-    // Clicked and timed in the page, as the week run is.
-    const ms = await page.evaluate(
-      () =>
-        new Promise((resolve, reject) => {
-          const status = () => document.querySelector('[data-replication-status]')?.dataset.replicationStatus;
-          let started;
-          let ran = false;
-          new MutationObserver(() => {
-            const now = status();
-            if (now === 'running') ran = true;
-            if (now === 'done' && ran) resolve(performance.now() - started);
-            if (now === 'failed') reject(new Error('the replications failed'));
-          }).observe(document.body, { attributes: true, subtree: true, attributeFilter: ['data-replication-status'] });
-          started = performance.now();
-          document.getElementById('queue-replicate').click();
-        }),
-    );
-    replicateSamples.push(ms);
-    console.error(`bench: replicate ×20 in the worker: ${ms.toFixed(0)} ms`);
-    await page.context().close();
+  // Replicate ×20 to done, REPLICATE_RUNS times on fresh pages: on the
+  // browser's own cores, or on `workers` (the page runs one worker per
+  // core less its own).
+  const replicateTimes = async (workers) => {
+    const samples = [];
+    let ran = 0;
+    for (let i = 0; i < REPLICATE_RUNS; i++) {
+      const page = await newPage();
+      if (workers) {
+        await page.addInitScript((cores) => {
+          Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => cores });
+        }, workers + 1);
+      }
+      await open(page, '?v=1&p=queue&s=1');
+      await queueDone(page);
+      let workersStarted = 0;
+      page.on('worker', () => workersStarted++);
+      // Clicked and timed in the page, as the week run is.
+      const ms = await page.evaluate(
+        () =>
+          new Promise((resolve, reject) => {
+            const status = () => document.querySelector('[data-replication-status]')?.dataset.replicationStatus;
+            let started;
+            let ran = false;
+            new MutationObserver(() => {
+              const now = status();
+              if (now === 'running') ran = true;
+              if (now === 'done' && ran) resolve(performance.now() - started);
+              if (now === 'failed') reject(new Error('the replications failed'));
+            }).observe(document.body, { attributes: true, subtree: true, attributeFilter: ['data-replication-status'] });
+            started = performance.now();
+            document.getElementById('queue-replicate').click();
+          }),
+      );
+      await page.context().close();
+      if (workers && workersStarted !== workers) {
+        throw new Error(`replicate ran on ${workersStarted} workers, not ${workers}`);
+      }
+      samples.push(ms);
+      ran = workersStarted;
+      console.error(`bench: replicate ×20 on ${ran} workers: ${ms.toFixed(0)} ms`);
+    }
+    return samples.length ? { workers: ran, median_ms: median(samples), samples_ms: samples } : null;
+  };
+  const replicate = await replicateTimes(null);
+  if (replicate) result.replicate = { runs: 20, ...replicate };
+  const scaling = [];
+  for (const workers of REPLICATE_WORKERS) {
+    const times = await replicateTimes(workers);
+    if (times) scaling.push(times);
   }
-  if (replicateSamples.length) {
-    result.replicate = { runs: 20, median_ms: median(replicateSamples), samples_ms: replicateSamples };
-  }
+  if (scaling.length) result.replicate_scaling = { runs: 20, by_workers: scaling };
 
   const pasteSamples = [];
   for (let i = 0; i < FLEET_PASTES; i++) {

@@ -599,6 +599,32 @@ async function main() {
       await t.shot(page, 'queue-replicated');
     });
 
+    await check('queue: replications over 1 and over 3 workers give identical figures', async (t) => {
+      // The page runs one worker per core less its own: 2 cores give 1
+      // worker, 4 give 3.
+      const replicated = async (cores) => {
+        const page = await t.newPage();
+        await page.addInitScript((cores) => {
+          Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => cores });
+        }, cores);
+        await openApp(page, '?v=1&p=queue&s=1&st=lrs&vs=slots&hz=6');
+        await queueDone(page);
+        let workers = 0;
+        page.on('worker', () => workers++);
+        await page.click('#queue-replicate');
+        await page.waitForSelector('[data-replication-status="done"]', { timeout: 60_000, state: 'attached' });
+        const cells = await page.$$eval('td[data-replicated]', (cells) => cells.map((c) => c.textContent));
+        const differences = await page.$$eval('li[data-difference]', (items) => items.map((i) => i.textContent));
+        return { workers, figures: JSON.stringify({ cells, differences }) };
+      };
+      const one = await replicated(2);
+      const three = await replicated(4);
+      equal(one.workers, 1, 'workers with 2 cores');
+      equal(three.workers, 3, 'workers with 4 cores');
+      assert(JSON.parse(one.figures).cells.length > 0, 'no replicated figures shown');
+      equal(three.figures, one.figures, 'the figures over 3 workers against 1');
+    });
+
     await check('queue: replications from a link show progress and cancel', async (t) => {
       const page = await t.newPage();
       // 100 seeds of a week of herd and slots: about 67M jobs, seconds of work.
