@@ -103,7 +103,7 @@ fn replications_split_over_workers_merge_to_the_same_figures() {
         });
         Replicated::merge(&params, parts).unwrap()
     };
-    assert_eq!(split_runs(7, 1), [0..7]);
+    assert_eq!(split_runs(7, 1), vec![0..7]);
     assert_eq!(split_runs(7, 3), [0..2, 2..4, 4..7]);
     assert_eq!(merged(split_runs(7, 1)), whole);
     assert_eq!(merged(split_runs(7, 3)), whole);
