@@ -3,7 +3,8 @@
 //! (less the page's own), each running a range of the seeds, with progress
 //! and a cancel button. The result, the same however many workers ran it,
 //! shows each figure's mean with its interval, the lanes' differences in
-//! words and the queue's depth as a band across the seeds. Core computes and words all of it; this module wires and draws.
+//! words and the queue's depth as a band across the seeds. Core computes
+//! and words all of it; this module wires and draws.
 
 use std::cell::RefCell;
 use std::ops::Range;
@@ -36,7 +37,7 @@ enum Status {
     Failed(String),
 }
 
-/// The replications of the URL's parameters, run in the worker; a newer
+/// The replications of the URL's parameters, run in workers; a newer
 /// request cancels the one under way, and only the newest reports.
 #[derive(Clone, Copy)]
 struct Replicator {
@@ -102,7 +103,7 @@ impl Replicator {
                                     .then(|| parts.iter_mut().filter_map(Option::take).collect())
                             };
                             if let Some(all) = all {
-                                self.merge(&params, all);
+                                self.show(&params, all);
                             }
                         }
                         Err(why) => self.fail(why),
@@ -116,7 +117,8 @@ impl Replicator {
         }
     }
 
-    fn merge(self, params: &QueueParams, parts: Vec<ReplicationPart>) {
+    /// Merges every worker's part, in seed order, and shows the result.
+    fn show(self, params: &QueueParams, parts: Vec<ReplicationPart>) {
         match Replicated::merge(params, parts) {
             Ok(replicated) => {
                 self.shown.set(Some(Arc::new(replicated)));
