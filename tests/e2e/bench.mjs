@@ -26,7 +26,9 @@
 //   the browser's cores give (`workers` in the result). Then the scaling:
 //   the same with navigator.hardwareConcurrency set to give 1, 2 and 4
 //   workers, those the machine has cores for (BENCH_REPLICATE_WORKERS=1,2
-//   chooses; empty skips).
+//   chooses; empty skips). BENCH_REPLICATE_QUERY opens another state, such
+//   as a week's horizon (`?v=1&p=queue&s=1&hz=168`), where the workers'
+//   start weighs less.
 //
 // - fleet paste: a 10,000-line crontab pasted into the Fleet panel, from
 //   the paste to the figure drawn with it (read and expanded over the week
@@ -66,6 +68,7 @@ const WEEK_RUNS = Number(process.env.BENCH_WEEK_RUNS ?? 3);
 const SLOW_LOADS = Number(process.env.BENCH_SLOW_LOADS ?? 3);
 const FLEET_PASTES = Number(process.env.BENCH_FLEET_PASTES ?? 3);
 const REPLICATE_RUNS = Number(process.env.BENCH_REPLICATE_RUNS ?? 3);
+const REPLICATE_QUERY = process.env.BENCH_REPLICATE_QUERY ?? '?v=1&p=queue&s=1';
 // Replications scale with workers only while each has a core of its own.
 const REPLICATE_WORKERS = (process.env.BENCH_REPLICATE_WORKERS ?? '1,2,4')
   .split(',')
@@ -221,7 +224,7 @@ async function main() {
           Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => cores });
         }, workers + 1);
       }
-      await open(page, '?v=1&p=queue&s=1');
+      await open(page, REPLICATE_QUERY);
       await queueDone(page);
       let workersStarted = 0;
       page.on('worker', () => workersStarted++);
@@ -253,13 +256,13 @@ async function main() {
     return samples.length ? { workers: ran, median_ms: median(samples), samples_ms: samples } : null;
   };
   const replicate = await replicateTimes(null);
-  if (replicate) result.replicate = { runs: 20, ...replicate };
+  if (replicate) result.replicate = { runs: 20, query: REPLICATE_QUERY, ...replicate };
   const scaling = [];
   for (const workers of REPLICATE_WORKERS) {
     const times = await replicateTimes(workers);
     if (times) scaling.push(times);
   }
-  if (scaling.length) result.replicate_scaling = { runs: 20, by_workers: scaling };
+  if (scaling.length) result.replicate_scaling = { runs: 20, query: REPLICATE_QUERY, by_workers: scaling };
 
   const pasteSamples = [];
   for (let i = 0; i < FLEET_PASTES; i++) {
