@@ -84,9 +84,22 @@ impl Fleet {
         }
     }
 
+    /// The query the worker reads: the panel's own settings and the seed,
+    /// as a link to the panel would carry them (not a Learn step's link).
+    fn query(self) -> String {
+        self.store.state.with_untracked(|state| {
+            State {
+                seed: state.seed,
+                fleet: state.fleet.clone(),
+                ..State::new(Panel::Fleet)
+            }
+            .to_query()
+        })
+    }
+
     /// Sends the fleet of `source` with the current settings to the worker.
     fn submit(self, source: Source) {
-        let query = self.store.state.with_untracked(State::to_query);
+        let query = self.query();
         if matches!(source, Source::Text(_)) {
             // The old fragment carries the old text: no link until the new one.
             self.store.fragment.set(None);
@@ -393,7 +406,7 @@ fn simulate_starts(fleet: Fleet) -> impl IntoView {
         let workers = fleet
             .params
             .with_untracked(|p| (p.capacity_unit == CapacityUnit::Workers).then_some(p.capacity));
-        let query = fleet.store.state.with_untracked(State::to_query);
+        let query = fleet.query();
         fleet.status.set(Status::Working);
         fleet_worker::request(
             &query,

@@ -181,7 +181,7 @@ const TEXT: [&[&str]; 8] = [
     ],
     // Slots
     &[
-        "Slots make the load flat and predictable. Take an id's last byte as its bucket, 255 values here, and cut an eight-hour cycle into gcd(cycle, buckets) = 15 slots of 32 min; each slot holds 17 buckets and runs the accounts in them.",
+        "Slots make the load flat and predictable. Give every id one of 255 buckets, here from its last byte, and cut an eight-hour cycle into gcd(cycle, buckets) = 15 slots of 32 min; each slot holds 17 buckets and runs the accounts in them.",
         "Reciprocal kinds of job, such as payments and the reports that read them, start from different places on the ring: 2 kinds sit 7 slots apart, as near the ideal n / K = 7.5 as whole slots go.",
         "The trap: the same 15 slots picked in SQL as `bucket / (256 / 15)` round the divisor down to 17, so one raw value lands past the last slot, and 42 accounts are never run. Drag the buckets to see which counts divide evenly.",
     ],
