@@ -223,14 +223,7 @@ impl State {
     }
 
     fn from_pairs(pairs: &[(String, String)], mut notices: Vec<Notice>) -> (State, Vec<Notice>) {
-        // Later duplicates win, as they would in most servers.
-        let last = |key: &str| {
-            pairs
-                .iter()
-                .rev()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| v.as_str())
-        };
+        let last = |key: &str| last_value(pairs, key);
 
         if let Some(version) = last(VERSION_KEY).filter(|v| *v != VERSION) {
             notices.push(Notice {
@@ -425,6 +418,16 @@ fn read_view<'a>(
     }
 }
 
+/// The value of `key`: the last one given, as most servers read a
+/// repeated key.
+fn last_value<'a>(pairs: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    pairs
+        .iter()
+        .rev()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+}
+
 fn pairs_of(query: &str) -> Vec<(String, String)> {
     form_urlencoded::parse(query.trim_start_matches('?').as_bytes())
         .into_owned()
@@ -435,13 +438,7 @@ fn pairs_of(query: &str) -> Vec<(String, String)> {
 /// from 1 to the number of steps, the first when absent, and the nearest
 /// when out of range.
 fn learn_step(pairs: &[(String, String)], notices: &mut Vec<Notice>) -> Option<usize> {
-    let last = |key: &str| {
-        pairs
-            .iter()
-            .rev()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-    };
+    let last = |key: &str| last_value(pairs, key);
     if last(PANEL_KEY) != Some(LEARN_SLUG) {
         return None;
     }

@@ -9,6 +9,8 @@ use stampede_core::panels::run;
 use stampede_core::panels::state::State;
 use stampede_core::units::count;
 
+use crate::presets::numbers_in;
+
 /// The key numbers a step's panel prints, and for the Queue's
 /// replications the lanes' differences in words on the figures named by `keys`.
 fn printed(state: &State, keys: &[&str]) -> (Vec<KeyNumber>, Vec<String>) {
@@ -56,18 +58,6 @@ fn shown(step: &Step, state: &State) -> String {
     }
     shown.push_str(&words.join(" "));
     shown
-}
-
-/// The numbers written in `text` outside backticks (which quote code),
-/// such as `1,996`, `0.295` or `00:00`.
-fn numbers_in(text: &str) -> Vec<String> {
-    let prose: String = text.split('`').step_by(2).collect::<Vec<_>>().join(" ");
-    prose
-        .split(|c: char| !(c.is_ascii_digit() || matches!(c, ',' | '.' | ':')))
-        .map(|word| word.trim_matches(|c: char| !c.is_ascii_digit()))
-        .filter(|word| !word.is_empty())
-        .map(str::to_string)
-        .collect()
 }
 
 #[test]

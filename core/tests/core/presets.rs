@@ -64,9 +64,10 @@ fn a_preset_keeps_the_seed_and_resets_what_it_does_not_name() {
     assert_eq!(state.poisson.days, 1);
 }
 
-/// The numbers written in `text` outside backticks (which quote specs),
-/// such as `1,915,200`, `3.17` or `00:00`.
-fn numbers_in(text: &str) -> Vec<String> {
+/// The numbers written in `text` outside backticks (which quote specs and
+/// code), such as `1,915,200`, `3.17` or `00:00`; the Learn steps' text is
+/// checked with it too.
+pub fn numbers_in(text: &str) -> Vec<String> {
     let prose: String = text.split('`').step_by(2).collect::<Vec<_>>().join(" ");
     prose
         .split(|c: char| !(c.is_ascii_digit() || matches!(c, ',' | '.' | ':')))
