@@ -216,8 +216,10 @@ pub struct PoissonRun {
     /// Seconds since UTC midnight of the first day at which each event ran,
     /// in order; dropped events are not here.
     pub run_times: Vec<f64>,
-    /// Gaps between consecutive run times.
-    pub gaps: Vec<f64>,
+    /// Gaps between consecutive run times: one fewer than the run times.
+    pub gap_count: usize,
+    /// The mean of those gaps, if there are any.
+    pub mean_gap: Option<f64>,
     /// p50, p95 and p99 of the gaps beside −ln(1 − p) / λ.
     pub gap_quantiles: [GapQuantile; 3],
     /// λ of the merged stream while every window is open.
@@ -290,11 +292,37 @@ impl GapHistogram {
     }
 }
 
-/// One drawn event before the bucket: when it asks to run, and whose it is.
-#[derive(Clone, Copy)]
-struct Arrival {
-    time: f64,
-    tenant: u8,
+/// The drawn events before the bucket, as two columns: when each asks to
+/// run, and whose it is. The times become the run's times without a copy.
+struct Arrivals {
+    times: Vec<f64>,
+    tenants: Vec<u8>,
+}
+
+impl Arrivals {
+    fn with_capacity(capacity: usize) -> Self {
+        Self {
+            times: Vec::with_capacity(capacity),
+            tenants: Vec::with_capacity(capacity),
+        }
+    }
+
+    fn push(&mut self, time: f64, tenant: u8) {
+        self.times.push(time);
+        self.tenants.push(tenant);
+    }
+
+    /// Puts the events in time order; equal times keep their order.
+    fn sort_by_time(&mut self) {
+        let mut pairs: Vec<(f64, u8)> = self
+            .times
+            .iter()
+            .copied()
+            .zip(self.tenants.iter().copied())
+            .collect();
+        pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        (self.times, self.tenants) = pairs.into_iter().unzip();
+    }
 }
 
 /// Runs the schedule `params` describes with `seed`.
@@ -318,6 +346,18 @@ struct Stream {
     draws: Vec<f64>,
 }
 
+impl Stream {
+    /// Draws until the stream holds `count` draws. Drawn in one loop ahead
+    /// of the events, the generator's steps and logarithms do not wait on
+    /// the running sum of the gaps, nor it on them.
+    fn draw_up_to(&mut self, count: usize) {
+        let missing = count.saturating_sub(self.draws.len());
+        let rng = &mut self.rng;
+        self.draws
+            .extend((0..missing).map(|_| dist::unit_exponential(rng)));
+    }
+}
+
 impl PoissonCache {
     /// [`run`], reusing the draws of earlier runs.
     pub fn run(&mut self, params: &PoissonParams, seed: u64) -> Result<PoissonRun, InvalidInput> {
@@ -335,12 +375,14 @@ fn run_with(
 ) -> Result<PoissonRun, InvalidInput> {
     let tenants = checked_tenants(params)?;
     let offset = params.utc_offset * 3600.0;
-    let mut drawn = Drawn::default();
     // Room for every event up front: growing by doubling would copy a
     // million arrivals over and over, and touch fresh memory each time.
-    drawn
-        .arrivals
-        .reserve(likely_most(params.total_per_day() * u64::from(params.days)));
+    let expected = likely_most(params.total_per_day() * u64::from(params.days));
+    let mut drawn = Drawn {
+        arrivals: Arrivals::with_capacity(expected),
+        deferred: 0,
+        deferred_wait: 0.0,
+    };
     for (index, tenant) in tenants.iter().enumerate() {
         let rate = positive("events a day", tenant.rate_per_second(params.policy))?;
         // Refuses a rate no exponential may have, as a drawn one would.
@@ -352,9 +394,9 @@ fn run_with(
             });
         }
         let stream = &mut streams[index];
-        let expected = u64::from(tenant.per_day) * u64::from(params.days);
-        let wanted = likely_most(expected).saturating_sub(stream.draws.len());
-        stream.draws.reserve(wanted);
+        stream.draw_up_to(likely_most(
+            u64::from(tenant.per_day) * u64::from(params.days),
+        ));
         let draw = Drawer {
             rate,
             stream,
@@ -369,7 +411,7 @@ fn run_with(
     } = drawn;
     if tenants.len() > 1 {
         // A stable sort keeps equal times in tenant order.
-        arrivals.sort_by(|a, b| a.time.total_cmp(&b.time));
+        arrivals.sort_by_time();
     }
 
     let bucket = (params.bucket_capacity > 0)
@@ -385,11 +427,13 @@ fn run_with(
         .transpose()?;
 
     let rate_per_second = params.rate_per_second();
-    let run_times: Vec<f64> = arrivals.iter().map(|a| a.time).collect();
-    let gaps: Vec<f64> = run_times.windows(2).map(|w| w[1] - w[0]).collect();
-    let mut scratch = gaps.clone();
+    let per_hour = per_hour(&arrivals, tenants.len(), offset);
+    let run_times = arrivals.times;
+    let mut gaps: Vec<f64> = run_times.windows(2).map(|w| w[1] - w[0]).collect();
+    let mean_gap = stats::mean(&gaps);
     let ps = [0.5, 0.95, 0.99];
-    let measured = stats::quantiles_unsorted(&mut scratch, ps).unwrap_or([f64::NAN; 3]);
+    // This reorders the gaps, which the histogram only counts.
+    let measured = stats::quantiles_unsorted(&mut gaps, ps).unwrap_or([f64::NAN; 3]);
     let gap_quantiles = [0, 1, 2].map(|i| GapQuantile {
         p: ps[i],
         measured: measured[i],
@@ -400,9 +444,10 @@ fn run_with(
         first_day_per_minute: first_day_per_minute(&run_times, offset),
         gap_histogram,
         busiest_minute: busiest_minute(&run_times),
-        per_hour: per_hour(&arrivals, tenants.len(), offset),
+        per_hour,
         run_times,
-        gaps,
+        gap_count: gaps.len(),
+        mean_gap,
         gap_quantiles,
         rate_per_second,
         deferred,
@@ -437,9 +482,8 @@ fn checked_tenants(params: &PoissonParams) -> Result<Vec<Tenant>, InvalidInput> 
 
 /// The arrivals drawn so far, tenant after tenant, and what deferring to
 /// the window cost.
-#[derive(Default)]
 struct Drawn {
-    arrivals: Vec<Arrival>,
+    arrivals: Arrivals,
     deferred: u32,
     deferred_wait: f64,
 }
@@ -456,12 +500,7 @@ impl Drawn {
         // Local time runs from the offset; the day's window sits at `open`.
         let (first, last) = (offset, offset + horizon);
         let arrivals = &mut self.arrivals;
-        let mut push = |local: f64| {
-            arrivals.push(Arrival {
-                time: local - offset,
-                tenant: index,
-            })
-        };
+        let mut push = |local: f64| arrivals.push(local - offset, index);
         if length == day {
             draw.events_between(first, last, &mut push);
         } else if params.policy == WindowPolicy::Scale {
@@ -496,16 +535,16 @@ impl Drawn {
 }
 
 /// Events per local hour of the day, one row per tenant.
-fn per_hour(arrivals: &[Arrival], tenants: usize, offset: f64) -> Vec<[u32; 24]> {
+fn per_hour(arrivals: &Arrivals, tenants: usize, offset: f64) -> Vec<[u32; 24]> {
     // Run times come in order, so most fall in the hour or minute of the one
     // before: a remembered step spares a division each.
     let mut per_hour = vec![[0u32; 24]; tenants];
     let mut hours = Steps::new(3600.0, |second: f64| {
         ((second / 3600.0) as usize).min(23) as f64
     });
-    for arrival in arrivals {
-        let local_hour = hours.of(second_of_day(arrival.time + offset)) as usize;
-        per_hour[usize::from(arrival.tenant)][local_hour] += 1;
+    for (&time, &tenant) in arrivals.times.iter().zip(&arrivals.tenants) {
+        let local_hour = hours.of(second_of_day(time + offset)) as usize;
+        per_hour[usize::from(tenant)][local_hour] += 1;
     }
     per_hour
 }
@@ -546,12 +585,11 @@ impl Drawer<'_> {
     /// The next exponential gap: the stream's next draw over the rate, as
     /// [`Dist::sample`] would draw it.
     fn gap(&mut self) -> f64 {
-        let stream = &mut *self.stream;
-        if self.next == stream.draws.len() {
-            stream.draws.push(dist::unit_exponential(&mut stream.rng));
-        }
         self.next += 1;
-        stream.draws[self.next - 1] / self.rate
+        if self.next > self.stream.draws.len() {
+            self.stream.draw_up_to(self.next);
+        }
+        self.stream.draws[self.next - 1] / self.rate
     }
 }
 
@@ -559,7 +597,7 @@ impl Drawer<'_> {
 /// full. Dropped events leave the list; waiting ones move to when their
 /// token comes, behind the ones before them.
 fn apply_bucket(
-    arrivals: &mut Vec<Arrival>,
+    arrivals: &mut Arrivals,
     capacity: f64,
     refill: f64,
     policy: BucketPolicy,
@@ -567,37 +605,44 @@ fn apply_bucket(
     let mut outcome = BucketOutcome::default();
     let mut tokens = capacity;
     let mut clock = f64::NEG_INFINITY;
-    arrivals.retain_mut(|arrival| {
-        let at = arrival.time.max(clock);
+    let Arrivals { times, tenants } = arrivals;
+    let mut kept = 0;
+    for index in 0..times.len() {
+        let asked = times[index];
+        let at = asked.max(clock);
         if clock.is_finite() {
             tokens = (tokens + (at - clock) * refill).min(capacity);
         }
         clock = at;
-        if tokens >= 1.0 {
+        let ran = if tokens >= 1.0 {
             tokens -= 1.0;
-            if at > arrival.time {
-                record_delay(&mut outcome, at - arrival.time);
-                arrival.time = at;
+            if at > asked {
+                record_delay(&mut outcome, at - asked);
             } else {
                 outcome.accepted += 1;
             }
-            return true;
-        }
-        match policy {
-            BucketPolicy::Drop => {
-                outcome.rejected += 1;
-                false
+            at
+        } else {
+            match policy {
+                BucketPolicy::Drop => {
+                    outcome.rejected += 1;
+                    continue;
+                }
+                BucketPolicy::Wait => {
+                    let ready = at + (1.0 - tokens) / refill;
+                    tokens = 0.0;
+                    clock = ready;
+                    record_delay(&mut outcome, ready - asked);
+                    ready
+                }
             }
-            BucketPolicy::Wait => {
-                let ready = at + (1.0 - tokens) / refill;
-                tokens = 0.0;
-                clock = ready;
-                record_delay(&mut outcome, ready - arrival.time);
-                arrival.time = ready;
-                true
-            }
-        }
-    });
+        };
+        times[kept] = ran;
+        tenants[kept] = tenants[index];
+        kept += 1;
+    }
+    times.truncate(kept);
+    tenants.truncate(kept);
     outcome
 }
 
@@ -614,17 +659,36 @@ fn record_delay(outcome: &mut BucketOutcome, delay: f64) {
 fn busiest_minute(run_times: &[f64]) -> Option<(f64, u32)> {
     let mut minutes = Steps::new(60.0, |time| (time / 60.0).floor());
     let minute_of = |time| minutes.of(time) as u64;
-    let mut minutes: Vec<u64> = run_times.iter().copied().map(minute_of).collect();
-    // Already in time order almost always, which the sort finds in one pass.
-    minutes.sort_unstable();
+    // Run times come in time order, so their minutes do too and equal
+    // minutes sit together; the sort is kept for safety, not for speed.
+    let busiest = if run_times.is_sorted() {
+        busiest_run(run_times.iter().copied().map(minute_of))
+    } else {
+        let mut sorted: Vec<u64> = run_times.iter().copied().map(minute_of).collect();
+        sorted.sort_unstable();
+        busiest_run(sorted.into_iter())
+    };
+    busiest.map(|(minute, count)| (minute as f64 * 60.0, count))
+}
+
+/// The longest run of equal values in `values` (the first of equals) and its length.
+fn busiest_run(values: impl Iterator<Item = u64>) -> Option<(u64, u32)> {
     let mut busiest: Option<(u64, u32)> = None;
-    for run in minutes.chunk_by(|a, b| a == b) {
-        let count = run.len() as u32;
-        if busiest.is_none_or(|(_, most)| count > most) {
-            busiest = Some((run[0], count));
+    let mut current: Option<(u64, u32)> = None;
+    for value in values.map(Some).chain([None]) {
+        match (&mut current, value) {
+            (Some((held, count)), Some(value)) if *held == value => *count += 1,
+            _ => {
+                if let Some((held, count)) = current
+                    && busiest.is_none_or(|(_, most)| count > most)
+                {
+                    busiest = Some((held, count));
+                }
+                current = value.map(|value| (value, 1));
+            }
         }
     }
-    busiest.map(|(minute, count)| (minute as f64 * 60.0, count))
+    busiest
 }
 
 /// `local.rem_euclid(day)`, the second of the local day, without the

@@ -96,7 +96,7 @@ fn gaps_block(computed: PoissonComputed, gaps: ChartCanvas) -> impl IntoView {
         let [p50, p95, _] = run.gap_quantiles;
         format!(
             "Histogram of {} gaps: median {}, 95th percentile {}",
-            count(run.gaps.len() as u64),
+            count(run.gap_count as u64),
             duration(p50.measured),
             duration(p95.measured)
         )

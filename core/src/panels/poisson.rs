@@ -6,7 +6,6 @@ use crate::key_numbers::KeyNumber;
 use crate::panel_params;
 use crate::poisson::*;
 use crate::preset::Preset;
-use crate::stats;
 use crate::units::{self, SECONDS_PER_DAY};
 
 panel_params! {
@@ -178,7 +177,7 @@ pub fn key_numbers(params: &PoissonParams, run: &PoissonRun) -> Vec<KeyNumber> {
             KeyNumber::new(
                 "mean-gap",
                 "Mean gap",
-                stats::mean(&run.gaps).map_or("–".into(), units::duration),
+                run.mean_gap.map_or("–".into(), units::duration),
                 "mean of the measured gaps",
             ),
             format!("1 / λ = {}", units::duration(1.0 / lambda)),
