@@ -149,7 +149,10 @@ export interface PoissonRun {
   panel: "poisson";
   /** Seconds since UTC midnight of the first day, in order. */
   run_times: number[];
-  gaps: number[];
+  /** Gaps between consecutive run times: one fewer than the run times. */
+  gap_count: number;
+  /** Their mean in seconds; null with fewer than two run times. */
+  mean_gap: number | null;
   /** p50, p95 and p99 of the gaps. */
   gap_quantiles: [GapQuantile, GapQuantile, GapQuantile];
   /** Events a second while every window is open. */
