@@ -660,7 +660,7 @@ fn busiest_minute(run_times: &[f64]) -> Option<(f64, u32)> {
     let mut minutes = Steps::new(60.0, |time| (time / 60.0).floor());
     let minute_of = |time| minutes.of(time) as u64;
     // Run times come in time order, so their minutes do too and equal
-    // minutes sit together; the sort is kept for safety, not for speed.
+    // minutes sit together; times out of order would be sorted first.
     let busiest = if run_times.is_sorted() {
         busiest_run(run_times.iter().copied().map(minute_of))
     } else {
@@ -674,18 +674,15 @@ fn busiest_minute(run_times: &[f64]) -> Option<(f64, u32)> {
 /// The longest run of equal values in `values` (the first of equals) and its length.
 fn busiest_run(values: impl Iterator<Item = u64>) -> Option<(u64, u32)> {
     let mut busiest: Option<(u64, u32)> = None;
-    let mut current: Option<(u64, u32)> = None;
-    for value in values.map(Some).chain([None]) {
-        match (&mut current, value) {
-            (Some((held, count)), Some(value)) if *held == value => *count += 1,
-            _ => {
-                if let Some((held, count)) = current
-                    && busiest.is_none_or(|(_, most)| count > most)
-                {
-                    busiest = Some((held, count));
-                }
-                current = value.map(|value| (value, 1));
-            }
+    let mut run: Option<(u64, u32)> = None;
+    for value in values {
+        let count = match run {
+            Some((held, count)) if held == value => count + 1,
+            _ => 1,
+        };
+        run = Some((value, count));
+        if busiest.is_none_or(|(_, most)| count > most) {
+            busiest = Some((value, count));
         }
     }
     busiest
