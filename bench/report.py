@@ -100,7 +100,7 @@ def budgets(report):
     checks = []
     sizes = report.get("sizes") or {}
     for key, what, limit in (
-        ("app_wasm", "app wasm, gzipped", APP_WASM_GZ_BUDGET),
+        ("app_wasm", "app main wasm, gzipped", APP_WASM_GZ_BUDGET),
         ("js_module_wasm", "JS module wasm, gzipped", JS_MODULE_GZ_BUDGET),
         ("element_js", "element script, gzipped", ELEMENT_JS_GZ_BUDGET),
     ):
@@ -169,7 +169,7 @@ def markdown(report, checks):
     by_name = {name: (measured, limit, passed) for name, measured, limit, passed in checks}
     sizes = report.get("sizes") or {}
     for key, what in (
-        ("app_wasm", "app wasm"),
+        ("app_wasm", "app main wasm"),
         ("worker_wasm", "Queue worker wasm"),
         ("js_module_wasm", "JS module wasm"),
         ("element_js", "element script"),
@@ -181,6 +181,11 @@ def markdown(report, checks):
                 _, limit, passed = by_name[f"{what}, gzipped"]
                 budget = f"{limit} {'pass' if passed else '**FAIL**'}"
             lines.append(f"| {what}, gzip -9 (raw) | {kb(s['gzip_bytes'])} ({kb(s['raw_bytes'])}) | {budget} |")
+    for panel in (sizes.get("app_split") or {}).get("panels", []):
+        lines.append(
+            f"| app wasm fetched when the {panel['panel']} panel first opens, gzip -9 "
+            f"| {kb(panel['gzip_bytes'])} in {panel['modules']} modules |  |"
+        )
     browser = report.get("browser") or {}
     for panel, drag in (browser.get("drag") or {}).items():
         _, limit, passed = by_name[f"input to drawn, {panel}"]

@@ -1,8 +1,9 @@
 // Finishes a Trunk build in DIST for any static host (scripts/build runs it):
 //
-// 1. names every asset by its content: Trunk hashes the app's own files, and
-//    this renames the two workers' files and the JS modules' wasm, rewriting
-//    each reference (wasm → worker script → loader → index.html's <meta>);
+// 1. names every asset by its content: Trunk hashes the stylesheet and the
+//    icon, and this renames the app's files (scripts/build-app), the two
+//    workers' files and the JS modules' wasm, rewriting each reference
+//    (wasm → script → loader → index.html);
 // 2. writes a service worker, sw.js, that keeps every asset of this build for
 //    offline use, versioned by their names;
 // 3. writes .gz and .br beside every text and wasm file, for hosts that serve
@@ -53,6 +54,13 @@ function rewrite(name, from, to) {
   fs.writeFileSync(file(name), parts.join(to));
 }
 
+/** Replaces every `from` in text file `name` by `to`; fails if there is none. */
+function rewriteAll(name, from, to) {
+  const text = read(name).toString('utf8');
+  if (!text.includes(from)) fail(`${name} does not hold ${JSON.stringify(from)}`);
+  fs.writeFileSync(file(name), text.split(from).join(to));
+}
+
 /** Renames `name` (in its folder) to `stem-HASH` + `tail`; returns the new base name. */
 function renameByContent(name, stem, tail) {
   const hashed = `${path.basename(stem)}-${contentHash(read(name))}${tail}`;
@@ -61,6 +69,27 @@ function renameByContent(name, stem, tail) {
 }
 
 if (!fs.existsSync(file('index.html'))) fail(`${DIST} holds no index.html: run trunk build first`);
+
+// The app: the panels' modules, which __wasm_split.js fetches; the main
+// module, which index.html starts; then the app's script and
+// __wasm_split.js, which import each other, so they share one name made of
+// both contents.
+const SPLIT_LOADER = '__wasm_split.js';
+for (const [, module] of read(SPLIT_LOADER).toString('utf8').matchAll(/"\.\/([\w-]+)\.wasm"/g)) {
+  const hashed = renameByContent(`${module}.wasm`, `stampede-app-${module.replace(/_\d+$/, '')}`, '.wasm');
+  rewrite(SPLIT_LOADER, `"./${module}.wasm"`, `"./${hashed}"`);
+}
+const appWasm = renameByContent('stampede-app_bg.wasm', 'stampede-app', '_bg.wasm');
+rewrite('stampede-app.js', "'stampede-app_bg.wasm'", `'${appWasm}'`);
+rewriteAll('index.html', 'stampede-app_bg.wasm"', `${appWasm}"`);
+const appHash = contentHash(Buffer.concat([read('stampede-app.js'), read(SPLIT_LOADER)]));
+const [appScript, appSplit] = [`stampede-app-${appHash}.js`, `stampede-app-${appHash}_split.js`];
+rewriteAll('stampede-app.js', `"./${SPLIT_LOADER}"`, `"./${appSplit}"`);
+rewrite(SPLIT_LOADER, '"./stampede-app.js"', `"./${appScript}"`);
+rewriteAll('index.html', 'stampede-app.js"', `${appScript}"`);
+rewrite('index.html', `${SPLIT_LOADER}"`, `${appSplit}"`);
+fs.renameSync(file('stampede-app.js'), file(appScript));
+fs.renameSync(file(SPLIT_LOADER), file(appSplit));
 
 for (const worker of WORKERS) {
   const wasm = renameByContent(`${worker}_bg.wasm`, worker, '_bg.wasm');

@@ -32,7 +32,8 @@ pub fn LearnView(number: usize) -> impl IntoView {
         leave_presenting_with_fullscreen(presenting);
     }
 
-    let (_, figure) = panels::parts(step.panel);
+    let panel = step.panel;
+    let figure = Suspend::new(async move { panels::parts(panel).await.figure });
     let text = step
         .text()
         .iter()
@@ -90,7 +91,9 @@ pub fn LearnView(number: usize) -> impl IntoView {
                     {controls}
                     <p>{open_full}</p>
                 </div>
-                <div class="figure step-figure" id="figure">{figure}</div>
+                <div class="figure step-figure" id="figure">
+                    <Suspense fallback=panels::Loading>{figure}</Suspense>
+                </div>
             </div>
             {(!embed).then(|| view! { <StepNav number /> })}
         </section>

@@ -37,26 +37,45 @@ use crate::store::Store;
 pub fn PanelView(panel: Panel) -> impl IntoView {
     let view_flags = Store::get().state.with_untracked(|state| state.view);
     provide_context(Showing::of_view(&view_flags));
-    let (explanation, figure) = parts(panel);
     let leave_out = match panel {
         Panel::Fleet => fleet::OWN_CONTROLS,
         _ => &[],
     };
-    let figures = view! {
-        <div class="figure" class:single=view_flags.figure.is_some() id="figure">
-            {figure}
-        </div>
-    };
+    let single = view_flags.figure.is_some();
+    let figures =
+        move |figure| view! { <div class="figure" class:single=single id="figure">{figure}</div> };
     if view_flags.embed {
+        let body = Suspend::new(async move {
+            let Parts { figure, .. } = parts(panel).await;
+            view! {
+                {view_flags.controls.then(|| view! { <Controls panel with_seed=true leave_out /> })}
+                {figures(figure)}
+            }
+        });
         return view! {
             <section id="panel" data-panel=panel.slug() aria-label=panel.title()>
                 {view_flags.figure.is_none().then(|| view! { <h2>{panel.title()}</h2> })}
-                {view_flags.controls.then(|| view! { <Controls panel with_seed=true leave_out /> })}
-                {figures}
+                <Suspense fallback=Loading>{body}</Suspense>
             </section>
         }
         .into_any();
     }
+    let body = Suspend::new(async move {
+        let Parts {
+            explanation,
+            figure,
+        } = parts(panel).await;
+        view! {
+            <div class="bench">
+                <ControlsSheet panel leave_out />
+                {figures(figure)}
+            </div>
+            <details class="how-it-works" open>
+                <summary>"How it works"</summary>
+                <div class="explain-block">{explanation}</div>
+            </details>
+        }
+    });
     view! {
         <section id="panel" data-panel=panel.slug() aria-labelledby="panel-title">
             <div class="panel-head">
@@ -65,17 +84,20 @@ pub fn PanelView(panel: Panel) -> impl IntoView {
             </div>
             <NoticeSummary />
             <Presets panel />
-            <div class="bench">
-                <ControlsSheet panel leave_out />
-                {figures}
-            </div>
-            <details class="how-it-works" open>
-                <summary>"How it works"</summary>
-                <div class="explain-block">{explanation}</div>
-            </details>
+            <Suspense fallback=Loading>{body}</Suspense>
         </section>
     }
     .into_any()
+}
+
+/// What a panel shows while its code is fetched: the skeleton's figures,
+/// as index.html draws them before the app starts.
+#[component]
+pub fn Loading() -> impl IntoView {
+    view! {
+        <p class="skeleton-loading" role="status">"Loading the panel…"</p>
+        <div class="skeleton-figures" aria-hidden="true"><div></div><div></div><div></div></div>
+    }
 }
 
 /// Which of the open panel's blocks the page draws: all of them, the one
@@ -140,30 +162,52 @@ impl Showing {
     }
 }
 
-/// The "How it works" text and the figures of `panel`, which read the
-/// store's state.
-pub fn parts(panel: Panel) -> (AnyView, AnyView) {
+/// A panel's "How it works" text and its figures, which read the store's
+/// state.
+pub struct Parts {
+    pub explanation: AnyView,
+    pub figure: AnyView,
+}
+
+/// The parts of `panel`. With the `split` feature (the release build, see
+/// `scripts/build-app`) each panel's code is a wasm chunk of its own,
+/// fetched the first time the panel opens, so the app's first download
+/// carries none of them; without it the future is ready at once.
+pub async fn parts(panel: Panel) -> Parts {
     match panel {
-        Panel::Poisson => (
-            poisson::explanation().into_any(),
-            poisson::figure().into_any(),
-        ),
-        Panel::Jitter => (
-            jitter::explanation().into_any(),
-            jitter::figure().into_any(),
-        ),
-        Panel::Backoff => (
-            backoff::explanation().into_any(),
-            backoff::figure().into_any(),
-        ),
-        Panel::HashSpread => (
-            hash_spread::explanation().into_any(),
-            hash_spread::figure().into_any(),
-        ),
-        Panel::Slots => (slots::explanation().into_any(), slots::figure().into_any()),
-        Panel::Queue => (queue::explanation().into_any(), queue::figure().into_any()),
-        Panel::Fleet => (fleet::explanation().into_any(), fleet::figure().into_any()),
+        Panel::Poisson => poisson_parts().await,
+        Panel::Jitter => jitter_parts().await,
+        Panel::Backoff => backoff_parts().await,
+        Panel::HashSpread => hash_spread_parts().await,
+        Panel::Slots => slots_parts().await,
+        Panel::Queue => queue_parts().await,
+        Panel::Fleet => fleet_parts().await,
     }
+}
+
+/// One split point per panel: `leptos::lazy` moves everything only that
+/// panel reaches into its chunk, and code two panels share into chunks of
+/// their own.
+macro_rules! split_points {
+    ($($function:ident => $panel:ident),* $(,)?) => {$(
+        #[cfg_attr(feature = "split", leptos::lazy)]
+        async fn $function() -> Parts {
+            Parts {
+                explanation: $panel::explanation().into_any(),
+                figure: $panel::figure().into_any(),
+            }
+        }
+    )*};
+}
+
+split_points! {
+    poisson_parts => poisson,
+    jitter_parts => jitter,
+    backoff_parts => backoff,
+    hash_spread_parts => hash_spread,
+    slots_parts => slots,
+    queue_parts => queue,
+    fleet_parts => fleet,
 }
 
 /// One panel's parameters and its run, as memos: the run is recomputed only
