@@ -84,7 +84,8 @@ rewrite('stampede-app.js', "'stampede-app_bg.wasm'", `'${appWasm}'`);
 rewriteAll('index.html', 'stampede-app_bg.wasm"', `${appWasm}"`);
 const appHash = contentHash(Buffer.concat([read('stampede-app.js'), read(SPLIT_LOADER)]));
 const [appScript, appSplit] = [`stampede-app-${appHash}.js`, `stampede-app-${appHash}_split.js`];
-rewriteAll('stampede-app.js', `"./${SPLIT_LOADER}"`, `"./${appSplit}"`);
+// Only the imports: the wasm's own imports keep the loader's first name.
+rewriteAll('stampede-app.js', `from "./${SPLIT_LOADER}"`, `from "./${appSplit}"`);
 rewrite(SPLIT_LOADER, '"./stampede-app.js"', `"./${appScript}"`);
 rewriteAll('index.html', 'stampede-app.js"', `${appScript}"`);
 rewrite('index.html', `${SPLIT_LOADER}"`, `${appSplit}"`);
