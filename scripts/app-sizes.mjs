@@ -24,11 +24,11 @@ const gzipBytes = (name) => zlib.gzipSync(fs.readFileSync(path.join(dist, name))
 const main = only(/^stampede-app-[0-9a-f]+_bg\.wasm$/, 'main app modules');
 const loader = fs.readFileSync(path.join(dist, only(/^stampede-app-[0-9a-f]+_split\.js$/, 'split loaders')), 'utf8');
 // Each shared module is `const __chunk_N = makeLoad(... "./FILE" ...)`, each
-// panel's `export const __wasm_split_load_NAME_parts_N = ... "./FILE" ..., [CHUNKS])`.
+// panel's `export const __wasm_split_load_NAME_parts = ... "./FILE" ..., [CHUNKS])`.
 const shared = new Map(
   [...loader.matchAll(/const (__chunk_\d+) = makeLoad\([^"]*"\.\/([^"]+)"/g)].map(([, chunk, file]) => [chunk, file]),
 );
-const panels = [...loader.matchAll(/export const __wasm_split_load_(\w+?)_parts_\d+ = [^"]*"\.\/([^"]+)"[^[]*\[([^\]]*)\]/g)].map(
+const panels = [...loader.matchAll(/export const __wasm_split_load_(\w+?)_parts = [^"]*"\.\/([^"]+)"[^[]*\[([^\]]*)\]/g)].map(
   ([, panel, own, chunks]) => {
     const files = [own, ...chunks.split(',').map((chunk) => chunk.trim()).filter(Boolean).map((chunk) => shared.get(chunk))];
     return { panel, modules: files.length, gzip_bytes: files.reduce((sum, file) => sum + gzipBytes(file), 0) };

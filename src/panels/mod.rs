@@ -16,6 +16,8 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use leptos::wasm_split::SplitLoaderError;
+use send_wrapper::SendWrapper;
 use stampede_core::error::InvalidInput;
 use stampede_core::key_numbers::KeyNumber;
 use stampede_core::panels::learn::Step;
@@ -169,33 +171,63 @@ pub struct Parts {
     pub figure: AnyView,
 }
 
-/// The parts of `panel`. With the `split` feature (the release build, see
-/// `scripts/build-app`) each panel's code is a wasm chunk of its own,
-/// fetched the first time the panel opens, so the app's first download
-/// carries none of them; without it the future is ready at once.
-pub async fn parts(panel: Panel) -> Parts {
-    match panel {
-        Panel::Poisson => poisson_parts().await,
-        Panel::Jitter => jitter_parts().await,
-        Panel::Backoff => backoff_parts().await,
-        Panel::HashSpread => hash_spread_parts().await,
-        Panel::Slots => slots_parts().await,
-        Panel::Queue => queue_parts().await,
-        Panel::Fleet => fleet_parts().await,
+impl Parts {
+    fn of(explanation: impl IntoView + 'static, figure: impl IntoView + 'static) -> Self {
+        Self {
+            explanation: explanation.into_any(),
+            figure: figure.into_any(),
+        }
     }
 }
 
-/// One split point per panel: `leptos::lazy` moves everything only that
-/// panel reaches into its chunk, and code two panels share into chunks of
-/// their own.
+/// The parts of `panel`. With the `split` feature (the release build, see
+/// `scripts/build-app`) each panel's code is a wasm module of its own,
+/// fetched the first time the panel opens, so the app's first download
+/// carries none of them; without it the future is ready at once. If the
+/// module cannot be fetched (offline before the service worker kept it, or
+/// a build replaced on the host mid-visit), the figure says so and the rest
+/// of the app keeps working.
+pub fn parts(panel: Panel) -> impl Future<Output = Parts> + Send {
+    // The loader's future is not Send; the app runs on one thread.
+    SendWrapper::new(async move {
+        let loaded = match panel {
+            Panel::Poisson => poisson_parts().await,
+            Panel::Jitter => jitter_parts().await,
+            Panel::Backoff => backoff_parts().await,
+            Panel::HashSpread => hash_spread_parts().await,
+            Panel::Slots => slots_parts().await,
+            Panel::Queue => queue_parts().await,
+            Panel::Fleet => fleet_parts().await,
+        };
+        loaded.unwrap_or_else(|_| Parts::of((), not_loaded(panel)))
+    })
+}
+
+fn not_loaded(panel: Panel) -> impl IntoView {
+    view! {
+        <p class="not-loaded" role="alert">
+            {format!("The {} panel's code could not be downloaded. ", panel.title())}
+            "Check the connection, then "
+            <a href="">"reload the page"</a>
+            "."
+        </p>
+    }
+}
+
+/// One split point per panel: everything only that panel's parts reach
+/// moves into its module, and code two panels share into modules of their
+/// own.
 macro_rules! split_points {
     ($($function:ident => $panel:ident),* $(,)?) => {$(
-        #[cfg_attr(feature = "split", leptos::lazy)]
-        async fn $function() -> Parts {
-            Parts {
-                explanation: $panel::explanation().into_any(),
-                figure: $panel::figure().into_any(),
-            }
+        #[cfg(feature = "split")]
+        #[leptos::wasm_split::wasm_split($function, wasm_split_path = ::leptos::wasm_split, fallible)]
+        fn $function() -> Result<Parts, SplitLoaderError> {
+            Ok(Parts::of($panel::explanation(), $panel::figure()))
+        }
+
+        #[cfg(not(feature = "split"))]
+        async fn $function() -> Result<Parts, SplitLoaderError> {
+            Ok(Parts::of($panel::explanation(), $panel::figure()))
         }
     )*};
 }

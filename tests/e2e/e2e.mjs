@@ -324,8 +324,12 @@ async function main() {
   /** Per-check helpers; every context it opens is closed when the check ends. */
   function checkContext(name) {
     const contexts = [];
+    const expected = []; // console errors this check provokes on purpose
     let lastPage = null;
     return {
+      allowErrors(pattern) {
+        expected.push(pattern);
+      },
       async newPage({ viewport = { width: 1280, height: 900 }, ...options } = {}) {
         const context = await browser.newContext({ viewport, ...options });
         contexts.push(context);
@@ -335,7 +339,8 @@ async function main() {
         page.on('console', (msg) => {
           // Chromium asks for /favicon.ico at the origin root, outside the app.
           const where = msg.location().url ?? '';
-          if (msg.type() === 'error' && !where.endsWith('/favicon.ico')) {
+          const wanted = expected.some((pattern) => pattern.test(msg.text()));
+          if (msg.type() === 'error' && !where.endsWith('/favicon.ico') && !wanted) {
             errors.push(`${name}: console.error: ${msg.text()}${where ? ` (${where})` : ''}`);
           }
         });
@@ -401,6 +406,42 @@ async function main() {
   if (!loads) {
     console.log('# skipped the other checks: the app did not render #panel');
   } else {
+    await check("each panel's code arrives when the panel first opens", async (t) => {
+      const page = await t.newPage();
+      const fetched = [];
+      page.on('request', (request) => {
+        const name = new URL(request.url()).pathname.split('/').pop();
+        if (name.endsWith('.wasm')) fetched.push(name);
+      });
+      const own = (panel) => fetched.filter((name) => name.startsWith(`stampede-app-split_${panel}_parts-`)).length;
+      await openApp(page, '?v=1&p=poisson');
+      equal(fetched.filter((name) => /^stampede-app-[0-9a-f]+_bg\.wasm$/.test(name)).length, 1, 'main modules fetched');
+      equal(own('poisson'), 1, "the Poisson panel's own modules fetched");
+      for (const other of ['jitter', 'backoff', 'hash_spread', 'slots', 'queue', 'fleet']) {
+        equal(own(other), 0, `the ${other} panel's own modules fetched on the Poisson panel`);
+      }
+      await page.click('nav a[data-panel="queue"]');
+      await page.waitForSelector('#panel[data-panel="queue"] .figure canvas');
+      equal(own('queue'), 1, "the Queue panel's own modules fetched after opening it");
+      await poll(async () => (await blankCanvases(page)).length === 0, 'the Queue panel drawing its charts once its code arrived');
+    });
+
+    await check("a panel whose code cannot be downloaded says so, and the others keep working", async (t) => {
+      // Without the service worker, which would fetch the module itself.
+      const page = await t.newPage({ serviceWorkers: 'block' });
+      await page.route('**/stampede-app-split_slots_parts-*.wasm', (route) => route.abort());
+      t.allowErrors(/Failed to fetch|ERR_FAILED|failed to load split module/);
+      await openApp(page, '?v=1&p=poisson');
+      await page.click('nav a[data-panel="slots"]');
+      const message = await page.waitForSelector('#panel[data-panel="slots"] .not-loaded');
+      assert(/Slots panel's code could not be downloaded/.test(await message.textContent()), 'the message names the panel');
+      equal(await page.locator('#error-banner').count(), 0, 'error banners');
+      await t.shot(page, 'panel-not-loaded', { fullPage: false });
+      await page.click('nav a[data-panel="jitter"]');
+      await page.waitForSelector('#panel[data-panel="jitter"] .figure canvas');
+      await poll(async () => (await blankCanvases(page)).length === 0, 'the Jitter panel drawing its charts');
+    });
+
     // 1 -------------------------------------------------------------------------
     await check('shared URL restores state', async (t) => {
       const page = await t.newPage();
