@@ -181,10 +181,10 @@ def markdown(report, checks):
                 _, limit, passed = by_name[f"{what}, gzipped"]
                 budget = f"{limit} {'pass' if passed else '**FAIL**'}"
             lines.append(f"| {what}, gzip -9 (raw) | {kb(s['gzip_bytes'])} ({kb(s['raw_bytes'])}) | {budget} |")
-    for panel in (sizes.get("app_split") or {}).get("panels", []):
+    for group in (sizes.get("app_split") or {}).get("groups", []):
         lines.append(
-            f"| app wasm fetched when the {panel['panel']} panel first opens, gzip -9 "
-            f"| {kb(panel['gzip_bytes'])} in {panel['modules']} modules |  |"
+            f"| app wasm fetched when one of the {group['name']} panels first opens, gzip -9 "
+            f"| {kb(group['gzip_bytes'])} in {group['modules']} modules |  |"
         )
     browser = report.get("browser") or {}
     for panel, drag in (browser.get("drag") or {}).items():

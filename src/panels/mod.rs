@@ -181,12 +181,12 @@ impl Parts {
 }
 
 /// The parts of `panel`. With the `split` feature (the release build, see
-/// `scripts/build-app`) each panel's code is a wasm module of its own,
-/// fetched the first time the panel opens, so the app's first download
-/// carries none of them; without it the future is ready at once. If the
-/// module cannot be fetched (offline before the service worker kept it, or
-/// a build replaced on the host mid-visit), the figure says so and the rest
-/// of the app keeps working.
+/// `scripts/build-app`) the panel's code is in a wasm module of its group,
+/// fetched the first time one of the group's panels opens, so the app's
+/// first download carries no panel; without it the future is ready at
+/// once. If the module cannot be fetched (offline before the service worker
+/// kept it, or a build replaced on the host mid-visit), the figure says so
+/// and the rest of the app keeps working.
 pub fn parts(panel: Panel) -> impl Future<Output = Parts> + Send {
     // The loader's future is not Send; the app runs on one thread.
     SendWrapper::new(async move {
@@ -214,13 +214,15 @@ fn not_loaded(panel: Panel) -> impl IntoView {
     }
 }
 
-/// One split point per panel: everything only that panel's parts reach
-/// moves into its module, and code two panels share into modules of their
-/// own.
+/// One split point per panel, in three modules: the panels of arrivals
+/// and retries, the two that simulate queues, and Fleet. Everything only a
+/// module's panels reach moves into it, and code two modules share into
+/// modules of their own. Fewer, larger modules: a panel's first opening
+/// asks for a few files instead of one per group of panels sharing code.
 macro_rules! split_points {
-    ($($function:ident => $panel:ident),* $(,)?) => {$(
+    ($($function:ident in $module:ident => $panel:ident),* $(,)?) => {$(
         #[cfg(feature = "split")]
-        #[leptos::wasm_split::wasm_split($function, wasm_split_path = ::leptos::wasm_split, fallible)]
+        #[leptos::wasm_split::wasm_split($module, wasm_split_path = ::leptos::wasm_split, fallible)]
         fn $function() -> Result<Parts, SplitLoaderError> {
             Ok(Parts::of($panel::explanation(), $panel::figure()))
         }
@@ -233,13 +235,13 @@ macro_rules! split_points {
 }
 
 split_points! {
-    poisson_parts => poisson,
-    jitter_parts => jitter,
-    backoff_parts => backoff,
-    hash_spread_parts => hash_spread,
-    slots_parts => slots,
-    queue_parts => queue,
-    fleet_parts => fleet,
+    poisson_parts in arrivals => poisson,
+    jitter_parts in arrivals => jitter,
+    backoff_parts in arrivals => backoff,
+    hash_spread_parts in arrivals => hash_spread,
+    slots_parts in queues => slots,
+    queue_parts in queues => queue,
+    fleet_parts in fleet => fleet,
 }
 
 /// One panel's parameters and its run, as memos: the run is recomputed only

@@ -413,23 +413,22 @@ async function main() {
         const name = new URL(request.url()).pathname.split('/').pop();
         if (name.endsWith('.wasm')) fetched.push(name);
       });
-      const own = (panel) => fetched.filter((name) => name.startsWith(`stampede-app-split_${panel}_parts-`)).length;
+      // The panels are split off in groups (src/panels/mod.rs).
+      const own = (group) => fetched.filter((name) => name.startsWith(`stampede-app-split_${group}-`)).length;
       await openApp(page, '?v=1&p=poisson');
       equal(fetched.filter((name) => /^stampede-app-[0-9a-f]+_bg\.wasm$/.test(name)).length, 1, 'main modules fetched');
-      equal(own('poisson'), 1, "the Poisson panel's own modules fetched");
-      for (const other of ['jitter', 'backoff', 'hash_spread', 'slots', 'queue', 'fleet']) {
-        equal(own(other), 0, `the ${other} panel's own modules fetched on the Poisson panel`);
-      }
+      equal(own('arrivals'), 1, "the arrival panels' own modules fetched");
+      equal(own('queues') + own('fleet'), 0, "the other panels' own modules fetched on the Poisson panel");
       await page.click('nav a[data-panel="queue"]');
       await page.waitForSelector('#panel[data-panel="queue"] .figure canvas');
-      equal(own('queue'), 1, "the Queue panel's own modules fetched after opening it");
+      equal(own('queues'), 1, "the queue panels' own modules fetched after opening the Queue");
       await poll(async () => (await blankCanvases(page)).length === 0, 'the Queue panel drawing its charts once its code arrived');
     });
 
     await check("a panel whose code cannot be downloaded says so, and the others keep working", async (t) => {
       // Without the service worker, which would fetch the module itself.
       const page = await t.newPage({ serviceWorkers: 'block' });
-      await page.route('**/stampede-app-split_slots_parts-*.wasm', (route) => route.abort());
+      await page.route('**/stampede-app-split_queues-*.wasm', (route) => route.abort());
       t.allowErrors(/Failed to fetch|ERR_FAILED|failed to load split module/);
       await openApp(page, '?v=1&p=poisson');
       await page.click('nav a[data-panel="slots"]');
