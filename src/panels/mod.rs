@@ -72,10 +72,12 @@ pub fn PanelView(panel: Panel) -> impl IntoView {
                 <ControlsSheet panel leave_out />
                 {figures(figure)}
             </div>
-            <details class="how-it-works" open>
-                <summary>"How it works"</summary>
-                <div class="explain-block">{explanation}</div>
-            </details>
+            {explanation.map(|explanation| view! {
+                <details class="how-it-works" open>
+                    <summary>"How it works"</summary>
+                    <div class="explain-block">{explanation}</div>
+                </details>
+            })}
         }
     });
     view! {
@@ -165,16 +167,16 @@ impl Showing {
 }
 
 /// A panel's "How it works" text and its figures, which read the store's
-/// state.
+/// state; no text when the panel's code could not be fetched.
 pub struct Parts {
-    pub explanation: AnyView,
+    pub explanation: Option<AnyView>,
     pub figure: AnyView,
 }
 
 impl Parts {
     fn of(explanation: impl IntoView + 'static, figure: impl IntoView + 'static) -> Self {
         Self {
-            explanation: explanation.into_any(),
+            explanation: Some(explanation.into_any()),
             figure: figure.into_any(),
         }
     }
@@ -199,7 +201,10 @@ pub fn parts(panel: Panel) -> impl Future<Output = Parts> + Send {
             Panel::Queue => queue_parts().await,
             Panel::Fleet => fleet_parts().await,
         };
-        loaded.unwrap_or_else(|_| Parts::of((), not_loaded(panel)))
+        loaded.unwrap_or_else(|_| Parts {
+            explanation: None,
+            figure: not_loaded(panel).into_any(),
+        })
     })
 }
 

@@ -435,6 +435,7 @@ async function main() {
       const message = await page.waitForSelector('#panel[data-panel="slots"] .not-loaded');
       assert(/Slots panel's code could not be downloaded/.test(await message.textContent()), 'the message names the panel');
       equal(await page.locator('#error-banner').count(), 0, 'error banners');
+      equal(await page.locator('#panel .how-it-works').count(), 0, '"How it works" without its text');
       await t.shot(page, 'panel-not-loaded', { fullPage: false });
       await page.click('nav a[data-panel="jitter"]');
       await page.waitForSelector('#panel[data-panel="jitter"] .figure canvas');
