@@ -76,6 +76,7 @@ if (!fs.existsSync(file('index.html'))) fail(`${DIST} holds no index.html: run t
 // both contents.
 const SPLIT_LOADER = '__wasm_split.js';
 for (const [, module] of read(SPLIT_LOADER).toString('utf8').matchAll(/"\.\/([\w-]+)\.wasm"/g)) {
+  // The shared modules are chunk_N; the content hash names them apart.
   const hashed = renameByContent(`${module}.wasm`, `stampede-app-${module.replace(/_\d+$/, '')}`, '.wasm');
   rewrite(SPLIT_LOADER, `"./${module}.wasm"`, `"./${hashed}"`);
 }
