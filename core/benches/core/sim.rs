@@ -5,6 +5,7 @@ use criterion::Criterion;
 use stampede_core::backoff::{self, Backoff};
 use stampede_core::dist::fit_mean_p90;
 use stampede_core::hash_spread::HashMode;
+use stampede_core::queue::{self, QueueParams};
 use stampede_core::sim::{self, Autoscaler, Downstream, Reports, SimParams, SyncSchedule};
 
 /// The target: a week, 100k accounts, 15 workers, a 13-hour cycle
@@ -93,4 +94,21 @@ fn week_of_syncs(c: &mut Criterion) {
     group.finish();
 }
 
-criterion::criterion_group!(benches, week_of_syncs);
+/// The Queue panel at its defaults (herd against slots, 2,000 accounts
+/// hourly for a day: 96,000 jobs) on the workers a drag of the Workers
+/// slider passes through: the run each step of that drag makes.
+fn queue_drag(c: &mut Criterion) {
+    let mut group = c.benchmark_group("queue panel: defaults");
+    for workers in [4, 16, 256] {
+        let params = QueueParams {
+            workers,
+            ..QueueParams::default()
+        };
+        group.bench_function(format!("{workers} workers"), |b| {
+            b.iter(|| queue::run(black_box(&params), 1).unwrap())
+        });
+    }
+    group.finish();
+}
+
+criterion::criterion_group!(benches, week_of_syncs, queue_drag);
