@@ -50,7 +50,8 @@ use crate::error::InvalidInput;
 use crate::field::ChoiceSet;
 use crate::hash_spread::HashMode;
 use crate::sim::{
-    self, Autoscaler, Downstream, Reports, SimParams, SimRun, Simulation, SyncSchedule,
+    self, Autoscaler, Downstream, Reports, SimParams, SimRun, Simulation, SyncDurations,
+    SyncSchedule,
 };
 use crate::slots::gcd;
 
@@ -370,6 +371,22 @@ pub fn run(params: &QueueParams, seed: u64) -> Result<QueueRun, InvalidInput> {
     QueueSteps::new(params, seed)?.finish()
 }
 
+/// As [`run`], reading the sync durations from `kept` where an earlier run
+/// of the seed drew them, and leaving this run's there for the next: a
+/// drag of a slider other than the durations' reruns faster, with the same
+/// result.
+pub fn run_reading(
+    params: &QueueParams,
+    seed: u64,
+    kept: &mut Option<SyncDurations>,
+) -> Result<QueueRun, InvalidInput> {
+    let mut steps = QueueSteps::new(params, seed)?;
+    steps.durations = kept.take();
+    while steps.step()?.is_some() {}
+    *kept = steps.durations.take();
+    Ok(steps.into_run())
+}
+
 /// A run taken a step at a time, 50 steps per lane, for a
 /// caller that must get control back between steps: the Web Worker returns
 /// to its event loop there, which is when a browser can stop it.
@@ -380,6 +397,8 @@ pub struct QueueSteps {
     runs: Vec<SimRun>,
     /// The lane under way and the steps it has taken.
     current: Option<(Simulation, u32)>,
+    /// The sync durations the last lane drew, which the next reads.
+    durations: Option<SyncDurations>,
 }
 
 impl QueueSteps {
@@ -395,6 +414,7 @@ impl QueueSteps {
             runs: Vec::with_capacity(simulations.len()),
             simulations,
             current: None,
+            durations: None,
         }
     }
 
@@ -407,9 +427,10 @@ impl QueueSteps {
         };
         let (simulation, steps) = match &mut self.current {
             Some(current) => current,
-            None => self
-                .current
-                .insert((Simulation::new(sim_params, self.seed)?, 0)),
+            None => self.current.insert((
+                Simulation::reading(sim_params, self.seed, self.durations.take())?,
+                0,
+            )),
         };
         *steps += 1;
         let horizon = f64::from(sim_params.horizon_seconds);
@@ -418,7 +439,9 @@ impl QueueSteps {
         if *steps == PROGRESS_STEPS
             && let Some((simulation, _)) = self.current.take()
         {
-            self.runs.push(simulation.finish());
+            let (run, durations) = simulation.finish_keeping();
+            self.runs.push(run);
+            self.durations = Some(durations);
         }
         Ok(Some(share))
     }
@@ -426,14 +449,19 @@ impl QueueSteps {
     /// Takes the steps left and returns the run.
     pub fn finish(mut self) -> Result<QueueRun, InvalidInput> {
         while self.step()?.is_some() {}
-        Ok(QueueRun {
+        Ok(self.into_run())
+    }
+
+    /// The lanes run, after the last step.
+    fn into_run(self) -> QueueRun {
+        QueueRun {
             lanes: self
                 .names
                 .into_iter()
                 .zip(self.runs)
                 .map(|(name, run)| Lane { name, run })
                 .collect(),
-        })
+        }
     }
 }
 

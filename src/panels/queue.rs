@@ -20,7 +20,7 @@ use stampede_core::panels::Panel;
 use stampede_core::panels::run::PanelRun;
 use stampede_core::panels::state::State;
 use stampede_core::queue::{self, Lane, QueueParams, QueueRun};
-use stampede_core::sim::SimRun;
+use stampede_core::sim::{SimRun, SyncDurations};
 use stampede_core::units::{count, duration};
 
 use super::{Caption, ChartBlock, Showing, key_numbers};
@@ -106,6 +106,8 @@ struct Runner {
     shown: RwSignal<Option<Arc<Shown>>>,
     status: RwSignal<Status>,
     background: Background,
+    /// The last run's sync durations on the page, for the next to read.
+    durations: StoredValue<Option<SyncDurations>, LocalStorage>,
 }
 
 impl Runner {
@@ -114,6 +116,7 @@ impl Runner {
             shown: RwSignal::new(None),
             status: RwSignal::new(Status::Running(0.0)),
             background: Background::new(),
+            durations: StoredValue::new_local(None),
         }
     }
 
@@ -124,7 +127,9 @@ impl Runner {
             Err(error) => return self.status.set(Status::Failed(error.to_string())),
         };
         if on_main_thread || jobs <= MAIN_THREAD_JOBS {
-            let run = queue::run(&params, seed).map_err(|e| e.to_string());
+            let mut kept = self.durations.try_update_value(Option::take).flatten();
+            let run = queue::run_reading(&params, seed, &mut kept).map_err(|e| e.to_string());
+            self.durations.set_value(kept);
             return self.finish(params, run);
         }
         self.status.set(Status::Running(0.0));

@@ -96,18 +96,27 @@ fn week_of_syncs(c: &mut Criterion) {
 
 /// The Queue panel at its defaults (herd against slots, 2,000 accounts
 /// hourly for a day: 96,000 jobs) on the workers a drag of the Workers
-/// slider passes through: the run each step of that drag makes.
+/// slider passes through: the run each step of that drag makes, reading
+/// the sync durations the step before kept, and a run drawing its own.
 fn queue_drag(c: &mut Criterion) {
     let mut group = c.benchmark_group("queue panel: defaults");
+    let mut kept = None;
     for workers in [4, 16, 256] {
         let params = QueueParams {
             workers,
             ..QueueParams::default()
         };
         group.bench_function(format!("{workers} workers"), |b| {
-            b.iter(|| queue::run(black_box(&params), 1).unwrap())
+            b.iter(|| queue::run_reading(black_box(&params), 1, &mut kept).unwrap())
         });
     }
+    group.bench_function("16 workers, durations drawn", |b| {
+        let params = QueueParams {
+            workers: 16,
+            ..QueueParams::default()
+        };
+        b.iter(|| queue::run(black_box(&params), 1).unwrap())
+    });
     group.finish();
 }
 

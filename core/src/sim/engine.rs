@@ -27,6 +27,7 @@ use std::sync::Arc;
 use super::accounts::Accounts;
 use super::autoscaler::Workers;
 use super::downstream::{DownstreamState, REFUSED_CALL_US};
+use super::durations::SyncDurations;
 use super::event::{Attempt, Job, JobKind, account_of, event_key, kind_of, time_of};
 use super::metrics::Metrics;
 use super::plan::{Arrivals, Source};
@@ -36,7 +37,6 @@ use crate::dist::Dist;
 use crate::rng::{Purpose, SeededRng, seeded};
 use crate::scheduler::{micros, micros_of_whole};
 
-const DURATIONS: Purpose = Purpose::new("sim.durations");
 const REPORT_DURATIONS: Purpose = Purpose::new("sim.report_durations");
 
 /// A run in progress.
@@ -55,15 +55,21 @@ pub(super) struct Engine {
 }
 
 impl Engine {
-    /// Sets a run of checked `params` up at time 0.
-    pub(super) fn new(params: &SimParams, seed: u64, estimate: &Estimate) -> Self {
+    /// Sets a run of checked `params` up at time 0, reading its sync
+    /// durations from `kept` where those are its draws.
+    pub(super) fn new(
+        params: &SimParams,
+        seed: u64,
+        estimate: &Estimate,
+        kept: Option<SyncDurations>,
+    ) -> Self {
         Self {
             horizon_us: micros_of_whole(params.horizon_seconds),
             reached: 0,
             arrivals: Arrivals::new(params, seed),
             workers: Workers::new(params),
             waiting: VecDeque::new(),
-            work: WorkTimes::new(params, seed),
+            work: WorkTimes::new(params, seed, kept),
             accounts: Accounts::new(params.accounts),
             downstream: params
                 .downstream
@@ -120,11 +126,13 @@ impl Engine {
         self.reached = self.reached.max(until);
     }
 
-    /// Runs to the horizon and measures the run.
-    pub(super) fn into_run(mut self) -> super::SimRun {
+    /// Runs to the horizon and measures the run; the sync durations it
+    /// drew come back to be read again.
+    pub(super) fn into_run(mut self) -> (super::SimRun, SyncDurations) {
         self.run(self.horizon_us);
         self.advance_metrics(self.horizon_us);
-        self.metrics.into_run(self.horizon_us, &self.accounts)
+        let run = self.metrics.into_run(self.horizon_us, &self.accounts);
+        (run, self.work.syncs)
     }
 
     fn advance_metrics(&mut self, now: u64) {
@@ -249,8 +257,9 @@ impl Engine {
 /// How long jobs take: each kind's distribution and its own stream of
 /// draws.
 struct WorkTimes {
-    sync: Dist,
-    syncs: SeededRng,
+    syncs: SyncDurations,
+    /// Syncs started so far, drawn durations or not.
+    started: usize,
     /// An imported trace's own durations, by account (job).
     imported: Option<Arc<ImportedJobs>>,
     /// None without reports.
@@ -258,10 +267,10 @@ struct WorkTimes {
 }
 
 impl WorkTimes {
-    fn new(params: &SimParams, seed: u64) -> Self {
+    fn new(params: &SimParams, seed: u64, kept: Option<SyncDurations>) -> Self {
         Self {
-            sync: params.duration.clone(),
-            syncs: seeded(seed, DURATIONS),
+            syncs: SyncDurations::reuse(kept, &params.duration, seed),
+            started: 0,
             imported: match &params.schedule {
                 SyncSchedule::Imported(jobs) if jobs.has_durations() => Some(Arc::clone(jobs)),
                 _ => None,
@@ -280,7 +289,10 @@ impl WorkTimes {
             .and_then(|jobs| jobs.durations_us.as_ref())
         {
             Some(durations) => durations[account as usize],
-            None => micros(self.sync.sample(&mut self.syncs)),
+            None => {
+                self.started += 1;
+                self.syncs.get(self.started - 1)
+            }
         }
     }
 

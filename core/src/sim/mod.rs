@@ -35,6 +35,8 @@
 //! - `plan`: how each schedule puts jobs in time, and reports beside them;
 //! - `accounts`: locks, parked jobs, last syncs;
 //! - `downstream`: refusals and retries;
+//! - `durations`: sync durations kept to be read again by the next lane
+//!   or run;
 //! - `autoscaler`: the workers and the autoscaler;
 //! - `metrics`: what a run measures;
 //! - `validation`: the parameters' bounds and the jobs estimate;
@@ -43,6 +45,7 @@
 mod accounts;
 mod autoscaler;
 mod downstream;
+mod durations;
 mod engine;
 mod event;
 mod metrics;
@@ -54,6 +57,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+pub use self::durations::SyncDurations;
 pub use self::mmc::{erlang_c, mm_c_mean_wait};
 use crate::backoff::Backoff;
 use crate::dist::Dist;
@@ -430,9 +434,20 @@ pub struct Simulation {
 impl Simulation {
     /// Checks `params` and sets the run up at time 0.
     pub fn new(params: &SimParams, seed: u64) -> Result<Self, InvalidInput> {
+        Self::reading(params, seed, None)
+    }
+
+    /// As [`Simulation::new`], reading the sync durations from `kept`
+    /// (what an earlier run of the seed returned) where they are this
+    /// run's draws; the result is the same.
+    pub fn reading(
+        params: &SimParams,
+        seed: u64,
+        kept: Option<SyncDurations>,
+    ) -> Result<Self, InvalidInput> {
         let estimate = validate(params)?;
         Ok(Self {
-            engine: Engine::new(params, seed, &estimate),
+            engine: Engine::new(params, seed, &estimate, kept),
         })
     }
 
@@ -451,6 +466,12 @@ impl Simulation {
 
     /// Runs the rest and returns the result.
     pub fn finish(self) -> SimRun {
+        self.finish_keeping().0
+    }
+
+    /// Runs the rest and returns the result, and the sync durations drawn
+    /// for the next run of the seed to read.
+    pub fn finish_keeping(self) -> (SimRun, SyncDurations) {
         self.engine.into_run()
     }
 }

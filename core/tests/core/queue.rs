@@ -177,3 +177,27 @@ fn the_peak_second_is_a_key_number_and_a_summary_row() {
         .unwrap();
     assert_eq!(row.values, [(format!("{peak} /s"), f64::from(peak))]);
 }
+
+#[test]
+fn runs_reading_kept_durations_equal_fresh_runs() {
+    // A drag of the workers, then of the accounts, then a new seed and new
+    // durations: each run reads what the one before kept where it may.
+    let mut kept = None;
+    let steps = [
+        ("w=4", 1),
+        ("w=16", 1),
+        ("w=256&wmax=256&vs=slots,poisson,herd", 1),
+        ("w=16&n=3000", 1),
+        ("w=16&n=3000", 2),
+        ("w=16&n=3000&dm=3&d90=9", 2),
+        ("w=8&n=500&dm=3&d90=9", 2),
+    ];
+    for (query, seed) in steps {
+        let (state, notices) = State::from_query(&format!("p=queue&{query}"));
+        assert!(notices.is_empty(), "{query}: {notices:?}");
+        let fresh = queue::run(&state.queue, seed).unwrap();
+        let reading = queue::run_reading(&state.queue, seed, &mut kept).unwrap();
+        assert!(fresh == reading, "{query} with seed {seed}");
+        assert!(kept.is_some());
+    }
+}
