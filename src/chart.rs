@@ -185,8 +185,16 @@ impl ChartCanvas {
         if css_width <= 0.0 || css_height <= 0.0 {
             return;
         }
-        canvas.set_width((css_width * ratio).round() as u32);
-        canvas.set_height((css_height * ratio).round() as u32);
+        // Setting a size, even the same one, gives the canvas a new
+        // bitmap; the background's fill below clears the old one anyway.
+        let (width, height) = (
+            (css_width * ratio).round() as u32,
+            (css_height * ratio).round() as u32,
+        );
+        if (canvas.width(), canvas.height()) != (width, height) {
+            canvas.set_width(width);
+            canvas.set_height(height);
+        }
         let element: web_sys::HtmlCanvasElement = canvas;
         let pen = Pen::for_canvas(ratio, dark, &element);
         let Some(backend) = canvas::Canvas::new(element) else {

@@ -11,9 +11,9 @@
 //! does (the same calls, colours and half-pixel offsets), and sizes a label
 //! with the canvas's own `measureText` rather than laying out the page.
 //!
-//! A chart gets a new backend for every draw, right after its canvas was
-//! resized, which resets the canvas's state: what this backend remembers
-//! starts empty at the same moment.
+//! A chart gets a new backend for every draw, which remembers nothing yet,
+//! so it sets each style it uses once whatever the canvas still holds from
+//! the draw before.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
