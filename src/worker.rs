@@ -2,15 +2,20 @@
 //! long simulation leaves the page responsive, and a run nobody waits for
 //! any more is stopped by terminating its worker.
 //!
-//! Each run gets a fresh worker: it announces itself with `{ready: true}`,
+//! Each run gets a worker of its own: it announces itself with `{ready: true}`,
 //! then receives the request (a query, `{replicate: query, from, to}`, or
 //! `{query, arrivals}`), answers with `{progress: share}` messages (and, for
 //! arrivals, `{parsed: ms}` once the text is read) and one `{done: result}`
 //! or `{error: text}`. The listeners hold the run only
 //! weakly, so dropping the [`WorkerRun`] ends everything; they are dropped
 //! as soon as the run ends.
+//!
+//! Loading a worker (its script and wasm fetched, compiled and started)
+//! takes about 35 ms, so a panel that may need one keeps one loading ahead
+//! ([`prepare_standby`]): the next run takes it, ready or nearly, and a new
+//! one loads behind it.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use serde::de::DeserializeOwned;
@@ -29,6 +34,99 @@ const WORKER_SCRIPT: &str = "./stampede-worker_loader.js";
 /// failed to load. A missing script raises an error at once; this covers
 /// what raises none, such as a download that never ends.
 const READY_TIMEOUT_MS: i32 = 10_000;
+
+thread_local! {
+    /// The worker loaded for the next run, if a panel asked for one.
+    static STANDBY: RefCell<Option<Standby>> = const { RefCell::new(None) };
+}
+
+/// A worker loaded with nothing to do yet, and its listeners until a run
+/// takes it.
+struct Standby {
+    worker: Worker,
+    state: Rc<Cell<Loading>>,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(Event)>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Loading {
+    Started,
+    /// It said `{ready: true}`, which the run taking it will not hear.
+    Ready,
+    /// Its script failed to load: a run makes its own worker, to report why.
+    Failed,
+}
+
+/// Starts loading a worker for the next run, unless one is loading or
+/// waiting already. Called once the panel has drawn, so that the worker's
+/// download does not delay the first figure.
+pub fn prepare_standby() {
+    STANDBY.with_borrow_mut(|standby| {
+        if standby.is_none() {
+            *standby = Standby::load().ok();
+        }
+    });
+}
+
+/// Ends the waiting worker, when the panel that asked for it goes.
+pub fn drop_standby() {
+    if let Some(standby) = STANDBY.take() {
+        standby.worker.terminate();
+    }
+}
+
+impl Standby {
+    fn load() -> Result<Self, JsValue> {
+        let worker = new_worker()?;
+        let state = Rc::new(Cell::new(Loading::Started));
+        let ready = Rc::clone(&state);
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+            if message_field(&event.data(), "ready").is_some() {
+                ready.set(Loading::Ready);
+            }
+        });
+        let failed = Rc::clone(&state);
+        let on_error = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
+            event.prevent_default();
+            failed.set(Loading::Failed);
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        Ok(Self {
+            worker,
+            state,
+            _on_message: on_message,
+            _on_error: on_error,
+        })
+    }
+}
+
+fn new_worker() -> Result<Worker, JsValue> {
+    let options = WorkerOptions::new();
+    options.set_type(WorkerType::Module);
+    Worker::new_with_options(
+        &crate::browser::named_asset(WORKER_META, WORKER_SCRIPT),
+        &options,
+    )
+}
+
+/// A worker for a run, and whether it has said it is ready: the standby,
+/// with another started behind it, else a new one.
+fn take_worker() -> Result<(Worker, bool), JsValue> {
+    let Some(standby) = STANDBY.take() else {
+        return Ok((new_worker()?, false));
+    };
+    standby.worker.set_onmessage(None);
+    standby.worker.set_onerror(None);
+    let state = standby.state.get();
+    if state == Loading::Failed {
+        standby.worker.terminate();
+        return Ok((new_worker()?, false));
+    }
+    prepare_standby();
+    Ok((standby.worker, state == Loading::Ready))
+}
 
 /// A queue run going on in a Web Worker; dropping it or calling cancel() terminates the worker.
 pub struct WorkerRun {
@@ -102,13 +200,7 @@ fn start_with<T: DeserializeOwned + 'static>(
     let cannot_start =
         |error: JsValue| format!("the simulation could not start: {}", describe(&error));
     let window = web_sys::window().ok_or("the simulation needs a browser window")?;
-    let options = WorkerOptions::new();
-    options.set_type(WorkerType::Module);
-    let worker = Worker::new_with_options(
-        &crate::browser::named_asset(WORKER_META, WORKER_SCRIPT),
-        &options,
-    )
-    .map_err(cannot_start)?;
+    let (worker, ready) = take_worker().map_err(cannot_start)?;
     let run = Rc::new(Run {
         worker,
         query: RefCell::new(Some(request)),
@@ -157,6 +249,9 @@ fn start_with<T: DeserializeOwned + 'static>(
         _on_ready_timeout: on_ready_timeout,
         ready_timeout,
     });
+    if ready {
+        run.send_query();
+    }
     Ok(WorkerRun { run })
 }
 

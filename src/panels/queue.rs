@@ -202,6 +202,16 @@ pub fn figure() -> impl IntoView {
         });
     });
     let showing = Showing::get();
+    if showing.tools() {
+        // Once a run is drawn, a worker loads for the next run too long
+        // for the page.
+        Effect::new(move |_| {
+            if shown.with(Option::is_some) {
+                worker::prepare_standby();
+            }
+        });
+        on_cleanup(worker::drop_standby);
+    }
     // A page about the replications' band leaves out the single run's
     // status and clock; a Learn step leaves out the tools around the charts.
     let single_run = showing.tools() || !showing.figure("depth-band");
