@@ -19,6 +19,16 @@ fn poisson_events(c: &mut Criterion) {
             b.iter(|| poisson::run(black_box(&params), 1).unwrap())
         });
     }
+    // The top of a drag of the events slider: the draws are kept from the
+    // step before, as the page keeps them.
+    let params = PoissonParams {
+        per_day: 250_000,
+        ..Default::default()
+    };
+    let mut cache = poisson::PoissonCache::default();
+    c.bench_function("poisson: 250k events a day, draws kept", |b| {
+        b.iter(|| cache.run(black_box(&params), 1).unwrap())
+    });
 }
 
 /// A run from scratch, window fit included; a drag of the max delay, which
