@@ -26,10 +26,9 @@ const MOST_KEPT: usize = 1 << 20;
 pub struct SyncDurations {
     dist: Dist,
     seed: u64,
+    /// The stream, after the draws kept.
     draws: SeededRng,
     kept: Vec<Micros>,
-    /// Draws taken from `draws`: `kept.len()` until the keeping stops.
-    drawn: usize,
 }
 
 impl SyncDurations {
@@ -39,30 +38,32 @@ impl SyncDurations {
             seed,
             draws: seeded(seed, DURATIONS),
             kept: Vec::new(),
-            drawn: 0,
         }
     }
 
-    /// `kept` if it holds `dist`'s draws from `seed`, all of them from the
-    /// first, else a new set.
+    /// `kept` if it holds `dist`'s draws from `seed`, every one drawn, else
+    /// a new set. A full set may have drawn past what it kept.
     pub(super) fn reuse(kept: Option<Self>, dist: &Dist, seed: u64) -> Self {
-        let all_kept = |kept: &Self| kept.drawn == kept.kept.len();
-        kept.filter(|kept| kept.seed == seed && kept.dist == *dist && all_kept(kept))
-            .unwrap_or_else(|| Self::new(dist, seed))
+        match kept {
+            Some(kept)
+                if kept.seed == seed && kept.dist == *dist && kept.kept.len() < MOST_KEPT =>
+            {
+                kept
+            }
+            _ => Self::new(dist, seed),
+        }
     }
 
     /// The duration of the `index`-th sync to start. A run reads them in
-    /// order from 0, so a draw past those kept is the next of the stream.
+    /// order from 0, so a draw past those kept is the stream's next.
     pub(super) fn get(&mut self, index: usize) -> Micros {
         if let Some(&kept) = self.kept.get(index) {
             return kept;
         }
-        debug_assert_eq!(index, self.drawn, "sync durations are read in order");
         let duration = micros(self.dist.sample(&mut self.draws));
-        if self.drawn == self.kept.len() && self.kept.len() < MOST_KEPT {
+        if self.kept.len() < MOST_KEPT {
             self.kept.push(duration);
         }
-        self.drawn += 1;
         duration
     }
 }
