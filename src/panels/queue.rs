@@ -203,11 +203,11 @@ pub fn figure() -> impl IntoView {
     });
     let showing = Showing::get();
     if showing.tools() {
-        // Once a run is drawn, a worker loads for the next run too long
-        // for the page.
+        // Once a run is drawn and the page is idle, a worker loads for the
+        // next run too long for the page.
         Effect::new(move |_| {
             if shown.with(Option::is_some) {
-                worker::prepare_standby();
+                request_idle_callback(worker::prepare_standby);
             }
         });
         on_cleanup(worker::drop_standby);
