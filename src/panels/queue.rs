@@ -203,14 +203,7 @@ pub fn figure() -> impl IntoView {
     });
     let showing = Showing::get();
     if showing.tools() {
-        // Once a run is drawn and the page is idle, a worker loads for the
-        // next run too long for the page.
-        Effect::new(move |_| {
-            if shown.with(Option::is_some) {
-                request_idle_callback(worker::prepare_standby);
-            }
-        });
-        on_cleanup(worker::drop_standby);
+        load_worker_ahead(shown);
     }
     // A page about the replications' band leaves out the single run's
     // status and clock; a Learn step leaves out the tools around the charts.
@@ -329,6 +322,17 @@ impl LaneCanvases {
 }
 
 /// "3 h of 168 h": the clock against the horizon of the run shown.
+/// Once a run is drawn and the page is idle, a worker loads for the next
+/// run too long for the page; it ends with the panel.
+fn load_worker_ahead(shown: RwSignal<Option<Arc<Shown>>>) {
+    Effect::new(move |_| {
+        if shown.with(Option::is_some) {
+            request_idle_callback(worker::prepare_standby);
+        }
+    });
+    on_cleanup(worker::drop_standby);
+}
+
 fn time_text(shown: RwSignal<Option<Arc<Shown>>>, playhead: Playhead) -> Signal<String> {
     Signal::derive(move || {
         shown.with(|shown| {
