@@ -258,7 +258,7 @@ impl Engine {
 /// draws.
 struct WorkTimes {
     syncs: SyncDurations,
-    /// Syncs started so far, drawn durations or not.
+    /// Syncs started so far that read a duration from `syncs`.
     started: usize,
     /// An imported trace's own durations, by account (job).
     imported: Option<Arc<ImportedJobs>>,
