@@ -17,7 +17,8 @@
 //!
 //! Below both sit the small shared pieces: [`error`], [`units`],
 //! [`field`] (how a parameter is read from text),
-//! [`key_numbers`] and [`preset`].
+//! [`key_numbers`], [`preset`], and [`polyline`] (a chart's path thinned
+//! to its corners).
 
 pub mod arrivals;
 pub mod backoff;
@@ -32,6 +33,7 @@ pub mod key_numbers;
 pub mod keys;
 pub mod panels;
 pub mod poisson;
+pub mod polyline;
 pub mod preset;
 pub mod queue;
 pub mod recurrence;

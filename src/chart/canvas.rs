@@ -24,6 +24,7 @@ use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
     FontTransform,
 };
+use stampede_core::polyline::corners;
 use wasm_bindgen::prelude::*;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
@@ -37,6 +38,28 @@ extern "C" {
     fn set_fill_style(this: &Styles, value: &JsValue);
     #[wasm_bindgen(method, setter = strokeStyle)]
     fn set_stroke_style(this: &Styles, value: &JsValue);
+}
+
+thread_local! {
+    /// Each label's size by its font and text. Charts are drawn in the
+    /// system's sans-serif, which no download changes, and a redraw mostly
+    /// sizes the tick labels and legends it sized the time before.
+    static MEASURED: RefCell<HashMap<(String, String), (u32, u32)>> = RefCell::default();
+}
+
+/// Enough sizes for every label of every panel; past it the cache starts
+/// anew, so a long session's labels do not pile up.
+const MOST_MEASURED: usize = 4096;
+
+/// A text style as the CSS `font` shorthand, which plotters-canvas draws
+/// with.
+fn css_font(style: &impl BackendTextStyle) -> String {
+    format!(
+        "{} {}px {}",
+        style.style().as_str(),
+        style.size(),
+        style.family().as_str()
+    )
 }
 
 pub struct Canvas {
@@ -120,14 +143,9 @@ impl Canvas {
         }
     }
 
-    /// Sets the font plotters-canvas draws with, as the CSS `font` shorthand.
+    /// Sets the font plotters-canvas draws with.
     fn font(&self, style: &impl BackendTextStyle) {
-        let font = format!(
-            "{} {}px {}",
-            style.style().as_str(),
-            style.size(),
-            style.family().as_str()
-        );
+        let font = css_font(style);
         let mut state = self.state.borrow_mut();
         if state.font != font {
             self.context.set_font(&font);
@@ -157,8 +175,11 @@ impl Canvas {
         }
     }
 
+    /// Starts a path through `points`, handing the canvas only their
+    /// corners: a series of a thousand points often lies on a few straight
+    /// runs of pixels. False when there are no points.
     fn trace(&self, points: impl IntoIterator<Item = BackendCoord>) -> bool {
-        let mut points = points.into_iter();
+        let mut points = corners(points);
         self.context.begin_path();
         let Some((x, y)) = points.next() else {
             return false;
@@ -386,9 +407,20 @@ impl DrawingBackend for Canvas {
         text: &str,
         style: &S,
     ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
+        let key = (css_font(style), text.to_owned());
+        if let Some(size) = MEASURED.with_borrow(|measured| measured.get(&key).copied()) {
+            return Ok(size);
+        }
         self.font(style);
         let metrics = self.context.measure_text(text).map_err(failed)?;
         let height = metrics.font_bounding_box_ascent() + metrics.font_bounding_box_descent();
-        Ok((metrics.width().round() as u32, height.round() as u32))
+        let size = (metrics.width().round() as u32, height.round() as u32);
+        MEASURED.with_borrow_mut(|measured| {
+            if measured.len() >= MOST_MEASURED {
+                measured.clear();
+            }
+            measured.insert(key, size);
+        });
+        Ok(size)
     }
 }

@@ -27,6 +27,7 @@ mod keys;
 mod layout;
 mod learn;
 mod poisson;
+mod polyline;
 mod presets;
 mod queue;
 mod replication;
