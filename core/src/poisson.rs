@@ -312,6 +312,16 @@ impl Arrivals {
         self.tenants.push(tenant);
     }
 
+    /// A copy in time order.
+    fn sorted_by_time(&self) -> Self {
+        let mut sorted = Self {
+            times: self.times.clone(),
+            tenants: self.tenants.clone(),
+        };
+        sorted.sort_by_time();
+        sorted
+    }
+
     /// Puts the events in time order; equal times keep their order.
     fn sort_by_time(&mut self) {
         let mut pairs: Vec<(f64, u8)> = self
@@ -427,7 +437,11 @@ fn run_with(
         .transpose()?;
 
     let rate_per_second = params.rate_per_second();
-    let per_hour = per_hour(&arrivals, tenants.len(), offset);
+    let Counts {
+        per_hour,
+        first_day_per_minute,
+        busiest_minute,
+    } = counts(&arrivals, tenants.len(), offset);
     let run_times = arrivals.times;
     let mut gaps: Vec<f64> = run_times.windows(2).map(|w| w[1] - w[0]).collect();
     let mean_gap = stats::mean(&gaps);
@@ -441,9 +455,9 @@ fn run_with(
     });
     let gap_histogram = GapHistogram::new(&gaps, rate_per_second, &gap_quantiles[2]);
     Ok(PoissonRun {
-        first_day_per_minute: first_day_per_minute(&run_times, offset),
+        first_day_per_minute,
         gap_histogram,
-        busiest_minute: busiest_minute(&run_times),
+        busiest_minute,
         per_hour,
         run_times,
         gap_count: gaps.len(),
@@ -534,33 +548,66 @@ impl Drawn {
     }
 }
 
-/// Events per local hour of the day, one row per tenant.
-fn per_hour(arrivals: &Arrivals, tenants: usize, offset: f64) -> Vec<[u32; 24]> {
-    // Run times come in order, so most fall in the hour or minute of the one
-    // before: a remembered step spares a division each.
-    let mut per_hour = vec![[0u32; 24]; tenants];
-    let mut hours = Steps::new(3600.0, |second: f64| {
-        ((second / 3600.0) as usize).min(23) as f64
-    });
-    for (&time, &tenant) in arrivals.times.iter().zip(&arrivals.tenants) {
-        let local_hour = hours.of(second_of_day(time + offset)) as usize;
-        per_hour[usize::from(tenant)][local_hour] += 1;
+/// The events per local hour of the day (one row per tenant), per local
+/// minute of the first day, and the busiest minute of the run.
+///
+/// Each is counted by runs: in time order, the events of one hour or one
+/// minute sit together, and [`run_end`] finds where each run ends in a
+/// few steps rather than looking at every event. The drawing keeps time
+/// order but for a rounding at a deferred window's opening; a count does
+/// not depend on the order, so events out of order are counted sorted.
+fn counts(arrivals: &Arrivals, tenants: usize, offset: f64) -> Counts {
+    let sorted;
+    let arrivals = if arrivals.times.is_sorted() {
+        arrivals
+    } else {
+        sorted = arrivals.sorted_by_time();
+        &sorted
+    };
+    Counts {
+        per_hour: per_hour(arrivals, tenants, offset),
+        first_day_per_minute: first_day_per_minute(&arrivals.times, offset),
+        busiest_minute: busiest_minute(&arrivals.times),
     }
+}
+
+/// What [`counts`] counts, as [`PoissonRun`] holds it.
+struct Counts {
+    per_hour: Vec<[u32; 24]>,
+    first_day_per_minute: Vec<u32>,
+    busiest_minute: Option<(f64, u32)>,
+}
+
+/// Events per local hour of the day, one row per tenant, of `arrivals` in
+/// time order.
+fn per_hour(arrivals: &Arrivals, tenants: usize, offset: f64) -> Vec<[u32; 24]> {
+    let mut per_hour = vec![[0u32; 24]; tenants];
+    let hour_of = |time: f64| ((second_of_day(time + offset) / 3600.0) as usize).min(23);
+    for_each_run(&arrivals.times, LESS_THAN_A_DAY, hour_of, |hour, run| {
+        if tenants == 1 {
+            per_hour[0][hour] += run.len() as u32;
+        } else {
+            for &tenant in &arrivals.tenants[run] {
+                per_hour[usize::from(tenant)][hour] += 1;
+            }
+        }
+    });
     per_hour
 }
 
-/// Events in each local minute of the first day.
+/// Events in each local minute of the first day, of `run_times` in time
+/// order.
 fn first_day_per_minute(run_times: &[f64], offset: f64) -> Vec<u32> {
     let day = f64::from(SECONDS_PER_DAY);
     let mut per_minute = vec![0u32; 1440];
-    let mut minutes = Steps::new(60.0, |second| stats::bin_index(second, 0.0, 60.0));
-    for &time in run_times.iter().take_while(|&&t| t < day) {
-        let minute = minutes.of(second_of_day(time + offset));
+    let first_day = &run_times[..run_times.partition_point(|&t| t < day)];
+    let minute_of = |time: f64| stats::bin_index(second_of_day(time + offset), 0.0, 60.0);
+    for_each_run(first_day, LESS_THAN_A_DAY, minute_of, |minute, run| {
         if (0.0..1440.0).contains(&minute) {
             let count = &mut per_minute[minute as usize];
-            *count = count.saturating_add(1);
+            *count = count.saturating_add(run.len() as u32);
         }
-    }
+    });
     per_minute
 }
 
@@ -653,39 +700,66 @@ fn record_delay(outcome: &mut BucketOutcome, delay: f64) {
 }
 
 /// The minute with the most events (the earliest of equals), by the start
-/// of the minute counted from the start of the run. Counted over the
-/// minutes that hold events, not a dense histogram: a slow bucket's waits
-/// stretch a run over decades of minutes.
+/// of the minute counted from the start of the run, of `run_times` in time
+/// order. Counted over the minutes that hold events, not a dense
+/// histogram: a slow bucket's waits stretch a run over decades of minutes.
 fn busiest_minute(run_times: &[f64]) -> Option<(f64, u32)> {
-    let mut minutes = Steps::new(60.0, |time| (time / 60.0).floor());
-    let minute_of = |time| minutes.of(time) as u64;
-    // Run times come in time order, so their minutes do too and equal
-    // minutes sit together; times out of order would be sorted first.
-    let busiest = if run_times.is_sorted() {
-        busiest_run(run_times.iter().copied().map(minute_of))
-    } else {
-        let mut sorted: Vec<u64> = run_times.iter().copied().map(minute_of).collect();
-        sorted.sort_unstable();
-        busiest_run(sorted.into_iter())
-    };
-    busiest.map(|(minute, count)| (minute as f64 * 60.0, count))
+    let mut busiest: Option<(f64, u32)> = None;
+    let minute_of = |time: f64| (time / 60.0).floor();
+    for_each_run(run_times, f64::INFINITY, minute_of, |minute, run| {
+        let count = run.len() as u32;
+        if busiest.is_none_or(|(_, most)| count > most) {
+            busiest = Some((minute * 60.0, count));
+        }
+    });
+    busiest
 }
 
-/// The longest run of equal values in `values` (the first of equals) and its length.
-fn busiest_run(values: impl Iterator<Item = u64>) -> Option<(u64, u32)> {
-    let mut busiest: Option<(u64, u32)> = None;
-    let mut run: Option<(u64, u32)> = None;
-    for value in values {
-        let count = match run {
-            Some((held, count)) if held == value => count + 1,
-            _ => 1,
-        };
-        run = Some((value, count));
-        if busiest.is_none_or(|(_, most)| count > most) {
-            busiest = Some((value, count));
-        }
+/// How far apart, in seconds, two events of one local hour or minute of
+/// the day can be and still be in one run: beyond a day the same hour
+/// comes round again.
+const LESS_THAN_A_DAY: f64 = 12.0 * 3600.0;
+
+/// Calls `each` with every run of `times` (in time order) that `class` puts
+/// in one class, in order, with the run's indices. `class` must be
+/// non-decreasing over any `within` seconds, but for dropping back (at a
+/// local midnight); it never returns within them to a class it left.
+fn for_each_run<C: PartialEq>(
+    times: &[f64],
+    within: f64,
+    class: impl Fn(f64) -> C,
+    mut each: impl FnMut(C, std::ops::Range<usize>),
+) {
+    let mut start = 0;
+    while let Some(&first) = times.get(start) {
+        let held = class(first);
+        // Those past `within` are out by their time alone, so the events
+        // in the run make a prefix of the rest.
+        let end = run_end(times, start, |time| {
+            time - first < within && class(time) == held
+        });
+        each(held, start..end);
+        start = end;
     }
-    busiest
+}
+
+/// The end of the run that starts at `start`, where `in_run` holds for a
+/// prefix of `values[start..]` (its first element included) and fails
+/// after it: found by probing 1, 2, 4, … values on, then halving the last
+/// gap, so a run of length L costs about 2·log₂ L calls.
+fn run_end(values: &[f64], start: usize, in_run: impl Fn(f64) -> bool) -> usize {
+    // Every index below `known` is in the run.
+    let mut known = start + 1;
+    let mut step = 1;
+    let probe = loop {
+        let probe = known + step - 1;
+        if probe >= values.len() || !in_run(values[probe]) {
+            break probe.min(values.len());
+        }
+        known = probe + 1;
+        step *= 2;
+    };
+    known + values[known..probe].partition_point(|&value| in_run(value))
 }
 
 /// `local.rem_euclid(day)`, the second of the local day, without the
@@ -697,50 +771,6 @@ fn second_of_day(local: f64) -> f64 {
         local
     } else {
         local.rem_euclid(day)
-    }
-}
-
-/// A non-decreasing step function whose step k covers [k·width,
-/// (k + 1)·width), remembering the last step it found: values in time
-/// order mostly land on the step of the one before, and two comparisons
-/// find it.
-struct Steps<F> {
-    width: f64,
-    step: F,
-    /// The remembered step covers [low, high); empty at first.
-    low: f64,
-    high: f64,
-    value: f64,
-}
-
-impl<F: Fn(f64) -> f64> Steps<F> {
-    fn new(width: f64, step: F) -> Self {
-        Self {
-            width,
-            step,
-            low: 0.0,
-            high: 0.0,
-            value: 0.0,
-        }
-    }
-
-    fn of(&mut self, x: f64) -> f64 {
-        if self.low <= x && x < self.high {
-            return self.value;
-        }
-        let value = (self.step)(x);
-        let (low, high) = (value * self.width, (value + 1.0) * self.width);
-        // The step is remembered only where the function itself gives it
-        // at both ends, rounding included; being non-decreasing, it gives
-        // it everywhere between.
-        if low <= x
-            && x < high
-            && (self.step)(low) == value
-            && (self.step)(high.next_down()) == value
-        {
-            (self.low, self.high, self.value) = (low, high, value);
-        }
-        value
     }
 }
 
