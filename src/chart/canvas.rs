@@ -40,28 +40,6 @@ extern "C" {
     fn set_stroke_style(this: &Styles, value: &JsValue);
 }
 
-thread_local! {
-    /// Each label's size by its font and text. Charts are drawn in the
-    /// system's sans-serif, which no download changes, and a redraw mostly
-    /// sizes the tick labels and legends it sized the time before.
-    static MEASURED: RefCell<HashMap<(String, String), (u32, u32)>> = RefCell::default();
-}
-
-/// Enough sizes for every label of every panel; past it the cache starts
-/// anew, so a long session's labels do not pile up.
-const MOST_MEASURED: usize = 4096;
-
-/// A text style as the CSS `font` shorthand, which plotters-canvas draws
-/// with.
-fn css_font(style: &impl BackendTextStyle) -> String {
-    format!(
-        "{} {}px {}",
-        style.style().as_str(),
-        style.size(),
-        style.family().as_str()
-    )
-}
-
 pub struct Canvas {
     canvas: HtmlCanvasElement,
     context: CanvasRenderingContext2d,
@@ -143,9 +121,14 @@ impl Canvas {
         }
     }
 
-    /// Sets the font plotters-canvas draws with.
+    /// Sets the font plotters-canvas draws with, as the CSS `font` shorthand.
     fn font(&self, style: &impl BackendTextStyle) {
-        let font = css_font(style);
+        let font = format!(
+            "{} {}px {}",
+            style.style().as_str(),
+            style.size(),
+            style.family().as_str()
+        );
         let mut state = self.state.borrow_mut();
         if state.font != font {
             self.context.set_font(&font);
@@ -407,20 +390,9 @@ impl DrawingBackend for Canvas {
         text: &str,
         style: &S,
     ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
-        let key = (css_font(style), text.to_owned());
-        if let Some(size) = MEASURED.with_borrow(|measured| measured.get(&key).copied()) {
-            return Ok(size);
-        }
         self.font(style);
         let metrics = self.context.measure_text(text).map_err(failed)?;
         let height = metrics.font_bounding_box_ascent() + metrics.font_bounding_box_descent();
-        let size = (metrics.width().round() as u32, height.round() as u32);
-        MEASURED.with_borrow_mut(|measured| {
-            if measured.len() >= MOST_MEASURED {
-                measured.clear();
-            }
-            measured.insert(key, size);
-        });
-        Ok(size)
+        Ok((metrics.width().round() as u32, height.round() as u32))
     }
 }
