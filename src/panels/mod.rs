@@ -269,31 +269,23 @@ where
     P: Clone + PartialEq + Send + Sync + 'static,
     R: PartialEq + Send + Sync + 'static,
 {
-    fn new(params_of: fn(&State) -> &P, compute: fn(&P, u64) -> Result<R, InvalidInput>) -> Self {
-        Self::memoized(params_of, compute)
-    }
-
-    /// [`Self::new`] for a computation that keeps in a `C` what the next
-    /// run can reuse, so that a moving slider redoes only what changed.
+    /// The memos of a panel's parameters and of its run by `compute`,
+    /// which keeps in a `C` what the next run can reuse, so that a moving
+    /// slider redoes only what changed.
     fn cached<C: Default + Send + 'static>(
         params_of: fn(&State) -> &P,
         compute: fn(&mut C, &P, u64) -> Result<R, InvalidInput>,
     ) -> Self {
         let cache = Mutex::new(C::default());
-        Self::memoized(params_of, move |params, seed| {
-            let mut cache = cache.lock().unwrap_or_else(PoisonError::into_inner);
-            compute(&mut cache, params, seed)
-        })
-    }
-
-    fn memoized(
-        params_of: fn(&State) -> &P,
-        compute: impl Fn(&P, u64) -> Result<R, InvalidInput> + Send + Sync + 'static,
-    ) -> Self {
         let state = Store::get().state;
         let params = Memo::new(move |_| state.with(|s| params_of(s).clone()));
         let seed = Memo::new(move |_| state.with(|s| s.seed));
-        let run = Memo::new(move |_| params.with(|p| compute(p, seed.get())));
+        let run = Memo::new(move |_| {
+            params.with(|p| {
+                let mut cache = cache.lock().unwrap_or_else(PoisonError::into_inner);
+                compute(&mut cache, p, seed.get())
+            })
+        });
         Self { params, run }
     }
 

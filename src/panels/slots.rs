@@ -71,7 +71,7 @@ pub fn explanation() -> impl IntoView {
 }
 
 pub fn figure() -> impl IntoView {
-    let computed = Computed::new(|s| &s.slots, slots::run);
+    let computed = Computed::cached(|s| &s.slots, slots::SlotsCache::run);
     let run = computed.run;
     let ring = Ring {
         run,

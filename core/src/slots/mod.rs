@@ -589,20 +589,70 @@ pub struct SlotRun {
 
 /// Runs the Slots panel for `params` with `seed`.
 pub fn run(params: &SlotParams, seed: u64) -> Result<SlotRun, InvalidInput> {
-    let layout = Layout::new(params.cycle, params.buckets, params.id_bytes)?;
-    let kinds = reciprocals(layout.slots, params.kinds)?;
-    if params.accounts == 0 {
-        return Err(InvalidInput::new("accounts", "must be at least 1"));
+    SlotsCache::default().run(params, seed)
+}
+
+/// The accounts of the last run, kept: their ids and lognormal costs
+/// depend only on the seed, the count and the cost tail σ, so a new cycle,
+/// bucket count or delay source places the same accounts without drawing
+/// them again.
+#[derive(Debug, Default)]
+pub struct SlotsCache {
+    accounts: Option<Accounts>,
+}
+
+/// The accounts of one seed, count and σ (kept by its bits).
+#[derive(Debug)]
+struct Accounts {
+    seed: u64,
+    count: u32,
+    sigma_bits: u64,
+    ids: Vec<[u8; 16]>,
+    costs: Vec<f64>,
+}
+
+impl SlotsCache {
+    /// [`run`], reusing the accounts of the last run where they are the same.
+    pub fn run(&mut self, params: &SlotParams, seed: u64) -> Result<SlotRun, InvalidInput> {
+        let layout = Layout::new(params.cycle, params.buckets, params.id_bytes)?;
+        let kinds = reciprocals(layout.slots, params.kinds)?;
+        if params.accounts == 0 {
+            return Err(InvalidInput::new("accounts", "must be at least 1"));
+        }
+        if params.delays == DelaySource::Ruby {
+            count_at_most(
+                "accounts",
+                u64::from(params.accounts),
+                u64::from(MAX_RUBY_ACCOUNTS),
+            )?;
+        }
+        let (count, sigma_bits) = (params.accounts, params.cost_sigma.to_bits());
+        let accounts = match self.accounts.take() {
+            Some(kept) if (kept.seed, kept.count, kept.sigma_bits) == (seed, count, sigma_bits) => {
+                kept
+            }
+            _ => Accounts {
+                seed,
+                count,
+                sigma_bits,
+                costs: account_costs(seed, count, params.cost_sigma)?,
+                ids: account_ids(seed, count)?,
+            },
+        };
+        let accounts = self.accounts.insert(accounts);
+        run_with(params, layout, kinds, &accounts.ids, &accounts.costs)
     }
-    if params.delays == DelaySource::Ruby {
-        count_at_most(
-            "accounts",
-            u64::from(params.accounts),
-            u64::from(MAX_RUBY_ACCOUNTS),
-        )?;
-    }
-    let costs = account_costs(seed, params.accounts, params.cost_sigma)?;
-    let ids = account_ids(seed, params.accounts)?;
+}
+
+/// The run of `params`, checked into `layout` and `kinds`, for accounts
+/// `ids` of `costs`.
+fn run_with(
+    params: &SlotParams,
+    layout: Layout,
+    kinds: Reciprocals,
+    ids: &[[u8; 16]],
+    costs: &[f64],
+) -> Result<SlotRun, InvalidInput> {
     let raws: Vec<u32> = ids.iter().map(|id| params.id_bytes.raw(id)).collect();
     let even_slots: Vec<u32> = raws.iter().map(|&raw| layout.even_slot(raw)).collect();
     let listed = &ids[..ids.len().min(LISTED_ACCOUNTS)];
@@ -614,7 +664,7 @@ pub fn run(params: &SlotParams, seed: u64) -> Result<SlotRun, InvalidInput> {
             layout.slot_seconds,
             layout.cycle,
         ))
-        .zip(raws.iter().zip(&costs))
+        .zip(raws.iter().zip(costs))
         .map(
             |((id, (delay, all_at_once_delay)), (&raw, &cost))| AccountPlacement {
                 id: uuid_text(id),
@@ -634,11 +684,11 @@ pub fn run(params: &SlotParams, seed: u64) -> Result<SlotRun, InvalidInput> {
         buckets_per_slot: layout.buckets / layout.slots,
         raw_values: layout.id_bytes.raw_values(),
         euclid: euclid_steps(layout.cycle, layout.buckets),
-        even: Mapping::new(&layout, &ids, &raws, |raw| layout.even_slot(raw)),
-        sql: Mapping::new(&layout, &ids, &raws, |raw| layout.sql_slot(raw)),
-        plan: plan(&layout, &ids, params.delays)?,
+        even: Mapping::new(&layout, ids, &raws, |raw| layout.even_slot(raw)),
+        sql: Mapping::new(&layout, ids, &raws, |raw| layout.sql_slot(raw)),
+        plan: plan(&layout, ids, params.delays)?,
         kinds,
-        costs: balance(&costs, &even_slots, layout.slots)?,
+        costs: balance(costs, &even_slots, layout.slots)?,
         accounts,
     })
 }
