@@ -105,15 +105,19 @@ pub(super) fn verdict(params: &BackoffParams, fleets: &[StrategyFleet]) -> Verdi
     let order = params.objective.with_tie_breakers();
     let figures =
         |strategy: &StrategyFleet| order.map(|objective| objective.figure(&strategy.fleet));
-    let mut ranked: Vec<&StrategyFleet> = fleets.iter().collect();
-    ranked.sort_by(|a, b| {
+    // Each with its place, so that an unstable sort keeps the drawn order
+    // of ties.
+    let mut placed: Vec<(usize, &StrategyFleet)> = fleets.iter().enumerate().collect();
+    placed.sort_unstable_by(|(a_place, a), (b_place, b)| {
         let (a, b) = (figures(a), figures(b));
         a.iter()
             .zip(&b)
             .fold(std::cmp::Ordering::Equal, |order, (a, b)| {
                 order.then(a.total_cmp(b))
             })
+            .then(a_place.cmp(b_place))
     });
+    let ranked: Vec<&StrategyFleet> = placed.into_iter().map(|(_, fleet)| fleet).collect();
     let name = |objective: Objective| objective.label().to_lowercase();
     let describe = |objective: Objective, strategy: &StrategyFleet| {
         objective.describe(&strategy.fleet, params)
