@@ -396,3 +396,64 @@ fn a_run_cache_gives_what_a_fresh_run_gives() {
         );
     }
 }
+
+/// The counts of a run, made again by looking at every event: per local
+/// hour, per local minute of the first day, and the busiest minute.
+fn counted_event_by_event(
+    run: &PoissonRun,
+    offset: f64,
+) -> (Vec<u32>, Vec<u32>, Option<(f64, u32)>) {
+    let mut per_hour = vec![0u32; 24];
+    let mut per_minute = vec![0u32; 1440];
+    let mut minutes: Vec<(f64, u32)> = Vec::new();
+    for &time in &run.run_times {
+        let second = (time + offset).rem_euclid(86_400.0);
+        per_hour[((second / 3600.0) as usize).min(23)] += 1;
+        let minute = bin_index(second, 0.0, 60.0);
+        if time < 86_400.0 && (0.0..1440.0).contains(&minute) {
+            per_minute[minute as usize] += 1;
+        }
+        let run_minute = (time / 60.0).floor();
+        match minutes.last_mut() {
+            Some((held, count)) if *held == run_minute => *count += 1,
+            _ => minutes.push((run_minute, 1)),
+        }
+    }
+    let mut busiest: Option<(f64, u32)> = None;
+    for (minute, count) in minutes {
+        if busiest.is_none_or(|(_, most)| count > most) {
+            busiest = Some((minute * 60.0, count));
+        }
+    }
+    (per_hour, per_minute, busiest)
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// Counting by runs of events in time order gives what looking at
+    /// every event gives, over sparse and dense days, windows that wrap
+    /// midnight, offsets of any fraction of an hour and several days.
+    #[test]
+    fn counts_by_runs_equal_counts_event_by_event(
+        per_day in proptest::prop_oneof![1u32..8, 8u32..3_000],
+        start in 0.0f64..24.0,
+        end in 0.0f64..24.0,
+        defer in proptest::bool::ANY,
+        utc_offset in -24.0f64..24.0,
+        days in 1u32..4,
+        seed in 0u64..1_000,
+    ) {
+        let policy = if defer { WindowPolicy::Defer } else { WindowPolicy::Scale };
+        let run_params = PoissonParams {
+            utc_offset,
+            days,
+            ..params(per_day, (start, end), policy)
+        };
+        let result = run(&run_params, seed).unwrap();
+        let (per_hour, per_minute, busiest) = counted_event_by_event(&result, utc_offset * 3600.0);
+        proptest::prop_assert_eq!(result.per_hour[0].to_vec(), per_hour);
+        proptest::prop_assert_eq!(&result.first_day_per_minute, &per_minute);
+        proptest::prop_assert_eq!(result.busiest_minute, busiest);
+    }
+}
