@@ -720,7 +720,9 @@ impl Class {
 /// never returns to a class it left.
 ///
 /// Each run's end is found by probing 1, 2, 4, … events on, then halving
-/// the last gap: about 2·log₂ L classes for a run of L events.
+/// the last gap: about 2·log₂ L classes for a run of L events. `each` is
+/// called once a run, so it is a trait object, and one copy of this loop
+/// serves all three counts.
 fn for_each_run(times: &[f64], class: Class, each: &mut dyn FnMut(f64, std::ops::Range<usize>)) {
     let mut start = 0;
     while let Some(&first) = times.get(start) {
