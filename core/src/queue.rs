@@ -51,7 +51,7 @@ use crate::field::ChoiceSet;
 use crate::hash_spread::HashMode;
 use crate::sim::{
     self, Autoscaler, Downstream, Reports, SimParams, SimRun, Simulation, SyncDurations,
-    SyncSchedule,
+    SyncSchedule, Unqueued,
 };
 use crate::slots::gcd;
 
@@ -371,20 +371,47 @@ pub fn run(params: &QueueParams, seed: u64) -> Result<QueueRun, InvalidInput> {
     QueueSteps::new(params, seed)?.finish()
 }
 
-/// As [`run`], reading the sync durations from `kept` where an earlier run
-/// of the seed drew them, and leaving this run's there for the next: a
-/// drag of a slider other than the durations' reruns faster, with the same
-/// result.
+/// What a run keeps for the next of its seed: the sync durations drawn,
+/// and the lanes no job waited in ([`Unqueued`]).
+#[derive(Default)]
+pub struct Kept {
+    durations: Option<SyncDurations>,
+    unqueued: Vec<Unqueued>,
+}
+
+/// As [`run`], reading from `kept` what an earlier run of the seed left
+/// there, and leaving this run's for the next: a drag of a slider other
+/// than the durations' reruns faster, and one of the Workers slider reads
+/// again the lanes that never queued, with the same result.
 pub fn run_reading(
     params: &QueueParams,
     seed: u64,
-    kept: &mut Option<SyncDurations>,
+    kept: &mut Kept,
 ) -> Result<QueueRun, InvalidInput> {
-    let mut steps = QueueSteps::new(params, seed)?;
-    steps.durations = kept.take();
-    while steps.step()?.is_some() {}
-    *kept = steps.durations.take();
-    Ok(steps.into_run())
+    let earlier = std::mem::take(&mut kept.unqueued);
+    let mut lanes = Vec::new();
+    for (name, sim_params) in params.lanes().into_iter().zip(params.simulations()?) {
+        let again = earlier.iter().find_map(|lane| {
+            let run = lane.on_workers(&sim_params, seed)?;
+            Some((lane, run))
+        });
+        let run = match again {
+            Some((lane, run)) => {
+                kept.unqueued.push(lane.clone());
+                run
+            }
+            None => {
+                let simulation = Simulation::reading(&sim_params, seed, kept.durations.take())?;
+                let finished = simulation.finish_keeping();
+                kept.unqueued
+                    .extend(Unqueued::of(&sim_params, seed, &finished));
+                kept.durations = Some(finished.durations);
+                finished.run
+            }
+        };
+        lanes.push(Lane { name, run });
+    }
+    Ok(QueueRun { lanes })
 }
 
 /// A run taken a step at a time, 50 steps per lane, for a
@@ -439,9 +466,9 @@ impl QueueSteps {
         if *steps == PROGRESS_STEPS
             && let Some((simulation, _)) = self.current.take()
         {
-            let (run, durations) = simulation.finish_keeping();
-            self.runs.push(run);
-            self.durations = Some(durations);
+            let finished = simulation.finish_keeping();
+            self.runs.push(finished.run);
+            self.durations = Some(finished.durations);
         }
         Ok(Some(share))
     }

@@ -20,7 +20,7 @@ use stampede_core::panels::Panel;
 use stampede_core::panels::run::PanelRun;
 use stampede_core::panels::state::State;
 use stampede_core::queue::{self, Lane, QueueParams, QueueRun};
-use stampede_core::sim::{SimRun, SyncDurations};
+use stampede_core::sim::SimRun;
 use stampede_core::units::{count, duration};
 
 use super::{Caption, ChartBlock, Showing, key_numbers};
@@ -106,8 +106,8 @@ struct Runner {
     shown: RwSignal<Option<Arc<Shown>>>,
     status: RwSignal<Status>,
     background: Background,
-    /// The last run's sync durations on the page, for the next to read.
-    durations: StoredValue<Option<SyncDurations>, LocalStorage>,
+    /// What the last run on the page keeps for the next to read.
+    kept: StoredValue<queue::Kept, LocalStorage>,
 }
 
 impl Runner {
@@ -116,7 +116,7 @@ impl Runner {
             shown: RwSignal::new(None),
             status: RwSignal::new(Status::Running(0.0)),
             background: Background::new(),
-            durations: StoredValue::new_local(None),
+            kept: StoredValue::new_local(queue::Kept::default()),
         }
     }
 
@@ -127,9 +127,12 @@ impl Runner {
             Err(error) => return self.status.set(Status::Failed(error.to_string())),
         };
         if on_main_thread || jobs <= MAIN_THREAD_JOBS {
-            let mut kept = self.durations.try_update_value(Option::take).flatten();
+            let mut kept = self
+                .kept
+                .try_update_value(std::mem::take)
+                .unwrap_or_default();
             let run = queue::run_reading(&params, seed, &mut kept).map_err(|e| e.to_string());
-            self.durations.set_value(kept);
+            self.kept.set_value(kept);
             return self.finish(params, run);
         }
         self.status.set(Status::Running(0.0));

@@ -97,10 +97,11 @@ fn week_of_syncs(c: &mut Criterion) {
 /// The Queue panel at its defaults (herd against slots, 2,000 accounts
 /// hourly for a day: 96,000 jobs) on the workers a drag of the Workers
 /// slider passes through: the run each step of that drag makes, reading
-/// the sync durations the step before kept, and a run drawing its own.
+/// what the step before kept (the sync durations, and the slots lane,
+/// which no job waits in from 16 workers up), and a run drawing its own.
 fn queue_drag(c: &mut Criterion) {
     let mut group = c.benchmark_group("queue panel: defaults");
-    let mut kept = None;
+    let mut kept = queue::Kept::default();
     for workers in [4, 16, 256] {
         let params = QueueParams {
             workers,

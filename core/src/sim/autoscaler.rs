@@ -17,6 +17,8 @@ pub(super) struct Workers {
     /// Jobs start only while fewer than this are busy.
     ready: usize,
     busy: MinHeap<u64>,
+    /// The most busy at once so far.
+    most_busy: usize,
     scaler: Option<Scaler>,
 }
 
@@ -28,6 +30,7 @@ impl Workers {
         Self {
             ready: params.workers as usize,
             busy: MinHeap::with_capacity(most as usize),
+            most_busy: 0,
             scaler: params
                 .autoscaler
                 .map(|config| Scaler::new(config, params.workers)),
@@ -40,6 +43,10 @@ impl Workers {
 
     pub(super) fn busy(&self) -> usize {
         self.busy.len()
+    }
+
+    pub(super) fn most_busy(&self) -> usize {
+        self.most_busy
     }
 
     pub(super) fn has_idle(&self) -> bool {
@@ -62,6 +69,7 @@ impl Workers {
     /// Puts an idle worker to work until the event of `finish_key`.
     pub(super) fn start(&mut self, finish_key: u64) {
         self.busy.push(finish_key);
+        self.most_busy = self.most_busy.max(self.busy.len());
     }
 
     /// Frees the worker that finishes first and returns its finish key.

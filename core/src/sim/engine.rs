@@ -32,7 +32,7 @@ use super::event::{Attempt, Job, JobKind, account_of, event_key, kind_of, time_o
 use super::metrics::Metrics;
 use super::plan::{Arrivals, Source};
 use super::validation::Estimate;
-use super::{ImportedJobs, SimParams, SyncSchedule};
+use super::{Finished, ImportedJobs, SimParams, SyncSchedule};
 use crate::dist::Dist;
 use crate::rng::{Purpose, SeededRng, seeded};
 use crate::scheduler::{micros, micros_of_whole};
@@ -126,13 +126,16 @@ impl Engine {
         self.reached = self.reached.max(until);
     }
 
-    /// Runs to the horizon and measures the run; the sync durations it
-    /// drew come back to be read again.
-    pub(super) fn into_run(mut self) -> (super::SimRun, SyncDurations) {
+    /// Runs to the horizon and measures the run.
+    pub(super) fn into_run(mut self) -> Finished {
         self.run(self.horizon_us);
         self.advance_metrics(self.horizon_us);
-        let run = self.metrics.into_run(self.horizon_us, &self.accounts);
-        (run, self.work.syncs)
+        Finished {
+            busy_us: self.metrics.busy_us(),
+            most_busy: self.workers.most_busy() as u32,
+            run: self.metrics.into_run(self.horizon_us, &self.accounts),
+            durations: self.work.syncs,
+        }
     }
 
     fn advance_metrics(&mut self, now: u64) {

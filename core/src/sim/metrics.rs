@@ -129,9 +129,14 @@ impl Metrics {
         self.sync_intervals.push(interval_us);
     }
 
+    /// Busy worker time so far, in µs.
+    pub(super) fn busy_us(&self) -> u64 {
+        self.series.busy_us.iter().sum()
+    }
+
     /// The summary, series and histograms of a run advanced to the horizon.
     pub(super) fn into_run(mut self, horizon_us: u64, accounts: &Accounts) -> SimRun {
-        let busy_total: u64 = self.series.busy_us.iter().sum();
+        let busy_total = self.busy_us();
         let ready_total: u64 = self.series.ready_us.iter().sum();
         let waits = &mut self.waits_us;
         let started = waits.len() as u64;

@@ -40,7 +40,8 @@
 //! - `autoscaler`: the workers and the autoscaler;
 //! - `metrics`: what a run measures;
 //! - `validation`: the parameters' bounds and the jobs estimate;
-//! - `mmc`: M/M/c theory for Poisson runs.
+//! - `mmc`: M/M/c theory for Poisson runs;
+//! - `unqueued`: runs that no job waited in, read again on other workers.
 
 mod accounts;
 mod autoscaler;
@@ -51,6 +52,7 @@ mod event;
 mod metrics;
 mod mmc;
 mod plan;
+mod unqueued;
 mod validation;
 
 use std::sync::Arc;
@@ -59,6 +61,7 @@ use serde::{Deserialize, Serialize};
 
 pub use self::durations::SyncDurations;
 pub use self::mmc::{erlang_c, mm_c_mean_wait};
+pub use self::unqueued::Unqueued;
 use crate::backoff::Backoff;
 use crate::dist::Dist;
 use crate::error::InvalidInput;
@@ -425,6 +428,17 @@ pub fn estimated_jobs(params: &SimParams) -> Result<u64, InvalidInput> {
     validate(params).map(|estimate| estimate.total())
 }
 
+/// A finished run, and what a later run of its seed may read again.
+pub struct Finished {
+    pub run: SimRun,
+    /// The sync durations drawn, for the next run of the seed to read.
+    pub durations: SyncDurations,
+    /// The most workers busy at once.
+    most_busy: u32,
+    /// Busy worker time over the whole run, in µs.
+    busy_us: u64,
+}
+
 /// A run stepped by simulated time, so that a caller (a Web Worker) can
 /// report progress between steps.
 pub struct Simulation {
@@ -466,12 +480,12 @@ impl Simulation {
 
     /// Runs the rest and returns the result.
     pub fn finish(self) -> SimRun {
-        self.finish_keeping().0
+        self.finish_keeping().run
     }
 
-    /// Runs the rest and returns the result, and the sync durations drawn
-    /// for the next run of the seed to read.
-    pub fn finish_keeping(self) -> (SimRun, SyncDurations) {
+    /// Runs the rest and returns the result with what a later run of the
+    /// seed may read again.
+    pub fn finish_keeping(self) -> Finished {
         self.engine.into_run()
     }
 }

@@ -36,6 +36,7 @@ mod ruby;
 mod scheduler;
 mod sim;
 mod sim_downstream;
+mod sim_unqueued;
 mod slots;
 mod snippet;
 mod stats;

@@ -10,7 +10,7 @@ use stampede_core::sim::{
 
 use crate::sim::{constant, params, run, scaler};
 
-fn with_reports(params: SimParams, duration: Dist, shift_seconds: u32) -> SimParams {
+pub(crate) fn with_reports(params: SimParams, duration: Dist, shift_seconds: u32) -> SimParams {
     SimParams {
         reports: Some(Reports {
             duration,
@@ -20,7 +20,7 @@ fn with_reports(params: SimParams, duration: Dist, shift_seconds: u32) -> SimPar
     }
 }
 
-fn downstream(
+pub(crate) fn downstream(
     rate_limit_per_second: Option<u32>,
     outage: Option<(u32, u32)>,
     retry: backoff::RetryStrategy,
