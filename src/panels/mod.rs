@@ -11,6 +11,7 @@ mod queue;
 mod slots;
 mod upload;
 
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -276,7 +277,50 @@ where
         params_of: fn(&State) -> &P,
         compute: fn(&mut C, &P, u64) -> Result<R, InvalidInput>,
     ) -> Self {
-        let cache = Mutex::new(C::default());
+        Self::with_cache(params_of, compute, Arc::default())
+    }
+
+    /// As [`Computed::cached`], and after each run, while the page is idle,
+    /// `ahead` readies in the cache, a slice at a time, what later runs may
+    /// ask for, until it says nothing is left or the parameters change.
+    fn cached_ahead<C: Default + Send + 'static>(
+        params_of: fn(&State) -> &P,
+        compute: fn(&mut C, &P, u64) -> Result<R, InvalidInput>,
+        ahead: fn(&mut C, &P, u64) -> bool,
+    ) -> Self {
+        let cache = Arc::<Mutex<C>>::default();
+        let computed = Self::with_cache(params_of, compute, Arc::clone(&cache));
+        let state = Store::get().state;
+        // Counts runs and the panel's end: a slice of an earlier run's
+        // chain finds the count moved on and stops.
+        let runs = Arc::new(AtomicU32::new(0));
+        let ended = Arc::clone(&runs);
+        on_cleanup(move || {
+            ended.fetch_add(1, Ordering::Relaxed);
+        });
+        Effect::new(move |_| {
+            computed.run.track();
+            let this_run = runs.fetch_add(1, Ordering::Relaxed) + 1;
+            let params = computed.params.get_untracked();
+            let seed = state.with_untracked(|s| s.seed);
+            let (cache, runs) = (Arc::clone(&cache), Arc::clone(&runs));
+            when_idle(Arc::new(move || {
+                runs.load(Ordering::Relaxed) == this_run
+                    && ahead(
+                        &mut cache.lock().unwrap_or_else(PoisonError::into_inner),
+                        &params,
+                        seed,
+                    )
+            }));
+        });
+        computed
+    }
+
+    fn with_cache<C: Send + 'static>(
+        params_of: fn(&State) -> &P,
+        compute: fn(&mut C, &P, u64) -> Result<R, InvalidInput>,
+        cache: Arc<Mutex<C>>,
+    ) -> Self {
         let state = Store::get().state;
         let params = Memo::new(move |_| state.with(|s| params_of(s).clone()));
         let seed = Memo::new(move |_| state.with(|s| s.seed));
@@ -315,6 +359,15 @@ where
             })
         })
     }
+}
+
+/// Calls `slice` each time the page is idle, until it returns false.
+fn when_idle(slice: Arc<dyn Fn() -> bool>) {
+    request_idle_callback(move || {
+        if slice() {
+            when_idle(Arc::clone(&slice));
+        }
+    });
 }
 
 /// The panel's key numbers, as core writes them, each with its formula and,

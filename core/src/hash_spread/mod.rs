@@ -110,6 +110,10 @@ pub const MAX_URL_IDS_CHARS: usize = 2_000;
 /// The most ids when either function is Ruby's, whose seeding costs about
 /// 1,900 dependent steps an id: beyond this a redraw no longer feels live.
 pub const MAX_RUBY_KEYS: u32 = 20_000;
+/// The most ids [`HashSpreadCache::ready_ahead`] readies (and those the
+/// stability check adds): as many as a run with Ruby's generator places,
+/// about 40 ms of work in Chromium with Ruby's among the functions.
+pub const READIED_KEYS: u32 = MAX_RUBY_KEYS;
 /// How many bins the strip of every offset has at most: a few per pixel
 /// column of a wide chart, so single keys still show as thin impulses.
 pub const STRIP_BINS: u32 = 1_200;
@@ -369,12 +373,7 @@ impl HashSpreadCache {
         let generated = self.generated(params.key_kind, seed, total)?;
         let total = total as usize;
         let modes = [params.mode, params.mode2];
-        generated
-            .digests
-            .retain(|digests| modes.contains(&digests.mode()));
-        for mode in modes {
-            generated.digest(mode, total)?;
-        }
+        generated.digest_all(modes, total)?;
         let GeneratedIds {
             keys,
             digests,
@@ -388,6 +387,40 @@ impl HashSpreadCache {
         };
         let (keys, added) = keys[..total].split_at(count);
         analyse(params, keys, added, known)
+    }
+
+    /// Readies up to `most` more of the ids that runs of `params`' kind of
+    /// id, seed and functions may take, up to [`READIED_KEYS`] and the ids
+    /// the stability check adds to them: each made and digested, and once
+    /// all are, sorted. A page calls it while idle, so that a drag up N
+    /// finds its ids ready; the runs are the same either way. Returns
+    /// whether more is left; pasted ids need nothing.
+    pub fn ready_ahead(
+        &mut self,
+        params: &HashSpreadParams,
+        seed: u64,
+        most: u32,
+    ) -> Result<bool, InvalidInput> {
+        if !params.ids.0.is_empty() {
+            return Ok(false);
+        }
+        let largest = params.most_keys().min(READIED_KEYS);
+        let target = largest + growth(largest);
+        let modes = [params.mode, params.mode2];
+        let ready = self
+            .generated
+            .as_ref()
+            .filter(|ids| ids.kind == params.key_kind && ids.seed == seed)
+            .map_or(0, |ids| ids.ready(modes));
+        let next = target.min(ready.saturating_add(most));
+        let generated = self.generated(params.key_kind, seed, next)?;
+        generated.digest_all(modes, next as usize)?;
+        if next < target {
+            return Ok(true);
+        }
+        let GeneratedIds { keys, order, .. } = generated;
+        order.get_or_insert_with(|| sorted_order(keys));
+        Ok(false)
     }
 
     /// At least `count` ids of `kind` under `seed`: those kept, if of that
@@ -421,6 +454,28 @@ impl HashSpreadCache {
 }
 
 impl GeneratedIds {
+    /// How many of the first ids have their digests under both `modes`.
+    fn ready(&self, modes: [HashMode; 2]) -> u32 {
+        let digested = |mode| {
+            self.digests
+                .iter()
+                .find(|digests| digests.mode() == mode)
+                .map_or(0, Digests::len)
+        };
+        modes.map(digested).into_iter().min().unwrap_or(0) as u32
+    }
+
+    /// Keeps the digests under `modes` only, and makes those of the first
+    /// `count` ids that have none.
+    fn digest_all(&mut self, modes: [HashMode; 2], count: usize) -> Result<(), InvalidInput> {
+        self.digests
+            .retain(|digests| modes.contains(&digests.mode()));
+        for mode in modes {
+            self.digest(mode, count)?;
+        }
+        Ok(())
+    }
+
     /// Makes the digests in `mode` of the first `count` ids that have none.
     fn digest(&mut self, mode: HashMode, count: usize) -> Result<(), InvalidInput> {
         let index = match self

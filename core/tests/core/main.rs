@@ -22,6 +22,7 @@ mod fleet_zoned;
 mod fuzz;
 mod hash;
 mod hash_spread;
+mod hash_spread_cache;
 mod jitter;
 mod keys;
 mod layout;
