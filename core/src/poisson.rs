@@ -41,6 +41,9 @@ pub const MAX_EXPECTED_EVENTS: u64 = 2_000_000;
 pub const MAX_EXTRA_TENANTS: usize = 8;
 
 const GAPS: Purpose = Purpose::new("poisson.gaps");
+/// The most draws [`PoissonCache::ready_ahead`] makes, 8 MB: those of a
+/// day at a million events, the top of the panel's slider.
+pub const READIED_DRAWS: usize = 1 << 20;
 
 choice_enum! {
     /// What happens to the rate when events may only run inside a window.
@@ -348,6 +351,14 @@ struct Stream {
 }
 
 impl Stream {
+    /// Tenant `index`'s stream under `seed`, nothing drawn yet.
+    fn new(seed: u64, index: usize) -> Self {
+        Self {
+            rng: seeded(seed, GAPS.indexed(index as u64)),
+            draws: Vec::new(),
+        }
+    }
+
     /// Draws until the stream holds `count` draws. Drawn in one loop ahead
     /// of the events, the generator's steps and logarithms do not wait on
     /// the running sum of the gaps, nor it on them.
@@ -362,10 +373,33 @@ impl Stream {
 impl PoissonCache {
     /// [`run`], reusing the draws of earlier runs.
     pub fn run(&mut self, params: &PoissonParams, seed: u64) -> Result<PoissonRun, InvalidInput> {
+        self.keep_seed(seed);
+        run_with(&mut self.streams, params, seed)
+    }
+
+    /// Draws up to `most` more of the first tenant's draws under `seed`,
+    /// up to [`READIED_DRAWS`]: a page calls it while idle, so that a drag
+    /// up N finds its draws made. The runs are the same either way.
+    /// Returns whether more is left.
+    pub fn ready_ahead(&mut self, seed: u64, most: usize) -> bool {
+        self.keep_seed(seed);
+        if self.streams.is_empty() {
+            self.streams.push(Stream::new(seed, 0));
+        }
+        let stream = &mut self.streams[0];
+        // Once, rather than copied over at each doubling.
+        stream
+            .draws
+            .reserve_exact(READIED_DRAWS.saturating_sub(stream.draws.len()));
+        let next = READIED_DRAWS.min(stream.draws.len().saturating_add(most));
+        stream.draw_up_to(next);
+        next < READIED_DRAWS
+    }
+
+    fn keep_seed(&mut self, seed: u64) {
         if seed != self.seed {
             (self.seed, self.streams) = (seed, Vec::new());
         }
-        run_with(&mut self.streams, params, seed)
     }
 }
 
@@ -389,10 +423,7 @@ fn run_with(
         // Refuses a rate no exponential may have, as a drawn one would.
         Dist::exponential(rate)?;
         if streams.len() == index {
-            streams.push(Stream {
-                rng: seeded(seed, GAPS.indexed(index as u64)),
-                draws: Vec::new(),
-            });
+            streams.push(Stream::new(seed, index));
         }
         let stream = &mut streams[index];
         stream.draw_up_to(likely_most(

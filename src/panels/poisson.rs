@@ -46,8 +46,16 @@ pub fn explanation() -> impl IntoView {
     }
 }
 
+/// The draws made ahead in one idle moment: about 3 ms of work in
+/// Chromium.
+const DRAWS_PER_IDLE_SLICE: usize = 100_000;
+
 pub fn figure() -> impl IntoView {
-    let computed = Computed::cached(|s| &s.poisson, poisson::PoissonCache::run);
+    let computed = Computed::cached_ahead(
+        |s| &s.poisson,
+        poisson::PoissonCache::run,
+        |cache, _, seed| cache.ready_ahead(seed, DRAWS_PER_IDLE_SLICE),
+    );
     let Computed { params, run } = computed;
 
     let timeline = ChartCanvas::new(110.0);

@@ -387,12 +387,22 @@ fn a_run_cache_gives_what_a_fresh_run_gives() {
         "s=1&n=300",
     ];
     let mut cache = PoissonCache::default();
-    for step in steps {
+    // The same path again, the draws readied ahead between the runs: a
+    // slice of them, all of them, and again under a new seed.
+    let mut readied = PoissonCache::default();
+    for (index, step) in steps.into_iter().enumerate() {
         let (state, _) = State::from_query(&format!("v=1&p=poisson&{step}"));
+        let fresh = run(&state.poisson, state.seed);
+        assert_eq!(cache.run(&state.poisson, state.seed), fresh, "{step}");
+        if index % 3 == 0 {
+            while readied.ready_ahead(state.seed, 400_000) {}
+        } else {
+            readied.ready_ahead(state.seed, 2_000);
+        }
         assert_eq!(
-            cache.run(&state.poisson, state.seed),
-            run(&state.poisson, state.seed),
-            "{step}"
+            readied.run(&state.poisson, state.seed),
+            fresh,
+            "{step}, readied"
         );
     }
 }
