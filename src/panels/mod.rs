@@ -301,16 +301,16 @@ where
         Effect::new(move |_| {
             computed.run.track();
             let this_run = runs.fetch_add(1, Ordering::Relaxed) + 1;
-            let params = computed.params.get_untracked();
-            let seed = state.with_untracked(|s| s.seed);
             let (cache, runs) = (Arc::clone(&cache), Arc::clone(&runs));
             when_idle(Arc::new(move || {
                 runs.load(Ordering::Relaxed) == this_run
-                    && ahead(
-                        &mut cache.lock().unwrap_or_else(PoisonError::into_inner),
-                        &params,
-                        seed,
-                    )
+                    && computed
+                        .params
+                        .try_with_untracked(|params| {
+                            let mut cache = cache.lock().unwrap_or_else(PoisonError::into_inner);
+                            ahead(&mut cache, params, state.with_untracked(|s| s.seed))
+                        })
+                        .unwrap_or(false)
             }));
         });
         computed
