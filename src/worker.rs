@@ -13,7 +13,9 @@
 //! Loading a worker (its script and wasm fetched, compiled and started)
 //! takes about 35 ms, so a panel that may need one keeps one loading ahead
 //! ([`prepare_standby`]): the next run takes it, ready or nearly, and a new
-//! one loads behind it.
+//! one loads behind it. While it waits, the standby draws the sync
+//! durations of the run on the page (`{ahead: query}`, [`draw_ahead`]),
+//! which the next run reads where they are its own.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -38,6 +40,8 @@ const READY_TIMEOUT_MS: i32 = 10_000;
 thread_local! {
     /// The worker loaded for the next run, if a panel asked for one.
     static STANDBY: RefCell<Option<Standby>> = const { RefCell::new(None) };
+    /// The state whose sync durations the standby draws ahead.
+    static AHEAD_OF: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
 /// A worker loaded with nothing to do yet, and its listeners until a run
@@ -69,6 +73,33 @@ pub fn prepare_standby() {
     });
 }
 
+/// Has the standby draw the sync durations of `query`'s state while it
+/// waits, now if it is ready, else once it is: a next run of the same seed
+/// and durations, as when the horizon or the accounts change, reads them
+/// rather than drawing them.
+pub fn draw_ahead(query: String) {
+    AHEAD_OF.set(Some(query));
+    STANDBY.with_borrow(|standby| {
+        if let Some(standby) = standby
+            && standby.state.get() == Loading::Ready
+        {
+            post_ahead(&standby.worker);
+        }
+    });
+}
+
+/// Posts `{ahead: query}` to `worker` for the state [`draw_ahead`] last named.
+fn post_ahead(worker: &Worker) {
+    AHEAD_OF.with_borrow(|query| {
+        let Some(query) = query else {
+            return;
+        };
+        let message = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&message, &"ahead".into(), &query.into());
+        let _ = worker.post_message(&message);
+    });
+}
+
 /// Ends the waiting worker, when the panel that asked for it goes.
 pub fn drop_standby() {
     if let Some(standby) = STANDBY.take() {
@@ -80,10 +111,11 @@ impl Standby {
     fn load() -> Result<Self, JsValue> {
         let worker = new_worker()?;
         let state = Rc::new(Cell::new(Loading::Started));
-        let ready = Rc::clone(&state);
+        let (ready, loaded) = (Rc::clone(&state), worker.clone());
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             if message_field(&event.data(), "ready").is_some() {
                 ready.set(Loading::Ready);
+                post_ahead(&loaded);
             }
         });
         let failed = Rc::clone(&state);
@@ -124,6 +156,9 @@ fn take_worker() -> Result<(Worker, bool), JsValue> {
         standby.worker.terminate();
         return Ok((new_worker()?, false));
     }
+    // The next standby draws nothing until the panel shows this run: not
+    // beside it, on the core it would take.
+    AHEAD_OF.set(None);
     prepare_standby();
     Ok((standby.worker, state == Loading::Ready))
 }

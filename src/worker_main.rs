@@ -5,6 +5,9 @@
 //! message is one object with one key:
 //! - to the page, `{ready: true}` as soon as the wasm runs: a message the
 //!   page posts before that is lost, so the page waits for it;
+//! - from the page, `{ahead: query}` while the worker waits for its run:
+//!   it draws that state's sync durations a slice per task, and the run
+//!   reads them where they are its own (the same seed and durations);
 //! - from the page, the query string of the state to simulate,
 //!   `{replicate: query, from: i, to: j}` to run its lanes under runs i
 //!   to j (j excluded) of the query's replications, one worker's part of
@@ -27,13 +30,25 @@ use stampede_core::arrivals::{self, ArrivalsReport, ArrivalsRun};
 use stampede_core::error::InvalidInput;
 use stampede_core::panels::queue_replication::{ReplicationPart, ReplicationSteps};
 use stampede_core::panels::state::State;
-use stampede_core::queue::{QueueRun, QueueSteps};
+use stampede_core::queue::{self, QueueRun, QueueSteps};
+use stampede_core::sim::SyncDurations;
+use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent};
 
 /// Progress goes out by wall time rather than by step, so a fast run sends
 /// little and a bar on the page moves at most twenty times a second.
 const PROGRESS_INTERVAL_MS: f64 = 50.0;
+
+/// Sync durations drawn ahead in one task: a few milliseconds.
+const DRAWS_PER_TASK: usize = 50_000;
+
+thread_local! {
+    /// The sync durations drawn ahead of the run, until it takes them.
+    static AHEAD: RefCell<Option<SyncDurations>> = const { RefCell::new(None) };
+    /// Whether slices of [`AHEAD`] are under way.
+    static DRAWING: Cell<bool> = const { Cell::new(false) };
+}
 
 fn main() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
@@ -48,6 +63,9 @@ fn main() {
                 .and_then(|value| value.as_f64())
                 .map(|run| run as u32)
         };
+        if let Some(query) = text_of_key("ahead") {
+            return draw_ahead(&query);
+        }
         match (
             data.as_string(),
             text_of_key("replicate"),
@@ -56,7 +74,12 @@ fn main() {
         ) {
             (Some(query), ..) => {
                 let (state, _notices) = State::from_query(&query);
-                run_in_steps(QueueSteps::new(&state.queue, state.seed), replies.clone());
+                let drawn = AHEAD.take();
+                let steps = QueueSteps::new(&state.queue, state.seed).map(|steps| match drawn {
+                    Some(drawn) => steps.reading(drawn),
+                    None => steps,
+                });
+                run_in_steps(steps, replies.clone());
             }
             (None, Some(query), ..) => {
                 let (state, _notices) = State::from_query(&query);
@@ -82,6 +105,41 @@ fn main() {
     // The handler serves the worker until the page terminates it.
     on_query.forget();
     post(&scope, "ready", &JsValue::TRUE);
+}
+
+/// Draws the sync durations of `query`'s state into [`AHEAD`] a slice
+/// per task, keeping those drawn for an earlier query of the same seed and
+/// durations, until all are drawn or a run takes them.
+fn draw_ahead(query: &str) {
+    let (state, _notices) = State::from_query(query);
+    let Ok(durations) = queue::sync_durations(&state.queue, state.seed, AHEAD.take()) else {
+        return;
+    };
+    AHEAD.set(Some(durations));
+    if DRAWING.replace(true) {
+        return;
+    }
+    let Ok(channel) = MessageChannel::new() else {
+        return DRAWING.set(false);
+    };
+    let next_slice = channel.port1();
+    let on_slice = Closure::<dyn FnMut()>::new(move || {
+        let more = AHEAD.with_borrow_mut(|ahead| {
+            ahead
+                .as_mut()
+                .is_some_and(|durations| durations.draw_ahead(DRAWS_PER_TASK))
+        });
+        if !more || next_slice.post_message(&JsValue::NULL).is_err() {
+            DRAWING.set(false);
+        }
+    });
+    channel
+        .port2()
+        .set_onmessage(Some(on_slice.as_ref().unchecked_ref()));
+    let _ = channel.port1().post_message(&JsValue::NULL);
+    // At most one loop runs at a time; each lives as long as the worker,
+    // which serves one run.
+    on_slice.forget();
 }
 
 /// A computation taken a step at a time: a run of the lanes, their

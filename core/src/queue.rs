@@ -414,6 +414,22 @@ pub fn run_reading(
     Ok(QueueRun { lanes })
 }
 
+/// The sync durations every lane of `params` reads under `seed`: `kept`
+/// if it holds them, else a new set with none drawn, for a worker to draw
+/// ahead of the run ([`SyncDurations::draw_ahead`]).
+pub fn sync_durations(
+    params: &QueueParams,
+    seed: u64,
+    kept: Option<SyncDurations>,
+) -> Result<SyncDurations, InvalidInput> {
+    let lanes = params.simulations()?;
+    let duration = lanes
+        .first()
+        .map(|lane| &lane.duration)
+        .ok_or_else(|| InvalidInput::new("vs", "a run needs a lane"))?;
+    Ok(SyncDurations::reuse(kept, duration, seed))
+}
+
 /// A run taken a step at a time, 50 steps per lane, for a
 /// caller that must get control back between steps: the Web Worker returns
 /// to its event loop there, which is when a browser can stop it.
@@ -443,6 +459,13 @@ impl QueueSteps {
             current: None,
             durations: None,
         }
+    }
+
+    /// Reads the sync durations from `drawn` where they are this run's
+    /// draws; the result is the same.
+    pub fn reading(mut self, drawn: SyncDurations) -> Self {
+        self.durations = Some(drawn);
+        self
     }
 
     /// Takes the next step and returns the share done, from 0 to 1; `None`

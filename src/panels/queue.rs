@@ -206,7 +206,7 @@ pub fn figure() -> impl IntoView {
     });
     let showing = Showing::get();
     if showing.tools() {
-        load_worker_ahead(shown);
+        load_worker_ahead(shown, seed);
     }
     // A page about the replications' band leaves out the single run's
     // status and clock; a Learn step leaves out the tools around the charts.
@@ -326,12 +326,26 @@ impl LaneCanvases {
 
 /// "3 h of 168 h": the clock against the horizon of the run shown.
 /// Once a run is drawn and the page is idle, a worker loads for the next
-/// run too long for the page; it ends with the panel.
-fn load_worker_ahead(shown: RwSignal<Option<Arc<Shown>>>) {
+/// run too long for the page, and draws the sync durations of the run
+/// shown; it ends with the panel.
+fn load_worker_ahead(shown: RwSignal<Option<Arc<Shown>>>, seed: Memo<u64>) {
     Effect::new(move |_| {
-        if shown.with(Option::is_some) {
-            request_idle_callback(worker::prepare_standby);
-        }
+        let Some(query) = shown.with(|shown| {
+            shown.as_ref().map(|shown| {
+                State {
+                    seed: seed.get_untracked(),
+                    queue: shown.params.clone(),
+                    ..State::new(Panel::Queue)
+                }
+                .to_query()
+            })
+        }) else {
+            return;
+        };
+        request_idle_callback(move || {
+            worker::prepare_standby();
+            worker::draw_ahead(query.clone());
+        });
     });
     on_cleanup(worker::drop_standby);
 }

@@ -612,6 +612,31 @@ async function main() {
       await t.shot(page, 'queue-week');
     });
 
+    await check('queue: a week-long run reading durations drawn ahead by the standby worker matches stampede run', async (t) => {
+      const page = await t.newPage();
+      // An hour first, on the page; once it is drawn and the page idle, the
+      // standby worker draws its sync durations, which the week then reads.
+      await openApp(page, WEEK_RUN.replace('hz=168', 'hz=1'));
+      await queueDone(page);
+      await page.waitForTimeout(1_500);
+      const ended = await page.evaluate(
+        () =>
+          new Promise((resolve) => {
+            let ran = false;
+            new MutationObserver(() => {
+              const status = document.querySelector('[data-run-status]')?.dataset.runStatus;
+              if (status === 'running') ran = true;
+              else if (ran) resolve(status);
+            }).observe(document.body, { attributes: true, subtree: true, attributeFilter: ['data-run-status'] });
+            const field = document.getElementById('f-hz');
+            field.value = '168';
+            field.dispatchEvent(new Event('change', { bubbles: true }));
+          }),
+      );
+      equal(ended, 'done', 'the week-long run after an hour');
+      await expectCoreSummaries(page, WEEK_RUN.slice(1), 'the week-long run after an hour');
+    });
+
     await check('queue: replicate on a preset shows the intervals stampede run --replicate gives', async (t) => {
       const page = await t.newPage();
       // The least-recently-synced preset against slots.

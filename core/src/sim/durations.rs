@@ -29,29 +29,42 @@ pub struct SyncDurations {
     /// The stream, after the draws kept.
     draws: SeededRng,
     kept: Vec<Micros>,
+    /// Whether the stream has gone past the draws kept.
+    past_kept: bool,
 }
 
 impl SyncDurations {
-    pub(super) fn new(dist: &Dist, seed: u64) -> Self {
+    /// `dist`'s durations under `seed`, none drawn yet.
+    pub fn new(dist: &Dist, seed: u64) -> Self {
         Self {
             dist: dist.clone(),
             seed,
             draws: seeded(seed, DURATIONS),
             kept: Vec::new(),
+            past_kept: false,
         }
     }
 
     /// `kept` if it holds `dist`'s draws from `seed`, every one drawn, else
-    /// a new set. A full set may have drawn past what it kept.
-    pub(super) fn reuse(kept: Option<Self>, dist: &Dist, seed: u64) -> Self {
+    /// a new set.
+    pub fn reuse(kept: Option<Self>, dist: &Dist, seed: u64) -> Self {
         match kept {
-            Some(kept)
-                if kept.seed == seed && kept.dist == *dist && kept.kept.len() < MOST_KEPT =>
-            {
-                kept
-            }
+            Some(kept) if kept.seed == seed && kept.dist == *dist && !kept.past_kept => kept,
             _ => Self::new(dist, seed),
         }
+    }
+
+    /// Draws up to `most` more durations ahead of the runs that will read
+    /// them, as many as are kept at most: a worker waiting for its run
+    /// calls it, so that the run finds them drawn. Returns whether more
+    /// is left.
+    pub fn draw_ahead(&mut self, most: usize) -> bool {
+        let next = MOST_KEPT.min(self.kept.len().saturating_add(most));
+        self.kept.reserve_exact(MOST_KEPT - self.kept.len());
+        for index in self.kept.len()..next {
+            self.get(index);
+        }
+        next < MOST_KEPT
     }
 
     /// The duration of the `index`-th sync to start. A run reads them in
@@ -63,6 +76,8 @@ impl SyncDurations {
         let duration = micros(self.dist.sample(&mut self.draws));
         if self.kept.len() < MOST_KEPT {
             self.kept.push(duration);
+        } else {
+            self.past_kept = true;
         }
         duration
     }
@@ -101,6 +116,21 @@ mod tests {
         assert_eq!(other_dist.get(0), 1_000_000);
         let mut same = SyncDurations::reuse(Some(durations), &lognormal(), 7);
         assert_eq!(same.get(0), first);
+    }
+
+    #[test]
+    fn draws_made_ahead_are_the_stream_read_again() {
+        let mut fresh = SyncDurations::new(&lognormal(), 7);
+        let expected: Vec<Micros> = (0..MOST_KEPT + 10).map(|i| fresh.get(i)).collect();
+        let mut ahead = SyncDurations::new(&lognormal(), 7);
+        assert!(ahead.draw_ahead(1_000));
+        assert_eq!(ahead.kept, expected[..1_000]);
+        while ahead.draw_ahead(300_000) {}
+        assert_eq!(ahead.kept.len(), MOST_KEPT);
+        // All kept and none past them: read again, and on past them.
+        let mut again = SyncDurations::reuse(Some(ahead), &lognormal(), 7);
+        let read: Vec<Micros> = (0..MOST_KEPT + 10).map(|i| again.get(i)).collect();
+        assert!(read == expected);
     }
 
     #[test]
