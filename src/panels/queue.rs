@@ -324,32 +324,35 @@ impl LaneCanvases {
     }
 }
 
-/// "3 h of 168 h": the clock against the horizon of the run shown.
 /// Once a run is drawn and the page is idle, a worker loads for the next
 /// run too long for the page, and draws the sync durations of the run
 /// shown; it ends with the panel.
 fn load_worker_ahead(shown: RwSignal<Option<Arc<Shown>>>, seed: Memo<u64>) {
     Effect::new(move |_| {
-        let Some(query) = shown.with(|shown| {
-            shown.as_ref().map(|shown| {
-                State {
-                    seed: seed.get_untracked(),
+        if !shown.with(Option::is_some) {
+            return;
+        }
+        // The query is made when idle too, not on the way to the charts.
+        request_idle_callback(move || {
+            let query = shown.try_with_untracked(|shown| {
+                let shown = shown.as_ref()?;
+                let state = State {
+                    seed: seed.try_get_untracked()?,
                     queue: shown.params.clone(),
                     ..State::new(Panel::Queue)
-                }
-                .to_query()
-            })
-        }) else {
-            return;
-        };
-        request_idle_callback(move || {
-            worker::prepare_standby();
-            worker::draw_ahead(query.clone());
+                };
+                Some(state.to_query())
+            });
+            if let Some(query) = query.flatten() {
+                worker::prepare_standby();
+                worker::draw_ahead(query);
+            }
         });
     });
     on_cleanup(worker::drop_standby);
 }
 
+/// "3 h of 168 h": the clock against the horizon of the run shown.
 fn time_text(shown: RwSignal<Option<Arc<Shown>>>, playhead: Playhead) -> Signal<String> {
     Signal::derive(move || {
         shown.with(|shown| {
