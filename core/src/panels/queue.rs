@@ -104,7 +104,9 @@ fn settle(params: &mut QueueParams) -> Vec<Notice> {
             params.retry_cap
         )));
     }
-    if params.max_workers < params.workers {
+    // Only the autoscaler reads the most workers: a drag of the fixed
+    // workers past it is no mistake to point out.
+    if params.scaling == Scaling::Auto && params.max_workers < params.workers {
         params.max_workers = params.workers;
         notices.push(QueueParams::MAX_WORKERS.notice(format!(
             "must be at least the {} workers it starts with; using {}",

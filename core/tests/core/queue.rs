@@ -38,10 +38,14 @@ fn a_url_over_the_job_cap_is_cut_to_fit_with_a_notice() {
 #[test]
 fn combinations_that_cannot_run_are_repaired_by_name() {
     let (state, notices) =
-        State::from_query("p=queue&dm=10&d90=5&rb=60&rc=10&w=50&wmax=20&ev=1&spr=600");
+        State::from_query("p=queue&dm=10&d90=5&rb=60&rc=10&sc=auto&w=50&wmax=20&ev=1&spr=600");
     let mut keys: Vec<&str> = notices.iter().map(|n| n.key).collect();
     keys.sort_unstable();
     assert_eq!(keys, ["d90", "rc", "spr", "wmax"], "{notices:?}");
+    // Fixed workers leave the autoscaler's most workers alone, unremarked.
+    let (fixed, notices) = State::from_query("p=queue&w=50&wmax=20");
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!((fixed.queue.workers, fixed.queue.max_workers), (50, 20));
     let params = &state.queue;
     assert!(params.duration_p90 > params.duration_mean);
     assert_eq!(
@@ -188,9 +192,9 @@ fn runs_reading_kept_durations_equal_fresh_runs() {
         ("w=4", 1),
         ("w=16", 1),
         ("w=24", 1),
-        ("w=2000&wmax=3000", 1),
-        ("w=2600&wmax=3000", 1),
-        ("w=1999&wmax=3000", 1),
+        ("w=2000", 1),
+        ("w=2600", 1),
+        ("w=1999", 1),
         ("w=3", 1),
         ("w=256&wmax=256&vs=slots,poisson,herd", 1),
         ("w=16&n=3000", 1),
