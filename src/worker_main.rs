@@ -74,11 +74,8 @@ fn main() {
         ) {
             (Some(query), ..) => {
                 let (state, _notices) = State::from_query(&query);
-                let drawn = AHEAD.take();
-                let steps = QueueSteps::new(&state.queue, state.seed).map(|steps| match drawn {
-                    Some(drawn) => steps.reading(drawn),
-                    None => steps,
-                });
+                let steps = QueueSteps::new(&state.queue, state.seed)
+                    .map(|steps| steps.reading(AHEAD.take()));
                 run_in_steps(steps, replies.clone());
             }
             (None, Some(query), ..) => {

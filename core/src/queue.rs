@@ -461,10 +461,10 @@ impl QueueSteps {
         }
     }
 
-    /// Reads the sync durations from `drawn` where they are this run's
-    /// draws; the result is the same.
-    pub fn reading(mut self, drawn: SyncDurations) -> Self {
-        self.durations = Some(drawn);
+    /// Reads the sync durations from `drawn`, if any, where they are this
+    /// run's draws; the result is the same.
+    pub fn reading(mut self, drawn: Option<SyncDurations>) -> Self {
+        self.durations = drawn;
         self
     }
 
