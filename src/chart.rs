@@ -33,9 +33,11 @@ use wasm_bindgen::closure::Closure;
 use crate::browser;
 
 mod canvas;
+mod deferred;
 mod export;
 mod readout;
 
+use deferred::Deferred;
 pub use export::save_block_png;
 use readout::{Move, Readout};
 
@@ -55,6 +57,7 @@ pub struct ChartCanvas {
     /// The CSS height asked for, unless the stylesheet overrides it.
     height: f64,
     readout: Readout,
+    deferred: Deferred,
 }
 
 thread_local! {
@@ -72,6 +75,7 @@ impl ChartCanvas {
             measured_height: RwSignal::new(0.0),
             height: css_height,
             readout: Readout::new(),
+            deferred: Deferred::new(),
         }
     }
 
@@ -84,7 +88,9 @@ impl ChartCanvas {
         label: impl Fn() -> String + Send + Sync + 'static,
     ) -> impl IntoView {
         let (width, height) = (self.width, self.measured_height);
+        let deferred = self.deferred;
         self.node.on_load(move |canvas| {
+            deferred.observe(&canvas);
             let on_resize = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
                 let entry: web_sys::ResizeObserverEntry = entries.get(0).unchecked_into();
                 let rect = entry.content_rect();
@@ -169,20 +175,24 @@ impl ChartCanvas {
         }
     }
 
-    /// Draws with `paint` at the canvas's current size. Called inside an
-    /// effect, it runs again when the canvas's size changes.
+    /// Draws with `paint` at the canvas's current size, or later if the
+    /// canvas is out of view ([`deferred`]). Called inside an effect, it
+    /// runs again when the canvas's size changes or it comes into view.
     pub fn draw(self, paint: impl FnOnce(&Area, &Pen) -> Drawn) {
         let (css_width, css_height) = (self.width.get(), self.measured_height.get());
         // Tracked, so that a change of colour scheme redraws the chart.
         let dark = crate::theme::Scheme::current_is_dark();
-        let ratio = EXPORT_RATIO
-            .with(|ratio| ratio.get())
+        let export_ratio = EXPORT_RATIO.with(|ratio| ratio.get());
+        let ratio = export_ratio
             .unwrap_or_else(|| window().device_pixel_ratio())
             .max(1.0);
         let Some(canvas) = self.node.get() else {
             return;
         };
         if css_width <= 0.0 || css_height <= 0.0 {
+            return;
+        }
+        if !self.deferred.should_draw(&canvas, export_ratio.is_some()) {
             return;
         }
         // Setting a size, even the same one, gives the canvas a new

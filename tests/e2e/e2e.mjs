@@ -269,13 +269,23 @@ export async function dragSlider(page, key, { moves, span }) {
   return updates.sort((a, b) => a - b);
 }
 
+/**
+ * Waits until no chart waits to be drawn: a chart out of view is redrawn
+ * only once it comes into view or the changes stop (`data-stale` meanwhile).
+ */
+export const chartsCaughtUp = (page) =>
+  page.waitForFunction(() => !document.querySelector('canvas[data-stale]'), null, { timeout: 10_000 });
+
 /** A short fingerprint of every canvas's pixels, to notice a redraw. */
-const canvasPixels = (page) =>
-  page.$$eval('#figure canvas', (canvases) => canvases.map((c) => c.toDataURL()).join('|'));
+const canvasPixels = async (page) => {
+  await chartsCaughtUp(page);
+  return page.$$eval('#figure canvas', (canvases) => canvases.map((c) => c.toDataURL()).join('|'));
+};
 
 /** Canvases that are blank: every pixel the same colour. */
-export const blankCanvases = (page) =>
-  page.$$eval('#figure canvas', (canvases) =>
+export const blankCanvases = async (page) => {
+  await chartsCaughtUp(page);
+  return page.$$eval('#figure canvas', (canvases) =>
     canvases
       .filter((c) => {
         if (c.width === 0 || c.height === 0) return true;
@@ -287,6 +297,7 @@ export const blankCanvases = (page) =>
       })
       .map((c) => c.id),
   );
+};
 
 export function percentile(sorted, p) {
   const at = (sorted.length - 1) * p;
@@ -348,6 +359,8 @@ async function main() {
         return page;
       },
       async shot(page, file, { fullPage = true } = {}) {
+        // A broken page is still worth its picture.
+        if (fullPage) await chartsCaughtUp(page).catch(() => {});
         await page.screenshot({ path: path.join(SHOTS, `${file}.png`), fullPage });
       },
       async failureShot() {
@@ -738,6 +751,27 @@ async function main() {
       await poll(async () => (await depth()) !== quarter, 'the chart to grow while playing', 3000);
       await page.click('#queue-play');
       await t.shot(page, 'queue-playing');
+    });
+
+    await check('queue: a chart out of view waits while the run plays, draws as it comes into view, and catches up once it stops', async (t) => {
+      const page = await t.newPage();
+      await openApp(page, '?v=1&p=queue&s=1');
+      await queueDone(page);
+      const stale = (id) => page.$eval(`#${id}`, (c) => c.hasAttribute('data-stale'));
+      await page.selectOption('#queue-speed', '40');
+      await page.click('#queue-play');
+      await poll(() => stale('queue-busy'), 'the busy chart, below the fold, to wait while the run plays');
+      await page.locator('#queue-busy').scrollIntoViewIfNeeded();
+      await poll(async () => !(await stale('queue-busy')), 'the busy chart to draw once in view');
+      equal(await page.getAttribute('#queue-play', 'aria-pressed'), 'true', 'still playing');
+      assert(await stale('queue-gaps'), 'the gaps chart, still out of view, drew while the run played');
+      await page.click('#queue-play');
+      await page.fill('#queue-scrub', String(await page.getAttribute('#queue-scrub', 'max')));
+      const caughtUp = await canvasPixels(page);
+      const fresh = await t.newPage();
+      await openApp(fresh, '?v=1&p=queue&s=1');
+      await queueDone(fresh);
+      equal(caughtUp === (await canvasPixels(fresh)), true, 'the charts, caught up, equal a fresh page\'s');
     });
 
     await check('queue: imported arrivals are read in the worker and show the numbers of stampede run --arrivals', async (t) => {
