@@ -377,6 +377,67 @@ pub fn run(params: &QueueParams, seed: u64) -> Result<QueueRun, InvalidInput> {
 pub struct Kept {
     durations: Option<SyncDurations>,
     unqueued: Vec<Unqueued>,
+    /// How far [`Kept::ready_ahead`] got, and for which run.
+    ahead: Option<Ahead>,
+}
+
+/// The run whose lanes [`Kept::ready_ahead`] readies, with its workers
+/// left out, and the next lane to look at.
+struct Ahead {
+    params: QueueParams,
+    seed: u64,
+    next_lane: usize,
+}
+
+impl Kept {
+    /// Readies one more lane of the run of `params` under `seed` for other
+    /// workers: a lane that queued is run again on a worker per account,
+    /// the most a run can keep busy, as every job holds its account's
+    /// lock. If no job waits then, the lane is kept ([`Unqueued`]), and a
+    /// drag of the Workers slider reads it at every W from its peak up.
+    ///
+    /// Made for a page's idle time, a lane a call. A lane is passed over
+    /// when no worker per account fits [`sim::MAX_WORKERS`], or when that
+    /// run would hold more jobs than the run as set (retries grow with
+    /// workers). Returns whether lanes remain; after the last, calls for
+    /// the same run but for its workers do nothing.
+    pub fn ready_ahead(&mut self, params: &QueueParams, seed: u64) -> Result<bool, InvalidInput> {
+        let but_workers = QueueParams {
+            workers: 0,
+            ..params.clone()
+        };
+        let next_lane = match &self.ahead {
+            Some(ahead) if ahead.seed == seed && ahead.params == but_workers => ahead.next_lane,
+            _ => 0,
+        };
+        let lanes = params.simulations()?;
+        let Some(lane) = lanes.get(next_lane) else {
+            return Ok(false);
+        };
+        self.ahead = Some(Ahead {
+            params: but_workers,
+            seed,
+            next_lane: next_lane + 1,
+        });
+        let per_account = SimParams {
+            workers: lane.accounts,
+            ..lane.clone()
+        };
+        let kept_already = self.unqueued.iter().any(|kept| kept.is_of(lane, seed));
+        if lane.autoscaler.is_none()
+            && lane.workers < lane.accounts
+            && lane.accounts <= sim::MAX_WORKERS
+            && !kept_already
+            && sim::estimated_jobs(&per_account)? <= sim::estimated_jobs(lane)?
+        {
+            let simulation = Simulation::reading(&per_account, seed, self.durations.take())?;
+            let finished = simulation.finish_keeping();
+            self.unqueued
+                .extend(Unqueued::of(&per_account, seed, &finished));
+            self.durations = Some(finished.durations);
+        }
+        Ok(next_lane + 1 < lanes.len())
+    }
 }
 
 /// As [`run`], reading from `kept` what an earlier run of the seed left
@@ -388,18 +449,20 @@ pub fn run_reading(
     seed: u64,
     kept: &mut Kept,
 ) -> Result<QueueRun, InvalidInput> {
-    let earlier = std::mem::take(&mut kept.unqueued);
+    let mut earlier = std::mem::take(&mut kept.unqueued);
     let mut lanes = Vec::new();
     for (name, sim_params) in params.lanes().into_iter().zip(params.simulations()?) {
-        let again = earlier.iter().find_map(|lane| {
-            let run = lane.on_workers(&sim_params, seed)?;
-            Some((lane, run))
-        });
+        // A lane kept for this one on other workers stays kept, whether
+        // it answers for these workers or not.
+        let same_lane = earlier
+            .iter()
+            .position(|lane| lane.is_of(&sim_params, seed))
+            .map(|at| earlier.swap_remove(at));
+        let again = same_lane
+            .as_ref()
+            .and_then(|lane| lane.on_workers(&sim_params, seed));
         let run = match again {
-            Some((lane, run)) => {
-                kept.unqueued.push(lane.clone());
-                run
-            }
+            Some(run) => run,
             None => {
                 let simulation = Simulation::reading(&sim_params, seed, kept.durations.take())?;
                 let finished = simulation.finish_keeping();
@@ -409,6 +472,7 @@ pub fn run_reading(
                 finished.run
             }
         };
+        kept.unqueued.extend(same_lane);
         lanes.push(Lane { name, run });
     }
     Ok(QueueRun { lanes })
@@ -524,6 +588,43 @@ pub fn estimated_jobs(params: &QueueParams) -> Result<u64, InvalidInput> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lanes_readied_ahead_answer_for_more_workers() {
+        // At the defaults on 4 workers both lanes queue: the slots lane
+        // stops queuing from 11 workers, the herd only on a worker per
+        // account.
+        let at = |workers| QueueParams {
+            workers,
+            ..QueueParams::default()
+        };
+        let mut kept = Kept::default();
+        run_reading(&at(4), 1, &mut kept).unwrap();
+        assert!(kept.unqueued.is_empty());
+        assert!(kept.ready_ahead(&at(4), 1).unwrap());
+        assert!(!kept.ready_ahead(&at(4), 1).unwrap());
+        assert_eq!(kept.unqueued.len(), 2);
+        // Done for this run on any workers: nothing more is run.
+        assert!(!kept.ready_ahead(&at(7), 1).unwrap());
+        assert_eq!(kept.unqueued.len(), 2);
+        for workers in [13, 2_000] {
+            let lanes = at(workers).simulations().unwrap();
+            let answered = lanes
+                .iter()
+                .filter(|lane| {
+                    kept.unqueued
+                        .iter()
+                        .any(|k| k.on_workers(lane, 1).is_some())
+                })
+                .count();
+            assert_eq!(answered, if workers == 13 { 1 } else { 2 }, "W {workers}");
+            // Both stay kept after a run that read one or none of them.
+            run_reading(&at(workers), 1, &mut kept).unwrap();
+            assert_eq!(kept.unqueued.len(), 2);
+        }
+        // A new seed starts over.
+        assert!(kept.ready_ahead(&at(4), 2).unwrap());
+    }
 
     #[test]
     fn slots_divide_the_cycle_and_batches_cover_it() {

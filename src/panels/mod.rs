@@ -291,28 +291,18 @@ where
         let cache = Arc::<Mutex<C>>::default();
         let computed = Self::with_cache(params_of, compute, Arc::clone(&cache));
         let state = Store::get().state;
-        // Counts runs and the panel's end: a slice of an earlier run's
-        // chain finds the count moved on and stops.
-        let runs = Arc::new(AtomicU32::new(0));
-        let ended = Arc::clone(&runs);
-        on_cleanup(move || {
-            ended.fetch_add(1, Ordering::Relaxed);
-        });
-        Effect::new(move |_| {
-            computed.run.track();
-            let this_run = runs.fetch_add(1, Ordering::Relaxed) + 1;
-            let (cache, runs) = (Arc::clone(&cache), Arc::clone(&runs));
-            when_idle(Arc::new(move || {
-                runs.load(Ordering::Relaxed) == this_run
-                    && computed
-                        .params
-                        .try_with_untracked(|params| {
-                            let mut cache = cache.lock().unwrap_or_else(PoisonError::into_inner);
-                            ahead(&mut cache, params, state.with_untracked(|s| s.seed))
-                        })
-                        .unwrap_or(false)
-            }));
-        });
+        ready_when_idle(
+            move || computed.run.track(),
+            move || {
+                computed
+                    .params
+                    .try_with_untracked(|params| {
+                        let mut cache = cache.lock().unwrap_or_else(PoisonError::into_inner);
+                        ahead(&mut cache, params, state.with_untracked(|s| s.seed))
+                    })
+                    .unwrap_or(false)
+            },
+        );
         computed
     }
 
@@ -359,6 +349,28 @@ where
             })
         })
     }
+}
+
+/// Once now and after each change of what `changed` reads, calls `slice`
+/// each time the page is idle until it returns false. The next change, or
+/// the panel's end, stops the calls.
+fn ready_when_idle(changed: impl Fn() + 'static, slice: impl Fn() -> bool + Send + Sync + 'static) {
+    let slice = Arc::new(slice);
+    // Counts changes and the panel's end: a slice of an earlier change's
+    // chain finds the count moved on and stops.
+    let changes = Arc::new(AtomicU32::new(0));
+    let ended = Arc::clone(&changes);
+    on_cleanup(move || {
+        ended.fetch_add(1, Ordering::Relaxed);
+    });
+    Effect::new(move |_| {
+        changed();
+        let this_change = changes.fetch_add(1, Ordering::Relaxed) + 1;
+        let (changes, slice) = (Arc::clone(&changes), Arc::clone(&slice));
+        when_idle(Arc::new(move || {
+            changes.load(Ordering::Relaxed) == this_change && slice()
+        }));
+    });
 }
 
 /// Calls `slice` each time the page is idle, until it returns false.

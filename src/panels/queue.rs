@@ -23,7 +23,7 @@ use stampede_core::queue::{self, Lane, QueueParams, QueueRun};
 use stampede_core::sim::SimRun;
 use stampede_core::units::{count, duration};
 
-use super::{Caption, ChartBlock, Showing, key_numbers};
+use super::{Caption, ChartBlock, Showing, key_numbers, ready_when_idle};
 use crate::browser;
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
 use crate::playback::{PlaybackControls, Playhead};
@@ -173,6 +173,35 @@ impl Runner {
         }
     }
 
+    /// After each run shown, while the page is idle, readies its lanes
+    /// for runs on other workers, a lane at a time.
+    fn ready_ahead_when_idle(self, seed: Memo<u64>) {
+        ready_when_idle(
+            move || self.shown.track(),
+            move || {
+                seed.try_get_untracked()
+                    .is_some_and(|seed| self.ready_ahead(seed))
+            },
+        );
+    }
+
+    /// Readies one more lane of the run shown for a run on other workers,
+    /// if that run goes on the main thread ([`queue::Kept::ready_ahead`]);
+    /// whether lanes remain.
+    fn ready_ahead(self, seed: u64) -> bool {
+        self.shown
+            .try_with_untracked(|shown| {
+                let params = &shown.as_ref()?.params;
+                let on_main_thread = queue::estimated_jobs(params).ok()? <= MAIN_THREAD_JOBS;
+                on_main_thread.then(|| {
+                    self.kept
+                        .try_update_value(|kept| kept.ready_ahead(params, seed).unwrap_or(false))
+                })?
+            })
+            .flatten()
+            .unwrap_or(false)
+    }
+
     /// Stops the run under way, if any, and ignores what it still sends.
     fn cancel(self) {
         self.background.cancel();
@@ -193,6 +222,7 @@ pub fn figure() -> impl IntoView {
     let runner = Runner::new();
     Effect::new(move |_| runner.start(params.get(), seed.get(), false));
     let shown = runner.shown;
+    runner.ready_ahead_when_idle(seed);
 
     let playhead = Playhead::new(1.0, SPEEDS[1].1, false);
     let charts = LaneCanvases::new();

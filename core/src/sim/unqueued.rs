@@ -38,15 +38,22 @@ impl Unqueued {
         })
     }
 
+    /// Whether the run of `params` under `seed` is this one but for its
+    /// workers.
+    pub fn is_of(&self, params: &SimParams, seed: u64) -> bool {
+        seed == self.seed
+            && *params
+                == SimParams {
+                    workers: params.workers,
+                    ..self.params.clone()
+                }
+    }
+
     /// The run of `params` under `seed`, when it is this one on other
     /// workers: the same parameters but for W, and W at least the peak.
     pub fn on_workers(&self, params: &SimParams, seed: u64) -> Option<SimRun> {
         let workers = params.workers;
-        let same_but_workers = SimParams {
-            workers,
-            ..self.params.clone()
-        };
-        if seed != self.seed || workers < self.most_busy || *params != same_but_workers {
+        if workers < self.most_busy || !self.is_of(params, seed) {
             return None;
         }
         let ready_us = u64::from(workers) * micros_of_whole(params.horizon_seconds);

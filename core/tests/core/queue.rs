@@ -184,9 +184,19 @@ fn the_peak_second_is_a_key_number_and_a_summary_row() {
 
 #[test]
 fn runs_reading_kept_durations_equal_fresh_runs() {
-    // A drag of the workers, up past where the herd queues and down
-    // again, then of the accounts, then a new seed and new durations: each
-    // run reads what the one before kept where it may.
+    reading_kept_runs_equal_fresh_runs(false);
+}
+
+#[test]
+fn runs_reading_lanes_readied_ahead_equal_fresh_runs() {
+    reading_kept_runs_equal_fresh_runs(true);
+}
+
+/// A drag of the workers, up past where the herd queues and down again,
+/// then of the accounts, then a new seed and new durations: each run reads
+/// what the one before kept where it may, and with `ready_ahead` what the
+/// idle time between runs readied.
+fn reading_kept_runs_equal_fresh_runs(ready_ahead: bool) {
     let mut kept = queue::Kept::default();
     let steps = [
         ("w=4", 1),
@@ -208,5 +218,6 @@ fn runs_reading_kept_durations_equal_fresh_runs() {
         let fresh = queue::run(&state.queue, seed).unwrap();
         let reading = queue::run_reading(&state.queue, seed, &mut kept).unwrap();
         assert!(fresh == reading, "{query} with seed {seed}");
+        while ready_ahead && kept.ready_ahead(&state.queue, seed).unwrap() {}
     }
 }
