@@ -6,8 +6,13 @@
 //! before it shows), or once the page has had no skipped draw for
 //! [`CATCH_UP`], so a print, a saved page or a full-page capture shows it
 //! current. Meanwhile its canvas carries `data-stale`, for tests to wait on.
+//!
+//! A catch-up lets every chart draw until the effects it wakes have run:
+//! an effect that draws several charts redraws them all, and one still out
+//! of view must not be skipped then, or the two would wake each other
+//! without end.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::time::Duration;
 
 use leptos::prelude::*;
@@ -31,8 +36,6 @@ struct Visibility {
     on_screen: bool,
     /// A draw was skipped; the canvas shows an older picture, or none.
     stale: bool,
-    /// The next draw goes ahead on screen or not.
-    catching_up: bool,
 }
 
 /// Whether one chart is in view, and the trigger that redraws it.
@@ -53,6 +56,8 @@ struct Pending {
 
 thread_local! {
     static PENDING: RefCell<Pending> = RefCell::default();
+    /// Every draw goes ahead: set by a catch-up until the next task.
+    static CATCHING_UP: Cell<bool> = const { Cell::new(false) };
 }
 
 impl Deferred {
@@ -98,12 +103,12 @@ impl Deferred {
             })
             .unwrap_or(false);
         if on_screen && was_stale {
-            self.wake.notify();
+            catch_up();
         }
     }
 
-    /// Whether a draw of `canvas` goes ahead now: on screen, catching up,
-    /// or `forced`. Otherwise it is skipped and the catch-up is put off
+    /// Whether a draw of `canvas` goes ahead now: on screen, during a
+    /// catch-up, or `forced`. Otherwise it is skipped and the catch-up is put off
     /// again. Called inside the drawing effect, which it subscribes to the
     /// chart coming into view.
     pub(super) fn should_draw(self, canvas: &HtmlCanvasElement, forced: bool) -> bool {
@@ -111,15 +116,14 @@ impl Deferred {
         let Some(visibility) = self.visibility.try_get_value() else {
             return false;
         };
-        if visibility.on_screen || visibility.catching_up || forced {
+        if visibility.on_screen || CATCHING_UP.get() || forced {
             if visibility.stale {
                 let _ = canvas.remove_attribute("data-stale");
+                self.visibility.set_value(Visibility {
+                    stale: false,
+                    ..visibility
+                });
             }
-            self.visibility.set_value(Visibility {
-                stale: false,
-                catching_up: false,
-                ..visibility
-            });
             return true;
         }
         let newly_stale = !visibility.stale;
@@ -156,20 +160,23 @@ fn catch_up_when_quiet() {
         set_timeout(catch_up_when_quiet, Duration::from_secs_f64(wait_ms / 1e3));
         return;
     }
-    let charts = PENDING.with_borrow_mut(|pending| {
-        pending.timer_set = false;
-        std::mem::take(&mut pending.charts)
-    });
+    PENDING.with_borrow_mut(|pending| pending.timer_set = false);
+    catch_up();
+}
+
+/// Wakes every chart skipped since the last catch-up, and lets every draw
+/// go ahead until the effects have run, which is before the next task.
+fn catch_up() {
+    let charts = PENDING.with_borrow_mut(|pending| std::mem::take(&mut pending.charts));
+    CATCHING_UP.set(true);
     for chart in charts {
-        let stale = chart
+        if chart
             .visibility
-            .try_update_value(|v| {
-                v.catching_up = v.stale;
-                v.stale
-            })
-            .unwrap_or(false);
-        if stale {
+            .try_get_value()
+            .is_some_and(|visibility| visibility.stale)
+        {
             chart.wake.notify();
         }
     }
+    set_timeout(|| CATCHING_UP.set(false), Duration::ZERO);
 }
