@@ -399,7 +399,7 @@ impl Kept {
     /// Made for a page's idle time, a lane a call. A lane is passed over
     /// when no worker per account fits [`sim::MAX_WORKERS`], or when that
     /// run would hold more jobs than the run as set (retries grow with
-    /// workers). Returns whether lanes remain; after the last, calls for
+    /// workers) or more than a run may. Returns whether lanes remain; after the last, calls for
     /// the same run but for its workers do nothing.
     pub fn ready_ahead(&mut self, params: &QueueParams, seed: u64) -> Result<bool, InvalidInput> {
         let but_workers = QueueParams {
@@ -428,7 +428,8 @@ impl Kept {
             && lane.workers < lane.accounts
             && lane.accounts <= sim::MAX_WORKERS
             && !kept_already
-            && sim::estimated_jobs(&per_account)? <= sim::estimated_jobs(lane)?
+            && sim::estimated_jobs(&per_account)
+                .is_ok_and(|jobs| sim::estimated_jobs(lane).is_ok_and(|set| jobs <= set))
         {
             let simulation = Simulation::reading(&per_account, seed, self.durations.take())?;
             let finished = simulation.finish_keeping();

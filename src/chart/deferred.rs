@@ -108,9 +108,9 @@ impl Deferred {
     }
 
     /// Whether a draw of `canvas` goes ahead now: on screen, during a
-    /// catch-up, or `forced`. Otherwise it is skipped and the catch-up is put off
-    /// again. Called inside the drawing effect, which it subscribes to the
-    /// chart coming into view.
+    /// catch-up, or `forced`. Otherwise it is skipped and the catch-up put
+    /// off again. Called inside the drawing effect, which it subscribes to
+    /// the chart coming into view.
     pub(super) fn should_draw(self, canvas: &HtmlCanvasElement, forced: bool) -> bool {
         self.wake.track();
         let Some(visibility) = self.visibility.try_get_value() else {
