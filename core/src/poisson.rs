@@ -25,6 +25,8 @@
 //! assert_eq!(day.per_hour[0].iter().sum::<u32>() as usize, day.run_times.len());
 //! ```
 
+mod counts;
+
 use std::fmt;
 
 use crate::choice_enum;
@@ -262,7 +264,12 @@ const GAP_BINS: usize = 40;
 const CURVE_POINTS: usize = 120;
 
 impl GapHistogram {
-    fn new(gaps: &[f64], rate: f64, p99: &GapQuantile) -> Self {
+    fn new(
+        gaps: impl Iterator<Item = f64>,
+        gap_count: usize,
+        rate: f64,
+        p99: &GapQuantile,
+    ) -> Self {
         let reach = p99.measured.max(p99.theory);
         let reach = if reach.is_finite() && reach > 0.0 {
             reach
@@ -270,16 +277,11 @@ impl GapHistogram {
             1.0
         };
         let bin_seconds = reach / GAP_BINS as f64;
-        let mut counts = vec![0u32; GAP_BINS];
-        let per_bin = 1.0 / bin_seconds;
-        for &gap in gaps {
-            let bin = stats::bin_index_by_reciprocal(gap, bin_seconds, per_bin, GAP_BINS as f64);
-            if (0.0..GAP_BINS as f64).contains(&bin) {
-                counts[bin as usize] = counts[bin as usize].saturating_add(1);
-            }
-        }
+        let mut bins = stats::BinsFromZero::new(bin_seconds, GAP_BINS);
+        gaps.for_each(|gap| bins.count(gap));
+        let counts = bins.into_counts();
         let binned: u32 = counts.iter().sum();
-        let scale = gaps.len() as f64 * bin_seconds * rate;
+        let scale = gap_count as f64 * bin_seconds * rate;
         let expected = (0..=CURVE_POINTS)
             .map(|i| {
                 let gap = reach * i as f64 / CURVE_POINTS as f64;
@@ -289,17 +291,20 @@ impl GapHistogram {
         Self {
             bin_seconds,
             counts,
-            beyond: gaps.len() as u32 - binned,
+            beyond: gap_count as u32 - binned,
             expected,
         }
     }
 }
 
 /// The drawn events before the bucket, as two columns: when each asks to
-/// run, and whose it is. The times become the run's times without a copy.
+/// run, and whose it is, tenant after tenant. The times become the run's
+/// times without a copy.
 struct Arrivals {
     times: Vec<f64>,
     tenants: Vec<u8>,
+    /// Where each tenant's events end, as drawn.
+    ends: Vec<usize>,
 }
 
 impl Arrivals {
@@ -307,25 +312,80 @@ impl Arrivals {
         Self {
             times: Vec::with_capacity(capacity),
             tenants: Vec::with_capacity(capacity),
+            ends: Vec::new(),
         }
     }
 
-    fn push(&mut self, time: f64, tenant: u8) {
-        self.times.push(time);
-        self.tenants.push(tenant);
+    /// Marks the times pushed since the last call as `tenant`'s.
+    fn claim(&mut self, tenant: u8) {
+        self.tenants.resize(self.times.len(), tenant);
+        self.ends.push(self.times.len());
     }
 
-    /// Puts the events in time order; equal times keep their order, as each
-    /// is sorted with its place. (A stable sort would do the same, but its
-    /// code weighs about 0.2 KB more in the docs module.)
+    /// Puts the events in time order, equal times in tenant order, as a
+    /// stable sort would. A tenant's events come in order but for a
+    /// rounding at a deferred window's opening, so each is put in order
+    /// where it is not (times are never NaN, so `is_sorted` tells), and
+    /// the tenants are merged.
     fn sort_by_time(&mut self) {
-        let mut placed: Vec<(f64, u32)> = self.times.iter().copied().zip(0..).collect();
-        placed.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        let tenants = &self.tenants;
-        (self.times, self.tenants) = placed
-            .into_iter()
-            .map(|(time, place)| (time, tenants[place as usize]))
-            .unzip();
+        let mut start = 0;
+        let mut unread: Vec<std::ops::Range<usize>> = self
+            .ends
+            .iter()
+            .map(|&end| {
+                let events = &mut self.times[start..end];
+                if !events.is_sorted() {
+                    sort_times(events);
+                }
+                let own = start..end;
+                start = end;
+                own
+            })
+            .collect();
+        if unread.len() < 2 {
+            return;
+        }
+        let mut times = Vec::with_capacity(self.times.len());
+        let mut tenants = Vec::with_capacity(self.times.len());
+        // Tenants are few: the next event is the earliest of their next
+        // ones, the first tenant's of equals.
+        while let Some(next) = unread
+            .iter_mut()
+            .filter(|events| events.start < events.end)
+            .reduce(|earliest, events| {
+                if self.times[events.start]
+                    .total_cmp(&self.times[earliest.start])
+                    .is_lt()
+                {
+                    events
+                } else {
+                    earliest
+                }
+            })
+        {
+            times.push(self.times[next.start]);
+            tenants.push(self.tenants[next.start]);
+            next.start += 1;
+        }
+        (self.times, self.tenants) = (times, tenants);
+    }
+}
+
+/// Sorts times as [`f64::total_cmp`] orders them, by sorting their bits,
+/// flipped so that unsigned order is that order: the docs module already
+/// holds a sort of u64s, and one of f64s would weigh about 1 KB more.
+fn sort_times(times: &mut [f64]) {
+    const SIGN: u64 = 1 << 63;
+    let mut keys: Vec<u64> = times
+        .iter()
+        .map(|time| {
+            let bits = time.to_bits();
+            if bits & SIGN == 0 { bits | SIGN } else { !bits }
+        })
+        .collect();
+    keys.sort_unstable();
+    for (time, key) in times.iter_mut().zip(keys) {
+        *time = f64::from_bits(if key & SIGN == 0 { !key } else { key & !SIGN });
     }
 }
 
@@ -441,12 +501,8 @@ fn run_with(
         deferred,
         deferred_wait,
     } = drawn;
-    // Everything after this reads the events in time order. One tenant's
-    // come so but for a rounding at a deferred window's opening; the sort
-    // keeps equal times in tenant order.
-    if tenants.len() > 1 || !arrivals.times.is_sorted() {
-        arrivals.sort_by_time();
-    }
+    // Everything after this reads the events in time order.
+    arrivals.sort_by_time();
 
     let bucket = (params.bucket_capacity > 0)
         .then(|| {
@@ -461,26 +517,33 @@ fn run_with(
         .transpose()?;
 
     let rate_per_second = params.rate_per_second();
-    let per_hour = per_hour(&arrivals, tenants.len(), offset);
+    let per_hour = counts::per_hour(&arrivals.times, &arrivals.tenants, tenants.len(), offset);
     let run_times = arrivals.times;
-    let mut gaps: Vec<f64> = run_times.windows(2).map(|w| w[1] - w[0]).collect();
-    let mean_gap = stats::mean(&gaps);
+    // The gaps are read three times, never stored: a million of them
+    // would be 8 MB written and read back.
+    let gaps = || run_times.windows(2).map(|w| w[1] - w[0]);
+    let gap_count = run_times.len().saturating_sub(1);
+    let mut counted = stats::TwoPassQuantiles::new(match run_times[..] {
+        [first, .., last] => (last - first) / gap_count as f64,
+        _ => 1.0,
+    });
+    let sum: f64 = gaps().inspect(|&gap| counted.count(gap)).sum();
+    let mean_gap = (gap_count > 0).then(|| sum / gap_count as f64);
     let ps = [0.5, 0.95, 0.99];
-    // This reorders the gaps, which the histogram only counts.
-    let measured = stats::quantiles_unsorted(&mut gaps, ps).unwrap_or([f64::NAN; 3]);
+    let measured = counted.quantiles(gaps(), ps).unwrap_or([f64::NAN; 3]);
     let gap_quantiles = [0, 1, 2].map(|i| GapQuantile {
         p: ps[i],
         measured: measured[i],
         theory: -(1.0 - ps[i]).ln() / rate_per_second,
     });
-    let gap_histogram = GapHistogram::new(&gaps, rate_per_second, &gap_quantiles[2]);
+    let gap_histogram = GapHistogram::new(gaps(), gap_count, rate_per_second, &gap_quantiles[2]);
     Ok(PoissonRun {
-        first_day_per_minute: first_day_per_minute(&run_times, offset),
+        first_day_per_minute: counts::first_day_per_minute(&run_times, offset),
         gap_histogram,
-        busiest_minute: busiest_minute(&run_times),
+        busiest_minute: counts::busiest_minute(&run_times),
         per_hour,
         run_times,
-        gap_count: gaps.len(),
+        gap_count,
         mean_gap,
         gap_quantiles,
         rate_per_second,
@@ -534,7 +597,7 @@ impl Drawn {
         // Local time runs from the offset; the day's window sits at `open`.
         let (first, last) = (offset, offset + horizon);
         let arrivals = &mut self.arrivals;
-        let mut push = |local: f64| arrivals.push(local - offset, index);
+        let mut push = |local: f64| arrivals.times.push(local - offset);
         if length == day {
             draw.events_between(first, last, &mut push);
         } else if params.policy == WindowPolicy::Scale {
@@ -565,47 +628,8 @@ impl Drawn {
                 }
             });
         }
+        self.arrivals.claim(index);
     }
-}
-
-/// Events per local hour of the day, one row per tenant, of `arrivals` in
-/// time order.
-///
-/// This and the two counts after it go by runs: in time order, the events
-/// of one hour or one minute sit together, and [`for_each_run`] finds
-/// where each run ends in a few steps rather than looking at every event.
-fn per_hour(arrivals: &Arrivals, tenants: usize, offset: f64) -> Vec<[u32; 24]> {
-    let mut per_hour = vec![[0u32; 24]; tenants];
-    for_each_run(
-        &arrivals.times,
-        Class::LocalHour(offset),
-        &mut |hour, run| {
-            let hour = hour as usize;
-            if tenants == 1 {
-                per_hour[0][hour] += run.len() as u32;
-            } else {
-                for &tenant in &arrivals.tenants[run] {
-                    per_hour[usize::from(tenant)][hour] += 1;
-                }
-            }
-        },
-    );
-    per_hour
-}
-
-/// Events in each local minute of the first day, of `run_times` in time
-/// order.
-fn first_day_per_minute(run_times: &[f64], offset: f64) -> Vec<u32> {
-    let day = f64::from(SECONDS_PER_DAY);
-    let mut per_minute = vec![0u32; 1440];
-    let first_day = &run_times[..run_times.partition_point(|&t| t < day)];
-    for_each_run(first_day, Class::LocalMinute(offset), &mut |minute, run| {
-        if (0.0..1440.0).contains(&minute) {
-            let count = &mut per_minute[minute as usize];
-            *count = count.saturating_add(run.len() as u32);
-        }
-    });
-    per_minute
 }
 
 /// Draws one tenant's exponential gaps.
@@ -619,23 +643,27 @@ struct Drawer<'a> {
 impl Drawer<'_> {
     /// Calls `event` at each time of a Poisson process on [from, to).
     fn events_between(&mut self, from: f64, to: f64, event: &mut impl FnMut(f64)) {
-        let mut time = from + self.gap();
-        while time < to {
-            event(time);
-            time += self.gap();
+        let mut time = from;
+        loop {
+            // The draws made so far, read as a slice: the loop then checks
+            // neither the index nor whether to draw.
+            let drawn = &self.stream.draws[self.next..];
+            for (used, &draw) in drawn.iter().enumerate() {
+                time += draw / self.rate;
+                if time >= to {
+                    self.next += used + 1;
+                    return;
+                }
+                event(time);
+            }
+            self.next += drawn.len();
+            self.stream.draw_up_to(self.next + DRAWS_PAST_THE_LIKELY);
         }
-    }
-
-    /// The next exponential gap: the stream's next draw over the rate, as
-    /// [`Dist::sample`] would draw it.
-    fn gap(&mut self) -> f64 {
-        self.next += 1;
-        if self.next > self.stream.draws.len() {
-            self.stream.draw_up_to(self.next);
-        }
-        self.stream.draws[self.next - 1] / self.rate
     }
 }
+
+/// Draws made at once when a tenant's run outgrows its likely count.
+const DRAWS_PAST_THE_LIKELY: usize = 1024;
 
 /// Passes `arrivals` (in time order) through a token bucket that starts
 /// full. Dropped events leave the list; waiting ones move to when their
@@ -649,7 +677,7 @@ fn apply_bucket(
     let mut outcome = BucketOutcome::default();
     let mut tokens = capacity;
     let mut clock = f64::NEG_INFINITY;
-    let Arrivals { times, tenants } = arrivals;
+    let Arrivals { times, tenants, .. } = arrivals;
     let mut kept = 0;
     for index in 0..times.len() {
         let asked = times[index];
@@ -696,103 +724,43 @@ fn record_delay(outcome: &mut BucketOutcome, delay: f64) {
     outcome.max_delay = outcome.max_delay.max(delay);
 }
 
-/// The minute with the most events (the earliest of equals), by the start
-/// of the minute counted from the start of the run, of `run_times` in time
-/// order. Counted over the minutes that hold events, not a dense
-/// histogram: a slow bucket's waits stretch a run over decades of minutes.
-fn busiest_minute(run_times: &[f64]) -> Option<(f64, u32)> {
-    let mut busiest: Option<(f64, u32)> = None;
-    for_each_run(run_times, Class::Minute, &mut |minute, run| {
-        let count = run.len() as u32;
-        if busiest.is_none_or(|(_, most)| count > most) {
-            busiest = Some((minute * 60.0, count));
-        }
-    });
-    busiest
-}
-
-/// What the events of a run share.
-#[derive(Clone, Copy)]
-enum Class {
-    /// The local hour of the day, at UTC + this many seconds.
-    LocalHour(f64),
-    /// The local minute of the day, at UTC + this many seconds.
-    LocalMinute(f64),
-    /// The minute from the start of the run.
-    Minute,
-}
-
-impl Class {
-    /// The class of the event at `time`, a whole number.
-    fn of(self, time: f64) -> f64 {
-        match self {
-            Self::LocalHour(offset) => {
-                ((second_of_day(time + offset) / 3600.0) as usize).min(23) as f64
-            }
-            Self::LocalMinute(offset) => stats::bin_index(second_of_day(time + offset), 0.0, 60.0),
-            Self::Minute => (time / 60.0).floor(),
-        }
-    }
-
-    /// How far apart, in seconds, two events of the class can be and still
-    /// be in one run: an hour or a minute of the day comes round again the
-    /// next day, so a run of one spans less than half a day.
-    fn reach(self) -> f64 {
-        match self {
-            Self::LocalHour(_) | Self::LocalMinute(_) => 12.0 * 3600.0,
-            Self::Minute => f64::INFINITY,
-        }
-    }
-}
-
-/// Calls `each` with every run of `times` (in time order) that `class` puts
-/// in one class, in order, with the run's indices. Within its reach a
-/// class never decreases, but for dropping back at a local midnight, and
-/// never returns to a class it left.
-///
-/// Each run's end is found by probing 1, 2, 4, … events on, then halving
-/// the last gap: about 2·log₂ L classes for a run of L events. `each` is
-/// called once a run, so it is a trait object, and one copy of this loop
-/// serves all three counts.
-fn for_each_run(times: &[f64], class: Class, each: &mut dyn FnMut(f64, std::ops::Range<usize>)) {
-    let mut start = 0;
-    while let Some(&first) = times.get(start) {
-        let held = class.of(first);
-        // Those past the reach are out by their time alone, so the events
-        // in the run make a prefix of the rest.
-        let in_run = |time: f64| time - first < class.reach() && class.of(time) == held;
-        // Every index below `known` is in the run.
-        let mut known = start + 1;
-        let mut step = 1;
-        let probe = loop {
-            let probe = known + step - 1;
-            if probe >= times.len() || !in_run(times[probe]) {
-                break probe.min(times.len());
-            }
-            known = probe + 1;
-            step *= 2;
-        };
-        let end = known + times[known..probe].partition_point(|&time| in_run(time));
-        each(held, start..end);
-        start = end;
-    }
-}
-
-/// `local.rem_euclid(day)`, the second of the local day, without the
-/// remainder's slow division for a time already inside the day, where the
-/// remainder is the time itself.
-fn second_of_day(local: f64) -> f64 {
-    let day = f64::from(SECONDS_PER_DAY);
-    if (0.0..day).contains(&local) {
-        local
-    } else {
-        local.rem_euclid(day)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn arrivals_sort_into_time_order_with_equal_times_in_tenant_order() {
+        let mut arrivals = Arrivals::with_capacity(8);
+        // The first tenant's out of order, as a rounding at an opening can
+        // leave them.
+        arrivals.times.extend([1.0, 5.0, 5.0, 4.0]);
+        arrivals.claim(0);
+        arrivals.times.extend([0.5, 5.0, 6.0]);
+        arrivals.claim(1);
+        arrivals.times.push(5.0);
+        arrivals.claim(2);
+        arrivals.sort_by_time();
+        assert_eq!(arrivals.times, [0.5, 1.0, 4.0, 5.0, 5.0, 5.0, 5.0, 6.0]);
+        assert_eq!(arrivals.tenants, [1, 0, 0, 0, 0, 1, 2, 1]);
+    }
+
+    #[test]
+    fn times_sort_as_total_cmp_orders_them() {
+        let mut times = [
+            3.0,
+            -1.0,
+            0.0,
+            f64::INFINITY,
+            -0.0,
+            -5.5,
+            1e-300,
+            f64::NEG_INFINITY,
+        ];
+        let mut expected = times;
+        expected.sort_by(f64::total_cmp);
+        sort_times(&mut times);
+        assert_eq!(times.map(f64::to_bits), expected.map(f64::to_bits));
+    }
 
     #[test]
     fn three_hundred_a_day_is_one_every_288_seconds() {

@@ -1,7 +1,7 @@
 use proptest::prelude::*;
 use stampede_core::stats::{
-    chi_square_p_value, histogram, ks_p_value, ks_statistic, max_per_group, mean,
-    place_order_statistics, quantile_sorted, quantiles_unsorted,
+    BinsFromZero, TwoPassQuantiles, chi_square_p_value, histogram, ks_p_value, ks_statistic,
+    max_per_group, mean, place_order_statistics, quantile_sorted, quantiles_unsorted,
 };
 
 #[test]
@@ -74,6 +74,99 @@ fn histogram_with_a_bad_width_counts_nothing() {
         assert_eq!(histogram([0.5, 1.5], 0.0, width, 2), vec![0, 0]);
     }
     assert_eq!(histogram([0.5], f64::NAN, 1.0, 1), vec![0]);
+}
+
+/// Values on every edge, just either side of it, between edges, below 0,
+/// past the last bin and not numbers at all, for widths whose
+/// reciprocals round both ways.
+fn around_the_edges(width: f64) -> Vec<f64> {
+    let mut values = vec![
+        f64::NAN,
+        -f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        -0.0,
+        1e300,
+    ];
+    for k in 0..45 {
+        let edge = k as f64 * width;
+        let middle = (k as f64 + 0.5) * width;
+        values.extend([edge, edge.next_down(), edge.next_up(), middle, -edge]);
+    }
+    values
+}
+
+#[test]
+fn bins_from_zero_count_what_histogram_counts() {
+    for width in [
+        0.1,
+        1.0 / 3.0,
+        0.7,
+        1.0,
+        6.9,
+        60.0,
+        86_400.0 / 7.0,
+        1e-4,
+        12_345.678,
+    ] {
+        let values = around_the_edges(width);
+        let mut bins = BinsFromZero::new(width, 40);
+        values.iter().for_each(|&v| bins.count(v));
+        assert_eq!(
+            bins.counts(),
+            histogram(values, 0.0, width, 40),
+            "bins {width} wide"
+        );
+    }
+    for width in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        let mut bins = BinsFromZero::new(width, 2);
+        bins.count(0.5);
+        assert_eq!(bins.into_counts(), [0, 0], "bins {width} wide");
+    }
+}
+
+#[test]
+fn two_pass_quantiles_equal_those_found_by_selection() {
+    let ps = [0.0, 0.01, 0.5, 0.95, 0.99, 1.0];
+    // Spread far past the buckets, bunched in one, and not numbers.
+    let spread: Vec<f64> = (0..5_000)
+        .map(|i| f64::from(i * 7919 % 5_000) * 0.37)
+        .collect();
+    let bunched: Vec<f64> = (0..2_000).map(|i| 1.0 + f64::from(i % 3) * 1e-9).collect();
+    for values in [
+        spread,
+        bunched,
+        around_the_edges(0.7),
+        vec![4.0],
+        vec![2.0, 2.0],
+    ] {
+        for typical in [1.0, 1e-6, 1e6, 0.0, f64::NAN] {
+            let mut counted = TwoPassQuantiles::new(typical);
+            values.iter().for_each(|&v| counted.count(v));
+            let found = counted.quantiles(values.iter().copied(), ps);
+            let expected = quantiles_unsorted(&mut values.clone(), ps);
+            let bits = |q: Option<[f64; 6]>| q.map(|q| q.map(f64::to_bits));
+            assert_eq!(
+                bits(found),
+                bits(expected),
+                "typical {typical}, {} values",
+                values.len()
+            );
+        }
+    }
+}
+
+#[test]
+fn two_pass_quantiles_refuse_what_selection_refuses_and_other_values() {
+    let mut counted = TwoPassQuantiles::new(1.0);
+    assert_eq!(counted.quantiles([], [0.5]), None);
+    [3.0, 1.0, 2.0].iter().for_each(|&v| counted.count(v));
+    assert_eq!(counted.quantiles([3.0, 1.0, 2.0], [0.5, 0.25]), None);
+    assert_eq!(counted.quantiles([3.0, 1.0, 2.0], [1.5]), None);
+    assert_eq!(counted.quantiles([2.0, 3.0, 1.0], [0.5]), Some([2.0]));
+    // Values other than those counted are refused, not misread.
+    assert_eq!(counted.quantiles([3.0, 1.0], [0.5]), None);
+    assert_eq!(counted.quantiles([3.0, 1.0, 2.0, 2.0], [0.5]), None);
 }
 
 #[test]
@@ -203,6 +296,9 @@ proptest! {
         let expected = ps.map(|p| quantile_sorted(&sorted, p).unwrap());
         let mut scratch = values.clone();
         prop_assert_eq!(quantiles_unsorted(&mut scratch, ps), Some(expected));
+        let mut counted = TwoPassQuantiles::new(4.0);
+        values.iter().for_each(|&v| counted.count(v));
+        prop_assert_eq!(counted.quantiles(values, ps), Some(expected));
     }
 
     /// Ranks may repeat, come out of order or lie past the end; those are
