@@ -5,9 +5,7 @@ use stampede_core::panels::state::State;
 use stampede_core::poisson::{
     BucketPolicy, ExtraTenants, PoissonCache, PoissonParams, PoissonRun, WindowPolicy, run,
 };
-use stampede_core::stats::{
-    bin_index, bin_index_by_reciprocal, ks_p_value, ks_statistic, quantile_sorted,
-};
+use stampede_core::stats::{bin_index, ks_p_value, ks_statistic, quantile_sorted};
 
 fn params(per_day: u32, window: (f64, f64), policy: WindowPolicy) -> PoissonParams {
     PoissonParams {
@@ -336,37 +334,6 @@ fn a_bucket_slower_than_the_stream_drops_about_one_minus_r_over_lambda() {
         number(&numbers, "bucket").theory.as_deref(),
         Some("λ > r: about 1 − r / λ = 14 % find no token")
     );
-}
-
-/// The gap histogram bins by a reciprocal where `bin_index` divides; every
-/// value on, just below and just above an edge, and between edges, must
-/// land in the same bin, for widths whose reciprocals round both ways.
-#[test]
-fn bins_found_by_a_reciprocal_are_those_of_bin_index() {
-    for width in [
-        0.1,
-        1.0 / 3.0,
-        0.7,
-        1.0,
-        6.9,
-        60.0,
-        86_400.0 / 7.0,
-        1e-4,
-        12_345.678,
-    ] {
-        let per_width = 1.0 / width;
-        for k in 0..45 {
-            let edge = k as f64 * width;
-            let middle = (k as f64 + 0.5) * width;
-            for value in [edge, edge.next_down(), edge.next_up(), middle, -edge] {
-                assert_eq!(
-                    bin_index_by_reciprocal(value, width, per_width, 40.0).to_bits(),
-                    bin_index(value, 0.0, width).to_bits(),
-                    "{value} in bins {width} wide"
-                );
-            }
-        }
-    }
 }
 
 #[test]

@@ -1,7 +1,8 @@
 use proptest::prelude::*;
 use stampede_core::stats::{
-    BinsFromZero, TwoPassQuantiles, chi_square_p_value, histogram, ks_p_value, ks_statistic,
-    max_per_group, mean, place_order_statistics, quantile_sorted, quantiles_unsorted,
+    BinsFromZero, TwoPassQuantiles, bin_index, bin_index_by_reciprocal, chi_square_p_value,
+    histogram, ks_p_value, ks_statistic, max_per_group, mean, place_order_statistics,
+    quantile_sorted, quantiles_unsorted,
 };
 
 #[test]
@@ -96,19 +97,37 @@ fn around_the_edges(width: f64) -> Vec<f64> {
     values
 }
 
+/// Bin widths whose reciprocals round both ways.
+const WIDTHS: [f64; 9] = [
+    0.1,
+    1.0 / 3.0,
+    0.7,
+    1.0,
+    6.9,
+    60.0,
+    86_400.0 / 7.0,
+    1e-4,
+    12_345.678,
+];
+
+/// A multiplication by 1 / width finds the bin `bin_index` finds by a
+/// division, for every value around every edge.
+#[test]
+fn bins_found_by_a_reciprocal_are_those_of_bin_index() {
+    for width in WIDTHS {
+        for value in around_the_edges(width) {
+            assert_eq!(
+                bin_index_by_reciprocal(value, width, 1.0 / width, 40.0).to_bits(),
+                bin_index(value, 0.0, width).to_bits(),
+                "{value} in bins {width} wide"
+            );
+        }
+    }
+}
+
 #[test]
 fn bins_from_zero_count_what_histogram_counts() {
-    for width in [
-        0.1,
-        1.0 / 3.0,
-        0.7,
-        1.0,
-        6.9,
-        60.0,
-        86_400.0 / 7.0,
-        1e-4,
-        12_345.678,
-    ] {
+    for width in WIDTHS {
         let values = around_the_edges(width);
         let mut bins = BinsFromZero::new(width, 40);
         values.iter().for_each(|&v| bins.count(v));
