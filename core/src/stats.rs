@@ -14,10 +14,9 @@
 //!   and its upper-tail probability.
 //!
 //! ```
-//! use stampede_core::stats::{mean, quantile_sorted};
+//! use stampede_core::stats::quantile_sorted;
 //!
 //! assert_eq!(quantile_sorted(&[1.0, 2.0, 3.0, 4.0], 0.5), Some(2.5));
-//! assert_eq!(mean(&[1.0, 2.0, 3.0]), Some(2.0));
 //! ```
 
 use std::f64::consts::PI;
@@ -225,11 +224,6 @@ pub fn place_order_statistics(values: &mut [f64], ranks: &[usize]) {
             placed = rank + 1;
         }
     }
-}
-
-/// The arithmetic mean; `None` for an empty slice.
-pub fn mean(values: &[f64]) -> Option<f64> {
-    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
 }
 
 /// Counts of `values` in `bins` bins of width `bin_width` starting at

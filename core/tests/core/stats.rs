@@ -1,8 +1,8 @@
 use proptest::prelude::*;
 use stampede_core::stats::{
     BinsFromZero, TwoPassQuantiles, bin_index, bin_index_by_reciprocal, chi_square_p_value,
-    histogram, ks_p_value, ks_statistic, max_per_group, mean, place_order_statistics,
-    quantile_sorted, quantiles_unsorted,
+    histogram, ks_p_value, ks_statistic, max_per_group, place_order_statistics, quantile_sorted,
+    quantiles_unsorted,
 };
 
 #[test]
@@ -25,12 +25,6 @@ fn quantile_refuses_empty_input_and_p_outside_the_unit_interval() {
     for p in [-0.1, 1.1, f64::NAN] {
         assert_eq!(quantile_sorted(&[1.0, 2.0], p), None);
     }
-}
-
-#[test]
-fn mean_of_values() {
-    assert_eq!(mean(&[1.0, 2.0, 6.0]), Some(3.0));
-    assert_eq!(mean(&[]), None);
 }
 
 #[test]
