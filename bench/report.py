@@ -128,30 +128,15 @@ def budgets(report):
         figure = browser.get(key)
         if figure:
             checks.append((what, f"{figure['median']:.0f} ms", f"≤ {limit:g} ms", figure["median"] <= limit))
-    paste = browser.get("fleet_paste")
-    if paste:
-        checks.append((
-            f"fleet paste of {paste['lines']:,} lines to drawn",
-            f"{paste['median_ms']:.0f} ms",
-            f"≤ {FLEET_PASTE_BUDGET_MS:g} ms",
-            paste["median_ms"] <= FLEET_PASTE_BUDGET_MS,
-        ))
-    replicate = browser.get("replicate")
-    if replicate:
-        checks.append((
-            f"Queue replicate ×{replicate['runs']} to done",
-            f"{replicate['median_ms']:.0f} ms",
-            f"≤ {REPLICATE_BUDGET_MS:g} ms",
-            replicate["median_ms"] <= REPLICATE_BUDGET_MS,
-        ))
-    read = browser.get("arrivals_read")
-    if read:
-        checks.append((
-            f"{read['rows']:,} arrivals read in the worker",
-            f"{read['median_ms']:.0f} ms",
-            f"≤ {ARRIVALS_READ_BUDGET_MS:g} ms",
-            read["median_ms"] <= ARRIVALS_READ_BUDGET_MS,
-        ))
+    for key, what, limit in (
+        ("fleet_paste", lambda f: f"fleet paste of {f['lines']:,} lines to drawn", FLEET_PASTE_BUDGET_MS),
+        ("replicate", lambda f: f"Queue replicate ×{f['runs']} to done", REPLICATE_BUDGET_MS),
+        ("arrivals_read", lambda f: f"{f['rows']:,} arrivals read in the worker", ARRIVALS_READ_BUDGET_MS),
+    ):
+        figure = browser.get(key)
+        if figure:
+            median = figure["median_ms"]
+            checks.append((what(figure), f"{median:.0f} ms", f"≤ {limit:g} ms", median <= limit))
     if not browser:
         checks.append(("browser benchmark", "did not run", "runs", False))
     return checks
