@@ -413,6 +413,7 @@ fn every_format_has_a_slug_and_auto_tells_them_apart() {
             "fleet",
             "crontab",
             "jenkins",
+            "jenkins-xml",
             "systemd",
             "prometheus",
             "k8s",

@@ -14,6 +14,7 @@ mod fleet_fix_native;
 mod fleet_import;
 mod fleet_jenkins;
 mod fleet_link;
+mod fleet_mixed;
 mod fleet_prometheus;
 mod fleet_puppet;
 mod fleet_systemd;

@@ -106,36 +106,69 @@ fn trigger(rest: &[(usize, Token)], line: usize, job: Option<&str>, out: &mut Na
         );
         return;
     }
-    let mut zone: Option<&str> = None;
-    for SpecText {
-        line: spec_line,
-        text: spec,
-        source,
-    } in lines
-    {
-        let spec = spec.trim();
+    let spec_lines = lines.iter().map(|spec| SpecLine {
+        line: spec.line,
+        text: spec.text.clone(),
+        source: Some(spec.source.clone()),
+    });
+    for spec_line in read_spec(spec_lines, job, out) {
+        if job.is_none() {
+            out.note(spec_line, format!("no \"{JOB_MARK} folder/name\" line names this job, so its H fields hash the name {DEFAULT_JOB}"));
+        }
+    }
+}
+
+/// One line of a timer's spec text.
+pub(crate) struct SpecLine {
+    /// Its line in the paste.
+    pub(crate) line: usize,
+    /// Its text, escapes read.
+    pub(crate) text: String,
+    /// The bytes it is written in, when a fix can write there.
+    pub(crate) source: Option<Range<usize>>,
+}
+
+/// Reads the lines of one timer's spec as Jenkins does: blank and `#`
+/// lines passed over, `TZ=` setting the zone of the lines after it, every
+/// other line a spec of job `job` ([`DEFAULT_JOB`] when `None`). Returns
+/// the lines that gave a fleet line.
+pub(crate) fn read_spec(
+    lines: impl IntoIterator<Item = SpecLine>,
+    job: Option<&str>,
+    out: &mut NativeTranslation,
+) -> Vec<usize> {
+    let mut zone: Option<String> = None;
+    let mut read = Vec::new();
+    for SpecLine { line, text, source } in lines {
+        let spec = text.trim();
         if spec.is_empty() || spec.starts_with('#') {
             continue;
         }
         if let Some(given) = spec.strip_prefix("TZ=") {
-            zone = Some(given.trim()).filter(|zone| !matches!(*zone, "UTC" | "Etc/UTC" | "GMT"));
+            zone = Some(given.trim())
+                .filter(|zone| !matches!(*zone, "UTC" | "Etc/UTC" | "GMT"))
+                .map(str::to_string);
             continue;
         }
-        if let Some(zone) = zone {
+        if let Some(zone) = &zone {
             out.skip(
-                *spec_line,
+                line,
                 "TZ",
                 format!("jenkins lines are placed in UTC, so a spec in {zone} is not read"),
             );
             continue;
         }
-        let name = job.unwrap_or(DEFAULT_JOB);
-        let source = Some(source.clone());
-        out.push_at(source, *spec_line, System::Jenkins, name, spec, &[]);
-        if job.is_none() {
-            out.note(*spec_line, format!("no \"{JOB_MARK} folder/name\" line names this job, so its H fields hash the name {DEFAULT_JOB}"));
-        }
+        out.push_at(
+            source,
+            line,
+            System::Jenkins,
+            job.unwrap_or(DEFAULT_JOB),
+            spec,
+            &[],
+        );
+        read.push(line);
     }
+    read
 }
 
 /// The tokens of Groovy text that triggers are made of, each with its

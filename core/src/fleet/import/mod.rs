@@ -8,13 +8,21 @@
 //! machines), the native lines skipped with the field and why, and notes
 //! on lines that were read but deserve a word ([`Imported::notes`]).
 //!
-//! `auto` ([`detect`]) decides by the first rule that holds:
+//! `auto` cuts the paste into parts that are each in one format
+//! ([`parts`]) and reads each as if pasted alone, so a crontab, a few
+//! Jenkinsfiles and a host's timers pasted together all read. Every line
+//! is accounted for ([`InputAccount`]): it gave a job, or it is blank, a
+//! comment or a setting, or it is skipped with the field and why. With a
+//! format chosen, a part that reads as another format is skipped, named.
+//!
+//! [`detect`] names the one format of a text by the first rule that holds:
 //!
 //! 1. the first line that is neither blank nor a `#` comment starts with a
 //!    system name (`cron`, `jenkins`, …) and a tab: a fleet file, since no
 //!    other format starts a line that way;
 //! 2. a line is `[Timer]`: systemd units;
 //! 3. the first character that is not blank is `{` or `[`: Temporal JSON;
+//!    `<`: a Jenkins job's `config.xml`;
 //! 4. a line is `kind: CronJob` (at any indent, so `List` items count):
 //!    Kubernetes; a line starts with `scrape_configs:`: Prometheus; a line
 //!    starts with `on:` or `jobs:`: GitHub Actions;
@@ -25,7 +33,9 @@
 pub mod crontab;
 pub mod github_actions;
 pub mod jenkins;
+pub mod jenkins_xml;
 pub mod kubernetes;
+pub mod parts;
 pub mod prometheus;
 pub mod systemd;
 pub mod temporal;
@@ -33,6 +43,8 @@ pub mod yaml;
 
 use std::collections::BTreeSet;
 use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
 
 use crate::choice_enum;
 use crate::error::InvalidInput;
@@ -50,6 +62,7 @@ choice_enum! {
         Fleet = ("fleet", "Fleet file (SYSTEM<TAB>ID<TAB>SPEC)"),
         Crontab = ("crontab", "crontab (user or system)"),
         Jenkins = ("jenkins", "Jenkinsfiles (cron triggers)"),
+        JenkinsXml = ("jenkins-xml", "Jenkins job config.xml"),
         Systemd = ("systemd", "systemd .timer units"),
         Prometheus = ("prometheus", "prometheus.yml"),
         Kubernetes = ("k8s", "Kubernetes CronJob YAML"),
@@ -69,6 +82,37 @@ pub struct Imported {
     /// Something to know about a line that was read, such as GitHub's
     /// habit of delaying scheduled runs; the command line prints each.
     pub notes: Vec<FleetNotice>,
+    /// The lines of the text read.
+    pub lines_in: usize,
+    /// The parts of the text, each in its format, in order.
+    pub parts: Vec<PartRead>,
+}
+
+/// A part of a text in one format, and how many jobs it gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartRead {
+    pub format: FleetFormat,
+    pub first_line: usize,
+    pub last_line: usize,
+    /// Fleet lines read from it.
+    pub jobs: usize,
+}
+
+/// Where every line of a text went. `read + ignored + skipped = lines`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputAccount {
+    /// Lines in the text.
+    pub lines: usize,
+    /// Lines that gave at least one job.
+    pub read: usize,
+    /// Jobs (fleet lines) read; a line may give several, such as a unit on
+    /// several machines.
+    pub jobs: usize,
+    /// Blank lines, comments, and the format's other text (settings,
+    /// structure, code around a trigger).
+    pub ignored: usize,
+    /// Lines skipped, each with its reason.
+    pub skipped: usize,
 }
 
 impl Imported {
@@ -93,23 +137,171 @@ pub fn read(text: &str, format: FleetFormat) -> FleetFile {
     import(text, format).file
 }
 
-/// Reads `text` in `format`, with the notes on the lines read.
+impl Imported {
+    /// Where every line of the text went.
+    pub fn account(&self) -> InputAccount {
+        let read: BTreeSet<usize> = self.file.lines.iter().map(|line| line.line).collect();
+        let skipped: BTreeSet<usize> = self
+            .file
+            .skipped
+            .iter()
+            .map(|skipped| skipped.line)
+            .filter(|line| !read.contains(line))
+            .collect();
+        InputAccount {
+            lines: self.lines_in,
+            read: read.len(),
+            jobs: self.file.lines.len(),
+            ignored: self.lines_in.saturating_sub(read.len() + skipped.len()),
+            skipped: skipped.len(),
+        }
+    }
+}
+
+/// Reads `text` in `format`, with the notes on the lines read: by parts
+/// for `auto`; for a format given, with any part that reads as another
+/// format skipped.
 pub fn import(text: &str, format: FleetFormat) -> Imported {
+    let parts = parts::parts(text);
+    let lines_in = text.lines().count();
+    let mut imported = Imported {
+        lines_in,
+        ..Imported::default()
+    };
+    if format != FleetFormat::Auto {
+        imported.absorb(read_as(text, format), 0);
+        imported.parts.push(PartRead {
+            format,
+            first_line: 1,
+            last_line: lines_in,
+            jobs: imported.file.lines.len(),
+        });
+        imported.skip_strays(text, &parts, format);
+        return imported;
+    }
+    for part in &parts {
+        let before = imported.file.lines.len();
+        let read = read_as(&text[part.bytes.clone()], part.format);
+        imported.absorb(read, part.first_line - 1);
+        let jobs = imported.file.lines.len() - before;
+        match imported.parts.last_mut() {
+            Some(last) if last.format == part.format => {
+                last.last_line = part.last_line();
+                last.jobs += jobs;
+            }
+            _ => imported.parts.push(PartRead {
+                format: part.format,
+                first_line: part.first_line,
+                last_line: part.last_line(),
+                jobs,
+            }),
+        }
+    }
+    imported.cap();
+    imported.file.skipped.sort_by_key(|skipped| skipped.line);
+    imported
+}
+
+impl Imported {
+    /// Takes in what a part gave, its lines `shift` lines down the text.
+    fn absorb(&mut self, read: Imported, shift: usize) {
+        let Imported {
+            file, mut notes, ..
+        } = read;
+        self.file
+            .lines
+            .extend(file.lines.into_iter().map(|mut line| {
+                line.line += shift;
+                line
+            }));
+        self.file
+            .skipped
+            .extend(file.skipped.into_iter().map(|mut skipped| {
+                skipped.line += shift;
+                skipped
+            }));
+        for note in &mut notes {
+            note.line += shift;
+        }
+        self.notes.append(&mut notes);
+    }
+
+    /// Holds the fleet to [`MOST_IMPORTED_LINES`] across its parts.
+    fn cap(&mut self) {
+        if self.file.lines.len() <= MOST_IMPORTED_LINES {
+            return;
+        }
+        let first_out = self.file.lines[MOST_IMPORTED_LINES].line;
+        self.file.lines.truncate(MOST_IMPORTED_LINES);
+        // A line that gave lines on both sides of the cap is not read.
+        self.file.lines.retain(|line| line.line != first_out);
+        self.file.skipped.push(SkippedLine {
+            line: first_out,
+            field: "lines".into(),
+            reason: format!(
+                "the paste gives more than {MOST_IMPORTED_LINES} fleet lines; \
+                 this one and those after it are not read"
+            ),
+        });
+        let read: BTreeSet<usize> = self.file.lines.iter().map(|line| line.line).collect();
+        self.notes.retain(|note| read.contains(&note.line));
+    }
+
+    /// Skips, for a text read in `format`, each part that reads as another
+    /// format and gave nothing, at its first line that is not blank or a
+    /// comment, so no line is passed over without a word.
+    fn skip_strays(&mut self, text: &str, parts: &[parts::Part], format: FleetFormat) {
+        let taken: BTreeSet<usize> = self
+            .file
+            .lines
+            .iter()
+            .map(|line| line.line)
+            .chain(self.file.skipped.iter().map(|skipped| skipped.line))
+            .collect();
+        for part in parts.iter().filter(|part| part.format != format) {
+            let lines = (part.first_line..).zip(text[part.bytes.clone()].lines());
+            let mut significant = lines.filter(|(_, line)| {
+                let line = line.trim();
+                !line.is_empty() && !line.starts_with(['#', ';']) && !line.starts_with("//")
+            });
+            let Some((first, _)) = significant.next() else {
+                continue;
+            };
+            if (part.first_line..=part.last_line()).any(|line| taken.contains(&line)) {
+                continue;
+            }
+            self.file.skipped.push(SkippedLine {
+                line: first,
+                field: "format".into(),
+                reason: format!(
+                    "lines {first}–{} read as {}, not as {}: choose Detect to read them",
+                    part.last_line(),
+                    part.format.label(),
+                    format.label()
+                ),
+            });
+        }
+        self.file.skipped.sort_by_key(|skipped| skipped.line);
+    }
+}
+
+/// Reads all of `text` in `format`, which is not `auto`.
+fn read_as(text: &str, format: FleetFormat) -> Imported {
     let translation = match format {
-        FleetFormat::Auto => return import(text, detect(text)),
-        FleetFormat::Fleet => {
+        FleetFormat::Auto | FleetFormat::Fleet => {
             return Imported {
                 file: file::parse(text),
-                notes: Vec::new(),
+                ..Imported::default()
             };
         }
         FleetFormat::Crontab => {
             return Imported {
                 file: crontab::read(text, CrontabForm::Auto),
-                notes: Vec::new(),
+                ..Imported::default()
             };
         }
         FleetFormat::Jenkins => jenkins::translate(text),
+        FleetFormat::JenkinsXml => jenkins_xml::translate(text),
         FleetFormat::Systemd => systemd::translate(text),
         FleetFormat::Prometheus => prometheus::translate(text),
         FleetFormat::Kubernetes => kubernetes::translate(text),
@@ -142,6 +334,8 @@ pub fn detect(text: &str) -> FleetFormat {
         FleetFormat::Systemd
     } else if first.starts_with(['{', '[']) {
         FleetFormat::Temporal
+    } else if first.starts_with('<') {
+        FleetFormat::JenkinsXml
     } else if lines().any(|line| {
         let line = line.trim_start().trim_start_matches("- ");
         matches!(
@@ -225,7 +419,11 @@ impl NativeTranslation {
         let mut notes = self.notes;
         notes.retain(|note| read.contains(&note.line));
         notes.dedup();
-        Imported { file, notes }
+        Imported {
+            file,
+            notes,
+            ..Imported::default()
+        }
     }
 
     /// Adds a fleet line of `system` from native line `line`, unless the

@@ -11,7 +11,7 @@ use crate::error::InvalidInput;
 use crate::fleet::cron::Horizon;
 use crate::fleet::file::{FleetLine, System};
 use crate::fleet::fix::{self, FixChange};
-use crate::fleet::import::{self, FleetFormat, Imported};
+use crate::fleet::import::{self, FleetFormat, Imported, InputAccount, PartRead};
 use crate::fleet::level;
 use crate::fleet::stability::{self, FleetChange, StabilityPlacing};
 use crate::units::counted;
@@ -185,13 +185,32 @@ impl WeekLoad {
     }
 }
 
+/// A run of lines of the text in one format, and the jobs it gave.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TextPart {
+    /// The format's slug, such as `crontab`.
+    pub format: String,
+    /// The format in words, such as "systemd timers".
+    pub words: String,
+    pub first_line: u32,
+    pub last_line: u32,
+    pub jobs: u32,
+}
+
 /// Stage one: the fleet as written.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FleetRead {
-    /// The format the text was read in (the detected one for `auto`).
+    /// The format the text was read in (the detected one for `auto`), or
+    /// `mixed` when its parts are in several.
     pub format: String,
     /// "212 jobs from a crontab; 3 lines skipped".
     pub summary: String,
+    /// "240 lines in: 230 read into 240 jobs, 8 comments, blank or
+    /// settings, 2 skipped".
+    pub reconciliation: String,
+    pub account: InputAccount,
+    /// The text's parts, in order; one for a text in one format.
+    pub parts: Vec<TextPart>,
     pub jobs: Vec<Job>,
     pub skipped: Vec<Skipped>,
     pub notices: Vec<LineNotice>,
@@ -293,20 +312,13 @@ fn week() -> Horizon {
     Horizon::minutes(WEEK_MINUTES).expect("a week is within the longest horizon")
 }
 
-/// The format `params` reads `text` in: the detected one for `auto`.
-fn format_of(text: &str, params: &FleetParams) -> FleetFormat {
-    match params.format {
-        FleetFormat::Auto => import::detect(text),
-        given => given,
-    }
-}
-
 /// The format in plain words, as the summary names it.
 fn format_words(format: FleetFormat) -> &'static str {
     match format {
         FleetFormat::Auto | FleetFormat::Fleet => "a fleet file",
         FleetFormat::Crontab => "a crontab",
         FleetFormat::Jenkins => "Jenkinsfiles",
+        FleetFormat::JenkinsXml => "Jenkins job configs",
         FleetFormat::Systemd => "systemd timers",
         FleetFormat::Prometheus => "prometheus.yml",
         FleetFormat::Kubernetes => "Kubernetes CronJobs",
@@ -323,9 +335,39 @@ pub(super) fn lines_skipped(skipped: &[Skipped]) -> u64 {
     lines.len() as u64
 }
 
+/// The formats of `parts` in words, each once, in order: "a crontab,
+/// Jenkinsfiles and systemd timers".
+fn formats_in_words(parts: &[PartRead]) -> String {
+    let mut words: Vec<&str> = Vec::new();
+    for part in parts {
+        let word = format_words(part.format);
+        if !words.contains(&word) {
+            words.push(word);
+        }
+    }
+    match words.as_slice() {
+        [] => format_words(FleetFormat::Fleet).to_string(),
+        [one] => one.to_string(),
+        [most @ .., last] => format!("{} and {last}", most.join(", ")),
+    }
+}
+
+/// "240 lines in: 230 read into 240 jobs, 8 comments, blank or settings,
+/// 2 skipped".
+pub fn reconciliation(account: &InputAccount) -> String {
+    format!(
+        "{} in: {} read into {}, {} comments, blank or settings, {} skipped",
+        counted(account.lines as u64, "line", "lines"),
+        account.read,
+        counted(account.jobs as u64, "job", "jobs"),
+        account.ignored,
+        account.skipped,
+    )
+}
+
 /// "212 jobs from a crontab; 3 lines skipped", or what to paste when
 /// nothing was there to read.
-fn summary(jobs: usize, skipped: &[Skipped], format: FleetFormat) -> String {
+fn summary(jobs: usize, skipped: &[Skipped], parts: &[PartRead]) -> String {
     if jobs == 0 && skipped.is_empty() {
         return "No schedules yet: paste a crontab, Jenkinsfiles, systemd timers, a prometheus.yml, \
                 Kubernetes CronJobs, GitHub Actions workflows, Temporal schedules or a fleet file, \
@@ -335,7 +377,7 @@ fn summary(jobs: usize, skipped: &[Skipped], format: FleetFormat) -> String {
     let read = format!(
         "{} from {}",
         counted(jobs as u64, "job", "jobs"),
-        format_words(format)
+        formats_in_words(parts)
     );
     match lines_skipped(skipped) {
         0 => read,
@@ -369,6 +411,7 @@ fn load_of(
             skipped: Vec::new(),
         },
         notes: notes.to_vec(),
+        ..Imported::default()
     };
     let expansion = fleet.expand(params.week.0, week(), seed)?;
     let jobs = JobsByLine::new(&fleet.file.lines);
@@ -386,8 +429,11 @@ fn load_of(
 
 /// Stage one: reads `text` and expands it over the week of `params`.
 pub fn read(text: &str, params: &FleetParams, seed: u64) -> Result<FleetRead, InvalidInput> {
-    let format = format_of(text, params);
-    let Imported { file, notes } = import::import(text, format);
+    let imported = import::import(text, params.format);
+    let account = imported.account();
+    let Imported {
+        file, notes, parts, ..
+    } = imported;
     let jobs = jobs_of(&file.lines);
     let skipped: Vec<Skipped> = file
         .skipped
@@ -399,9 +445,29 @@ pub fn read(text: &str, params: &FleetParams, seed: u64) -> Result<FleetRead, In
         })
         .collect();
     let (load, notices) = load_of(file.lines, &notes, params, seed)?;
+    let format = match parts.as_slice() {
+        [] => FleetFormat::Fleet.slug(),
+        [one] => one.format.slug(),
+        [first, rest @ ..] if rest.iter().all(|part| part.format == first.format) => {
+            first.format.slug()
+        }
+        _ => "mixed",
+    };
     Ok(FleetRead {
-        format: format.slug().to_string(),
-        summary: summary(jobs.len(), &skipped, format),
+        format: format.to_string(),
+        summary: summary(jobs.len(), &skipped, &parts),
+        reconciliation: reconciliation(&account),
+        account,
+        parts: parts
+            .iter()
+            .map(|part| TextPart {
+                format: part.format.slug().to_string(),
+                words: format_words(part.format).to_string(),
+                first_line: part.first_line as u32,
+                last_line: part.last_line as u32,
+                jobs: part.jobs as u32,
+            })
+            .collect(),
         jobs,
         skipped,
         notices,
@@ -421,7 +487,7 @@ pub fn day_arrivals(
     seed: u64,
     day: u32,
 ) -> Result<String, InvalidInput> {
-    let fleet = import::import(text, format_of(text, params));
+    let fleet = import::import(text, params.format);
     let expansion = fleet.expand(params.week.0, week(), seed)?;
     let duration_of_line: std::collections::HashMap<usize, Option<u64>> = fleet
         .file
@@ -470,13 +536,12 @@ pub fn link(text: &str, sample: Sample) -> Option<Result<String, String>> {
 
 /// Stage two: fixes the fleet of `text` by `params.fix`.
 pub fn fix(text: &str, params: &FleetParams, seed: u64) -> Result<FleetFix, InvalidInput> {
-    let format = format_of(text, params);
-    let Imported { file, notes } = import::import(text, format);
+    let Imported { file, notes, .. } = import::import(text, params.format);
     let fixes = match params.fix {
         FixMethod::Hash => fix::fix_lines(&file.lines),
         FixMethod::Level => level::level(&file.lines, &[], params.week.0, week(), seed)?.fixes,
     };
-    let fixed_text = fix::native::rewrite(text, format, &fixes)?;
+    let fixed_text = fix::native::rewrite(text, params.format, &fixes)?;
     let (load, _) = load_of(fix::apply(&file.lines, &fixes), &notes, params, seed)?;
     // `fix_lines` and `level` give one fix a line, in the fleet's order.
     let mut changed = 0;
@@ -505,7 +570,7 @@ pub fn probe(
     params: &FleetParams,
     seed: u64,
 ) -> Result<Option<FleetProbe>, InvalidInput> {
-    let lines = import::import(text, format_of(text, params)).file.lines;
+    let lines = import::import(text, params.format).file.lines;
     let has = |system: System| lines.iter().any(|line| line.system == system);
     let (change, sentence) = match params.probe {
         Probe::None => return Ok(None),

@@ -8,6 +8,7 @@
 //!   stands or added after the others;
 //! - crontabs: the five time fields (or the `@` macro);
 //! - Jenkinsfiles: the spec line inside the trigger's string, quotes kept;
+//! - a job's `config.xml`: the spec line inside `<spec>`, escaped as XML;
 //! - CronJob and workflow YAML: the schedule scalar, in its own quoting; a
 //!   new spec a plain scalar cannot hold as it is (one starting with an
 //!   indicator such as `*` or `@`, or holding `: `, ` #` or any of
@@ -29,7 +30,7 @@ use crate::error::InvalidInput;
 
 use super::super::file;
 use super::super::import::{
-    self, FleetFormat, NativeTranslation, github_actions, jenkins, kubernetes,
+    self, FleetFormat, NativeTranslation, github_actions, jenkins, jenkins_xml, kubernetes,
 };
 use super::{FixChange, LineFix};
 
@@ -41,12 +42,37 @@ type LineEditor = fn(&str, &str, &[(String, String)]) -> Result<String, InvalidI
 /// or why it cannot be written there.
 type SpecWriter = fn(&str, &str) -> Result<String, String>;
 
-/// `text`, in `format`, with every rewritten line of `fixes` written.
+/// `text`, in `format`, with every rewritten line of `fixes` written; for
+/// `auto`, each of its parts ([`import::parts`]) in its own format.
 pub fn rewrite(text: &str, format: FleetFormat, fixes: &[LineFix]) -> Result<String, InvalidInput> {
-    let format = match format {
-        FleetFormat::Auto => import::detect(text),
-        given => given,
-    };
+    if format != FleetFormat::Auto {
+        return rewrite_as(text, format, fixes);
+    }
+    let mut out = String::with_capacity(text.len());
+    for part in import::parts::parts(text) {
+        let lines = part.first_line..=part.last_line();
+        let here: Vec<LineFix> = fixes
+            .iter()
+            .filter(|fix| lines.contains(&fix.line))
+            .cloned()
+            .collect();
+        let part_text = &text[part.bytes.clone()];
+        if rewritten(&here).next().is_none() {
+            out.push_str(part_text);
+            continue;
+        }
+        // Blank lines before the part keep every line its number in the
+        // whole text, which the fixes and any refusal speak of.
+        let shift = part.first_line - 1;
+        let padded = "\n".repeat(shift) + part_text;
+        let written = rewrite_as(&padded, part.format, &here)?;
+        out.push_str(&written[shift..]);
+    }
+    Ok(out)
+}
+
+/// [`rewrite`] of all of `text` in `format`, which is not `auto`.
+fn rewrite_as(text: &str, format: FleetFormat, fixes: &[LineFix]) -> Result<String, InvalidInput> {
     let written = write(text, format, fixes);
     if matches!(format, FleetFormat::Fleet | FleetFormat::Crontab) {
         return written;
@@ -65,6 +91,9 @@ fn write(text: &str, format: FleetFormat, fixes: &[LineFix]) -> Result<String, I
         FleetFormat::Crontab => by_line(text, fixes, crontab_line),
         FleetFormat::Jenkins => {
             specs_in_place(text, jenkins::translate(text), fixes, scalar::groovy)
+        }
+        FleetFormat::JenkinsXml => {
+            specs_in_place(text, jenkins_xml::translate(text), fixes, scalar::xml)
         }
         FleetFormat::Kubernetes => {
             specs_in_place(text, kubernetes::translate(text), fixes, scalar::yaml)

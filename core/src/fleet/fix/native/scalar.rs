@@ -16,6 +16,19 @@ pub(super) fn groovy(source: &str, spec: &str) -> Result<String, String> {
     Ok(retext(source, spec))
 }
 
+/// A spec line inside a `config.xml`'s `<spec>` (`source` is the line as
+/// written), its blanks kept and `&`, `<` and `>` escaped.
+pub(super) fn xml(source: &str, spec: &str) -> Result<String, String> {
+    if spec.contains(['\n', '\r']) {
+        return Err("a spec line holds no line break".into());
+    }
+    let escaped = spec
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    Ok(retext(source, &escaped))
+}
+
 /// A YAML scalar (`source`, quotes included) holding `spec` instead, in
 /// the same style: single-quoted, double-quoted, or plain unless the spec
 /// needs quotes, in which case double-quoted.
