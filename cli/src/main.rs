@@ -64,10 +64,11 @@ use stampede_core::fleet::Expansion;
 use stampede_core::fleet::cron::{Horizon, MOST_HORIZON_MINUTES};
 use stampede_core::fleet::file::SkippedLine;
 use stampede_core::fleet::fix::{self, FixChange, FixFigures, native};
-use stampede_core::fleet::import::{self, FleetFormat, Imported};
+use stampede_core::fleet::import::{self, FleetFormat, Imported, InputAccount};
 use stampede_core::fleet::instant;
 use stampede_core::fleet::level;
 use stampede_core::hash_spread::{HashMode, Reduction};
+use stampede_core::units::counted;
 use stampede_core::key_numbers::KeyNumber;
 use stampede_core::panels::Panel;
 use stampede_core::panels::fleet::FleetReport;
@@ -158,12 +159,15 @@ enum Command {
         /// prometheus.yml ("# server: FQDN" names the server); Kubernetes
         /// CronJob YAML; GitHub Actions workflow YAML ("# file: name.yml"
         /// before each); Temporal schedule JSON (describe or list output,
-        /// with "scheduleId" and "namespaceId" beside it). Auto detects
-        /// it: a fleet file when its first line that is not blank or a
-        /// comment starts with a system name and a tab; units with a
-        /// [Timer] line; JSON from a leading { or [; YAML by kind: CronJob,
-        /// scrape_configs: or on:; Jenkinsfiles by a cron call or
-        /// triggers block; else a crontab.
+        /// with "scheduleId" and "namespaceId" beside it); Jenkins job
+        /// config.xml files ("# file: jobs/NAME/config.xml" before each).
+        /// Auto cuts stdin into parts, each in one of these, and reads each
+        /// as if given alone: a part starts at a "# file:" or "// job:"
+        /// line, a unit's [Section], a Jenkinsfile's pipeline {, a YAML
+        /// document or key, JSON's { or [, XML's <, a fleet line, or a
+        /// crontab line. Where every line went (read, comments, blank or
+        /// settings, skipped) goes to stderr and, as "input", into the
+        /// JSON.
         #[arg(long, value_name = "FORMAT", default_value = "auto", value_parser = choices(FleetFormat::OPTIONS, FleetFormat::from_slug))]
         format: FleetFormat,
         /// Where the horizon starts, in RFC 3339: 2026-01-01T00:00:00Z, or
@@ -183,7 +187,8 @@ enum Command {
         /// then line.
         #[arg(long)]
         starts: bool,
-        /// Refuse the file at its first skipped line (exit code 2) instead of
+        /// Refuse the input when any line is skipped (exit code 1), once every
+        /// skipped line and where every line went are on stderr, instead of
         /// expanding the rest.
         #[arg(long)]
         strict: bool,
@@ -233,6 +238,9 @@ enum Failure {
     Input(clap::Error),
     /// Writing `what` failed, which is not the input's fault: exit code 1.
     Output { what: String, error: io::Error },
+    /// `--strict` and this many lines skipped, each already on stderr:
+    /// exit code 1.
+    Skipped(usize),
 }
 
 fn output(what: impl Into<String>) -> impl FnOnce(io::Error) -> Failure {
@@ -295,6 +303,11 @@ fn main() -> ExitCode {
         }
         Err(Failure::Output { what, error }) => {
             eprintln!("error: cannot write {what}: {error}");
+            ExitCode::FAILURE
+        }
+        Err(Failure::Skipped(lines)) => {
+            let lines = counted(lines as u64, "line was", "lines were");
+            eprintln!("error: --strict: {lines} skipped, each listed above");
             ExitCode::FAILURE
         }
     }
@@ -497,12 +510,49 @@ fn presets(seed: u64) -> Result<(), Failure> {
         .map_err(output("the presets"))
 }
 
-/// What `fleet` prints: the expansion, and the lines that were not read.
+/// What `fleet` prints: the expansion, where every line of stdin went,
+/// and the lines that were not read.
 #[derive(Serialize)]
 struct FleetOutput<'a> {
     #[serde(flatten)]
     expansion: &'a Expansion<'a>,
+    input: InputOutput,
     skipped: &'a [SkippedLine],
+}
+
+/// Where every line of stdin went, and its parts by format.
+#[derive(Serialize)]
+struct InputOutput {
+    #[serde(flatten)]
+    account: InputAccount,
+    parts: Vec<PartOutput>,
+}
+
+/// A run of stdin's lines in one format.
+#[derive(Serialize)]
+struct PartOutput {
+    format: &'static str,
+    first_line: usize,
+    last_line: usize,
+    jobs: usize,
+}
+
+impl InputOutput {
+    fn new(imported: &Imported) -> Self {
+        Self {
+            account: imported.account(),
+            parts: imported
+                .parts
+                .iter()
+                .map(|part| PartOutput {
+                    format: part.format.slug(),
+                    first_line: part.first_line,
+                    last_line: part.last_line,
+                    jobs: part.jobs,
+                })
+                .collect(),
+        }
+    }
 }
 
 fn fleet(
@@ -521,7 +571,7 @@ fn fleet(
         .map_err(horizon_refused)?;
 
     let mut err = io::stderr().lock();
-    let reported = report_skipped(&mut err, &read.skipped).and_then(|()| {
+    let reported = report_input(&mut err, &imported).and_then(|()| {
         expansion.notices.iter().try_for_each(|notice| {
             writeln!(
                 err,
@@ -550,6 +600,7 @@ fn fleet(
     }
     let printed = FleetOutput {
         expansion: &expansion,
+        input: InputOutput::new(&imported),
         skipped: &read.skipped,
     };
     serde_json::to_writer(&mut out, &printed)
@@ -560,7 +611,8 @@ fn fleet(
 }
 
 /// Stdin as text, and the fleet read from it in `format` with the notes on
-/// its lines; with `strict`, refused at its first skipped line.
+/// its lines; with `strict`, refused when any line is skipped, once every
+/// line and the account are on stderr.
 fn read_fleet(format: FleetFormat, strict: bool) -> Result<(String, Imported), Failure> {
     let mut bytes = Vec::new();
     io::stdin()
@@ -573,10 +625,31 @@ fn read_fleet(format: FleetFormat, strict: bool) -> Result<(String, Imported), F
         input(format!("stdin line {line}: not valid UTF-8"))
     })?;
     let read = import::import(&text, format);
-    if let (true, Some(first)) = (strict, read.file.skipped.first()) {
-        return Err(input(skipped_message(first)));
+    let skipped = read.account().skipped;
+    if strict && skipped > 0 {
+        report_input(&mut io::stderr().lock(), &read).map_err(output("the skipped lines"))?;
+        return Err(Failure::Skipped(skipped));
     }
     Ok((text, read))
+}
+
+/// Where every line went, the parts by format when there are several, and
+/// each skipped line.
+fn report_input(err: &mut impl Write, read: &Imported) -> io::Result<()> {
+    writeln!(err, "input: {}", read.account())?;
+    if read.parts.len() > 1 {
+        for part in &read.parts {
+            writeln!(
+                err,
+                "input: lines {}-{}: {}, {} jobs",
+                part.first_line,
+                part.last_line,
+                part.format.label(),
+                part.jobs
+            )?;
+        }
+    }
+    report_skipped(err, &read.file.skipped)
 }
 
 fn skipped_message(skipped: &SkippedLine) -> String {
@@ -613,7 +686,8 @@ fn fleet_fix(
     strict: bool,
     pinned: Option<Vec<usize>>,
 ) -> Result<(), Failure> {
-    let (text, Imported { file: read, .. }) = read_fleet(format, strict)?;
+    let (text, imported) = read_fleet(format, strict)?;
+    let read = &imported.file;
     let horizon = Horizon::hours(hours).map_err(|e| input(format!("--hours: {}", e.reason)))?;
     let fixes = match pinned {
         Some(pinned) => {
@@ -630,7 +704,7 @@ fn fleet_fix(
         .map_err(|e| input(format!("stdin: {}: {}", e.field, e.reason)))?;
 
     let mut err = io::stderr().lock();
-    report_skipped(&mut err, &read.skipped)
+    report_input(&mut err, &imported)
         .and_then(|()| {
             fixes.iter().try_for_each(|fix| match &fix.change {
                 FixChange::Kept { why } => {

@@ -48,6 +48,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::choice_enum;
 use crate::error::InvalidInput;
+use crate::units::counted;
 
 use super::cron::Horizon;
 use super::file::{self, FleetFile, SkippedLine, System};
@@ -135,6 +136,22 @@ impl Imported {
 /// `skipped`, numbered as in `text`.
 pub fn read(text: &str, format: FleetFormat) -> FleetFile {
     import(text, format).file
+}
+
+impl std::fmt::Display for InputAccount {
+    /// "240 lines in: 230 read into 240 jobs, 8 comments, blank or
+    /// settings, 2 skipped".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} in: {} read into {}, {} comments, blank or settings, {} skipped",
+            counted(self.lines as u64, "line", "lines"),
+            self.read,
+            counted(self.jobs as u64, "job", "jobs"),
+            self.ignored,
+            self.skipped,
+        )
+    }
 }
 
 impl Imported {

@@ -240,7 +240,12 @@ fn step(kind: Option<Kind>, line: &str, depth: &Depth, continued: bool) -> Optio
         // Each JSON value is a part (JSON Lines too), read as YAML's flow
         // style, whose comments start `#`.
         Kind::Json => plain_comment,
-        Kind::Jenkins | Kind::JenkinsXml | Kind::Fleet | Kind::Crontab => {
+        // Between a Jenkinsfile's blocks only Groovy goes on, so a stray
+        // line after one is read (and named) as a crontab's.
+        Kind::Jenkins => {
+            opens.is_none_or(|opened| opened == kind) && (plain_comment || is_groovy(trimmed))
+        }
+        Kind::JenkinsXml | Kind::Fleet | Kind::Crontab => {
             opens.is_none_or(|opened| opened == kind)
         }
     };
@@ -359,6 +364,27 @@ fn is_groovy_opening(trimmed: &str) -> bool {
         || ["cron(", "cron '", "cron \""]
             .iter()
             .any(|call| trimmed.starts_with(call))
+}
+
+/// A statement at a Jenkinsfile's top level: a closing bracket, an
+/// annotation, or a name followed by a call, block, assignment, member,
+/// string or another name's call (`def x = …`, `stage('b') {`, `echo 'hi'`,
+/// `import a.b`).
+fn is_groovy(trimmed: &str) -> bool {
+    if trimmed.starts_with(['}', ')', ']', '@']) {
+        return true;
+    }
+    let name_end = trimmed
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .unwrap_or(trimmed.len());
+    if name_end == 0 {
+        return false;
+    }
+    let name = &trimmed[..name_end];
+    let after = trimmed[name_end..].trim_start();
+    matches!(name, "def" | "import" | "return" | "if" | "for" | "while" | "try" | "library")
+        || after.is_empty()
+        || after.starts_with(['(', '{', '=', '.', '\'', '"', '['])
 }
 
 /// How deep in brackets (or elements) a Jenkinsfile's, a JSON value's or

@@ -352,19 +352,6 @@ fn formats_in_words(parts: &[PartRead]) -> String {
     }
 }
 
-/// "240 lines in: 230 read into 240 jobs, 8 comments, blank or settings,
-/// 2 skipped".
-pub fn reconciliation(account: &InputAccount) -> String {
-    format!(
-        "{} in: {} read into {}, {} comments, blank or settings, {} skipped",
-        counted(account.lines as u64, "line", "lines"),
-        account.read,
-        counted(account.jobs as u64, "job", "jobs"),
-        account.ignored,
-        account.skipped,
-    )
-}
-
 /// "212 jobs from a crontab; 3 lines skipped", or what to paste when
 /// nothing was there to read.
 fn summary(jobs: usize, skipped: &[Skipped], parts: &[PartRead]) -> String {
@@ -456,7 +443,7 @@ pub fn read(text: &str, params: &FleetParams, seed: u64) -> Result<FleetRead, In
     Ok(FleetRead {
         format: format.to_string(),
         summary: summary(jobs.len(), &skipped, &parts),
-        reconciliation: reconciliation(&account),
+        reconciliation: account.to_string(),
         account,
         parts: parts
             .iter()
