@@ -7,7 +7,7 @@
 //!
 //! - Hash: `crc = zlib.crc32(hash_id as UTF-8)`, one number for the whole
 //!   spec. Field `i` (minute 0, hour 1, day of month 2, month 3, day of
-//!   week 4) draws `lo + (crc >> i) % (hi - lo + 1)`: the field position
+//!   week 4, second 5) draws `lo + (crc >> i) % (hi - lo + 1)`: the field position
 //!   enters the draw, the field's text never does, so `H H * * *` and
 //!   `H H(0-23) * * *` give the same hour.
 //! - `H` spans the field (minute 0-59, hour 0-23, day of month 1-31,
@@ -19,11 +19,15 @@
 //!   second day from Sunday).
 //! - Fields are matched whole: `H` inside a list (`H,5`) is refused, as
 //!   croniter refuses it. `R` (random per process) is refused here.
-//! - `@hourly` = `H * * * *`, `@daily` = `H H * * *`, `@midnight` =
-//!   `H H(0-2) * * *`, `@weekly` = `H H * * H`, `@monthly` = `H H H * *`,
-//!   `@yearly`/`@annually` = `H H H H *`, each with a sixth field `H` for
-//!   the second, drawn as the sixth field: `(crc >> 5) % 60`
-//!   ([`hashed_second`]); the [`Schedule`] holds the minutes.
+//! - Seconds: a sixth field is the second of the minute (0-59), read as
+//!   the other fields are read (`H` is `(crc >> 5) % 60`); five fields
+//!   start on second 0. Every second of a matching minute is a start
+//!   ([`CroniterSchedule::push_starts`]), so `* * * * * *` is 60 a
+//!   minute.
+//! - `@hourly` = `H * * * * H`, `@daily` = `H H * * * H`, `@midnight` =
+//!   `H H(0-2) * * * H`, `@weekly` = `H H * * H H`, `@monthly` =
+//!   `H H H * * H`, `@yearly`/`@annually` = `H H H H * H`: croniter's
+//!   hashed forms, six fields like any other.
 //! - Days: when both day fields are restricted a day matches either
 //!   ([`DayRule::EitherWhenBothRestricted`]), otherwise both. Unlike
 //!   Vixie, "restricted" is judged on the expanded values, not the first
@@ -32,25 +36,26 @@
 //!   `0 0 */2 * 1` is odd days OR Mondays here, odd Mondays in Vixie.
 //!
 //! Not read (refused with the field named): `L`, `W`, `#`, `R`, `*`
-//! listed with other values, and six- or seven-field specs (seconds,
-//! years).
+//! listed with other values, and seven-field specs (years).
 
-use super::cron::{DayRule, Schedule};
+use super::cron::{DayRule, Schedule, bits};
 use super::jenkins::FIELD_NAMES;
+use super::plan::{MICROS_PER_SECOND, Window};
 use crate::error::InvalidInput;
 
-/// `croniter.RANGES` for the five fields.
-const RANGES: [(u64, u64); 5] = [(0, 59), (0, 23), (1, 31), (1, 12), (0, 6)];
+/// `croniter.RANGES` for the six fields.
+const RANGES: [(u64, u64); 6] = [(0, 59), (0, 23), (1, 31), (1, 12), (0, 6), (0, 59)];
 const DAY_OF_MONTH: usize = 2;
 const MONTH: usize = 3;
 const DAY_OF_WEEK: usize = 4;
+const SECOND: usize = 5;
 
 const MONTH_NAMES: [&str; 12] = [
     "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
 ];
 const DAY_NAMES: [&str; 7] = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"];
 
-/// The hashed `@` forms (`expr_aliases[...][1]`), sixth field the second.
+/// The hashed `@` forms (`expr_aliases[...][1]`).
 const ALIASES: [(&str, &str); 7] = [
     ("@midnight", "h h(0-2) * * * h"),
     ("@hourly", "h * * * * h"),
@@ -66,22 +71,57 @@ pub fn hash(hash_id: &str) -> u32 {
     crc32fast::hash(hash_id.as_bytes())
 }
 
-/// The second of the minute croniter starts `spec` at: hashed for the `@`
-/// forms, 0 for five-field specs.
-pub fn hashed_second(hash_id: &str, spec: &str) -> u32 {
-    const SECOND: u32 = 5;
-    let is_alias = ALIASES
-        .iter()
-        .any(|(name, _)| name.eq_ignore_ascii_case(spec.trim()));
-    if is_alias {
-        (hash(hash_id) >> SECOND) % 60
-    } else {
-        0
+/// A croniter spec: the minutes it fires on and the seconds of each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CroniterSchedule {
+    pub minutes: Schedule,
+    /// Bit s for second s of a matching minute, 0 to 59.
+    pub seconds: u64,
+}
+
+impl CroniterSchedule {
+    /// Appends each start in `window`, in order, while `out` holds fewer
+    /// than `most`. Returns whether a start was left out because `out` was
+    /// full.
+    pub fn push_starts(&self, window: Window, out: &mut Vec<i64>, most: usize) -> bool {
+        let second = |bit: u32| i64::from(bit) * MICROS_PER_SECOND;
+        let (first, last) = (
+            self.seconds.trailing_zeros(),
+            63 - self.seconds.leading_zeros(),
+        );
+        // The minutes with a second in the window. Every minute but the
+        // first and last has all its seconds in it, so two more minutes than
+        // there is room for starts overfill `out`.
+        let minutes_window = Window {
+            from: window.from - second(last),
+            end: window.end - second(first),
+        };
+        let room = most.saturating_sub(out.len()).saturating_add(2);
+        let mut minutes = Vec::new();
+        let left_out = self.minutes.push_starts(minutes_window, &mut minutes, room);
+        for minute in minutes {
+            for bit in bits(self.seconds) {
+                let at = minute + second(bit);
+                if !(window.from..window.end).contains(&at) {
+                    continue;
+                }
+                if out.len() >= most {
+                    return true;
+                }
+                out.push(at);
+            }
+        }
+        left_out
     }
 }
 
-/// A spec read as `croniter(spec, hash_id=hash_id)` reads it.
+/// A spec read as `croniter(spec, hash_id=hash_id)` reads it, minutes only.
 pub fn schedule(hash_id: &str, spec: &str) -> Result<Schedule, InvalidInput> {
+    read(hash_id, spec).map(|read| read.minutes)
+}
+
+/// A spec read as `croniter(spec, hash_id=hash_id)` reads it.
+pub fn read(hash_id: &str, spec: &str) -> Result<CroniterSchedule, InvalidInput> {
     // croniter lowercases the whole spec first (`expr_format.lower()`);
     // non-ASCII text is refused below as croniter refuses it.
     let lower = spec.to_ascii_lowercase();
@@ -94,23 +134,24 @@ pub fn schedule(hash_id: &str, spec: &str) -> Result<Schedule, InvalidInput> {
         .collect();
     if fields.len() < 5 {
         return Err(InvalidInput::new(
-            FIELD_NAMES[fields.len()],
-            "is missing: croniter reads minute hour day-of-month month day-of-week",
+            field_name(fields.len()),
+            "is missing: croniter reads minute hour day-of-month month day-of-week, then an optional second",
         ));
     }
-    if fields.len() > 5 && alias.is_none() {
-        return Err(InvalidInput::new(
-            FIELD_NAMES[DAY_OF_WEEK],
+    if fields.len() > RANGES.len() {
+        return Err(refuse(
+            SECOND,
             format!(
-                "is followed by {} more fields; croniter reads them as seconds and year, which a minute schedule does not hold",
-                fields.len() - 5
+                "is followed by {} more fields; croniter reads a seventh as the year, which is not read here",
+                fields.len() - RANGES.len()
             ),
         ));
     }
     let crc = hash(hash_id);
-    let mut sets = [0u64; 5];
-    let mut unrestricted = [false; 5];
-    for (index, field) in fields[..5].iter().enumerate() {
+    // Five fields start on second 0.
+    let mut sets = [0u64, 0, 0, 0, 0, 1];
+    let mut unrestricted = [false; 6];
+    for (index, field) in fields.iter().enumerate() {
         let expanded = expand_hash(crc, index, field)?;
         let (set, star) = read_field(index, &expanded)?;
         sets[index] = set;
@@ -124,22 +165,30 @@ pub fn schedule(hash_id: &str, spec: &str) -> Result<Schedule, InvalidInput> {
         }
     }
     let either = !unrestricted[DAY_OF_MONTH] && !unrestricted[DAY_OF_WEEK];
-    Ok(Schedule {
-        minutes: sets[0],
-        hours: sets[1] as u32,
-        days_of_month: sets[DAY_OF_MONTH] as u32,
-        months: sets[MONTH] as u16,
-        days_of_week: sets[DAY_OF_WEEK] as u8,
-        days: if either {
-            DayRule::EitherWhenBothRestricted
-        } else {
-            DayRule::Both
+    Ok(CroniterSchedule {
+        minutes: Schedule {
+            minutes: sets[0],
+            hours: sets[1] as u32,
+            days_of_month: sets[DAY_OF_MONTH] as u32,
+            months: sets[MONTH] as u16,
+            days_of_week: sets[DAY_OF_WEEK] as u8,
+            days: if either {
+                DayRule::EitherWhenBothRestricted
+            } else {
+                DayRule::Both
+            },
         },
+        seconds: sets[SECOND],
     })
 }
 
+/// The name a refusal gives field `field`: Jenkins' five, then `second`.
+pub fn field_name(field: usize) -> &'static str {
+    FIELD_NAMES.get(field).copied().unwrap_or("second")
+}
+
 fn refuse(field: usize, reason: impl Into<String>) -> InvalidInput {
-    InvalidInput::new(FIELD_NAMES[field], reason)
+    InvalidInput::new(field_name(field), reason)
 }
 
 fn short(text: &str) -> String {

@@ -25,8 +25,8 @@ pub struct Window {
 pub enum LinePlan {
     /// Cron, Jenkins and Puppet lines: minutes of the UTC calendar.
     Minutes(cron::Schedule),
-    /// croniter lines: minutes of the UTC calendar, each at a second.
-    MinutesAtSecond(cron::Schedule, u32),
+    /// croniter lines: minutes of the UTC calendar, each at its seconds.
+    Croniter(croniter::CroniterSchedule),
     /// Cron lines with a time zone: minutes of a local clock.
     Zoned(Box<ZonedCron>),
     /// systemd lines: calendar elapses, delayed as the timer delays them.
@@ -74,10 +74,8 @@ impl LinePlan {
                 .map(Self::Minutes)
                 .map_err(spec),
             // croniter hashes the id given as `hash_id` into its `H` fields.
-            System::Croniter => croniter::schedule(&line.id, &line.spec)
-                .map(|schedule| {
-                    Self::MinutesAtSecond(schedule, croniter::hashed_second(&line.id, &line.spec))
-                })
+            System::Croniter => croniter::read(&line.id, &line.spec)
+                .map(Self::Croniter)
                 .map_err(spec),
             // Puppet evaluates `fqdn_rand` for the node and writes the number.
             System::Puppet => puppet::read_line(line).map(Self::Minutes),
@@ -102,19 +100,7 @@ impl LinePlan {
     pub fn push_starts(&self, window: Window, out: &mut Vec<i64>, most: usize) -> bool {
         match self {
             Self::Minutes(schedule) => schedule.push_starts(window, out, most),
-            Self::MinutesAtSecond(schedule, second) => {
-                // A start at minute m + second is in the window when m is in
-                // the window moved back by that second.
-                let shift = i64::from(*second) * MICROS_PER_SECOND;
-                let before = out.len();
-                let moved = Window {
-                    from: window.from - shift,
-                    end: window.end - shift,
-                };
-                let full = schedule.push_starts(moved, out, most);
-                out[before..].iter_mut().for_each(|at| *at += shift);
-                full
-            }
+            Self::Croniter(schedule) => schedule.push_starts(window, out, most),
             Self::Zoned(zoned) => zoned.push_starts(window, out, most),
             Self::Systemd(timer) => timer.push_starts(window, out, most),
             Self::Temporal(schedule) => schedule.push_starts(window, out, most),
@@ -128,7 +114,7 @@ impl LinePlan {
         match self {
             Self::Systemd(timer) => timer.draws_at_random(),
             Self::Minutes(_)
-            | Self::MinutesAtSecond(..)
+            | Self::Croniter(_)
             | Self::Zoned(_)
             | Self::Temporal(_)
             | Self::Prometheus(_) => false,
