@@ -108,6 +108,21 @@ impl LinePlan {
         }
     }
 
+    /// The span `[start, end)` a start given at `start` falls in when the
+    /// line does not place it to the microsecond: a systemd timer without
+    /// `BootID=` starts somewhere within its `AccuracySec=`. `None` when
+    /// the start is exact.
+    pub fn start_window(&self, start: i64) -> Option<Window> {
+        match self {
+            Self::Systemd(timer) => timer.start_window(start),
+            Self::Minutes(_)
+            | Self::Croniter(_)
+            | Self::Zoned(_)
+            | Self::Temporal(_)
+            | Self::Prometheus(_) => None,
+        }
+    }
+
     /// Whether the starts depend on delays drawn from the seed, where a
     /// real machine draws its own.
     pub fn draws_at_random(&self) -> bool {

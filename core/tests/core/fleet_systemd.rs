@@ -2,19 +2,24 @@
 //! next elapses from libsystemd-shared 252.39 (checked against
 //! `systemd-analyze calendar`), `systemd_delay.tsv` fixed delays from an
 //! independent SipHash checked against systemd's own (see the
-//! `make_systemd_*.py` beside them).
+//! `make_systemd_*.py` beside them). `systemd_accuracy.tsv` is the one
+//! exception: `AccuracySec=` wake-ups from a re-implementation of
+//! sd-event's source, since no systemd runs where they were made.
 
 use proptest::prelude::*;
 use stampede_core::fleet;
 use stampede_core::fleet::cron::Horizon;
 use stampede_core::fleet::file::{self, FleetLine, LineOptions, System};
+use stampede_core::fleet::import::systemd as import;
 use stampede_core::fleet::plan::{LinePlan, Window};
 use stampede_core::fleet::systemd::{
-    FIXED_DELAY_KEY, Manager, OPTION_KEYS, SystemdTimer, calendar, fixed_delay_hash, timespan,
+    FIXED_DELAY_KEY, Manager, OPTION_KEYS, SystemdTimer, accuracy, calendar, fixed_delay_hash,
+    timespan,
 };
 
 const CALENDAR: &str = include_str!("../data/systemd_calendar.tsv");
 const DELAYS: &str = include_str!("../data/systemd_delay.tsv");
+const ACCURACY: &str = include_str!("../data/systemd_accuracy.tsv");
 /// 2024-02-26T00:00:00Z, a Monday.
 const MONDAY: i64 = 1_708_905_600;
 const SECOND: i64 = 1_000_000;
@@ -277,8 +282,153 @@ fn refusals_name_the_option() {
         "MachineID"
     );
     assert_eq!(refused(&[("MachineID", "0123")]), "MachineID");
+    assert_eq!(refused(&[("AccuracySec", "soon")]), "AccuracySec");
+    assert_eq!(
+        refused(&[("BootID", "5e9a7c1a2f4b-4c7d-9b8e-1d2c-3b4a5f60")]),
+        "BootID"
+    );
+    assert_eq!(
+        refused(&[("BootID", "5e9a7c1a-2f4b-4c7d-9b8e-1d2c3b4a5f6g")]),
+        "BootID"
+    );
+    assert_eq!(
+        refused(&[("BootID", "{5e9a7c1a-2f4b-4c7d-9b8e-1d2c3b4a5f60}")]),
+        "BootID"
+    );
     let spec = SystemdTimer::read(&line("a.timer", "daily Europe/Paris", &[], None), 0);
     assert_eq!(spec.unwrap_err().field, "spec");
+}
+
+/// The vectors' elapses that a calendar expression can name, with it.
+const NAMED_ELAPSES: [(i64, &str); 4] = [
+    (MONDAY * SECOND, "2024-02-26 00:00:00"),
+    (MONDAY * SECOND + 1, "2024-02-26 00:00:00.000001"),
+    (MONDAY * SECOND + 59_999_999, "2024-02-26 00:00:59.999999"),
+    (MONDAY * SECOND + 17_250_000, "2024-02-26 00:00:17.25"),
+];
+
+#[test]
+fn accuracy_wake_ups_match_a_reimplementation_of_sd_events_source() {
+    let rows = rows(ACCURACY);
+    assert_eq!(rows.len(), 12 * 14 * 8);
+    let mut through_lines = 0;
+    for row in rows {
+        let [boot_id, span, elapse, perturb, want] = row[..] else {
+            panic!("{row:?}");
+        };
+        let (span, elapse): (u64, u64) = (span.parse().unwrap(), elapse.parse().unwrap());
+        let (perturb, want): (u64, u64) = (perturb.parse().unwrap(), want.parse().unwrap());
+        assert_eq!(
+            accuracy::perturbation(&machine_id(&boot_id.replace('-', ""))),
+            perturb,
+            "{boot_id}"
+        );
+        let got = accuracy::wake_up(elapse, accuracy::event_accuracy(span), perturb);
+        assert_eq!(got, want, "{boot_id} {span} {elapse}");
+        // The same through a line, the boot id as written.
+        let Some((_, spec)) = NAMED_ELAPSES.iter().find(|(at, _)| *at as u64 == elapse) else {
+            continue;
+        };
+        let span_text = format!("{span}us");
+        let options = [("BootID", boot_id), ("AccuracySec", span_text.as_str())];
+        let got = starts(&timer(spec, &options, None), MONDAY - 3600, 48);
+        assert_eq!(got, [want as i64], "{boot_id} {span} {spec}");
+        through_lines += 1;
+    }
+    assert_eq!(through_lines, 12 * 14 * 4);
+}
+
+#[test]
+fn without_a_boot_id_a_start_is_the_elapse_and_carries_its_accuracy() {
+    let exact = timer("hourly", &[("AccuracySec", "1us")], None);
+    let default = timer("hourly", &[], None);
+    let got = starts(&default, MONDAY, 6);
+    assert_eq!(got, starts(&exact, MONDAY, 6));
+    assert_eq!(got[0], MONDAY * SECOND);
+    let minute = 60 * SECOND;
+    for &start in &got {
+        let window = default.start_window(start);
+        assert_eq!(
+            window,
+            Some(Window {
+                from: start,
+                end: start + minute + 1
+            })
+        );
+        assert_eq!(exact.start_window(start), None);
+    }
+    // sd-event takes an accuracy of 0 for 250 ms.
+    let zero = timer("hourly", &[("AccuracySec", "0")], None);
+    assert_eq!(
+        zero.start_window(0),
+        Some(Window {
+            from: 0,
+            end: 250_001
+        })
+    );
+    let plan =
+        LinePlan::read(&line("a.timer", "daily", &[("AccuracySec", "1h")], None), 0).unwrap();
+    assert_eq!(
+        plan.start_window(5),
+        Some(Window {
+            from: 5,
+            end: 5 + HOUR + 1
+        })
+    );
+    let cron = FleetLine {
+        system: System::Cron,
+        ..line("a", "0 * * * *", &[], None)
+    };
+    assert_eq!(LinePlan::read(&cron, 0).unwrap().start_window(5), None);
+}
+
+#[test]
+fn with_a_boot_id_every_start_is_the_boots_point_in_its_window() {
+    let boot = "5e9a7c1a-2f4b-4c7d-9b8e-1d2c3b4a5f60";
+    let perturb = accuracy::perturbation(&machine_id(&boot.replace('-', ""))) as i64;
+    assert!(perturb > 0);
+    // An hourly elapse on the hour with a minute's slack: the boot's point
+    // in that minute, the same every hour.
+    let hourly = timer("hourly", &[("BootID", boot)], None);
+    assert_eq!(hourly.start_window(0), None);
+    let got = starts(&hourly, MONDAY, 6);
+    let want: Vec<i64> = (0..6)
+        .map(|hour| MONDAY * SECOND + hour * HOUR + perturb)
+        .collect();
+    assert_eq!(got, want);
+    // Both spellings of the id are one boot.
+    let plain = timer(
+        "hourly",
+        &[("BootID", &boot.replace('-', "").to_uppercase())],
+        None,
+    );
+    assert_eq!(starts(&plain, MONDAY, 6), want);
+    // A day's slack on an hourly timer: the wake-up, the next base, skips
+    // calendar times as a long delay does.
+    let slack = timer("hourly", &[("BootID", boot), ("AccuracySec", "1d")], None);
+    let got = starts(&slack, MONDAY, 72);
+    assert!(
+        got.windows(2).all(|pair| pair[1] - pair[0] > HOUR),
+        "{got:?}"
+    );
+}
+
+#[test]
+fn timers_pass_their_accuracy_on() {
+    let text = "# file: backup.timer\n\
+                [Timer]\n\
+                OnCalendar=daily\n\
+                AccuracySec=1h\n\
+                # file: clean.timer\n\
+                [Timer]\n\
+                AccuracySec=5min\n\
+                OnCalendar=weekly\n\
+                AccuracySec=\n";
+    assert_eq!(
+        import::translate(text).fleet_text(),
+        "systemd\tbackup.timer\tdaily\tAccuracySec=1h\n\
+         systemd\tclean.timer\tweekly\n"
+    );
 }
 
 #[test]

@@ -10,9 +10,9 @@
 //! In each unit's `[Timer]` section, every `OnCalendar=` becomes one line
 //! per machine (one line with no `MachineID=` when no machine is listed)
 //! on the `OnCalendar=`'s own line: id the unit's name, spec the
-//! expression, and the unit's `RandomizedDelaySec=`, `FixedRandomDelay=`
-//! and `RandomizedOffsetSec=` as options, wherever in the section they
-//! stand. As systemd reads a unit, a later assignment of a setting wins,
+//! expression, and the unit's `RandomizedDelaySec=`, `FixedRandomDelay=`,
+//! `RandomizedOffsetSec=` and `AccuracySec=` as options, wherever in the
+//! section they stand. As systemd reads a unit, a later assignment of a setting wins,
 //! an empty one resets it, and an empty `OnCalendar=` drops the ones
 //! before it; a line ending in `\` goes on on the next, and lines starting
 //! `#` or `;` are comments. Timers counted from boot or from the unit's
@@ -32,10 +32,11 @@ pub const MACHINES_MARK: &str = "# machines:";
 pub const DEFAULT_UNIT: &str = "unnamed.timer";
 
 /// The `[Timer]` settings passed on as options, by their fleet keys.
-const DELAY_KEYS: [&str; 3] = [
+const PASSED_KEYS: [&str; 4] = [
     "RandomizedDelaySec",
     "FixedRandomDelay",
     "RandomizedOffsetSec",
+    "AccuracySec",
 ];
 
 /// The monotonic timers: they count from an event, not the calendar.
@@ -62,7 +63,7 @@ pub fn translate(text: &str) -> NativeTranslation {
                 out.note(*line, format!("no \"{FILE_MARK} name.timer\" line names this unit, so its delays hash the name {DEFAULT_UNIT}"));
             }
             let mut options: Vec<(&str, &str)> = unit
-                .delays
+                .passed
                 .iter()
                 .filter_map(|(key, value)| Some((*key, value.as_deref()?)))
                 .collect();
@@ -110,8 +111,8 @@ fn machines<'a>(text: &'a str, out: &mut NativeTranslation) -> Vec<&'a str> {
 pub(crate) struct TimerUnit {
     /// Each `OnCalendar=` in force, with its line.
     pub(crate) calendars: Vec<(usize, String)>,
-    /// The last value of each of [`DELAY_KEYS`], if set.
-    delays: [(&'static str, Option<String>); 3],
+    /// The last value of each of [`PASSED_KEYS`], if set.
+    passed: [(&'static str, Option<String>); 4],
     /// The line of each key's last assignment, the one in force.
     pub(crate) last_set: BTreeMap<String, usize>,
 }
@@ -121,7 +122,7 @@ pub(crate) struct TimerUnit {
 pub(crate) fn read_unit(text: &str, first_line: usize, out: &mut NativeTranslation) -> TimerUnit {
     let mut unit = TimerUnit {
         calendars: Vec::new(),
-        delays: DELAY_KEYS.map(|key| (key, None)),
+        passed: PASSED_KEYS.map(|key| (key, None)),
         last_set: BTreeMap::new(),
     };
     let mut in_timer = false;
@@ -162,7 +163,7 @@ pub(crate) fn read_unit(text: &str, first_line: usize, out: &mut NativeTranslati
             } else {
                 unit.calendars.push((line, value.to_string()));
             }
-        } else if let Some((_, given)) = unit.delays.iter_mut().find(|(name, _)| *name == key) {
+        } else if let Some((_, given)) = unit.passed.iter_mut().find(|(name, _)| *name == key) {
             *given = Some(value.to_string()).filter(|value| !value.is_empty());
         } else if MONOTONIC_KEYS.contains(&key) {
             out.skip(line, key, "counts from boot or from the unit's own runs, not on the calendar, so it is not placed");

@@ -22,24 +22,31 @@
 //!   `FixedRandomDelay=yes`, else a fresh `random_u64() % RandomizedDelaySec`,
 //!   drawn here from the seed (so the notice says the delays are random).
 //! - Offset: `hash % RandomizedOffsetSec`, always the fixed hash.
+//! - Accuracy (`wake`, [`accuracy`]): the manager starts the service at a
+//!   point in `[elapse, elapse + AccuracySec=]` (1 min by default) set by
+//!   the boot id. With `BootID=` a start is that point; without it `wake`
+//!   is the elapse itself, the earliest the start can be, and
+//!   [`SystemdTimer::start_window`] gives the span it falls in.
 //! - Walk: each elapse is `next_calendar(base) + offset + delay`, and the
-//!   base of the next is the time the service was started, delay
-//!   included (`last_trigger`): a delay longer than the gap to the next
-//!   calendar time skips it. The timer only waits again once the service
-//!   has stopped, so with `Duration=` a start is never before the previous
-//!   one ends; an elapse that passed meanwhile starts the service at once.
+//!   base of the next is the time the service was started, delay and
+//!   wake-up included (`last_trigger`): a delay longer than the gap to
+//!   the next calendar time skips it. The timer only waits again once the
+//!   service has stopped, so with `Duration=` a start is never before the
+//!   previous one ends; an elapse that passed meanwhile starts the service
+//!   at once.
 //!
 //! ```text
-//! startₖ = max(next(startₖ₋₁) + offset + delayₖ, startₖ₋₁ + duration)
-//! start₁ = next(from − 1 µs − delay₁ − offset) + offset + delay₁
+//! startₖ = max(wake(next(startₖ₋₁) + offset + delayₖ), startₖ₋₁ + duration)
+//! start₁ = wake(next(from − 1 µs − delay₁ − offset) + offset + delay₁)
 //! ```
 //!
 //! The first base is a convention: the timer is taken as started just
 //! before the window, waiting with its first delay, so the first start is
 //! the first calendar time whose delayed elapse falls in the window. The
-//! walk then needs one calendar step per start. Results assume
-//! `AccuracySec=1us` (no coalescing) and the local zone UTC.
+//! walk then needs one calendar step per start. Results assume the local
+//! zone UTC.
 
+pub mod accuracy;
 pub mod calendar;
 pub mod elapse;
 pub mod timespan;
@@ -59,11 +66,13 @@ pub const FIXED_DELAY_KEY: [u8; 16] = [
 ];
 
 /// The option keys a systemd line reads.
-pub const OPTION_KEYS: [&str; 4] = [
+pub const OPTION_KEYS: [&str; 6] = [
     "RandomizedDelaySec",
     "FixedRandomDelay",
     "MachineID",
     "RandomizedOffsetSec",
+    "AccuracySec",
+    "BootID",
 ];
 
 /// The stream family random delays are drawn from, one stream per line.
@@ -115,6 +124,10 @@ pub struct SystemdTimer {
     offset: u64,
     /// `Duration=` in microseconds; 0 when not given.
     duration: u64,
+    /// `AccuracySec=` in microseconds, as sd-event holds it.
+    accuracy: u64,
+    /// The boot's perturbation, from `BootID=`; `None` when not given.
+    perturb: Option<u64>,
 }
 
 impl SystemdTimer {
@@ -149,6 +162,25 @@ impl SystemdTimer {
                 )
             })?,
         };
+        let perturb = match line.options.own("BootID") {
+            None => None,
+            Some(text) => {
+                let id = parse_boot_id(text).ok_or_else(|| {
+                    Refusal::new(
+                        "BootID",
+                        format!(
+                            "\"{}\" is not 32 hexadecimal digits or the UUID /proc/sys/kernel/random/boot_id holds",
+                            crate::field::shorten(text)
+                        ),
+                    )
+                })?;
+                Some(accuracy::perturbation(&id))
+            }
+        };
+        let accuracy = match line.options.own("AccuracySec") {
+            None => accuracy::DEFAULT_ACCURACY,
+            Some(_) => span("AccuracySec")?,
+        };
         let hash = fixed_delay_hash(&machine_id, Manager::System, &line.id);
         let delay = match (delay_span, fixed) {
             (0, _) => Delay::None,
@@ -171,6 +203,8 @@ impl SystemdTimer {
                 .options
                 .duration_seconds
                 .map_or(0, |seconds| seconds * MICROS_PER_SECOND as u64),
+            accuracy: accuracy::event_accuracy(accuracy),
+            perturb,
         })
     }
 
@@ -194,6 +228,29 @@ impl SystemdTimer {
         self.offset
     }
 
+    /// The span `[start, start + accuracy]` a start at `start` falls in
+    /// when no `BootID=` places it; `None` when the start is exact.
+    pub fn start_window(&self, start: i64) -> Option<Window> {
+        if self.perturb.is_some() || self.accuracy <= 1 {
+            return None;
+        }
+        let accuracy = i64::try_from(self.accuracy).unwrap_or(i64::MAX);
+        Some(Window {
+            from: start,
+            end: start.saturating_add(accuracy).saturating_add(1),
+        })
+    }
+
+    /// When the manager wakes for an elapse: the boot's point in the
+    /// accuracy window, or the elapse itself when the boot is not known.
+    fn wake_up(&self, elapse: i64) -> i128 {
+        match self.perturb {
+            // Elapses are calendar times after 1970, plus delays.
+            Some(perturb) => i128::from(accuracy::wake_up(elapse as u64, self.accuracy, perturb)),
+            None => i128::from(elapse),
+        }
+    }
+
     /// Appends each start in `window`, in order, while `out` holds fewer
     /// than `most`. Returns whether a start was left out because `out` was
     /// full.
@@ -213,19 +270,23 @@ impl SystemdTimer {
         let first_base = i128::from(window.from) - 1 - i128::from(delay) - offset;
         let mut base = first_base.clamp(0, i128::from(i64::MAX)) as i64;
         let mut running_until = i128::MIN;
+        let end = i128::from(window.end);
         while let Some(calendar_time) = self.calendar.next_elapse(base) {
-            let elapse =
-                (i128::from(calendar_time) + offset + i128::from(delay)).max(running_until);
-            if elapse >= i128::from(window.end) {
+            let elapse = i128::from(calendar_time) + offset + i128::from(delay);
+            if elapse >= end {
+                return false;
+            }
+            // An elapse that passed while the service ran starts it at once.
+            let start = self.wake_up(elapse as i64).max(running_until);
+            if start >= end {
                 return false;
             }
             if out.len() >= most {
                 return true;
             }
-            let start = elapse as i64;
-            out.push(start);
-            base = start;
-            running_until = elapse + duration;
+            out.push(start as i64);
+            base = start as i64;
+            running_until = start + duration;
             delay = next_delay();
         }
         false
@@ -239,6 +300,20 @@ fn parse_boolean(text: &str) -> Option<bool> {
         "1" | "yes" | "y" | "true" | "t" | "on" => Some(true),
         "0" | "no" | "n" | "false" | "f" | "off" => Some(false),
         _ => None,
+    }
+}
+
+/// A boot id: 32 hexadecimal digits, or the dashed UUID
+/// `/proc/sys/kernel/random/boot_id` holds.
+fn parse_boot_id(text: &str) -> Option<[u8; 16]> {
+    let dashed = text.len() == 36
+        && text
+            .char_indices()
+            .all(|(at, c)| (c == '-') == [8, 13, 18, 23].contains(&at));
+    if dashed {
+        parse_machine_id(&text.replace('-', ""))
+    } else {
+        parse_machine_id(text)
     }
 }
 
