@@ -1,4 +1,5 @@
-//! croniter's `H`: a value per field taken from one CRC-32 of the hash id.
+//! croniter specs, five fields or six (the sixth the second), with `H` a
+//! value per field taken from one CRC-32 of the hash id.
 //!
 //! Followed: PyPI `croniter` 7.0.0 (`croniter.py`: `HashExpander`,
 //! `croniter._expand`, `croniter._calc_next`), run as
@@ -493,6 +494,9 @@ mod tests {
         assert_eq!(schedule.months, 1 << ((crc >> 3) % 12 + 1));
         assert_eq!(schedule.days_of_week, 1 << ((crc >> 4) % 7));
         assert_eq!(schedule.days, DayRule::EitherWhenBothRestricted);
+        let seconds = read("job", "H H H H H H").unwrap().seconds;
+        assert_eq!(seconds, 1 << ((crc >> 5) % 60));
+        assert_eq!(read("job", "H H H H H").unwrap().seconds, 1);
     }
 
     #[test]
