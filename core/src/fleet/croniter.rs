@@ -8,9 +8,9 @@
 //!
 //! - Hash: `crc = zlib.crc32(hash_id as UTF-8)`, one number for the whole
 //!   spec. Field `i` (minute 0, hour 1, day of month 2, month 3, day of
-//!   week 4, second 5) draws `lo + (crc >> i) % (hi - lo + 1)`: the field position
-//!   enters the draw, the field's text never does, so `H H * * *` and
-//!   `H H(0-23) * * *` give the same hour.
+//!   week 4, second 5) draws `lo + (crc >> i) % (hi - lo + 1)`: the field
+//!   position enters the draw, the field's text never does, so `H H * * *`
+//!   and `H H(0-23) * * *` give the same hour.
 //! - `H` spans the field (minute 0-59, hour 0-23, day of month 1-31,
 //!   month 1-12, day of week 0-6); `H(a-b)` spans `a-b` (`a < b`, both
 //!   in range, 7 reading as Sunday). `H/n` and `H(a-b)/n` draw `x` over

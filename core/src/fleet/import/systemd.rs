@@ -12,12 +12,12 @@
 //! on the `OnCalendar=`'s own line: id the unit's name, spec the
 //! expression, and the unit's `RandomizedDelaySec=`, `FixedRandomDelay=`,
 //! `RandomizedOffsetSec=` and `AccuracySec=` as options, wherever in the
-//! section they stand. As systemd reads a unit, a later assignment of a setting wins,
-//! an empty one resets it, and an empty `OnCalendar=` drops the ones
-//! before it; a line ending in `\` goes on on the next, and lines starting
-//! `#` or `;` are comments. Timers counted from boot or from the unit's
-//! own runs (`OnBootSec=`, `OnUnitActiveSec=`, …) are not on the calendar
-//! and are skipped with a notice.
+//! section they stand. As systemd reads a unit, a later assignment of a
+//! setting wins, an empty one resets it, and an empty `OnCalendar=` drops
+//! the ones before it; a line ending in `\` goes on on the next, and lines
+//! starting `#` or `;` are comments. Timers counted from boot or from the
+//! unit's own runs (`OnBootSec=`, `OnUnitActiveSec=`, …) are not on the
+//! calendar and are skipped with a notice.
 
 use std::collections::BTreeMap;
 

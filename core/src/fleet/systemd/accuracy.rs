@@ -13,8 +13,9 @@
 //!   64-bit words in the machine's byte order (little-endian here, as on
 //!   x86-64 and arm64): `perturb = (w₀ ⊕ w₁) mod 60 s`.
 //! - Wake-up, for `a` the elapse and `b = a + accuracy`, in Unix
-//!   microseconds: the latest point at or before `b` at the boot's
-//!   offset into a minute, else into 10 s, 1 s, 250 ms, else `b`:
+//!   microseconds: the last point before `b` at the boot's offset into a
+//!   minute, if it is not before `a`; else the same into 10 s, 1 s and
+//!   250 ms; else `b`:
 //!
 //! ```text
 //! for step in 1 min, 10 s, 1 s, 250 ms:
