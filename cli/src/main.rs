@@ -68,7 +68,6 @@ use stampede_core::fleet::import::{self, FleetFormat, Imported, InputAccount};
 use stampede_core::fleet::instant;
 use stampede_core::fleet::level;
 use stampede_core::hash_spread::{HashMode, Reduction};
-use stampede_core::units::counted;
 use stampede_core::key_numbers::KeyNumber;
 use stampede_core::panels::Panel;
 use stampede_core::panels::fleet::FleetReport;
@@ -77,6 +76,7 @@ use stampede_core::panels::run::{self, KeyOffset, TimeSeries};
 use stampede_core::panels::snippet;
 use stampede_core::panels::state::{RESERVED_KEYS, State};
 use stampede_core::replication::{MAX_REPLICATIONS, MIN_REPLICATIONS};
+use stampede_core::units::counted;
 
 #[derive(Parser)]
 #[command(

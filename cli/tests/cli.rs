@@ -383,6 +383,12 @@ fn fleet_prints_the_expansion_and_reports_bad_lines_on_stderr() {
     assert_eq!(result["skipped"][0]["field"], "system");
     assert_eq!(result["skipped"].as_array().unwrap().len(), 1);
     assert_eq!(result["starts"][0]["id"], "cleanup");
+    let lines = FLEET.lines().count();
+    let input = &result["input"];
+    assert_eq!(input["lines"], lines);
+    assert_eq!(input["skipped"], 1);
+    let sum = ["read", "ignored", "skipped"].map(|key| input[key].as_u64().unwrap());
+    assert_eq!(sum.iter().sum::<u64>(), lines as u64);
 
     let stderr = text(&output.stderr);
     assert!(stderr.contains("stdin line 4: system: "), "{stderr}");
@@ -390,9 +396,20 @@ fn fleet_prints_the_expansion_and_reports_bad_lines_on_stderr() {
 }
 
 #[test]
-fn fleet_strict_refuses_the_file_at_its_first_bad_line() {
+fn fleet_strict_lists_every_skipped_line_and_exits_1() {
     let output = stampede(&["fleet", "--strict"], FLEET.as_bytes());
-    assert_refused(&output, "stdin line 4: system: ");
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(output.stdout.is_empty(), "stdout: {}", text(&output.stdout));
+    assert!(
+        stderr.contains("skipped: stdin line 4: system: "),
+        "{stderr}"
+    );
+    assert!(stderr.contains("input: "), "{stderr}");
+    assert!(
+        stderr.contains("error: --strict: 1 line was skipped"),
+        "{stderr}"
+    );
     // A clean file passes.
     let clean = stampede(
         &["fleet", "--strict", "--from", "2026-01-01T00:00:00Z"],
@@ -651,4 +668,49 @@ fn run_with_arrivals_refuses_a_file_with_no_arrivals_by_name() {
         "{}",
         text(&output.stderr)
     );
+}
+
+/// A crontab, two Jenkinsfiles and a timer in one paste, with a stray line.
+const MIXED: &str = "\
+0 2 * * * /opt/backup
+30 * * * * /opt/poll
+// job: shop/nightly
+pipeline { triggers { cron('H 3 * * *') } }
+// job: shop/weekly
+pipeline { triggers { cron('H 4 * * 0') } }
+# file: sync.timer
+[Timer]
+OnCalendar=hourly
+not a schedule
+";
+
+#[test]
+fn fleet_reads_every_part_of_a_mixed_paste_and_accounts_for_every_line() {
+    let output = stampede(
+        &["fleet", "--from", "2026-01-01T00:00:00Z", "--hours", "1"],
+        MIXED.as_bytes(),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let result: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let input = &result["input"];
+    assert_eq!(input["lines"], 10);
+    assert_eq!(input["jobs"], 5);
+    assert_eq!(input["read"], 5);
+    assert_eq!(input["skipped"], 1);
+    assert_eq!(input["ignored"], 4);
+    let formats: Vec<&str> = input["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|part| part["format"].as_str().unwrap())
+        .collect();
+    assert_eq!(formats, ["crontab", "jenkins", "systemd", "crontab"]);
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains(
+            "input: 10 lines in: 5 read into 5 jobs, 4 comments, blank or settings, 1 skipped"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("skipped: stdin line 10: "), "{stderr}");
 }

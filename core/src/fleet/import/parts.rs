@@ -245,9 +245,7 @@ fn step(kind: Option<Kind>, line: &str, depth: &Depth, continued: bool) -> Optio
         Kind::Jenkins => {
             opens.is_none_or(|opened| opened == kind) && (plain_comment || is_groovy(trimmed))
         }
-        Kind::JenkinsXml | Kind::Fleet | Kind::Crontab => {
-            opens.is_none_or(|opened| opened == kind)
-        }
+        Kind::JenkinsXml | Kind::Fleet | Kind::Crontab => opens.is_none_or(|opened| opened == kind),
     };
     if goes_on {
         None
@@ -382,8 +380,10 @@ fn is_groovy(trimmed: &str) -> bool {
     }
     let name = &trimmed[..name_end];
     let after = trimmed[name_end..].trim_start();
-    matches!(name, "def" | "import" | "return" | "if" | "for" | "while" | "try" | "library")
-        || after.is_empty()
+    matches!(
+        name,
+        "def" | "import" | "return" | "if" | "for" | "while" | "try" | "library"
+    ) || after.is_empty()
         || after.starts_with(['(', '{', '=', '.', '\'', '"', '['])
 }
 
