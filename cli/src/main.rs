@@ -64,7 +64,7 @@ use stampede_core::fleet::Expansion;
 use stampede_core::fleet::cron::{Horizon, MOST_HORIZON_MINUTES};
 use stampede_core::fleet::file::SkippedLine;
 use stampede_core::fleet::fix::{self, FixChange, FixFigures, native};
-use stampede_core::fleet::import::{self, FleetFormat, Imported, InputAccount};
+use stampede_core::fleet::import::{self, FleetFormat, Imported, InputReport};
 use stampede_core::fleet::instant;
 use stampede_core::fleet::level;
 use stampede_core::hash_spread::{HashMode, Reduction};
@@ -516,43 +516,8 @@ fn presets(seed: u64) -> Result<(), Failure> {
 struct FleetOutput<'a> {
     #[serde(flatten)]
     expansion: &'a Expansion<'a>,
-    input: InputOutput,
+    input: InputReport,
     skipped: &'a [SkippedLine],
-}
-
-/// Where every line of stdin went, and its parts by format.
-#[derive(Serialize)]
-struct InputOutput {
-    #[serde(flatten)]
-    account: InputAccount,
-    parts: Vec<PartOutput>,
-}
-
-/// A run of stdin's lines in one format.
-#[derive(Serialize)]
-struct PartOutput {
-    format: &'static str,
-    first_line: usize,
-    last_line: usize,
-    jobs: usize,
-}
-
-impl InputOutput {
-    fn new(imported: &Imported) -> Self {
-        Self {
-            account: imported.account(),
-            parts: imported
-                .parts
-                .iter()
-                .map(|part| PartOutput {
-                    format: part.format.slug(),
-                    first_line: part.first_line,
-                    last_line: part.last_line,
-                    jobs: part.jobs,
-                })
-                .collect(),
-        }
-    }
 }
 
 fn fleet(
@@ -600,7 +565,7 @@ fn fleet(
     }
     let printed = FleetOutput {
         expansion: &expansion,
-        input: InputOutput::new(&imported),
+        input: imported.input(),
         skipped: &read.skipped,
     };
     serde_json::to_writer(&mut out, &printed)

@@ -1,34 +1,45 @@
-//! "Upload a file": the button that takes a reader's file, and its text.
+//! "Upload a file": the button that takes a reader's files, and their text.
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 /// A button, styled as the others, that opens the file chooser for files
-/// `accept` names and hands the chosen file to `on_file`.
+/// `accept` names (several when `multiple`) and hands the chosen ones to
+/// `on_files`.
 pub fn upload_button(
     id: &'static str,
     accept: &'static str,
-    on_file: impl Fn(web_sys::File) + 'static,
+    multiple: bool,
+    on_files: impl Fn(Vec<web_sys::File>) + 'static,
 ) -> impl IntoView {
     view! {
         <label class="button upload">
-            "Upload a file"
+            {if multiple { "Upload files" } else { "Upload a file" }}
             <input
                 type="file"
                 id=id
                 accept=accept
+                multiple=multiple
                 on:change=move |ev| {
                     let input = ev
                         .target()
                         .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
-                    if let Some(file) = input.as_ref().and_then(|i| i.files()).and_then(|f| f.get(0)) {
-                        on_file(file);
+                    let files = input.as_ref().and_then(|i| i.files()).map(|list| files_of(&list));
+                    if let Some(files) = files.filter(|files| !files.is_empty()) {
+                        on_files(files);
                     }
                 }
             />
         </label>
     }
+}
+
+/// The files of a `FileList`, in order.
+pub fn files_of(list: &web_sys::FileList) -> Vec<web_sys::File> {
+    (0..list.length())
+        .filter_map(|index| list.get(index))
+        .collect()
 }
 
 /// The text of `file`, or `None` when the browser cannot read it.

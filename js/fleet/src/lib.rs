@@ -4,8 +4,8 @@
 //! fleet file, or one of the native formats `stampede fleet` reads), places
 //! every start as its scheduler would over a horizon, and returns the same
 //! object as `stampede fleet`: the starts, the load per minute, the peak,
-//! the shared minutes, the most crowded minutes, the notices and the lines
-//! it skipped. A bad option throws an `Error` whose message starts with it.
+//! the shared minutes, the most crowded minutes, the notices, where every
+//! line of the text went (`input`) and the lines it skipped. A bad option throws an `Error` whose message starts with it.
 //!
 //! It is a module of its own because the parsers, the hashes and the time
 //! zone database weigh more than every other computation of the docs
@@ -16,7 +16,7 @@ use serde::Serialize;
 use stampede_core::field::not_an_option;
 use stampede_core::fleet::cron::{self, Horizon, MOST_HORIZON_MINUTES};
 use stampede_core::fleet::file::SkippedLine;
-use stampede_core::fleet::import::{self, FleetFormat};
+use stampede_core::fleet::import::{self, FleetFormat, InputReport};
 use stampede_core::fleet::{Expansion, instant};
 use stampede_core::panels::state::DEFAULT_SEED;
 use wasm_bindgen::prelude::*;
@@ -49,17 +49,20 @@ pub fn fleet(
         .map_err(|e| Error::new(&e.to_string()))?;
     FleetResult {
         expansion: &expansion,
+        input: imported.input(),
         skipped: &imported.file.skipped,
     }
     .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
     .map_err(|e| Error::new(&e.to_string()))
 }
 
-/// What `fleet` returns: the expansion, and the lines that were not read.
+/// What `fleet` returns: the expansion, where every line went, and the
+/// lines that were not read.
 #[derive(Serialize)]
 struct FleetResult<'a> {
     #[serde(flatten)]
     expansion: &'a Expansion<'a>,
+    input: InputReport,
     skipped: &'a [SkippedLine],
 }
 

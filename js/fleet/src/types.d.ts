@@ -15,7 +15,7 @@ export interface FleetOptions {
    * What `text` holds ("auto"): a fleet file, or a format the CLI's
    * `--format` takes; "auto" detects it.
    */
-  format?: "auto" | "fleet" | "crontab" | "jenkins" | "systemd" | "prometheus" | "k8s" | "gha" | "temporal";
+  format?: "auto" | "fleet" | "crontab" | "jenkins" | "jenkins-xml" | "systemd" | "prometheus" | "k8s" | "gha" | "temporal";
   /** The seed of the delays a scheduler draws at random (the app's default seed). */
   seed?: number;
 }
@@ -77,6 +77,30 @@ export interface SkippedLine {
   reason: string;
 }
 
+/** Where every line of the text went: read + ignored + skipped = lines. */
+export interface FleetInput {
+  lines: number;
+  /** Lines that gave at least one job. */
+  read: number;
+  /** Jobs read; a line may give several (a unit on several machines). */
+  jobs: number;
+  /** Blank lines, comments, and the format's other text. */
+  ignored: number;
+  /** Lines skipped, each in `skipped` with its reason. */
+  skipped: number;
+  /** The text's parts, each in one format, in order. */
+  parts: FleetInputPart[];
+}
+
+/** A run of the text's lines in one format. */
+export interface FleetInputPart {
+  /** A format's slug, such as "crontab". */
+  format: string;
+  first_line: number;
+  last_line: number;
+  jobs: number;
+}
+
 /** A fleet's starts over the horizon and the load they make. */
 export interface FleetResult {
   from: number;
@@ -97,6 +121,8 @@ export interface FleetResult {
   notices: FleetNotice[];
   /** The line at which 2,000,000 starts were reached, if they were. */
   stopped_at_line: number | null;
+  /** Where every line of the text went. */
+  input: FleetInput;
   /** Lines that could not be read; the others are expanded all the same. */
   skipped: SkippedLine[];
 }

@@ -2,8 +2,8 @@
 
 use std::collections::BTreeSet;
 
-use stampede_core::fleet::import::FleetFormat;
-use stampede_core::fleet::{self, cron::Horizon, file};
+use stampede_core::fleet::import::{self, FleetFormat};
+use stampede_core::fleet::{self, cron::Horizon};
 
 use super::{FLEET_OPTIONS, FleetResult};
 
@@ -31,16 +31,19 @@ fn fleet_takes_and_returns_its_declared_shape() {
     // A duration, so that the running figures are objects to check; a line
     // made unreadable after reading and a line skipped, so that both lists
     // have one.
-    let mut read = file::parse(
+    let mut imported = import::import(
         "cron\tbackup\t*/30 * * * *\tDuration=1h\n\
          cron\treport\t0 * * * *\n\
          cron\tbroken\t0 * * * *\n\
          bogus\tx\t* * * * *\n",
+        FleetFormat::Auto,
     );
-    read.lines[2].spec = "61 * * * *".to_string();
+    imported.file.lines[2].spec = "61 * * * *".to_string();
+    let read = &imported.file;
     let expansion = fleet::expand(&read.lines, 0, Horizon::hours(2).unwrap(), 0).unwrap();
     let result = FleetResult {
         expansion: &expansion,
+        input: imported.input(),
         skipped: &read.skipped,
     };
     let value = serde_json::to_value(&result).unwrap();
@@ -51,6 +54,8 @@ fn fleet_takes_and_returns_its_declared_shape() {
         ("FleetResult", "SharedStarts", |v| &v["shared"]),
         ("FleetResult", "FleetNotice", |v| &v["notices"][0]),
         ("FleetResult", "SkippedLine", |v| &v["skipped"][0]),
+        ("FleetResult", "FleetInput", |v| &v["input"]),
+        ("FleetInput", "FleetInputPart", |v| &v["parts"][0]),
         ("BusyMinute", "FleetStart", |v| &v["jobs"][0]),
     ];
     assert_shape(TYPES, "FleetResult", &value, nested);

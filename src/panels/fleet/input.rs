@@ -1,6 +1,8 @@
 //! The fleet's input: the sample buttons, the paste box (which also takes
-//! a dropped file), an upload button, the format, and under the box what
-//! was read: the summary, each skipped line and each notice, and when the
+//! dropped files), an upload button for several files, the format, and
+//! under the box what was read: the summary, where every line went, the
+//! files or parts with their counts, every skipped line (the first few
+//! shown, all on request or as a download) and each notice, and when the
 //! fleet is too long for a link, a way to save it.
 
 use std::cell::Cell;
@@ -9,19 +11,25 @@ use std::time::Duration;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use stampede_core::fleet::import::FleetFormat;
+use stampede_core::fleet::import::parts::join_files;
 use stampede_core::panels::fleet::{FleetRead, Sample, grouped_notices};
+use stampede_core::units::counted;
 use wasm_bindgen::JsCast;
 
 use super::Fleet;
 use super::fix::file_name;
 use crate::browser;
-use crate::panels::upload::{file_text, upload_button};
+use crate::panels::upload::{file_text, files_of, upload_button};
 use crate::store::Store;
 
 /// Typing waits this long after the last key before the fleet is read again.
 const TYPING_DEBOUNCE: Duration = Duration::from_millis(300);
-/// The largest file read, as the link's own limit: 1 MiB.
+/// The most read from files at once, as the link's own limit: 1 MiB.
 const MOST_FILE_BYTES: f64 = 1_048_576.0;
+/// Skipped lines listed before "Show all".
+const SKIPPED_SHOWN: usize = 20;
+/// Skipped lines "Show all" lists; the download holds every one.
+const MOST_SKIPPED_SHOWN: usize = 2_000;
 
 thread_local! {
     /// Counts edits, so only the last one's timer reads the fleet.
@@ -48,17 +56,18 @@ pub fn input(fleet: Fleet) -> impl IntoView {
                     on:dragover=|ev| ev.prevent_default()
                     on:drop=move |ev: leptos::ev::DragEvent| {
                         ev.prevent_default();
-                        let file = ev.data_transfer().and_then(|data| data.files()).and_then(|files| files.get(0));
-                        if let Some(file) = file {
-                            read_file(fleet, file, refused);
+                        let files = ev.data_transfer().and_then(|data| data.files()).map(|list| files_of(&list));
+                        if let Some(files) = files.filter(|files| !files.is_empty()) {
+                            read_files(fleet, files, refused);
                         }
                     }
                 ></textarea>
                 <div class="fleet-input-actions">
     {upload_button(
                         "fleet-file",
-                        ".txt,.yaml,.yml,.json,.conf,.timer,text/*",
-                        move |file| read_file(fleet, file, refused),
+                        ".txt,.yaml,.yml,.json,.jsonl,.xml,.conf,.timer,.service,.groovy,text/*",
+                        true,
+                        move |files| read_files(fleet, files, refused),
                     )}
                     <p class="refused" role="alert">{move || refused.get()}</p>
                 </div>
@@ -133,25 +142,40 @@ fn use_text(fleet: Fleet, text: String, at_once: bool) {
     );
 }
 
-/// Reads a dropped or chosen file's text, refusing a big or binary one.
-fn read_file(fleet: Fleet, file: web_sys::File, refused: RwSignal<Option<String>>) {
-    let name = file.name();
-    if file.size() > MOST_FILE_BYTES {
+/// Reads dropped or chosen files as one paste, each after a `# file:`
+/// line with its name ([`join_files`]), refusing them all when they are
+/// too big together or one is not text, naming it.
+fn read_files(fleet: Fleet, files: Vec<web_sys::File>, refused: RwSignal<Option<String>>) {
+    let size: f64 = files.iter().map(|file| file.size()).sum();
+    if size > MOST_FILE_BYTES {
+        let what = match files.as_slice() {
+            [one] => one.name(),
+            _ => format!("These {} files", files.len()),
+        };
         return refused.set(Some(format!(
-            "{name} is larger than 1 MiB; paste the part you want to see."
+            "{what} come to more than 1 MiB; paste the part you want to see."
         )));
     }
     spawn_local(async move {
-        match file_text(&file).await {
-            Some(text) if !text.contains('\0') => {
-                refused.set(None);
-                take_text(fleet, text);
+        let mut texts = Vec::with_capacity(files.len());
+        for file in &files {
+            let name = file.name();
+            match file_text(file).await {
+                Some(text) if !text.contains('\0') => texts.push((name, text)),
+                Some(_) => {
+                    return refused.set(Some(format!(
+                        "{name} is not a text file; a fleet is a text such as a crontab."
+                    )));
+                }
+                None => return refused.set(Some(format!("{name} could not be read."))),
             }
-            Some(_) => refused.set(Some(format!(
-                "{name} is not a text file; a fleet is a text such as a crontab."
-            ))),
-            None => refused.set(Some(format!("{name} could not be read."))),
         }
+        refused.set(None);
+        let named: Vec<(&str, &str)> = texts
+            .iter()
+            .map(|(name, text)| (name.as_str(), text.as_str()))
+            .collect();
+        take_text(fleet, join_files(&named));
     });
 }
 
@@ -224,6 +248,117 @@ fn sentence_case(text: &str) -> String {
     text
 }
 
+/// The files the text names, or its parts when it mixes formats, each with
+/// what it gave.
+fn sources(read: &FleetRead) -> Option<impl IntoView + use<>> {
+    let rows: Vec<String> = if !read.files.is_empty() {
+        read.files
+            .iter()
+            .map(|file| {
+                let skipped = match file.skipped {
+                    0 => String::new(),
+                    lines => format!(", {} skipped", counted(u64::from(lines), "line", "lines")),
+                };
+                format!(
+                    "{}: {} from {} (lines {}–{}){skipped}",
+                    file.name,
+                    counted(u64::from(file.jobs), "job", "jobs"),
+                    file.formats,
+                    file.first_line,
+                    file.last_line
+                )
+            })
+            .collect()
+    } else if read.parts.len() > 1 {
+        read.parts
+            .iter()
+            .map(|part| {
+                format!(
+                    "Lines {}–{}: {} from {}",
+                    part.first_line,
+                    part.last_line,
+                    counted(u64::from(part.jobs), "job", "jobs"),
+                    part.words
+                )
+            })
+            .collect()
+    } else {
+        return None;
+    };
+    let label = if read.files.is_empty() {
+        "Parts of the text"
+    } else {
+        "Files"
+    };
+    let items = rows
+        .into_iter()
+        .map(|row| view! { <li>{row}</li> })
+        .collect_view();
+    Some(view! { <ul class="fleet-sources" aria-label=label>{items}</ul> })
+}
+
+/// "line 12 (spec): why", as the list and the download write it.
+fn skipped_row(skipped: &stampede_core::panels::fleet::Skipped) -> String {
+    format!(
+        "line {} ({}): {}",
+        skipped.line, skipped.field, skipped.reason
+    )
+}
+
+/// Every skipped line: the first [`SKIPPED_SHOWN`], the rest on request
+/// (up to [`MOST_SKIPPED_SHOWN`], which keeps the page quick), and all of
+/// them as a download.
+fn skipped_lines(read: &FleetRead) -> Option<impl IntoView + use<>> {
+    if read.skipped.is_empty() {
+        return None;
+    }
+    let rows: Vec<String> = read.skipped.iter().map(skipped_row).collect();
+    let total = rows.len();
+    let all_shown = RwSignal::new(false);
+    let download_rows = rows.clone();
+    let download = move |_| {
+        let text: String = download_rows.iter().map(|row| format!("{row}\n")).collect();
+        let _ = browser::download_text("skipped-lines.txt", "text/plain", &text);
+    };
+    let list = move || {
+        let shown = if all_shown.get() {
+            MOST_SKIPPED_SHOWN
+        } else {
+            SKIPPED_SHOWN
+        };
+        rows.iter()
+            .take(shown)
+            .map(|row| view! { <li>{row.clone()}</li> })
+            .collect_view()
+    };
+    let more = (total > SKIPPED_SHOWN).then(|| {
+        let label = move || {
+            if all_shown.get() {
+                format!("Show the first {SKIPPED_SHOWN} only")
+            } else if total > MOST_SKIPPED_SHOWN {
+                format!("Show the first {MOST_SKIPPED_SHOWN} of {total} skipped lines")
+            } else {
+                format!("Show all {total} skipped lines")
+            }
+        };
+        view! {
+            <button type="button" id="show-skipped" aria-expanded=move || all_shown.get().to_string()
+                aria-controls="skipped-lines" on:click=move |_| all_shown.update(|all| *all = !*all)>
+                {label}
+            </button>
+        }
+    });
+    Some(view! {
+        <ul class="skipped" id="skipped-lines" aria-label="Skipped lines">{list}</ul>
+        <div class="skipped-actions">
+            {more}
+            <button type="button" id="download-skipped" on:click=download>
+                {format!("Download all {total} skipped lines")}
+            </button>
+        </div>
+    })
+}
+
 /// The summary, the skipped lines and the notices, and the link's fate.
 fn what_was_read(fleet: Fleet) -> impl IntoView {
     move || {
@@ -234,14 +369,6 @@ fn what_was_read(fleet: Fleet) -> impl IntoView {
 }
 
 fn read_report(fleet: Fleet, read: &FleetRead) -> impl IntoView + use<> {
-    let skipped = read
-        .skipped
-        .iter()
-        .map(|s| {
-            let text = format!("line {} ({}): {}", s.line, s.field, s.reason);
-            view! { <li>{text}</li> }
-        })
-        .collect_view();
     let notices = grouped_notices(&read.notices)
         .into_iter()
         .map(|(lines, message)| {
@@ -268,7 +395,9 @@ fn read_report(fleet: Fleet, read: &FleetRead) -> impl IntoView + use<> {
     });
     view! {
         <p class="fleet-summary" id="fleet-summary">{read.summary.clone()}</p>
-        {(!read.skipped.is_empty()).then(|| view! { <ul class="skipped" aria-label="Skipped lines">{skipped}</ul> })}
+        <p class="fleet-account" id="fleet-account">{read.reconciliation.clone()}</p>
+        {sources(read)}
+        {skipped_lines(read)}
         {(!read.notices.is_empty()).then(|| view! { <ul class="line-notices" aria-label="Notices">{notices}</ul> })}
         {link_notice}
     }

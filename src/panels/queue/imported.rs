@@ -210,7 +210,12 @@ fn input(imported: Imported) -> impl IntoView {
     {upload_button(
                     "arrivals-file",
                     ".csv,.txt,.log,text/*",
-                    move |file| read_file(imported, file),
+                    false,
+                    move |files| {
+                        if let Some(file) = files.into_iter().next() {
+                            read_file(imported, file);
+                        }
+                    },
                 )}
                 <button
                     type="button"

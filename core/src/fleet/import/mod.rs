@@ -138,6 +138,25 @@ pub fn read(text: &str, format: FleetFormat) -> FleetFile {
     import(text, format).file
 }
 
+/// Where every line of a text went and its parts, as the command line's
+/// and the fleet module's results give them (`input`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct InputReport {
+    #[serde(flatten)]
+    pub account: InputAccount,
+    pub parts: Vec<InputPart>,
+}
+
+/// A part of a text in [`InputReport`]: its format's slug, its lines and
+/// the jobs it gave.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct InputPart {
+    pub format: &'static str,
+    pub first_line: usize,
+    pub last_line: usize,
+    pub jobs: usize,
+}
+
 impl std::fmt::Display for InputAccount {
     /// "240 lines in: 230 read into 240 jobs, 8 comments, blank or
     /// settings, 2 skipped".
@@ -155,6 +174,23 @@ impl std::fmt::Display for InputAccount {
 }
 
 impl Imported {
+    /// Where every line of the text went, and its parts.
+    pub fn input(&self) -> InputReport {
+        InputReport {
+            account: self.account(),
+            parts: self
+                .parts
+                .iter()
+                .map(|part| InputPart {
+                    format: part.format.slug(),
+                    first_line: part.first_line,
+                    last_line: part.last_line,
+                    jobs: part.jobs,
+                })
+                .collect(),
+        }
+    }
+
     /// Where every line of the text went.
     pub fn account(&self) -> InputAccount {
         let read: BTreeSet<usize> = self.file.lines.iter().map(|line| line.line).collect();
@@ -533,18 +569,18 @@ fn one_line(text: &str) -> String {
 
 /// A part of a paste: the text after a `# file: name` line (or before
 /// the first), and where it starts.
-pub(crate) struct FilePart<'a> {
+pub struct FilePart<'a> {
     /// The name given and the marker's line; `None` before any marker.
-    pub(crate) name: Option<(usize, &'a str)>,
+    pub name: Option<(usize, &'a str)>,
     /// The line the part's text starts on.
-    pub(crate) first_line: usize,
-    pub(crate) text: &'a str,
+    pub first_line: usize,
+    pub text: &'a str,
 }
 
 /// `text` cut at its lines that start with `marker` (after blanks), such
 /// as `# file:`. The part before the first marker comes first, even when
 /// empty.
-pub(crate) fn split_files<'a>(text: &'a str, marker: &str) -> Vec<FilePart<'a>> {
+pub fn split_files<'a>(text: &'a str, marker: &str) -> Vec<FilePart<'a>> {
     let mut parts = vec![FilePart {
         name: None,
         first_line: 1,

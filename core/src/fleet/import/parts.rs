@@ -169,6 +169,36 @@ pub fn parts(text: &str) -> Vec<Part> {
     parts
 }
 
+/// Files given together (dropped or uploaded at once) as one paste: each
+/// after a `# file: NAME` line, which starts its part, names it in the
+/// reading, and gives its name to the importers that hash it (a unit's,
+/// a workflow's, a job's `config.xml` path). A lone file is as it is,
+/// unless it is a unit, whose name systemd hashes; so a lone JSON or
+/// crontab file's fix copies back as it came.
+pub fn join_files<'a>(files: &[(&'a str, &'a str)]) -> String {
+    if let [(name, body)] = files
+        && kind_of_file(name) != Some(Kind::Systemd)
+    {
+        return body.to_string();
+    }
+    let mut text = String::new();
+    for (name, body) in files {
+        let name: String = name
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        text.push_str(systemd::FILE_MARK);
+        text.push(' ');
+        text.push_str(name.trim());
+        text.push('\n');
+        text.push_str(body);
+        if !body.is_empty() && !body.ends_with('\n') {
+            text.push('\n');
+        }
+    }
+    text
+}
+
 /// A line that ends the part before it.
 enum Step {
     /// A `# file:` or `// job:` line, and the format its name tells.

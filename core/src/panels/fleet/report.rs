@@ -197,6 +197,20 @@ pub struct TextPart {
     pub jobs: u32,
 }
 
+/// A file of the text, from its `# file: NAME` line to the next, and
+/// what was read from it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TextFile {
+    pub name: String,
+    pub first_line: u32,
+    pub last_line: u32,
+    /// The formats it was read in, in words: "a crontab".
+    pub formats: String,
+    pub jobs: u32,
+    /// Its lines skipped.
+    pub skipped: u32,
+}
+
 /// Stage one: the fleet as written.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FleetRead {
@@ -211,6 +225,9 @@ pub struct FleetRead {
     pub account: InputAccount,
     /// The text's parts, in order; one for a text in one format.
     pub parts: Vec<TextPart>,
+    /// The files the text names by `# file:` lines, in order; none when
+    /// it names none.
+    pub files: Vec<TextFile>,
     pub jobs: Vec<Job>,
     pub skipped: Vec<Skipped>,
     pub notices: Vec<LineNotice>,
@@ -372,6 +389,48 @@ fn summary(jobs: usize, skipped: &[Skipped], parts: &[PartRead]) -> String {
     }
 }
 
+/// The files `text` names by `# file:` lines, each with what it gave.
+fn files_of(text: &str, parts: &[PartRead], jobs: &[Job], skipped: &[Skipped]) -> Vec<TextFile> {
+    let files: Vec<_> = import::split_files(text, crate::fleet::import::systemd::FILE_MARK)
+        .into_iter()
+        .filter_map(|part| {
+            let (line, name) = part.name?;
+            Some((line, name.to_string()))
+        })
+        .collect();
+    let ends = files
+        .iter()
+        .skip(1)
+        .map(|(line, _)| line - 1)
+        .chain([text.lines().count()]);
+    files
+        .iter()
+        .zip(ends)
+        .map(|((first, name), last)| {
+            let within = |line: u32| (*first as u32..=last as u32).contains(&line);
+            let mut skipped_lines: Vec<u32> = skipped
+                .iter()
+                .map(|skipped| skipped.line)
+                .filter(|line| within(*line))
+                .collect();
+            skipped_lines.dedup();
+            let overlapping: Vec<PartRead> = parts
+                .iter()
+                .filter(|part| part.first_line <= last && *first <= part.last_line)
+                .cloned()
+                .collect();
+            TextFile {
+                name: name.clone(),
+                first_line: *first as u32,
+                last_line: last as u32,
+                formats: formats_in_words(&overlapping),
+                jobs: jobs.iter().filter(|job| within(job.line)).count() as u32,
+                skipped: skipped_lines.len() as u32,
+            }
+        })
+        .collect()
+}
+
 fn jobs_of(lines: &[FleetLine]) -> Vec<Job> {
     lines
         .iter()
@@ -445,6 +504,7 @@ pub fn read(text: &str, params: &FleetParams, seed: u64) -> Result<FleetRead, In
         summary: summary(jobs.len(), &skipped, &parts),
         reconciliation: account.to_string(),
         account,
+        files: files_of(text, &parts, &jobs, &skipped),
         parts: parts
             .iter()
             .map(|part| TextPart {
