@@ -1,7 +1,8 @@
 // The Fleet panel's end-to-end checks, run by e2e.mjs with its harness:
 // each sample's key numbers against `stampede fleet` on the same text, a
 // 300-line fleet through a shared link, a too-long fleet kept on the page,
-// bad lines named, and the fix's copied text read back in.
+// bad lines named, a paste that mixes formats and files uploaded together
+// read whole, and the fix's copied text read back in.
 
 import { execFileSync } from 'node:child_process';
 import { assert, blankCanvases, pasteInto, poll } from './e2e.mjs';
@@ -141,6 +142,72 @@ export async function fleetChecks({ check, openApp, BASE, ORIGIN, STAMPEDE }) {
     const summary = await page.textContent('#fleet-summary');
     assert(summary.startsWith('2 jobs from a crontab; 3 lines skipped'), `the summary reads ${JSON.stringify(summary)}`);
     await t.shot(page, 'fleet-bad-lines');
+  });
+
+  await check('fleet: a paste mixing a crontab, Jenkinsfiles, timers and a CronJob reads every job and names the stray line', async (t) => {
+    const page = await t.newPage({ viewport: { width: 1280, height: 1000 } });
+    await openApp(page, '?v=1&p=fleet');
+    const text = [
+      crontab(20),
+      ...[1, 2, 3].map((i) => `// job: shop/build-${i}\npipeline {\n  agent any\n  triggers { cron('H H * * *') }\n}`),
+      ...[1, 2].map((i) => `# file: sync-${i}.timer\n[Unit]\nDescription=sync ${i}\n\n[Timer]\nOnCalendar=hourly\nRandomizedDelaySec=10m`),
+      '---\napiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: report\nspec:\n  schedule: "15 4 * * *"',
+      'this line is no schedule',
+    ].join('\n');
+    await pasteInto(page, '#fleet-text', text);
+    await fleetSettled(page);
+    const summary = await page.textContent('#fleet-summary');
+    const want = '26 jobs from a crontab, Jenkinsfiles, systemd timers and Kubernetes CronJobs; 1 line skipped';
+    assert(summary.trim() === want, `the summary reads ${JSON.stringify(summary)}`);
+    const lines = text.split('\n').length;
+    const account = await page.textContent('#fleet-account');
+    assert(account.startsWith(`${lines} lines in: 26 read into 26 jobs, `) && account.endsWith(', 1 skipped'), `the account reads ${JSON.stringify(account)}`);
+    const parts = await page.$$eval('.fleet-sources li', (lis) => lis.map((li) => li.textContent.trim()));
+    assert(parts.length === 5, `parts listed: ${JSON.stringify(parts)}`);
+    const items = await page.$$eval('.skipped li', (lis) => lis.map((li) => li.textContent.trim()));
+    assert(items.length === 1 && items[0].startsWith(`line ${lines} `), `skipped: ${JSON.stringify(items)}`);
+    expectFigures(await pageFigures(page), coreFleet(STAMPEDE, text), 'the mixed paste');
+    await t.shot(page, 'fleet-mixed');
+  });
+
+  await check('fleet: three files uploaded together are each read and listed with their counts', async (t) => {
+    const page = await t.newPage({ viewport: { width: 1280, height: 1000 } });
+    await openApp(page, '?v=1&p=fleet');
+    const files = [
+      { name: 'crontab', mimeType: 'text/plain', buffer: Buffer.from(`${crontab(12)}\n`) },
+      { name: 'backup.timer', mimeType: 'text/plain', buffer: Buffer.from('[Timer]\nOnCalendar=*-*-* 02:00:00\nRandomizedDelaySec=30m\n') },
+      { name: 'config.xml', mimeType: 'text/xml', buffer: Buffer.from("<?xml version='1.1'?>\n<project>\n  <triggers>\n    <hudson.triggers.TimerTrigger>\n      <spec>H 3 * * *</spec>\n    </hudson.triggers.TimerTrigger>\n  </triggers>\n</project>\n") },
+    ];
+    await page.setInputFiles('#fleet-file', files);
+    await fleetSettled(page);
+    await poll(async () => (await page.$$('.fleet-sources li')).length === 3, 'three files listed');
+    const listed = await page.$$eval('.fleet-sources li', (lis) => lis.map((li) => li.textContent.trim()));
+    const want = [/^crontab: 12 jobs from a crontab/, /^backup\.timer: 1 job from systemd timers/, /^config\.xml: 1 job from Jenkins job configs/];
+    want.forEach((pattern, i) => assert(pattern.test(listed[i] ?? ''), `file ${i + 1} reads ${JSON.stringify(listed[i])}`));
+    const summary = await page.textContent('#fleet-summary');
+    assert(summary.startsWith('14 jobs from '), `the summary reads ${JSON.stringify(summary)}`);
+    const text = await page.inputValue('#fleet-text');
+    assert(text.startsWith('# file: crontab\n') && text.includes('# file: backup.timer\n'), 'the files are not named in the box');
+    await t.shot(page, 'fleet-three-files');
+  });
+
+  await check('fleet: every skipped line is listed, the first 20 at once, all on request and as a download', async (t) => {
+    const page = await t.newPage({ viewport: { width: 1280, height: 1000 } });
+    await openApp(page, '?v=1&p=fleet');
+    const text = ['0 2 * * * /opt/ok', ...Array.from({ length: 45 }, (_, i) => `garbage line ${i}`)].join('\n');
+    await pasteInto(page, '#fleet-text', text);
+    await fleetSettled(page);
+    const count = () => page.$$eval('.skipped li', (lis) => lis.length);
+    assert((await count()) === 20, `${await count()} skipped lines shown at first`);
+    await page.click('#show-skipped');
+    await poll(async () => (await count()) === 45, 'all 45 skipped lines shown');
+    const download = page.waitForEvent('download');
+    await page.click('#download-skipped');
+    const saved = await (await download).path();
+    const { readFileSync } = await import('node:fs');
+    const rows = readFileSync(saved, 'utf8').trim().split('\n');
+    assert(rows.length === 45 && rows[44].startsWith('line 46 '), `the download holds ${rows.length} rows, last ${rows.at(-1)}`);
+    await t.shot(page, 'fleet-skipped-all');
   });
 
   await check("fleet: the fix's copied text, read back in, gives the after peak", async (t) => {

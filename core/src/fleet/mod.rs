@@ -233,6 +233,19 @@ fn read_starts(
         }
         let before = read.starts.len();
         let stopped = plan.push_starts(window, &mut read.starts, MOST_STARTS);
+        let start_window = read.starts[before..]
+            .first()
+            .and_then(|&start| plan.start_window(start));
+        if let Some(span) = start_window {
+            notices.push(FleetNotice {
+                line: line.line,
+                message: format!(
+                    "each start is shown at its earliest: systemd wakes the timer at a second \
+                     fixed per boot within the next {} (AccuracySec=); give BootID= for that second",
+                    crate::units::duration((span.end - span.from) as f64 / MICROS_PER_SECOND as f64)
+                ),
+            });
+        }
         read.any_duration |= line.options.duration_seconds.is_some();
         let duration = line
             .options

@@ -495,3 +495,26 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_timer_without_a_boot_id_says_its_starts_fall_within_its_accuracy() {
+    let read = file::parse(
+        "systemd\ta.timer\thourly\n\
+         systemd\tb.timer\thourly\tAccuracySec=10s\n\
+         systemd\tc.timer\thourly\tBootID=0123456789abcdef0123456789abcdef\n",
+    );
+    let horizon = Horizon::hours(2).unwrap();
+    let expansion = fleet::expand(&read.lines, 1_767_225_600, horizon, 1).unwrap();
+    let windows: Vec<(usize, bool)> = expansion
+        .notices
+        .iter()
+        .filter(|notice| notice.message.contains("AccuracySec="))
+        .map(|notice| {
+            (
+                notice.line,
+                notice.message.contains("within the next 1 min "),
+            )
+        })
+        .collect();
+    assert_eq!(windows, [(1, true), (2, false)]);
+}
