@@ -39,7 +39,7 @@
 //!   With `--fix` it prints the fleet fixed instead, in the format it was
 //!   read in, every byte but the changed specs and options as read; `--level` levels the lines instead of hashing them,
 //!   never moving the lines `--pin` numbers. The figures before and after
-//!   (peak starts per minute, shared minutes, p99 of running jobs) and why
+//!   (peak starts per minute, minutes over --capacity, p99 of running jobs) and why
 //!   each line left alone stays go to stderr as plain lines.
 //!
 //! Input problems (an unreadable argument or stdin, an unknown name, a value
@@ -193,13 +193,14 @@ enum Command {
         #[arg(long)]
         strict: bool,
         /// Print the fleet fixed instead, in the format it was read in:
-        /// each line spread in its own system's syntax (cron a minute, and
-        /// an hour for midnight lines, hashed from the job's id; Jenkins
+        /// each line that shares a minute with another start spread in its
+        /// own system's syntax (cron a minute, and an hour for midnight
+        /// lines, hashed from the job's id with its blanks folded; Jenkins
         /// and croniter H; Puppet fqdn_rand; systemd RandomizedDelaySec= with
         /// FixedRandomDelay=yes; Temporal Jitter=), every other byte as
-        /// read. The peak starts per minute, the shared minutes and the
-        /// 99th percentile of running jobs, before and after over the
-        /// horizon, go to stderr, with why each line left alone stays.
+        /// read. The peak starts per minute and the 99th percentile of
+        /// running jobs, before and after over the horizon, go to stderr,
+        /// with why each line left alone stays.
         #[arg(long, conflicts_with = "starts")]
         fix: bool,
         /// With --fix: level the lines instead of hashing them, placing
@@ -209,6 +210,11 @@ enum Command {
         /// With --level: line numbers that must not move, e.g. 3,7.
         #[arg(long, value_name = "LINES", value_delimiter = ',', requires = "level")]
         pin: Vec<usize>,
+        /// With --fix: move the fewest lines that bring every minute to at
+        /// most N starts, levelling those, and say how many minutes still
+        /// exceed it.
+        #[arg(long, value_name = "N", requires = "fix", conflicts_with = "level", value_parser = clap::value_parser!(u32).range(1..))]
+        capacity: Option<u32>,
     },
 }
 
@@ -285,10 +291,16 @@ fn main() -> ExitCode {
             fix,
             level,
             pin,
+            capacity,
         } => {
             let from = from.unwrap_or_else(start_of_today);
             if fix {
-                fleet_fix(format, from, hours, seed, strict, level.then_some(pin))
+                let how = match (level, capacity) {
+                    (true, _) => FixHow::Level(pin),
+                    (false, Some(capacity)) => FixHow::Capacity(capacity),
+                    (false, None) => FixHow::Hash,
+                };
+                fleet_fix(format, from, hours, seed, strict, how)
             } else {
                 fleet(format, from, hours, seed, starts, strict)
             }
@@ -643,28 +655,54 @@ fn horizon_refused(e: InvalidInput) -> Failure {
 /// `stampede fleet --fix`: the fixed (or, with `pinned`, levelled) fleet
 /// on stdout in the format it was read in; the figures before and after,
 /// and why each line left alone stays, on stderr.
+/// How `--fix` places the lines it moves.
+enum FixHow {
+    /// Each crowded line hashed into its window.
+    Hash,
+    /// Every movable line levelled, but the pinned ones.
+    Level(Vec<usize>),
+    /// The fewest lines that bring each minute to at most this many starts.
+    Capacity(u32),
+}
+
 fn fleet_fix(
     format: FleetFormat,
     from: i64,
     hours: u32,
     seed: u64,
     strict: bool,
-    pinned: Option<Vec<usize>>,
+    how: FixHow,
 ) -> Result<(), Failure> {
     let (text, imported) = read_fleet(format, strict)?;
     let read = &imported.file;
     let horizon = Horizon::hours(hours).map_err(|e| input(format!("--hours: {}", e.reason)))?;
-    let fixes = match pinned {
-        Some(pinned) => {
-            level::level(&read.lines, &pinned, from, horizon, seed)
-                .map_err(horizon_refused)?
-                .fixes
+    let fixes = match &how {
+        FixHow::Level(pinned) => {
+            level::level(&read.lines, pinned, from, horizon, seed).map(|levelled| levelled.fixes)
         }
-        None => fix::fix_lines(&read.lines),
-    };
+        FixHow::Capacity(capacity) => {
+            level::to_capacity(&read.lines, *capacity, from, horizon, seed)
+                .map(|levelled| levelled.fixes)
+        }
+        FixHow::Hash => fix::fix_crowded(&read.lines, from, horizon, seed),
+    }
+    .map_err(horizon_refused)?;
     let fixed = fix::apply(&read.lines, &fixes);
     let figures =
         fix::compare(&read.lines, &fixed, from, horizon, seed).map_err(horizon_refused)?;
+    let over_capacity = match how {
+        FixHow::Capacity(capacity) => {
+            let over = |lines: &[_]| {
+                stampede_core::fleet::expand(lines, from, horizon, seed).map(|expansion| {
+                    let minutes = &expansion.starts_per_minute;
+                    minutes.iter().filter(|&&starts| starts > capacity).count()
+                })
+            };
+            let before = over(&read.lines).map_err(horizon_refused)?;
+            Some((capacity, before, over(&fixed).map_err(horizon_refused)?))
+        }
+        _ => None,
+    };
     let written = native::rewrite(&text, format, &fixes)
         .map_err(|e| input(format!("stdin: {}: {}", e.field, e.reason)))?;
 
@@ -678,7 +716,7 @@ fn fleet_fix(
                 FixChange::Rewritten { .. } => Ok(()),
             })
         })
-        .and_then(|()| report_figures(&mut err, &figures))
+        .and_then(|()| report_figures(&mut err, &figures, over_capacity))
         .map_err(output("the figures"))?;
     drop(err);
     let mut out = io::stdout().lock();
@@ -687,18 +725,26 @@ fn fleet_fix(
         .map_err(output("the fixed fleet"))
 }
 
-fn report_figures(err: &mut impl Write, figures: &FixFigures) -> io::Result<()> {
+/// The figures before and after the fix. Minutes shared by several starts
+/// are not among them: spreading a pile of starts fills more minutes, each
+/// with fewer, so that count rises when the fix works.
+fn report_figures(
+    err: &mut impl Write,
+    figures: &FixFigures,
+    over_capacity: Option<(u32, usize, usize)>,
+) -> io::Result<()> {
     let (before, after) = (&figures.before, &figures.after);
     writeln!(
         err,
         "peak starts per minute: {} -> {}",
         before.peak_starts_per_minute, after.peak_starts_per_minute
     )?;
-    writeln!(
-        err,
-        "minutes shared by several starts: {} -> {} ({} -> {} starts in them)",
-        before.shared_minutes, after.shared_minutes, before.shared_starts, after.shared_starts
-    )?;
+    if let Some((capacity, before, after)) = over_capacity {
+        writeln!(
+            err,
+            "minutes with more than {capacity} starts: {before} -> {after}"
+        )?;
+    }
     if let (Some(before), Some(after)) = (before.running_p99, after.running_p99) {
         writeln!(err, "p99 of jobs running per minute: {before} -> {after}")?;
     }

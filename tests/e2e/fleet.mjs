@@ -160,7 +160,7 @@ export async function fleetChecks({ check, openApp, BASE, ORIGIN, STAMPEDE }) {
     const want = '26 jobs from a crontab, Jenkinsfiles, systemd timers and Kubernetes CronJobs; 1 line skipped';
     assert(summary.trim() === want, `the summary reads ${JSON.stringify(summary)}`);
     const lines = text.split('\n').length;
-    const account = await page.textContent('#fleet-account');
+    const account = (await page.textContent('#fleet-account')).replace(/^\(|\)$/g, '');
     assert(account.startsWith(`${lines} lines in: 26 read into 26 jobs, `) && account.endsWith(', 1 skipped'), `the account reads ${JSON.stringify(account)}`);
     const parts = await page.$$eval('.fleet-sources li', (lis) => lis.map((li) => li.textContent.trim()));
     assert(parts.length === 5, `parts listed: ${JSON.stringify(parts)}`);

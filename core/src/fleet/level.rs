@@ -29,6 +29,8 @@
 //! come out above the input's, the fleet is returned as written, so the
 //! leveller never makes the peak worse.
 
+use std::collections::BTreeSet;
+
 use serde::Serialize;
 
 use crate::error::InvalidInput;
@@ -70,6 +72,80 @@ pub fn level(
     horizon: Horizon,
     seed: u64,
 ) -> Result<LevelledFleet, InvalidInput> {
+    let pinned: BTreeSet<usize> = pinned.iter().copied().collect();
+    let stays = |line: &FleetLine| pinned.contains(&line.line).then_some("it is pinned");
+    level_but(lines, stays, from, horizon, seed)
+}
+
+/// Moves as few lines as it can so that no minute of `[from, from +
+/// horizon)` starts more than `capacity` jobs, and levels those.
+///
+/// Greedily: every line that may move is counted by the minutes over the
+/// capacity it starts in, and taken, most such minutes first, while it
+/// still starts in a minute with starts to spare; each line taken frees
+/// one start in each of its minutes. The lines taken are then levelled
+/// against all the others, which stay. A minute whose starts come from
+/// lines that may not move stays over the capacity.
+pub fn to_capacity(
+    lines: &[FleetLine],
+    capacity: u32,
+    from: i64,
+    horizon: Horizon,
+    seed: u64,
+) -> Result<LevelledFleet, InvalidInput> {
+    cron::check_from(from)?;
+    let mut load = vec![0u32; horizon.in_minutes() as usize];
+    let mut movable: Vec<(usize, Vec<u32>)> = Vec::new();
+    let mut total = 0;
+    for line in lines {
+        let Ok(plan) = LinePlan::read(line, seed) else {
+            continue;
+        };
+        let minutes = start_minutes(&plan, from, horizon, MOST_STARTS - total)?;
+        total += minutes.len();
+        for &minute in &minutes {
+            load[minute as usize] += 1;
+        }
+        let window = fixed_schedule(line).ok().map(|s| SpreadWindow::of(&s));
+        if matches!(window, Some(Ok(_))) {
+            movable.push((line.line, minutes));
+        }
+    }
+    let mut excess: Vec<u32> = load.iter().map(|&n| n.saturating_sub(capacity)).collect();
+    let over = |minutes: &[u32], excess: &[u32]| {
+        minutes
+            .iter()
+            .filter(|&&minute| excess[minute as usize] > 0)
+            .count()
+    };
+    // Stable, so lines over as many minutes keep their fleet order.
+    movable.sort_by_key(|(_, minutes)| std::cmp::Reverse(over(minutes, &excess)));
+    let mut moving = BTreeSet::new();
+    for (line, minutes) in &movable {
+        if over(minutes, &excess) == 0 {
+            continue;
+        }
+        moving.insert(*line);
+        for &minute in minutes {
+            let spare = &mut excess[minute as usize];
+            *spare = spare.saturating_sub(1);
+        }
+    }
+    let stays = |line: &FleetLine| {
+        (!moving.contains(&line.line))
+            .then_some("it needs no move to bring a minute under the capacity")
+    };
+    level_but(lines, stays, from, horizon, seed)
+}
+
+/// Levels `lines`, leaving each line `stays` gives a reason for.
+fn level_but<'a>(
+    lines: &[FleetLine],
+    stays: impl Fn(&FleetLine) -> Option<&'a str>,
+    from: i64,
+    horizon: Horizon,
+    seed: u64,
+) -> Result<LevelledFleet, InvalidInput> {
     cron::check_from(from)?;
     let ring = horizon.in_minutes() as usize;
     let mut load = vec![0u32; ring];
@@ -88,12 +164,12 @@ pub fn level(
         };
         let minutes = start_minutes(&plan, from, horizon, MOST_STARTS - total)?;
         total += minutes.len();
-        let movable = match fixed_schedule(line) {
-            _ if pinned.contains(&line.line) => Err("it is pinned".to_string()),
-            Ok(schedule) => SpreadWindow::of(&schedule)
+        let movable = match (stays(line), fixed_schedule(line)) {
+            (Some(why), _) => Err(why.to_string()),
+            (None, Ok(schedule)) => SpreadWindow::of(&schedule)
                 .map(|window| (schedule, window))
                 .map_err(str::to_string),
-            Err(why) => Err(why),
+            (None, Err(why)) => Err(why),
         };
         match movable {
             Ok((schedule, window)) => movables.push(Movable {

@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use stampede_core::fleet::cron::Horizon;
 use stampede_core::fleet::file::{self, FleetLine, LineOptions, System};
-use stampede_core::fleet::fix::{self, FixChange, native};
+use stampede_core::fleet::fix::{self, FixChange, LineFix, native};
 use stampede_core::fleet::import::{self, FleetFormat};
 use stampede_core::fleet::level;
 use stampede_core::fleet::stability::{self, FleetChange, StabilityPlacing};
@@ -550,4 +550,71 @@ fn a_new_machine_id_moves_fixed_delays_and_a_new_server_moves_every_target() {
     // A new server seeds every target's offset anew; the timers stay.
     let moved = moved_lines(FleetChange::Server("prom-2.example.com".into()));
     assert_eq!(moved, (21..=40).collect::<Vec<_>>());
+}
+
+/// The lines `fixes` rewrites.
+fn moved_lines(fixes: &[LineFix]) -> Vec<usize> {
+    fixes
+        .iter()
+        .filter(|fix| matches!(fix.change, FixChange::Rewritten { .. }))
+        .map(|fix| fix.line)
+        .collect()
+}
+
+#[test]
+fn the_fix_leaves_lines_that_share_no_minute_as_written() {
+    let read = file::parse(
+        "cron\tbackup\t0 2 * * *\n\
+         cron\treport\t0 3 * * *\n\
+         cron\trotate\t0 3 * * *\n",
+    );
+    let horizon = Horizon::hours(24).unwrap();
+    let fixes = fix::fix_crowded(&read.lines, 1_767_225_600, horizon, 1).unwrap();
+    assert_eq!(moved_lines(&fixes), [2, 3]);
+    let FixChange::Kept { why } = &fixes[0].change else {
+        panic!("the lone line moved");
+    };
+    assert!(why.contains("shares a minute"), "{why}");
+}
+
+#[test]
+fn a_cron_line_keeps_its_hashed_minute_when_its_command_gains_blanks() {
+    let spaced = file::parse("cron\t/opt/run   --all \t0 * * * *\n");
+    let tidy = file::parse("cron\t/opt/run --all\t0 * * * *\n");
+    let spec = |line: &FleetLine| match fix::fix_line(line) {
+        FixChange::Rewritten { spec, .. } => spec,
+        FixChange::Kept { why } => panic!("kept: {why}"),
+    };
+    assert_eq!(spec(&spaced.lines[0]), spec(&tidy.lines[0]));
+    assert_eq!(fix::window::hash_identity(" a\t b  c "), "a b c");
+}
+
+#[test]
+fn the_fix_to_capacity_moves_the_fewest_lines_and_no_more() {
+    // 40 jobs on the hour against 30 starts a minute: 10 must move.
+    let text: String = (1..=40)
+        .map(|job| format!("cron\tjob-{job}\t0 * * * *\n"))
+        .collect();
+    let read = file::parse(&text);
+    let (from, horizon) = (1_767_225_600, Horizon::hours(24).unwrap());
+    let levelled = level::to_capacity(&read.lines, 30, from, horizon, 1).unwrap();
+    assert_eq!(moved_lines(&levelled.fixes).len(), 10);
+    // Counted apart from the fixer: every minute of the fixed fleet.
+    let fixed = fix::apply(&read.lines, &levelled.fixes);
+    let expansion = fleet::expand(&fixed, from, horizon, 1).unwrap();
+    assert!(
+        expansion
+            .starts_per_minute
+            .iter()
+            .all(|&starts| starts <= 30)
+    );
+    assert_eq!(expansion.starts.len(), 40 * 24);
+
+    // Lines that may not move keep a minute over the capacity: nothing moves.
+    let every_minute: String = (1..=35)
+        .map(|job| format!("cron\tpoll-{job}\t* * * * *\n"))
+        .collect();
+    let read = file::parse(&every_minute);
+    let levelled = level::to_capacity(&read.lines, 30, from, horizon, 1).unwrap();
+    assert!(moved_lines(&levelled.fixes).is_empty());
 }

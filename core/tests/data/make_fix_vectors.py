@@ -113,7 +113,9 @@ def fix_cron(hash_id, spec):
     if found is None:
         return None
     kind, width = found
-    position = (farmhash.fingerprint32(hash_id.encode("utf-8")) * width) >> 32
+    # The id's words joined by one space, so blanks in a command do not move it.
+    identity = " ".join(hash_id.split())
+    position = (farmhash.fingerprint32(identity.encode("utf-8")) * width) >> 32
     changed = False
     if kind == "day":
         minute, hour = position % 60, position // 60

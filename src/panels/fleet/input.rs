@@ -394,8 +394,11 @@ fn read_report(fleet: Fleet, read: &FleetRead) -> impl IntoView + use<> {
         }
     });
     view! {
-        <p class="fleet-summary" id="fleet-summary">{read.summary.clone()}</p>
-        <p class="fleet-account" id="fleet-account">{read.reconciliation.clone()}</p>
+        <p class="fleet-reading">
+            <span class="fleet-summary" id="fleet-summary">{read.summary.clone()}</span>
+            " "
+            <span class="fleet-account" id="fleet-account">{format!("({})", read.reconciliation)}</span>
+        </p>
         {sources(read)}
         {skipped_lines(read)}
         {(!read.notices.is_empty()).then(|| view! { <ul class="line-notices" aria-label="Notices">{notices}</ul> })}

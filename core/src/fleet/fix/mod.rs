@@ -29,7 +29,9 @@
 //! | Temporal | day, hour, step `n`, interval | `Jitter=` the window |
 //!
 //! Cron has no hash of its own, so the fix computes one: with
-//! `h = FarmHash Fingerprint32(id as UTF-8)` ([`crate::hash`], FarmHash 1.1)
+//! `h = FarmHash Fingerprint32(id as UTF-8)` ([`crate::hash`], FarmHash 1.1),
+//! the id's words joined by one space ([`window::hash_identity`]) so that
+//! blanks in a command do not move it,
 //! and a window of `w` minutes, the line moves to position
 //! `p = ⌊h · w / 2³²⌋` (multiply-shift): `m = p mod 60` and `h = ⌊p / 60⌋`
 //! for a day, `m = p` for an hour, the offset `o = p` for a step. A field
@@ -52,7 +54,9 @@
 //! lines stay.
 //!
 //! Lines that already spread (an `H`, an `fqdn_rand`, a delay, a jitter)
-//! stay as they are. [`fix_lines`] says what happens to each line,
+//! stay as they are, and so does a line none of whose starts shares a
+//! minute with another's ([`fix_crowded`]): the fix changes only what
+//! needs changing. [`fix_lines`] says what happens to each line,
 //! [`apply`] gives the fixed lines, [`compare`] expands both over the same
 //! horizon, and [`native::rewrite`] writes the fix into the text the fleet
 //! came from.
@@ -61,7 +65,7 @@ pub mod delay;
 pub mod native;
 pub mod window;
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use serde::Serialize;
 
@@ -69,7 +73,7 @@ use crate::error::InvalidInput;
 
 use super::cron::Horizon;
 use super::file::{FleetLine, System};
-use super::plan::LinePlan;
+use super::plan::{LinePlan, MICROS_PER_SECOND};
 
 pub use self::window::SpreadWindow;
 
@@ -112,6 +116,39 @@ pub fn fix_lines(lines: &[FleetLine]) -> Vec<LineFix> {
             change: fix_line(line),
         })
         .collect()
+}
+
+/// [`fix_lines`], keeping as written every line none of whose starts over
+/// `[from, from + horizon)` shares a minute with another start.
+pub fn fix_crowded(
+    lines: &[FleetLine],
+    from: i64,
+    horizon: Horizon,
+    seed: u64,
+) -> Result<Vec<LineFix>, InvalidInput> {
+    let expansion = super::expand(lines, from, horizon, seed)?;
+    let mut crowded: BTreeSet<usize> = BTreeSet::new();
+    for start in &expansion.starts {
+        let minute = (start.at_micros / MICROS_PER_SECOND - from).div_euclid(60) as usize;
+        if expansion
+            .starts_per_minute
+            .get(minute)
+            .is_some_and(|&n| n > 1)
+        {
+            crowded.insert(start.line);
+        }
+    }
+    Ok(lines
+        .iter()
+        .map(|line| LineFix {
+            line: line.line,
+            change: if crowded.contains(&line.line) {
+                fix_line(line)
+            } else {
+                FixChange::kept("none of its starts shares a minute with another, so it stays")
+            },
+        })
+        .collect())
 }
 
 /// The smallest change that spreads `line`, by its system's rules. A line

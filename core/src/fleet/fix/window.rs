@@ -152,7 +152,8 @@ pub fn placed_at(
 }
 
 /// The cron fix: the line moves to `⌊h · w / 2³²⌋` in its window of `w`
-/// minutes, `h` the FarmHash Fingerprint32 of its id.
+/// minutes, `h` the FarmHash Fingerprint32 of its id with its blanks
+/// folded ([`hash_identity`]).
 pub fn hashed_by_id(line: &FleetLine) -> FixChange {
     let schedule = match fixed_schedule(line) {
         Ok(schedule) => schedule,
@@ -162,7 +163,7 @@ pub fn hashed_by_id(line: &FleetLine) -> FixChange {
         Ok(window) => window,
         Err(why) => return FixChange::kept(why),
     };
-    let hash = farm_fingerprint32(line.id.as_bytes());
+    let hash = farm_fingerprint32(hash_identity(&line.id).as_bytes());
     let position = Reduction::MulShift.reduce(hash, window.minutes());
     match placed_at(line, &schedule, window, position) {
         Some(spec) => FixChange::Rewritten {
@@ -171,6 +172,13 @@ pub fn hashed_by_id(line: &FleetLine) -> FixChange {
         },
         None => FixChange::kept("its hashed minute is the one it already starts at"),
     }
+}
+
+/// The id a cron line's fix hashes: its words joined by one space, so a
+/// command that only gains or loses blanks (re-indented, a tab for a
+/// space) keeps its minute.
+pub fn hash_identity(id: &str) -> String {
+    id.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The Jenkins, croniter and Puppet fix: the window written in the

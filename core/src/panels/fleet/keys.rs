@@ -68,11 +68,7 @@ pub fn key_numbers(
             peak(after, read.from),
             "most starts in one minute of the fixed fleet",
         ));
-        numbers.push(shared(
-            "shared-after",
-            "Starts sharing a minute after the fix",
-            after,
-        ));
+        numbers.push(over_capacity_after(params, read.from, fix));
         if let Some(p99) = after.running_p99 {
             numbers.push(running(
                 "running-p99-after",
@@ -90,16 +86,21 @@ fn peak(load: &WeekLoad, from: i64) -> String {
     let Some(minute) = load.peak_minute else {
         return "no starts".into();
     };
+    format!(
+        "{} at {}",
+        counted(u64::from(load.peak_starts), "start", "starts"),
+        minute_words(from, minute)
+    )
+}
+
+/// "Mon 00:00": minute `minute` of the week from `from`, its day of the
+/// week and UTC time.
+fn minute_words(from: i64, minute: u32) -> String {
     const DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
     let at = from + 60 * i64::from(minute);
     let day = DAYS[civil::weekday(at.div_euclid(SECONDS_PER_DAY)) as usize];
     let of_day = at.rem_euclid(SECONDS_PER_DAY);
-    format!(
-        "{} at {day} {:02}:{:02}",
-        counted(u64::from(load.peak_starts), "start", "starts"),
-        of_day / 3600,
-        of_day / 60 % 60
-    )
+    format!("{day} {:02}:{:02}", of_day / 3600, of_day / 60 % 60)
 }
 
 fn shared(key: &'static str, label: &'static str, load: &WeekLoad) -> KeyNumber {
@@ -128,17 +129,52 @@ fn running(key: &'static str, label: &'static str, p99: f64, load: &WeekLoad) ->
     ))
 }
 
+/// The minutes of the week over the capacity, the worst of them, and
+/// what the capacity is held against.
+fn minutes_over(params: &FleetParams, load: &WeekLoad) -> (usize, Option<usize>, &'static str) {
+    let (over, worst) = load.minutes_over(params.capacity, params.capacity_unit);
+    (over, worst, load.against(params.capacity_unit).formula)
+}
+
+/// How many minutes the fix leaves over the capacity, and why: the worst
+/// one's starts from lines the fix leaves as written.
+fn over_capacity_after(params: &FleetParams, from: i64, fix: &FleetFix) -> KeyNumber {
+    let (over, worst, formula) = minutes_over(params, &fix.load);
+    let why = match worst {
+        None => "every minute is within the capacity".to_string(),
+        Some(minute) => {
+            let starts = fix.load.starts.get(minute).copied().unwrap_or(0);
+            let kept = fix.kept_starts.get(minute).copied().unwrap_or(0);
+            let reason = if kept >= params.capacity {
+                "more than the capacity on their own, which no move of the others can fix"
+            } else {
+                "the lines it moved found no emptier minute within their windows"
+            };
+            format!(
+                "the worst, {}, starts {}, {} from lines left as written: {reason}",
+                minute_words(from, minute as u32),
+                count(u64::from(starts)),
+                count(u64::from(kept)),
+            )
+        }
+    };
+    KeyNumber::new(
+        "over-capacity-after",
+        "Minutes over capacity after the fix",
+        format!(
+            "{} of {}",
+            count(over as u64),
+            count(u64::from(WEEK_MINUTES))
+        ),
+        formula,
+    )
+    .beside(why)
+}
+
 /// Minutes of the week over the capacity, counted as the capacity's unit
 /// says.
 fn over_capacity(params: &FleetParams, load: &WeekLoad) -> KeyNumber {
-    let load = load.against(params.capacity_unit);
-    let capacity = f64::from(params.capacity);
-    let over = load
-        .per_minute
-        .iter()
-        .filter(|&&value| value > capacity)
-        .count();
-    let formula = load.formula;
+    let (over, _, formula) = minutes_over(params, load);
     KeyNumber::new(
         "over-capacity",
         "Minutes over capacity",

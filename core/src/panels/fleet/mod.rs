@@ -69,6 +69,7 @@ choice_enum! {
     pub enum FixMethod {
         Hash = ("hash", "Hash each job into its window"),
         Level = ("level", "Level: each job where the load is lowest"),
+        Capacity = ("capacity", "Fix to capacity: move the fewest jobs"),
     }
 }
 

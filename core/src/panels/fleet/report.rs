@@ -158,6 +158,24 @@ pub struct CapacityLoad {
 }
 
 impl WeekLoad {
+    /// How many minutes of the week are over `capacity` as `unit` counts
+    /// them, and the worst of them (the earliest of a tie).
+    pub fn minutes_over(&self, capacity: u32, unit: CapacityUnit) -> (usize, Option<usize>) {
+        let load = self.against(unit);
+        let capacity = f64::from(capacity);
+        let mut over = 0;
+        let mut worst: Option<usize> = None;
+        for (minute, &value) in load.per_minute.iter().enumerate() {
+            if value > capacity {
+                over += 1;
+                if worst.is_none_or(|worst| value > load.per_minute[worst]) {
+                    worst = Some(minute);
+                }
+            }
+        }
+        (over, worst)
+    }
+
     pub fn against(&self, unit: CapacityUnit) -> CapacityLoad {
         let counts = |values: &[u32]| values.iter().map(|&n| f64::from(n)).collect();
         let (per_minute, what, formula) = match (unit, &self.running) {
@@ -225,8 +243,10 @@ pub struct FleetRead {
     pub account: InputAccount,
     /// The text's parts, in order; one for a text in one format.
     pub parts: Vec<TextPart>,
-    /// The files the text names by `# file:` lines, in order; none when
-    /// it names none.
+    /// The files the text is made of, each after its `# file:` line, in
+    /// order (files dropped or uploaded together); none when some of the
+    /// text is before the first such line, or a file mixes formats, since
+    /// then [`Self::parts`] says more.
     pub files: Vec<TextFile>,
     pub jobs: Vec<Job>,
     pub skipped: Vec<Skipped>,
@@ -276,6 +296,9 @@ pub struct FleetFix {
     pub changed: u32,
     pub kept: Vec<KeptJob>,
     pub load: WeekLoad,
+    /// Starts in each minute of the week from the lines the fix leaves as
+    /// written, which no fix moves: why a minute may stay over capacity.
+    pub kept_starts: Vec<u32>,
 }
 
 /// Stage three: which jobs move when the fleet changes a little, placed
@@ -389,9 +412,17 @@ fn summary(jobs: usize, skipped: &[Skipped], parts: &[PartRead]) -> String {
     }
 }
 
-/// The files `text` names by `# file:` lines, each with what it gave.
+/// The files `text` is made of, each after its `# file:` line, with what
+/// each gave; none unless the text is only such files, each in one format.
 fn files_of(text: &str, parts: &[PartRead], jobs: &[Job], skipped: &[Skipped]) -> Vec<TextFile> {
-    let files: Vec<_> = import::split_files(text, crate::fleet::import::systemd::FILE_MARK)
+    let split = import::split_files(text, crate::fleet::import::systemd::FILE_MARK);
+    if split
+        .first()
+        .is_some_and(|before| !before.text.trim().is_empty())
+    {
+        return Vec::new();
+    }
+    let files: Vec<_> = split
         .into_iter()
         .filter_map(|part| {
             let (line, name) = part.name?;
@@ -419,16 +450,17 @@ fn files_of(text: &str, parts: &[PartRead], jobs: &[Job], skipped: &[Skipped]) -
                 .filter(|part| part.first_line <= last && *first <= part.last_line)
                 .cloned()
                 .collect();
-            TextFile {
+            (overlapping.len() == 1).then(|| TextFile {
                 name: name.clone(),
                 first_line: *first as u32,
                 last_line: last as u32,
                 formats: formats_in_words(&overlapping),
                 jobs: jobs.iter().filter(|job| within(job.line)).count() as u32,
                 skipped: skipped_lines.len() as u32,
-            }
+            })
         })
-        .collect()
+        .collect::<Option<Vec<_>>>()
+        .unwrap_or_default()
 }
 
 fn jobs_of(lines: &[FleetLine]) -> Vec<Job> {
@@ -584,12 +616,23 @@ pub fn link(text: &str, sample: Sample) -> Option<Result<String, String>> {
 /// Stage two: fixes the fleet of `text` by `params.fix`.
 pub fn fix(text: &str, params: &FleetParams, seed: u64) -> Result<FleetFix, InvalidInput> {
     let Imported { file, notes, .. } = import::import(text, params.format);
+    let (from, horizon) = (params.week.0, week());
     let fixes = match params.fix {
-        FixMethod::Hash => fix::fix_lines(&file.lines),
-        FixMethod::Level => level::level(&file.lines, &[], params.week.0, week(), seed)?.fixes,
+        FixMethod::Hash => fix::fix_crowded(&file.lines, from, horizon, seed)?,
+        FixMethod::Level => level::level(&file.lines, &[], from, horizon, seed)?.fixes,
+        FixMethod::Capacity => {
+            level::to_capacity(&file.lines, params.capacity, from, horizon, seed)?.fixes
+        }
     };
     let fixed_text = fix::native::rewrite(text, params.format, &fixes)?;
     let (load, _) = load_of(fix::apply(&file.lines, &fixes), &notes, params, seed)?;
+    let (kept_lines, _) = fix::pair(file.lines.iter().map(|line| (line.line, line)), &fixes);
+    let kept_lines: Vec<FleetLine> = kept_lines
+        .into_iter()
+        .filter(|(_, change)| !matches!(change, Some(FixChange::Rewritten { .. })))
+        .map(|(line, _)| line.clone())
+        .collect();
+    let kept_starts = crate::fleet::expand(&kept_lines, from, horizon, seed)?.starts_per_minute;
     // `fix_lines` and `level` give one fix a line, in the fleet's order.
     let mut changed = 0;
     let mut kept = Vec::new();
@@ -608,6 +651,7 @@ pub fn fix(text: &str, params: &FleetParams, seed: u64) -> Result<FleetFix, Inva
         changed,
         kept,
         load,
+        kept_starts,
     })
 }
 

@@ -139,10 +139,10 @@ fn the_diff_rows_are_hunks_with_two_rows_of_context() {
         .map(|i| format!("{},{} 3 * * * /bin/job-{i}\n", i + 1, i + 31))
         .collect::<String>());
     let mut text = text;
-    text.push_str("0 0 * * * /bin/midnight\n");
+    text.push_str("0 0 * * * /bin/midnight\n0 0 * * * /bin/midnight-2\n");
     let fixed = fix(&text, &params, 1).unwrap();
-    // Only the midnight line moves (the others chose their minute), so one
-    // hunk: two rows before it and none after the last line.
+    // Only the two midnight lines move (the others chose their minutes and
+    // share none), so one hunk: two rows before them and none after.
     let kinds: Vec<DiffKind> = fixed.diff.iter().map(|row| row.kind).collect();
     assert_eq!(
         kinds,
@@ -150,11 +150,13 @@ fn the_diff_rows_are_hunks_with_two_rows_of_context() {
             DiffKind::Same,
             DiffKind::Same,
             DiffKind::Removed,
+            DiffKind::Removed,
+            DiffKind::Added,
             DiffKind::Added
         ]
     );
     assert_eq!(fixed.diff[2].before_line, Some(21));
-    assert_eq!(fixed.changed, 1);
+    assert_eq!(fixed.changed, 2);
     assert_eq!(fixed.kept.len(), 20);
 }
 
