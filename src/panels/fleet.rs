@@ -16,7 +16,8 @@ use leptos::prelude::*;
 use stampede_core::panels;
 use stampede_core::panels::Panel;
 use stampede_core::panels::fleet::{
-    CapacityLoad, CapacityUnit, FleetFix, FleetParams, FleetProbe, FleetRead, HeatView, Sample,
+    CapacityLoad, CapacityUnit, FixMethod, FleetFix, FleetParams, FleetProbe, FleetRead, HeatView,
+    Sample,
 };
 use stampede_core::panels::state::State;
 use stampede_core::units::count;
@@ -205,15 +206,18 @@ impl Fleet {
 pub fn figure() -> impl IntoView {
     let fleet = Fleet::new();
     // What the worker's answer depends on; the view, the day, the measure
-    // and the capacity only redraw.
+    // and the capacity only redraw, but for the fix to capacity, which
+    // places the jobs by it.
     let store = Store::get();
     let inputs = Memo::new(move |_| {
         let (params, seed) = store.state.with(|s| (s.fleet.clone(), s.seed));
+        let fix_capacity = (params.fix == FixMethod::Capacity).then_some(params.capacity);
         (
             params.sample,
             params.format,
             params.week,
             params.fix,
+            fix_capacity,
             params.probe,
             seed,
         )
