@@ -86,6 +86,31 @@ const bigCrontab = (variant) =>
     return `${when} /opt/jobs/job-${String(i).padStart(5, '0')}.sh`;
   }).join('\n');
 
+/**
+ * A paste of FLEET_LINES lines mixing formats, as a reader with several
+ * schedulers pastes them: a crontab, Jenkinsfiles, timers and CronJobs, a
+ * quarter of the lines each, shifted by `variant` minutes. Returns the text
+ * and how many jobs it holds.
+ */
+function bigMixed(variant) {
+  const quarter = FLEET_LINES / 4;
+  const lines = [];
+  let jobs = 0;
+  for (let i = 0; lines.length < quarter; i++, jobs++) {
+    lines.push(`${(i * 7 + variant) % 60} ${i % 24} * * * /opt/jobs/cron-${String(i).padStart(5, '0')}.sh`);
+  }
+  for (let i = 0; lines.length < 2 * quarter; i++, jobs++) {
+    lines.push(`// job: team/build-${i}`, 'pipeline {', "  triggers { cron('H H * * *') }", '}');
+  }
+  for (let i = 0; lines.length < 3 * quarter; i++, jobs++) {
+    lines.push(`# file: sync-${i}.timer`, '[Timer]', `OnCalendar=*-*-* ${i % 24}:${String((i + variant) % 60).padStart(2, '0')}:00`, 'RandomizedDelaySec=5m', '');
+  }
+  for (let i = 0; lines.length < FLEET_LINES; i++, jobs++) {
+    lines.push('---', 'apiVersion: batch/v1', 'kind: CronJob', `metadata: {name: report-${i}}`, `spec: {schedule: "${(i + variant) % 60} * * * *"}`);
+  }
+  return { text: lines.join('\n'), jobs };
+}
+
 // The panels and the slider the e2e drags on each.
 const DRAGGED = E2E_DRAGGED.filter(
   ([slug]) => !process.env.BENCH_PANELS || process.env.BENCH_PANELS.split(',').includes(slug),
@@ -264,17 +289,16 @@ async function main() {
   }
   if (scaling.length) result.replicate_scaling = { runs: 20, query: REPLICATE_QUERY, by_workers: scaling };
 
-  const pasteSamples = [];
-  for (let i = 0; i < FLEET_PASTES; i++) {
+  // Timed in the page: from the paste event to the frame after the page
+  // shows the pasted fleet (its summary and figures update together).
+  const pasteMs = async (text, jobs) => {
     const page = await newPage();
     await open(page, '?v=1&p=fleet&s=1');
     await page.waitForSelector('#fleet-status[data-status="idle"]', { state: 'attached' });
-    // Timed in the page: from the paste event to the frame after the page
-    // shows the pasted fleet (its summary and figures update together).
     const ms = await page.evaluate(
-      ({ text, lines }) =>
+      ({ text, jobs }) =>
         new Promise((resolve) => {
-          const summary = `${lines.toLocaleString('en-US')} jobs`;
+          const summary = `${jobs.toLocaleString('en-US')} jobs`;
           let pasted;
           const observer = new MutationObserver(() => {
             if (document.getElementById('fleet-summary')?.textContent.startsWith(summary)) {
@@ -291,14 +315,26 @@ async function main() {
           pasted = performance.now();
           area.dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
         }),
-      { text: bigCrontab(i), lines: FLEET_LINES },
+      { text, jobs },
     );
+    await page.context().close();
+    return ms;
+  };
+  const pasteSamples = [];
+  const mixedSamples = [];
+  for (let i = 0; i < FLEET_PASTES; i++) {
+    const ms = await pasteMs(bigCrontab(i), FLEET_LINES);
     pasteSamples.push(ms);
     console.error(`bench: fleet paste of ${FLEET_LINES} lines drawn in ${ms.toFixed(0)} ms`);
-    await page.context().close();
+    const mixed = bigMixed(i);
+    const mixedMs = await pasteMs(mixed.text, mixed.jobs);
+    mixedSamples.push(mixedMs);
+    console.error(`bench: mixed fleet paste of ${FLEET_LINES} lines (${mixed.jobs} jobs) drawn in ${mixedMs.toFixed(0)} ms`);
   }
   if (pasteSamples.length) {
     result.fleet_paste = { lines: FLEET_LINES, median_ms: median(pasteSamples), samples_ms: pasteSamples };
+    const mixedLines = bigMixed(0).text.split('\n').length;
+    result.fleet_mixed_paste = { lines: mixedLines, median_ms: median(mixedSamples), samples_ms: mixedSamples };
   }
 
   const arrivalSamples = await arrivalsParseMs(browser, BASE, ARRIVAL_READS);

@@ -260,12 +260,11 @@ fn sources(read: &FleetRead) -> Option<impl IntoView + use<>> {
                     lines => format!(", {} skipped", counted(u64::from(lines), "line", "lines")),
                 };
                 format!(
-                    "{}: {} from {} (lines {}–{}){skipped}",
+                    "{}: {} from {} ({}){skipped}",
                     file.name,
                     counted(u64::from(file.jobs), "job", "jobs"),
                     file.formats,
-                    file.first_line,
-                    file.last_line
+                    lines_words(file.first_line, file.last_line, "line", "lines"),
                 )
             })
             .collect()
@@ -274,9 +273,8 @@ fn sources(read: &FleetRead) -> Option<impl IntoView + use<>> {
             .iter()
             .map(|part| {
                 format!(
-                    "Lines {}–{}: {} from {}",
-                    part.first_line,
-                    part.last_line,
+                    "{}: {} from {}",
+                    lines_words(part.first_line, part.last_line, "Line", "Lines"),
                     counted(u64::from(part.jobs), "job", "jobs"),
                     part.words
                 )
@@ -295,6 +293,15 @@ fn sources(read: &FleetRead) -> Option<impl IntoView + use<>> {
         .map(|row| view! { <li>{row}</li> })
         .collect_view();
     Some(view! { <ul class="fleet-sources" aria-label=label>{items}</ul> })
+}
+
+/// "Line 7" or "Lines 7–12".
+fn lines_words(first: u32, last: u32, one: &str, many: &str) -> String {
+    if first == last {
+        format!("{one} {first}")
+    } else {
+        format!("{many} {first}–{last}")
+    }
 }
 
 /// "line 12 (spec): why", as the list and the download write it.
@@ -353,7 +360,7 @@ fn skipped_lines(read: &FleetRead) -> Option<impl IntoView + use<>> {
         <div class="skipped-actions">
             {more}
             <button type="button" id="download-skipped" on:click=download>
-                {format!("Download all {total} skipped lines")}
+                {if total == 1 { "Download the skipped line".to_string() } else { format!("Download all {total} skipped lines") }}
             </button>
         </div>
     })
