@@ -231,6 +231,14 @@ fn read_starts(
                 message: "its delays were drawn from the seed; a real machine draws new ones at every elapse and boot".into(),
             });
         }
+        notices.extend(
+            plan.zone_change_notices(window)
+                .into_iter()
+                .map(|message| FleetNotice {
+                    line: line.line,
+                    message,
+                }),
+        );
         let before = read.starts.len();
         let stopped = plan.push_starts(window, &mut read.starts, MOST_STARTS);
         let start_window = read.starts[before..]

@@ -123,6 +123,19 @@ impl LinePlan {
         }
     }
 
+    /// What changes of the line's time zone within `window` do to its
+    /// starts, a sentence for each change that skips or repeats one.
+    pub fn zone_change_notices(&self, window: Window) -> Vec<String> {
+        match self {
+            Self::Zoned(zoned) => zoned.zone_change_notices(window),
+            Self::Minutes(_)
+            | Self::Croniter(_)
+            | Self::Systemd(_)
+            | Self::Temporal(_)
+            | Self::Prometheus(_) => Vec::new(),
+        }
+    }
+
     /// Whether the starts depend on delays drawn from the seed, where a
     /// real machine draws its own.
     pub fn draws_at_random(&self) -> bool {

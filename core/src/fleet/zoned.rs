@@ -24,6 +24,11 @@
 //!   Kubernetes CronJob controller's `spec.timeZone` (robfig/cron v3,
 //!   whose `Next` steps through absolute time in the zone).
 //!
+//! Each change of a zone's offset within the horizon that skips or
+//! repeats a local minute the line is due at is told once
+//! ([`ZonedCron::zone_change_notices`]): the local minutes, the date, and
+//! what the clock above does with them.
+//!
 //! The zone data is the IANA database bundled by `jiff` (the `time-zones`
 //! feature); a build without it reads UTC only.
 
@@ -45,6 +50,9 @@ const LARGE_JUMP_MINUTES: i64 = 3 * 60;
 /// Zone offsets stay within ±26 h, so local days this far around the
 /// window cover it.
 const DAYS_AROUND: i64 = 2;
+/// The most offset changes told for one line, so a zone that changes
+/// often cannot flood the notices.
+const MOST_CHANGE_NOTICES: usize = 4;
 
 /// Whose clock a zone is: the machine's, or the job's alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,6 +176,105 @@ impl ZonedCron {
                     starts.push(local - i64::from(after.seconds()));
                 }
             }
+        }
+    }
+
+    /// One sentence for each change of the zone's offset in `window` (at
+    /// most [`MOST_CHANGE_NOTICES`]) that skips or repeats local minutes
+    /// the line is due at: which, on what date, and what becomes of them.
+    pub fn zone_change_notices(&self, window: Window) -> Vec<String> {
+        let Ok(from) = Timestamp::from_second(window.from.div_euclid(MICROS_PER_SECOND) - 1) else {
+            return Vec::new();
+        };
+        let mut notices = Vec::new();
+        for transition in self.zone.following(from) {
+            let at = transition.timestamp().as_second();
+            if at * MICROS_PER_SECOND >= window.end || notices.len() == MOST_CHANGE_NOTICES {
+                break;
+            }
+            let after = i64::from(transition.offset().seconds());
+            let Ok(just_before) = Timestamp::from_second(at - 1) else {
+                continue;
+            };
+            let before = i64::from(self.zone.to_offset(just_before).seconds());
+            // The local minutes that never show (forward) or show twice
+            // (back): from the earlier wall-clock reading to the later.
+            let (first, end) = (at + before.min(after), at + before.max(after));
+            let due: Vec<i64> = (first.div_euclid(60)..end.div_euclid(60))
+                .map(|minute| minute * 60)
+                .filter(|&local| self.is_due_at(local))
+                .collect();
+            if !due.is_empty() {
+                notices.push(self.tell_change(&due, (after - before) / 60));
+            }
+        }
+        notices
+    }
+
+    /// Whether the schedule matches the local minute starting at `local`
+    /// (seconds of the local clock since 1970-01-01 00:00).
+    fn is_due_at(&self, local: i64) -> bool {
+        let days = local.div_euclid(SECONDS_PER_DAY);
+        let of_day = local.rem_euclid(SECONDS_PER_DAY);
+        self.schedule.fires_on_day(days)
+            && self.schedule.hours & (1 << (of_day / 3600)) != 0
+            && self.schedule.minutes & (1 << (of_day % 3600 / 60)) != 0
+    }
+
+    /// What a change of `jump` local minutes (forward when positive) does
+    /// to the starts due at the local minutes `due`.
+    fn tell_change(&self, due: &[i64], jump: i64) -> String {
+        let one = due.len() == 1;
+        let clock_time = |local: i64| {
+            let of_day = local.rem_euclid(SECONDS_PER_DAY);
+            format!("{:02}:{:02}", of_day / 3600, of_day % 3600 / 60)
+        };
+        let times = match due {
+            [only] => clock_time(*only),
+            [a, b] => format!("{} and {}", clock_time(*a), clock_time(*b)),
+            [first, .., last] => format!(
+                "{} to {} ({} starts)",
+                clock_time(*first),
+                clock_time(*last),
+                due.len()
+            ),
+            [] => String::new(),
+        };
+        let date = civil_from_days(due[0].div_euclid(SECONDS_PER_DAY));
+        let zone = self.zone.iana_name().unwrap_or("the zone");
+        let (subject, is, runs) = if one {
+            ("this start", "is", "runs")
+        } else {
+            ("these starts", "are", "run")
+        };
+        let said = format!(
+            "{times} on {:04}-{:02}-{:02} {} in {zone}",
+            date.year,
+            date.month,
+            date.day,
+            match (jump > 0, one) {
+                (true, true) => "does not exist",
+                (true, false) => "do not exist",
+                (false, true) => "happens twice",
+                (false, false) => "happen twice",
+            }
+        );
+        let machine = self.clock == ZoneClock::Machine;
+        if jump > 0 {
+            let caught_up = machine
+                && (jump < SMALL_JUMP_MINUTES
+                    || (jump < LARGE_JUMP_MINUTES && !self.wildcard_time));
+            if caught_up {
+                let them = if one { "it" } else { "them" };
+                format!("{said} (clocks went forward); cron runs {them} at the change")
+            } else {
+                format!("{said} (clocks went forward), so {subject} {is} skipped")
+            }
+        } else if machine && !self.wildcard_time && -jump <= LARGE_JUMP_MINUTES {
+            let each = if one { "it" } else { "each" };
+            format!("{said} (clocks went back); cron runs {each} once")
+        } else {
+            format!("{said} (clocks went back), so {subject} {runs} twice")
         }
     }
 

@@ -104,6 +104,115 @@ fn an_unknown_zone_is_refused_by_name() {
     assert!(read.skipped[0].reason.contains("Mars/Olympus_Mons"));
 }
 
+/// The notices of a fleet's expansion over two days from `from`, as
+/// (line, message).
+fn notices(fleet: &str, from: i64) -> Vec<(usize, String)> {
+    let read = file::parse(fleet);
+    assert!(read.skipped.is_empty(), "{:?}", read.skipped);
+    let expansion = fleet::expand(&read.lines, from, Horizon::hours(48).unwrap(), 0).unwrap();
+    expansion
+        .notices
+        .into_iter()
+        .map(|notice| (notice.line, notice.message))
+        .collect()
+}
+
+// Berlin, 2026: 02:00 CET becomes 03:00 CEST on 29 March, 03:00 CEST
+// becomes 02:00 CET on 25 October (both at 01:00Z).
+const SPRING_2026: i64 = 1_774_656_000;
+const AUTUMN_2026: i64 = 1_792_800_000;
+
+#[test]
+fn a_skipped_or_repeated_local_minute_is_told_with_what_becomes_of_it() {
+    let fleet = "cron\tfixed\t30 2 * * *\tTZ=Europe/Berlin\n\
+                 cron\twild\t*/15 2 * * *\tTZ=Europe/Berlin\n\
+                 cron\town\t30 2 * * *\tCRON_TZ=Europe/Berlin\n\
+                 cron\tpair\t0,30 2 * * *\tCRON_TZ=Europe/Berlin\n\
+                 cron\tclear\t30 4 * * *\tCRON_TZ=Europe/Berlin\n";
+    assert_eq!(
+        notices(fleet, SPRING_2026),
+        [
+            (
+                1,
+                "02:30 on 2026-03-29 does not exist in Europe/Berlin (clocks went forward); \
+                 cron runs it at the change"
+                    .to_string()
+            ),
+            (
+                2,
+                "02:00 to 02:45 (4 starts) on 2026-03-29 do not exist in Europe/Berlin \
+                 (clocks went forward), so these starts are skipped"
+                    .to_string()
+            ),
+            (
+                3,
+                "02:30 on 2026-03-29 does not exist in Europe/Berlin (clocks went forward), \
+                 so this start is skipped"
+                    .to_string()
+            ),
+            (
+                4,
+                "02:00 and 02:30 on 2026-03-29 do not exist in Europe/Berlin \
+                 (clocks went forward), so these starts are skipped"
+                    .to_string()
+            ),
+        ]
+    );
+    assert_eq!(
+        notices(fleet, AUTUMN_2026),
+        [
+            (
+                1,
+                "02:30 on 2026-10-25 happens twice in Europe/Berlin (clocks went back); \
+                 cron runs it once"
+                    .to_string()
+            ),
+            (
+                2,
+                "02:00 to 02:45 (4 starts) on 2026-10-25 happen twice in Europe/Berlin \
+                 (clocks went back), so these starts run twice"
+                    .to_string()
+            ),
+            (
+                3,
+                "02:30 on 2026-10-25 happens twice in Europe/Berlin (clocks went back), \
+                 so this start runs twice"
+                    .to_string()
+            ),
+            (
+                4,
+                "02:00 and 02:30 on 2026-10-25 happen twice in Europe/Berlin \
+                 (clocks went back), so these starts run twice"
+                    .to_string()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_change_outside_the_horizon_or_between_starts_is_not_told() {
+    let berlin = "cron\tfixed\t30 2 * * *\tTZ=Europe/Berlin\n";
+    assert!(notices(berlin, SPRING_2026 - 7 * 86_400).is_empty());
+    assert!(notices(berlin, SPRING_2026 + 2 * 86_400).is_empty());
+    // New York changes at 02:00 local, two weeks before Berlin.
+    let new_york = "cron\tfixed\t30 2 * * *\tCRON_TZ=America/New_York\n";
+    assert!(notices(new_york, SPRING_2026).is_empty());
+    assert_eq!(notices(new_york, SPRING_2026 - 20 * 86_400).len(), 1);
+}
+
+#[test]
+fn each_change_is_told_once_however_many_starts_it_touches() {
+    // Every minute for a month holding one change: one notice, the
+    // sixty skipped minutes counted in it.
+    let every_minute = "cron\tjob\t* * * * *\tCRON_TZ=Europe/Berlin\n";
+    let read = file::parse(every_minute);
+    let month = Horizon::hours(31 * 24).unwrap();
+    let expansion = fleet::expand(&read.lines, SPRING_2026 - 86_400, month, 0).unwrap();
+    let told: Vec<_> = expansion.notices.iter().map(|n| &n.message).collect();
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert!(told[0].starts_with("02:00 to 02:59 (60 starts) on 2026-03-29"));
+}
+
 proptest! {
     #[test]
     fn zoned_starts_are_in_order_and_in_the_horizon(
