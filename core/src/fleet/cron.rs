@@ -22,14 +22,20 @@
 //! `DOW_STAR` from the field's first character before parsing it, so
 //! `*/2` counts as unrestricted while `1-31/2`, the same days, does not.
 //!
+//! A cronie job may wait a [`RandomDelay`] after each time it is due.
+//!
 //! [`Schedule::starts`] walks a horizon day by day: a day that fails the
 //! day and month fields is skipped whole, and on a matching day only the
 //! allowed hours and minutes are visited, so a line costs at most 32 day
 //! checks plus one step per start.
 
+use rand::Rng;
+
 use crate::error::InvalidInput;
+use crate::rng::{Purpose, seeded};
 
 use super::civil::{SECONDS_PER_DAY, civil_from_days, weekday};
+use super::file::Refusal;
 use super::plan::{MICROS_PER_SECOND, Window};
 
 /// The values each field of a five-field cron spec allows, as bit sets.
@@ -400,6 +406,65 @@ impl Schedule {
         }
         false
     }
+}
+
+/// The stream cronie's `RANDOM_DELAY` scale is drawn from: one draw a
+/// seed, as the daemon draws one when it starts.
+const DAEMON_START: Purpose = Purpose::new("fleet.cron.random_scale");
+
+/// The most minutes cronie takes in `RANDOM_DELAY`: a day.
+pub const MOST_RANDOM_DELAY_MINUTES: u32 = 24 * 60;
+
+/// cronie's `RANDOM_DELAY=`: a job runs `⌊minutes × scale⌋` whole minutes
+/// after each time it is due, where `scale` is `random() / 2^31`, drawn
+/// once when the daemon starts and shared by every job it runs (cronie
+/// 1.7.2: `RandomScale` in `src/cron.c`, `main`; `e->delay` in
+/// `src/entry.c`, `load_entry`; `find_jobs` matches the job at the minute
+/// `delay` minutes back). The scale here is drawn from the fleet's seed,
+/// so every line of a fleet shares it as one daemon's jobs do.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RandomDelay {
+    /// `RANDOM_DELAY`, in minutes.
+    pub most_minutes: u32,
+    /// The daemon's scale, in [0, 1).
+    pub scale: f64,
+}
+
+impl RandomDelay {
+    /// Reads the `RANDOM_DELAY=` option, whole minutes from 0 to 1440, with
+    /// the scale `seed` draws.
+    pub fn read(minutes: &str, seed: u64) -> Result<Self, Refusal> {
+        let most_minutes = minutes
+            .parse()
+            .ok()
+            .filter(|&minutes| minutes <= MOST_RANDOM_DELAY_MINUTES)
+            .ok_or_else(|| {
+                Refusal::new(
+                    "RANDOM_DELAY",
+                    format!(
+                        "\"{}\" is not whole minutes from 0 to {MOST_RANDOM_DELAY_MINUTES}",
+                        crate::field::shorten(minutes)
+                    ),
+                )
+            })?;
+        Ok(Self {
+            most_minutes,
+            scale: daemon_scale(seed),
+        })
+    }
+
+    /// Each start's delay in whole minutes, truncated as cronie's `(int)`
+    /// cast truncates it.
+    pub fn minutes(&self) -> i64 {
+        (f64::from(self.most_minutes) * self.scale) as i64
+    }
+}
+
+/// cronie's `RandomScale` for `seed`: 31 random bits, as `random()` gives,
+/// over 2^31.
+pub fn daemon_scale(seed: u64) -> f64 {
+    let bits = seeded(seed, DAEMON_START).next_u32() >> 1;
+    f64::from(bits) / f64::from(1u32 << 31)
 }
 
 /// The positions of the set bits of `set`, lowest first.

@@ -225,10 +225,10 @@ fn read_starts(
                 continue;
             }
         };
-        if plan.draws_at_random() {
+        if let Some(message) = plan.drawn_delays() {
             notices.push(FleetNotice {
                 line: line.line,
-                message: "its delays were drawn from the seed; a real machine draws new ones at every elapse and boot".into(),
+                message,
             });
         }
         notices.extend(

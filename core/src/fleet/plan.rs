@@ -29,6 +29,9 @@ pub enum LinePlan {
     Croniter(croniter::CroniterSchedule),
     /// Cron lines with a time zone: minutes of a local clock.
     Zoned(Box<ZonedCron>),
+    /// Cron lines with cronie's `RANDOM_DELAY=`: the line's starts, each
+    /// the daemon's one delay later.
+    Delayed(Box<LinePlan>, cron::RandomDelay),
     /// systemd lines: calendar elapses, delayed as the timer delays them.
     Systemd(systemd::SystemdTimer),
     /// Temporal lines: interval or calendar times, each delayed by its
@@ -41,7 +44,7 @@ pub enum LinePlan {
 /// The option keys lines of `system` read, besides `Duration` and `Weight`.
 pub fn option_keys(system: System) -> &'static [&'static str] {
     match system {
-        System::Cron => &["TZ", "CRON_TZ"],
+        System::Cron => &["TZ", "CRON_TZ", "RANDOM_DELAY"],
         System::Puppet => &["FIPS"],
         System::Systemd => &systemd::OPTION_KEYS,
         System::Temporal => &["Jitter", "Namespace"],
@@ -56,19 +59,14 @@ impl LinePlan {
     pub fn read(line: &FleetLine, seed: u64) -> Result<Self, Refusal> {
         let spec = |refusal: crate::error::InvalidInput| Refusal::new("spec", refusal.to_string());
         match line.system {
-            System::Cron => match (line.options.own("TZ"), line.options.own("CRON_TZ")) {
-                (Some(_), Some(_)) => Err(Refusal::new(
-                    "CRON_TZ",
-                    "give TZ= (the machine's clock) or CRON_TZ= (the job's zone), not both",
-                )),
-                (None | Some("UTC" | "Etc/UTC"), None) | (None, Some("UTC" | "Etc/UTC")) => {
-                    cron::parse(&line.spec).map(Self::Minutes).map_err(spec)
+            System::Cron => {
+                let plan = Self::read_cron(line)?;
+                match line.options.own("RANDOM_DELAY") {
+                    Some(minutes) => cron::RandomDelay::read(minutes, seed)
+                        .map(|delay| Self::Delayed(Box::new(plan), delay)),
+                    None => Ok(plan),
                 }
-                (Some(zone), None) => ZonedCron::new(&line.spec, zone, ZoneClock::Machine)
-                    .map(|zoned| Self::Zoned(Box::new(zoned))),
-                (None, Some(zone)) => ZonedCron::new(&line.spec, zone, ZoneClock::Job)
-                    .map(|zoned| Self::Zoned(Box::new(zoned))),
-            },
+            }
             // Jenkins hashes the job's full name into its `H` fields.
             System::Jenkins => jenkins::schedule(&line.id, &line.spec)
                 .map(Self::Minutes)
@@ -94,6 +92,25 @@ impl LinePlan {
         }
     }
 
+    /// A cron line's schedule, on its zone's clock when it gives one.
+    fn read_cron(line: &FleetLine) -> Result<Self, Refusal> {
+        match (line.options.own("TZ"), line.options.own("CRON_TZ")) {
+            (Some(_), Some(_)) => Err(Refusal::new(
+                "CRON_TZ",
+                "give TZ= (the machine's clock) or CRON_TZ= (the job's zone), not both",
+            )),
+            (None | Some("UTC" | "Etc/UTC"), None) | (None, Some("UTC" | "Etc/UTC")) => {
+                cron::parse(&line.spec)
+                    .map(Self::Minutes)
+                    .map_err(|refusal| Refusal::new("spec", refusal.to_string()))
+            }
+            (Some(zone), None) => ZonedCron::new(&line.spec, zone, ZoneClock::Machine)
+                .map(|zoned| Self::Zoned(Box::new(zoned))),
+            (None, Some(zone)) => ZonedCron::new(&line.spec, zone, ZoneClock::Job)
+                .map(|zoned| Self::Zoned(Box::new(zoned))),
+        }
+    }
+
     /// Appends each start in `window`, in order, while `out` holds fewer
     /// than `most`. Returns whether a start was left out because `out` was
     /// full.
@@ -102,6 +119,14 @@ impl LinePlan {
             Self::Minutes(schedule) => schedule.push_starts(window, out, most),
             Self::Croniter(schedule) => schedule.push_starts(window, out, most),
             Self::Zoned(zoned) => zoned.push_starts(window, out, most),
+            Self::Delayed(plan, delay) => {
+                let before = out.len();
+                let full = plan.push_starts(due_window(window, delay), out, most);
+                for at in &mut out[before..] {
+                    *at += delay.minutes() * 60 * MICROS_PER_SECOND;
+                }
+                full
+            }
             Self::Systemd(timer) => timer.push_starts(window, out, most),
             Self::Temporal(schedule) => schedule.push_starts(window, out, most),
             Self::Prometheus(scrapes) => scrapes.push_starts(window, out, most),
@@ -115,7 +140,8 @@ impl LinePlan {
     pub fn start_window(&self, start: i64) -> Option<Window> {
         match self {
             Self::Systemd(timer) => timer.start_window(start),
-            Self::Minutes(_)
+            Self::Delayed(..)
+            | Self::Minutes(_)
             | Self::Croniter(_)
             | Self::Zoned(_)
             | Self::Temporal(_)
@@ -128,6 +154,7 @@ impl LinePlan {
     pub fn zone_change_notices(&self, window: Window) -> Vec<String> {
         match self {
             Self::Zoned(zoned) => zoned.zone_change_notices(window),
+            Self::Delayed(plan, delay) => plan.zone_change_notices(due_window(window, delay)),
             Self::Minutes(_)
             | Self::Croniter(_)
             | Self::Systemd(_)
@@ -139,13 +166,41 @@ impl LinePlan {
     /// Whether the starts depend on delays drawn from the seed, where a
     /// real machine draws its own.
     pub fn draws_at_random(&self) -> bool {
+        self.drawn_delays().is_some()
+    }
+
+    /// What the starts owe to delays drawn from the seed, where a real
+    /// machine draws its own; `None` when they owe nothing.
+    pub fn drawn_delays(&self) -> Option<String> {
         match self {
-            Self::Systemd(timer) => timer.draws_at_random(),
+            Self::Systemd(timer) => timer.draws_at_random().then(|| {
+                "its delays were drawn from the seed; a real machine draws new ones at every \
+                 elapse and boot"
+                    .into()
+            }),
+            Self::Delayed(_, delay) => Some(format!(
+                "each start is {} min late: RANDOM_DELAY={} times a scale of {}% drawn from \
+                 the seed; cronie draws that scale once when the daemon starts and every job \
+                 shares it, so each restart moves all the delays together",
+                delay.minutes(),
+                delay.most_minutes,
+                (delay.scale * 100.0) as u32
+            )),
             Self::Minutes(_)
             | Self::Croniter(_)
             | Self::Zoned(_)
             | Self::Temporal(_)
-            | Self::Prometheus(_) => false,
+            | Self::Prometheus(_) => None,
         }
+    }
+}
+
+/// The span in which a line delayed by `delay` is due for its starts to
+/// fall in `window`.
+fn due_window(window: Window, delay: &cron::RandomDelay) -> Window {
+    let by = delay.minutes() * 60 * MICROS_PER_SECOND;
+    Window {
+        from: window.from - by,
+        end: window.end - by,
     }
 }
