@@ -5,9 +5,44 @@
 //! command. Each schedule line becomes a `cron` fleet line whose id is the
 //! command (`user: command` in a system crontab) and whose spec is the five
 //! fields or the `@hourly`-style macro. `NAME=value` lines set the
-//! environment of the lines after them; of those only the zone matters here,
-//! and it becomes the line's `CRON_TZ=` option (the job's own zone) or,
-//! without one, its `TZ=` option (the machine's clock).
+//! environment of the lines after them.
+//!
+//! Which daemon reads the crontab decides what that environment does to
+//! the schedule, so two comments, wherever they stand, say what the text
+//! cannot:
+//!
+//! - `# daemon: cronie` (the default) or `# daemon: debian` (Debian's and
+//!   Ubuntu's `cron` package).
+//! - `# machine-tz: Area/City`: the zone the daemon's clock runs in, which
+//!   becomes each line's `TZ=` fleet option ([`super::super::zoned`]).
+//!
+//! What each daemon reads, from its source:
+//!
+//! | setting          | cronie 1.7.2                                | Debian cron 3.0pl1-162         |
+//! |------------------|---------------------------------------------|--------------------------------|
+//! | `CRON_TZ=zone`   | the job's own zone: the `CRON_TZ=` option    | the command's environment only |
+//! | `TZ=zone`        | the command's environment only              | the command's environment only |
+//! | `RANDOM_DELAY=n` | a delay: the `RANDOM_DELAY=` option          | not read                       |
+//!
+//! cronie's `find_jobs` (`src/cron.c`) matches each job on `CRON_TZ` from
+//! the job's environment, else on the daemon's own `TZ`; a crontab's `TZ=`
+//! reaches only the command. Debian's `find_jobs` (`cron.c`) matches every
+//! job on the daemon's clock, and its cron(8) says it "will only handle
+//! tasks in a single timezone". A setting that does not move the schedule
+//! is listed as skipped on its own line, saying so. cronie reads
+//! `RANDOM_DELAY` in `load_entry` (`src/entry.c`) as whole minutes from 0
+//! to 1440 (`strtol`; any other value is logged as bad and delays
+//! nothing) and delays the job by that times one scale the daemon draws
+//! when it starts (`src/cron.c`, `main`), shared by every job
+//! ([`super::super::cron::RandomDelay`]).
+//!
+//! systemd-cron (`src/bin/systemd-crontab-generator.cpp`, v2.8.1) reads a
+//! crontab differently: both `TZ=` and `CRON_TZ=` set the zone of the
+//! timer's `OnCalendar=`, and `RANDOM_DELAY=n` becomes `RandomizedDelaySec=n`m
+//! on every timer, so each job draws its own delay at every elapse. Its
+//! crontabs are read here through the timers it generates (`systemctl cat
+//! cron-*.timer`), pasted as systemd units; `# daemon: systemd-cron` is
+//! refused with that advice.
 //!
 //! The translation is fleet-file text with one line for each crontab line,
 //! so the fleet reader's line numbers are the crontab's own; lines that are
@@ -67,10 +102,11 @@ pub fn translate(text: &str, form: CrontabForm) -> CrontabTranslation {
         given => given,
     };
     let mut out = CrontabTranslation::default();
-    let mut zone = Zone::default();
+    let machine = read_machine(text, &mut out.skipped);
+    let mut settings = Settings::default();
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
-        match translate_line(raw, form, &mut zone) {
+        match translate_line(raw, form, &machine, &mut settings) {
             Ok(Some(fleet_line)) => out.fleet_text.push_str(&fleet_line),
             Ok(None) => {}
             Err((field, reason)) => out.skipped.push(SkippedLine {
@@ -81,28 +117,109 @@ pub fn translate(text: &str, form: CrontabForm) -> CrontabTranslation {
         }
         out.fleet_text.push('\n');
     }
+    out.skipped.sort_by_key(|skipped| skipped.line);
     out
 }
 
-/// The zone the environment lines set so far: cronie reads `CRON_TZ` for
-/// the schedule and `TZ` only for the command, but other crons schedule in
-/// `TZ`, so `CRON_TZ` wins when both are set.
-#[derive(Default)]
-struct Zone {
-    cron_tz: Option<String>,
-    tz: Option<String>,
+/// The daemon that reads a crontab.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Daemon {
+    /// cronie, as Fedora, RHEL, Arch and SUSE run it.
+    #[default]
+    Cronie,
+    /// Debian's `cron` package (Vixie cron 3.0pl1 and Debian's patches),
+    /// as Debian and Ubuntu run it.
+    Debian,
 }
 
-impl Zone {
-    /// The fleet option for the zone in force, key and value: `CRON_TZ=`
-    /// for the job's own zone, `TZ=` for the machine's clock.
-    fn current(&self) -> Option<(&'static str, &str)> {
-        match (&self.cron_tz, &self.tz) {
-            (Some(zone), _) => Some(("CRON_TZ", zone)),
-            (None, Some(zone)) => Some(("TZ", zone)),
-            (None, None) => None,
+/// What a crontab's `# daemon:` and `# machine-tz:` comments say.
+#[derive(Default)]
+struct Machine<'a> {
+    daemon: Daemon,
+    /// The zone of the daemon's clock.
+    zone: Option<&'a str>,
+}
+
+/// The machine the crontab's comments describe, wherever they stand; a
+/// comment that names no known daemon, or contradicts an earlier one, is
+/// skipped with why.
+fn read_machine<'a>(text: &'a str, skipped: &mut Vec<SkippedLine>) -> Machine<'a> {
+    let mut machine = Machine::default();
+    // The line each convention was first given on.
+    let (mut daemon_at, mut zone_at) = (None, None);
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        let Some((key, value)) = convention(raw) else {
+            continue;
+        };
+        let refusal = if key == "daemon" {
+            match (parse_daemon(value), daemon_at) {
+                (Err(reason), _) => Some(reason),
+                (Ok(daemon), Some(first)) if daemon != machine.daemon => Some(format!(
+                    "line {first} already names the daemon; this line is not read"
+                )),
+                (Ok(daemon), first) => {
+                    machine.daemon = daemon;
+                    daemon_at = first.or(Some(line));
+                    None
+                }
+            }
+        } else {
+            match zone_at {
+                Some(first) if machine.zone != Some(value) => Some(format!(
+                    "line {first} already gives the machine's zone; this line is not read"
+                )),
+                _ => {
+                    machine.zone = Some(value);
+                    zone_at = zone_at.or(Some(line));
+                    None
+                }
+            }
+        };
+        if let Some(reason) = refusal {
+            skipped.push(SkippedLine {
+                line,
+                field: key.to_string(),
+                reason,
+            });
         }
     }
+    machine
+}
+
+/// `# daemon: name` or `# machine-tz: zone`, as (key, value).
+fn convention(raw: &str) -> Option<(&'static str, &str)> {
+    let (key, value) = raw.trim().strip_prefix('#')?.split_once(':')?;
+    let key = ["daemon", "machine-tz"]
+        .into_iter()
+        .find(|known| key.trim().eq_ignore_ascii_case(known))?;
+    Some((key, value.trim()))
+}
+
+fn parse_daemon(name: &str) -> Result<Daemon, String> {
+    match name.to_ascii_lowercase().as_str() {
+        "cronie" => Ok(Daemon::Cronie),
+        "debian" => Ok(Daemon::Debian),
+        "systemd-cron" => Err(
+            "systemd-cron turns each crontab line into a systemd timer; paste \
+                               the timers it generates (systemctl cat 'cron-*.timer') to read \
+                               them as systemd places them; the lines here are read as cronie's"
+                .to_string(),
+        ),
+        _ => Err(format!(
+            "\"{}\" is not a daemon read here: name cronie or debian; the lines are read as cronie's",
+            shorten(name)
+        )),
+    }
+}
+
+/// The settings of the environment lines so far that reach the schedule.
+#[derive(Default)]
+struct Settings {
+    /// `CRON_TZ=`, as cronie reads it.
+    cron_tz: Option<String>,
+    /// `RANDOM_DELAY=` in minutes, as cronie reads it.
+    random_delay: Option<u32>,
 }
 
 /// A line's fleet-file text, `None` for a line with no schedule, or the
@@ -110,20 +227,15 @@ impl Zone {
 fn translate_line(
     raw: &str,
     form: CrontabForm,
-    zone: &mut Zone,
+    machine: &Machine,
+    settings: &mut Settings,
 ) -> Result<Option<String>, (&'static str, String)> {
     let trimmed = raw.trim();
     if trimmed.is_empty() || trimmed.starts_with('#') {
         return Ok(None);
     }
     if let Some((name, value)) = environment(trimmed) {
-        let value = (!value.is_empty()).then(|| value.to_string());
-        match name {
-            "CRON_TZ" => zone.cron_tz = value,
-            "TZ" => zone.tz = value,
-            _ => {}
-        }
-        return Ok(None);
+        return set(name, value, machine.daemon, settings);
     }
     let job = split_job(trimmed, form)?;
     if job.spec == "@reboot" {
@@ -140,10 +252,94 @@ fn translate_line(
         None => command,
     };
     let mut fleet_line = format!("cron\t{id}\t{}", job.spec);
-    if let Some((key, zone)) = zone.current() {
+    // cronie matches a job with `CRON_TZ` on that zone's clock, whatever
+    // the machine's.
+    let zone = match (&settings.cron_tz, machine.zone) {
+        (Some(zone), _) => Some(("CRON_TZ", zone.as_str())),
+        (None, Some(zone)) => Some(("TZ", zone)),
+        (None, None) => None,
+    };
+    if let Some((key, zone)) = zone {
         fleet_line.push_str(&format!("\t{key}={}", zone.replace('\t', " ")));
     }
+    if let Some(minutes) = settings.random_delay {
+        fleet_line.push_str(&format!("\tRANDOM_DELAY={minutes}"));
+    }
     Ok(Some(fleet_line))
+}
+
+/// Takes in the environment line `name=value` as `daemon` does: a setting
+/// the daemon schedules by changes `settings`; one that reaches only the
+/// commands, where it may look as if it moved the schedule, is skipped
+/// with why.
+fn set(
+    name: &str,
+    value: &str,
+    daemon: Daemon,
+    settings: &mut Settings,
+) -> Result<Option<String>, (&'static str, String)> {
+    const DEBIAN: &str = "Debian's cron matches every job on the daemon's clock (cron.c, \
+                          find_jobs, cron 3.0pl1-162)";
+    const ON_THE_MACHINE: &str = "give the machine's zone as # machine-tz: Area/City";
+    match (name, daemon) {
+        ("CRON_TZ", Daemon::Cronie) => {
+            settings.cron_tz = (!value.is_empty()).then(|| value.to_string());
+            Ok(None)
+        }
+        ("RANDOM_DELAY", Daemon::Cronie) => {
+            settings.random_delay = None;
+            let minutes = cronie_minutes(value).ok_or((
+                "RANDOM_DELAY",
+                "cronie takes 0 to 1440 minutes and logs any other value as bad \
+                 (src/entry.c, load_entry), delaying none of the lines after it"
+                    .to_string(),
+            ))?;
+            settings.random_delay = (minutes > 0).then_some(minutes);
+            Ok(None)
+        }
+        ("TZ", Daemon::Cronie) => Err((
+            "TZ",
+            format!(
+                "TZ= reaches only the commands: cronie matches a job on its CRON_TZ= or the \
+                 daemon's own zone (src/cron.c, find_jobs, cronie 1.7.2); {ON_THE_MACHINE}"
+            ),
+        )),
+        ("TZ", Daemon::Debian) => Err((
+            "TZ",
+            format!("TZ= reaches only the commands: {DEBIAN}; {ON_THE_MACHINE}"),
+        )),
+        ("CRON_TZ", Daemon::Debian) => Err((
+            "CRON_TZ",
+            format!("CRON_TZ= reaches only the commands: {DEBIAN}; {ON_THE_MACHINE}"),
+        )),
+        ("RANDOM_DELAY", Daemon::Debian) => Err((
+            "RANDOM_DELAY",
+            "Debian's cron does not read RANDOM_DELAY (cron 3.0pl1-162): the jobs start on time"
+                .to_string(),
+        )),
+        _ => Ok(None),
+    }
+}
+
+/// A `RANDOM_DELAY` value as cronie's `load_entry` takes it: `strtol`'s
+/// leading number (none reads as 0), kept when it is 0 to 1440.
+fn cronie_minutes(value: &str) -> Option<u32> {
+    let text = value.trim_start();
+    let (negative, text) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    let digits = text.len() - text.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if digits == 0 {
+        return Some(0);
+    }
+    let minutes: u64 = text[..digits].parse().ok()?;
+    match (negative, minutes) {
+        (false, 0..=1440) => Some(minutes as u32),
+        // `-0` is 0; any other negative is refused.
+        (true, 0) => Some(0),
+        _ => None,
+    }
 }
 
 /// `NAME=value` as cron reads an environment line: a name without blanks
