@@ -17,6 +17,8 @@
 //!   A wildcard job has `*` leading its minute or hour field (`@hourly`
 //!   too), as cron's `MIN_STAR`/`HR_STAR` flags record; every other job
 //!   is fixed-time. "At the jump" is the instant the zone's offset changes.
+//!   A crontab gives this zone as `# machine-tz: Area/City`
+//!   ([`super::import::crontab`]).
 //! - `CRON_TZ=Area/City`: the job alone is in that zone, on a machine
 //!   whose clock never jumps (UTC). Every real minute is matched against
 //!   the zone's wall clock, so a local time the zone skips never runs and
@@ -180,7 +182,7 @@ impl ZonedCron {
     }
 
     /// One sentence for each change of the zone's offset in `window` (at
-    /// most [`MOST_CHANGE_NOTICES`]) that skips or repeats local minutes
+    /// most `MOST_CHANGE_NOTICES`) that skips or repeats local minutes
     /// the line is due at: which, on what date, and what becomes of them.
     pub fn zone_change_notices(&self, window: Window) -> Vec<String> {
         let Ok(from) = Timestamp::from_second(window.from.div_euclid(MICROS_PER_SECOND) - 1) else {

@@ -18,31 +18,34 @@
 //!
 //! What each daemon reads, from its source:
 //!
-//! | setting          | cronie 1.7.2                                | Debian cron 3.0pl1-162         |
-//! |------------------|---------------------------------------------|--------------------------------|
-//! | `CRON_TZ=zone`   | the job's own zone: the `CRON_TZ=` option    | the command's environment only |
-//! | `TZ=zone`        | the command's environment only              | the command's environment only |
-//! | `RANDOM_DELAY=n` | a delay: the `RANDOM_DELAY=` option          | not read                       |
+//! | setting          | cronie 1.7.2                               | Debian cron 3.0pl1-162         |
+//! |------------------|--------------------------------------------|--------------------------------|
+//! | `CRON_TZ=zone`   | the job's own zone: the `CRON_TZ=` option  | the command's environment only |
+//! | `TZ=zone`        | the command's environment only             | the command's environment only |
+//! | `RANDOM_DELAY=n` | a delay: the `RANDOM_DELAY=` option        | not read                       |
 //!
 //! cronie's `find_jobs` (`src/cron.c`) matches each job on `CRON_TZ` from
 //! the job's environment, else on the daemon's own `TZ`; a crontab's `TZ=`
-//! reaches only the command. Debian's `find_jobs` (`cron.c`) matches every
-//! job on the daemon's clock, and its cron(8) says it "will only handle
-//! tasks in a single timezone". A setting that does not move the schedule
-//! is listed as skipped on its own line, saying so. cronie reads
-//! `RANDOM_DELAY` in `load_entry` (`src/entry.c`) as whole minutes from 0
-//! to 1440 (`strtol`; any other value is logged as bad and delays
-//! nothing) and delays the job by that times one scale the daemon draws
-//! when it starts (`src/cron.c`, `main`), shared by every job
-//! ([`super::super::cron::RandomDelay`]).
+//! reaches only the command. A job in its own zone keeps it whatever the
+//! machine's; cronie also holds such jobs back while the machine's own
+//! clock is changing (`vGMToff != GMToff` in `find_jobs`), which is not
+//! modelled. Debian's `find_jobs` (`cron.c`) matches every job on the
+//! daemon's clock, and its cron(8) says it "will only handle tasks in a
+//! single timezone". A setting that does not move the schedule is listed
+//! as skipped on its own line, saying so. cronie reads `RANDOM_DELAY` in
+//! `load_entry` (`src/entry.c`) as whole minutes from 0 to 1440 (`strtol`;
+//! any other value is logged as bad and delays nothing) and delays the job
+//! by that times one scale the daemon draws when it starts (`src/cron.c`,
+//! `main`), shared by every job ([`super::super::cron::RandomDelay`]).
 //!
-//! systemd-cron (`src/bin/systemd-crontab-generator.cpp`, v2.8.1) reads a
-//! crontab differently: both `TZ=` and `CRON_TZ=` set the zone of the
-//! timer's `OnCalendar=`, and `RANDOM_DELAY=n` becomes `RandomizedDelaySec=n`m
-//! on every timer, so each job draws its own delay at every elapse. Its
-//! crontabs are read here through the timers it generates (`systemctl cat
-//! cron-*.timer`), pasted as systemd units; `# daemon: systemd-cron` is
-//! refused with that advice.
+//! systemd-cron 2.8.1 (`src/bin/systemd-crontab-generator.cpp`,
+//! `decode_environment` and `generate_timer`) reads a crontab otherwise:
+//! `TZ=` and `CRON_TZ=` both set the zone of the timer's `OnCalendar=`
+//! (`TZ=` when both are set), and `RANDOM_DELAY=n` becomes
+//! `RandomizedDelaySec=`*n*`m` on every timer, so each job draws its own
+//! delay at every elapse. Its crontabs are read here through the timers it
+//! generates (`systemctl cat 'cron-*.timer'`), pasted as systemd units;
+//! `# daemon: systemd-cron` is refused with that advice.
 //!
 //! The translation is fleet-file text with one line for each crontab line,
 //! so the fleet reader's line numbers are the crontab's own; lines that are
