@@ -2,7 +2,11 @@
 //! `cron_zoned.tsv` was made by `make_cron_zoned.py`, which steps cronie's
 //! main loop minute by minute over Python's zoneinfo for `TZ=` (the
 //! machine's clock) and matches every real minute on the zone's wall clock
-//! for `CRON_TZ=` (the job's own zone).
+//! for `CRON_TZ=` (the job's own zone). The notices of zone changes are
+//! checked against the changes CPython's zoneinfo finds
+//! (`zone_changes.tsv`, made by `make_zone_changes.py`); what cron does
+//! with a skipped or repeated minute is checked by hand against cronie's
+//! source, as no cron daemon runs here.
 
 use proptest::prelude::*;
 use stampede_core::fleet::cron::{self, Horizon};
@@ -10,6 +14,7 @@ use stampede_core::fleet::file;
 use stampede_core::fleet::{self, Start};
 
 const VECTORS: &str = include_str!("../data/cron_zoned.tsv");
+const ZONE_CHANGES: &str = include_str!("../data/zone_changes.tsv");
 
 fn seconds(starts: &[Start<'_>]) -> Vec<i64> {
     starts
@@ -187,6 +192,35 @@ fn a_skipped_or_repeated_local_minute_is_told_with_what_becomes_of_it() {
             ),
         ]
     );
+}
+
+/// Every change of offset in eight zones from 2011 through 2025, as
+/// CPython's zoneinfo finds it (`make_zone_changes.py`): a line due every
+/// minute hears of it once, naming the local minutes zoneinfo says it
+/// skips or repeats. What cron does with them is the source's, by hand.
+#[test]
+fn each_change_names_the_minutes_zoneinfo_says_it_skips_or_repeats() {
+    let mut rows = 0;
+    for row in ZONE_CHANGES.lines().filter(|line| !line.starts_with('#')) {
+        let columns: Vec<&str> = row.split('\t').collect();
+        let [zone, at, kind, date, first, last, minutes] = columns[..] else {
+            panic!("bad row {row:?}");
+        };
+        let at: i64 = at.parse().unwrap();
+        let from = at - at.rem_euclid(60) - 86_400;
+        let verb = match kind {
+            "gap" => "do not exist",
+            _ => "happen twice",
+        };
+        let want = format!("{first} to {last} ({minutes} starts) on {date} {verb} in {zone} ");
+        for clock in ["CRON_TZ", "TZ"] {
+            let told = notices(&format!("cron\tjob\t* * * * *\t{clock}={zone}\n"), from);
+            assert_eq!(told.len(), 1, "{row}: {told:?}");
+            assert!(told[0].1.starts_with(&want), "{row}: {told:?}");
+        }
+        rows += 1;
+    }
+    assert!(rows >= 180);
 }
 
 #[test]
