@@ -217,6 +217,17 @@ fn debians_cron_schedules_every_line_on_the_machines_clock() {
 }
 
 #[test]
+fn the_comments_reach_the_crontab_reader_in_a_paste() {
+    let text = "# daemon: debian\n# machine-tz: Europe/Paris\nCRON_TZ=Asia/Tokyo\n0 9 * * * job\n";
+    let read = import::read(text, FleetFormat::Auto);
+    assert_eq!(skipped(&read), [(3, "CRON_TZ")]);
+    assert_eq!(
+        lines(&read),
+        [(4, "job", "0 9 * * *", Some(("TZ", "Europe/Paris")))]
+    );
+}
+
+#[test]
 fn a_daemon_not_read_or_a_contradiction_is_skipped_on_its_line() {
     let text = "# daemon: systemd-cron\n\
                 # daemon: fcron\n\

@@ -16,6 +16,10 @@
 //! - `# machine-tz: Area/City`: the zone the daemon's clock runs in, which
 //!   becomes each line's `TZ=` fleet option ([`super::super::zoned`]).
 //!
+//! In a mixed paste a comment stays with the part before it
+//! ([`super::parts`]), so there they go at the top of the paste or after
+//! the crontab's first line.
+//!
 //! What each daemon reads, from its source:
 //!
 //! | setting          | cronie 1.7.2                               | Debian cron 3.0pl1-162         |
