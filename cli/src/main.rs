@@ -63,7 +63,7 @@ use stampede_core::field::Choice;
 use stampede_core::fleet::Expansion;
 use stampede_core::fleet::cron::{Horizon, MOST_HORIZON_MINUTES};
 use stampede_core::fleet::file::SkippedLine;
-use stampede_core::fleet::fix::{self, FixChange, FixFigures, native};
+use stampede_core::fleet::fix::{self, FixChange, FixFigures, NightHours, native};
 use stampede_core::fleet::import::{self, FleetFormat, Imported, InputReport};
 use stampede_core::fleet::instant;
 use stampede_core::fleet::level;
@@ -194,8 +194,8 @@ enum Command {
         strict: bool,
         /// Print the fleet fixed instead, in the format it was read in:
         /// each line that shares a minute with another start spread in its
-        /// own system's syntax (cron a minute, and an hour for midnight
-        /// lines, hashed from the job's id with its blanks folded; Jenkins
+        /// own system's syntax within its hour (cron a minute hashed from
+        /// the job's id with its blanks folded; Jenkins
         /// and croniter H; Puppet fqdn_rand; systemd RandomizedDelaySec= with
         /// FixedRandomDelay=yes; Temporal Jitter=), every other byte as
         /// read. The peak starts per minute and the 99th percentile of
@@ -210,6 +210,10 @@ enum Command {
         /// With --level: line numbers that must not move, e.g. 3,7.
         #[arg(long, value_name = "LINES", value_delimiter = ',', requires = "level")]
         pin: Vec<usize>,
+        /// With --fix: the hours a line that starts once a day within them
+        /// may move over, such as 0-5; without it each line keeps its hour.
+        #[arg(long, value_name = "A-B", requires = "fix", value_parser = |text: &str| NightHours::parse(text))]
+        night: Option<NightHours>,
         /// With --fix: move the fewest lines that bring every minute to at
         /// most N starts, levelling those, and say how many minutes still
         /// exceed it.
@@ -292,6 +296,7 @@ fn main() -> ExitCode {
             level,
             pin,
             capacity,
+            night,
         } => {
             let from = from.unwrap_or_else(start_of_today);
             if fix {
@@ -300,7 +305,7 @@ fn main() -> ExitCode {
                     (false, Some(capacity)) => FixHow::Capacity(capacity),
                     (false, None) => FixHow::Hash,
                 };
-                fleet_fix(format, from, hours, seed, strict, how)
+                fleet_fix(format, from, hours, seed, strict, how, night)
             } else {
                 fleet(format, from, hours, seed, starts, strict)
             }
@@ -672,19 +677,19 @@ fn fleet_fix(
     seed: u64,
     strict: bool,
     how: FixHow,
+    night: Option<NightHours>,
 ) -> Result<(), Failure> {
     let (text, imported) = read_fleet(format, strict)?;
     let read = &imported.file;
     let horizon = Horizon::hours(hours).map_err(|e| input(format!("--hours: {}", e.reason)))?;
     let fixes = match &how {
-        FixHow::Level(pinned) => {
-            level::level(&read.lines, pinned, from, horizon, seed).map(|levelled| levelled.fixes)
-        }
+        FixHow::Level(pinned) => level::level(&read.lines, pinned, night, from, horizon, seed)
+            .map(|levelled| levelled.fixes),
         FixHow::Capacity(capacity) => {
-            level::to_capacity(&read.lines, *capacity, from, horizon, seed)
+            level::to_capacity(&read.lines, *capacity, night, from, horizon, seed)
                 .map(|levelled| levelled.fixes)
         }
-        FixHow::Hash => fix::fix_crowded(&read.lines, from, horizon, seed),
+        FixHow::Hash => fix::fix_crowded(&read.lines, night, from, horizon, seed),
     }
     .map_err(horizon_refused)?;
     let fixed = fix::apply(&read.lines, &fixes);

@@ -749,3 +749,19 @@ fn fleet_reads_every_part_of_a_mixed_paste_and_accounts_for_every_line() {
     );
     assert!(stderr.contains("skipped: stdin line 10: "), "{stderr}");
 }
+
+#[test]
+fn fleet_fix_night_lets_nightly_jobs_move_within_it() {
+    let crontab: String = (1..=30)
+        .map(|job| format!("0 0 * * * /usr/local/bin/backup-{job}\n"))
+        .collect();
+    let output = stampede(&["fleet", "--fix", "--night", "0-5"], crontab.as_bytes());
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let hours: Vec<u32> = text(&output.stdout)
+        .lines()
+        .map(|line| line.split_whitespace().nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert!(hours.iter().all(|&hour| hour <= 5), "{hours:?}");
+    assert!(hours.iter().any(|&hour| hour > 0), "{hours:?}");
+    assert_refused(&stampede(&["fleet", "--fix", "--night", "5-2"], b""), "--night");
+}

@@ -38,7 +38,7 @@ use crate::error::InvalidInput;
 use super::cron::{Horizon, Schedule};
 use super::file::FleetLine;
 use super::fix::window::{fixed_schedule, placed_at};
-use super::fix::{self, FixChange, LineFix, SpreadWindow};
+use super::fix::{self, FixChange, LineFix, NightHours, SpreadWindow};
 use super::plan::{LinePlan, MICROS_PER_SECOND, Window};
 use super::{MOST_STARTS, cron};
 
@@ -68,13 +68,14 @@ struct Movable {
 pub fn level(
     lines: &[FleetLine],
     pinned: &[usize],
+    night: Option<NightHours>,
     from: i64,
     horizon: Horizon,
     seed: u64,
 ) -> Result<LevelledFleet, InvalidInput> {
     let pinned: BTreeSet<usize> = pinned.iter().copied().collect();
     let stays = |line: &FleetLine| pinned.contains(&line.line).then_some("it is pinned");
-    level_but(lines, stays, from, horizon, seed)
+    level_but(lines, stays, night, from, horizon, seed)
 }
 
 /// Moves as few lines as it can so that no minute of `[from, from +
@@ -89,6 +90,7 @@ pub fn level(
 pub fn to_capacity(
     lines: &[FleetLine],
     capacity: u32,
+    night: Option<NightHours>,
     from: i64,
     horizon: Horizon,
     seed: u64,
@@ -106,7 +108,9 @@ pub fn to_capacity(
         for &minute in &minutes {
             load[minute as usize] += 1;
         }
-        let window = fixed_schedule(line).ok().map(|s| SpreadWindow::of(&s));
+        let window = fixed_schedule(line)
+            .ok()
+            .map(|s| SpreadWindow::of(&s, night));
         if matches!(window, Some(Ok(_))) {
             movable.push((line.line, minutes));
         }
@@ -135,13 +139,14 @@ pub fn to_capacity(
         (!moving.contains(&line.line))
             .then_some("it needs no move to bring a minute under the capacity")
     };
-    level_but(lines, stays, from, horizon, seed)
+    level_but(lines, stays, night, from, horizon, seed)
 }
 
 /// Levels `lines`, leaving each line `stays` gives a reason for.
 fn level_but<'a>(
     lines: &[FleetLine],
     stays: impl Fn(&FleetLine) -> Option<&'a str>,
+    night: Option<NightHours>,
     from: i64,
     horizon: Horizon,
     seed: u64,
@@ -166,7 +171,7 @@ fn level_but<'a>(
         total += minutes.len();
         let movable = match (stays(line), fixed_schedule(line)) {
             (Some(why), _) => Err(why.to_string()),
-            (None, Ok(schedule)) => SpreadWindow::of(&schedule)
+            (None, Ok(schedule)) => SpreadWindow::of(&schedule, night)
                 .map(|window| (schedule, window))
                 .map_err(str::to_string),
             (None, Err(why)) => Err(why),

@@ -27,7 +27,7 @@ use crate::rng::{Purpose, seeded};
 use super::cron::Horizon;
 use super::file::{FleetLine, System};
 use super::fix::window::{fixed_schedule, placed_at};
-use super::fix::{self, SpreadWindow};
+use super::fix::{self, NightHours, SpreadWindow};
 use super::plan::LinePlan;
 
 /// The most a fleet may grow in one [`FleetChange::Grow`], in percent.
@@ -52,11 +52,15 @@ pub enum FleetChange {
 pub enum StabilityPlacing {
     /// As the lines are written.
     AsWritten,
-    /// With the fix applied ([`fix::fix_lines`]).
-    HashFix,
-    /// Each movable line at a position drawn at random in its window, from
-    /// `seed` for the fleet and from `seed + 1` for the changed fleet.
-    RandomDelay { seed: u64 },
+    /// With the fix applied ([`fix::fix_lines`]), within `night`.
+    HashFix { night: Option<NightHours> },
+    /// Each movable line at a position drawn at random in its window
+    /// (within `night`), from `seed` for the fleet and from `seed + 1` for
+    /// the changed fleet.
+    RandomDelay {
+        seed: u64,
+        night: Option<NightHours>,
+    },
 }
 
 /// Which jobs moved.
@@ -89,7 +93,7 @@ pub fn stability(
     // A restart draws random delays anew: the changed fleet's come from
     // the next seed.
     let seed = match placing {
-        StabilityPlacing::RandomDelay { seed } => seed,
+        StabilityPlacing::RandomDelay { seed, .. } => seed,
         _ => 0,
     };
     let before = starts_by_line(&place(lines, placing, seed), from, horizon, seed)?;
@@ -156,14 +160,14 @@ fn place(lines: &[FleetLine], placing: StabilityPlacing, seed: u64) -> Vec<Fleet
     const DELAY: Purpose = Purpose::new("fleet.stability.delay");
     match placing {
         StabilityPlacing::AsWritten => lines.to_vec(),
-        StabilityPlacing::HashFix => fix::apply(lines, &fix::fix_lines(lines)),
-        StabilityPlacing::RandomDelay { .. } => lines
+        StabilityPlacing::HashFix { night } => fix::apply(lines, &fix::fix_lines(lines, night)),
+        StabilityPlacing::RandomDelay { night, .. } => lines
             .iter()
             .map(|line| {
                 let Ok(schedule) = fixed_schedule(line) else {
                     return line.clone();
                 };
-                let Ok(window) = SpreadWindow::of(&schedule) else {
+                let Ok(window) = SpreadWindow::of(&schedule, night) else {
                     return line.clone();
                 };
                 let mut rng = seeded(seed, DELAY.indexed(line.line as u64));

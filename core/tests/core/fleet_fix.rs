@@ -64,7 +64,7 @@ fn cron_and_croniter_fixes_match_farmhash_and_croniter() {
         };
         let system = System::from_slug(system).unwrap();
         let given = line(system, id, spec, &[]);
-        let change = fix::fix_line(&given);
+        let change = fix::fix_line(&given, None);
         if want == "kept" {
             assert!(is_kept(&change), "{id:?} {spec:?}: {change:?}");
             continue;
@@ -85,10 +85,11 @@ fn cron_and_croniter_fixes_match_farmhash_and_croniter() {
 
 #[test]
 fn jenkins_croniter_and_puppet_fixes_write_their_own_syntax() {
-    let fixed = |system, spec| fix::fix_line(&line(system, "folder/job", spec, &[]));
+    let fixed = |system, spec| fix::fix_line(&line(system, "folder/job", spec, &[]), None);
     for system in [System::Jenkins, System::Croniter] {
-        assert_eq!(fixed(system, "0 0 * * *"), rewritten("H H * * *", &[]));
-        assert_eq!(fixed(system, "0 0 * * 0"), rewritten("H H * * 0", &[]));
+        // A nightly line stays in its hour.
+        assert_eq!(fixed(system, "0 0 * * *"), rewritten("H 0 * * *", &[]));
+        assert_eq!(fixed(system, "0 0 * * 0"), rewritten("H 0 * * 0", &[]));
         assert_eq!(fixed(system, "0 3 * * *"), rewritten("H 3 * * *", &[]));
         assert_eq!(
             fixed(system, "*/15 * * * *"),
@@ -102,7 +103,7 @@ fn jenkins_croniter_and_puppet_fixes_write_their_own_syntax() {
             fixed(system, "0 */2 * * 1-5"),
             rewritten("H */2 * * 1-5", &[])
         );
-        assert_eq!(fixed(system, "0  0\t1 * *"), rewritten("H  H\t1 * *", &[]));
+        assert_eq!(fixed(system, "0  0\t1 * *"), rewritten("H  0\t1 * *", &[]));
         for spread in [
             "H H * * *",
             "H/15 * * * *",
@@ -114,18 +115,12 @@ fn jenkins_croniter_and_puppet_fixes_write_their_own_syntax() {
         }
     }
     let puppet = |spec| fixed(System::Puppet, spec);
-    assert_eq!(
-        puppet("0 0 * * *"),
-        rewritten("fqdn_rand(60) fqdn_rand(24) * * *", &[])
-    );
+    assert_eq!(puppet("0 0 * * *"), rewritten("fqdn_rand(60) 0 * * *", &[]));
     assert_eq!(
         puppet("30 2 * * *"),
         rewritten("fqdn_rand(60) 2 * * *", &[])
     );
-    assert_eq!(
-        puppet("@weekly"),
-        rewritten("fqdn_rand(60) fqdn_rand(24) * * 0", &[])
-    );
+    assert_eq!(puppet("@weekly"), rewritten("fqdn_rand(60) 0 * * 0", &[]));
     assert!(is_kept(&puppet("*/15 * * * *")));
     assert!(is_kept(&puppet("fqdn_rand(60) 3 * * *")));
 }
@@ -133,13 +128,13 @@ fn jenkins_croniter_and_puppet_fixes_write_their_own_syntax() {
 #[test]
 fn systemd_temporal_and_prometheus_fixes_set_their_options() {
     let systemd = |spec, options: &[(&str, &str)]| {
-        fix::fix_line(&line(System::Systemd, "backup.timer", spec, options))
+        fix::fix_line(&line(System::Systemd, "backup.timer", spec, options), None)
     };
     let delay = |span| [("RandomizedDelaySec", span), ("FixedRandomDelay", "yes")];
-    assert_eq!(systemd("daily", &[]), rewritten("daily", &delay("1d")));
+    assert_eq!(systemd("daily", &[]), rewritten("daily", &delay("1h")));
     assert_eq!(
         systemd("Mon..Fri *-*-* 00:00:00", &[]),
-        rewritten("Mon..Fri *-*-* 00:00:00", &delay("1d"))
+        rewritten("Mon..Fri *-*-* 00:00:00", &delay("1h"))
     );
     assert_eq!(
         systemd("*-*-* 03:30", &[]),
@@ -167,18 +162,20 @@ fn systemd_temporal_and_prometheus_fixes_set_their_options() {
     assert!(is_kept(&systemd("*-*-* 08:00:00,20", &[])));
     assert_eq!(
         systemd("daily", &[("RandomizedDelaySec", "0")]),
-        rewritten("daily", &delay("1d"))
+        rewritten("daily", &delay("1h"))
     );
 
-    let temporal =
-        |spec, options: &[(&str, &str)]| fix::fix_line(&line(System::Temporal, "s", spec, options));
+    let temporal = |spec, options: &[(&str, &str)]| {
+        fix::fix_line(&line(System::Temporal, "s", spec, options), None)
+    };
+    // An interval spreads within the hour, as a cron line keeps its hour.
     assert_eq!(
         temporal("every 24h", &[]),
-        rewritten("every 24h", &[("Jitter", "24h")])
+        rewritten("every 24h", &[("Jitter", "1h")])
     );
     assert_eq!(
         temporal("every 7d", &[]),
-        rewritten("every 7d", &[("Jitter", "24h")])
+        rewritten("every 7d", &[("Jitter", "1h")])
     );
     assert_eq!(
         temporal("every 24h offset 3h", &[]),
@@ -190,7 +187,7 @@ fn systemd_temporal_and_prometheus_fixes_set_their_options() {
     );
     assert_eq!(
         temporal("0 0 * * *", &[]),
-        rewritten("0 0 * * *", &[("Jitter", "24h")])
+        rewritten("0 0 * * *", &[("Jitter", "1h")])
     );
     assert_eq!(
         temporal("*/20 * * * *", &[]),
@@ -199,12 +196,10 @@ fn systemd_temporal_and_prometheus_fixes_set_their_options() {
     assert!(is_kept(&temporal("every 1h", &[("Jitter", "5m")])));
     assert!(is_kept(&temporal("every 30s", &[])));
 
-    assert!(is_kept(&fix::fix_line(&line(
-        System::Prometheus,
-        "10.0.0.1:9100",
-        "15s",
-        &[]
-    ))));
+    assert!(is_kept(&fix::fix_line(
+        &line(System::Prometheus, "10.0.0.1:9100", "15s", &[]),
+        None
+    )));
 }
 
 /// 40 crontab jobs, all at minute 0 of every hour.
@@ -223,7 +218,7 @@ fn forty_hourly_crontab_jobs_spread_over_the_hour() {
     let text = forty_hourly_jobs();
     let read = import::read(&text, FleetFormat::Auto);
     assert_eq!(read.lines.len(), 40);
-    let fixes = fix::fix_lines(&read.lines);
+    let fixes = fix::fix_lines(&read.lines, None);
     let fixed = fix::apply(&read.lines, &fixes);
     let figures = fix::compare(&read.lines, &fixed, FROM, days(1), 0).unwrap();
     assert_eq!(figures.before.peak_starts_per_minute, 40);
@@ -258,12 +253,12 @@ fn a_fleet_file_is_rewritten_in_place() {
                 croniter\tetl\tH H * * *\n\
                 cron\tevery minute\t* * * * *";
     let read = file::parse(text);
-    let fixes = fix::fix_lines(&read.lines);
+    let fixes = fix::fix_lines(&read.lines, None);
     let written = native::rewrite(text, FleetFormat::Fleet, &fixes).unwrap();
     assert_eq!(
         written,
         "# a fleet\r\n\
-         cron\tnightly backup/db\t3 11 * * *\tDuration=1h\r\n\
+         cron\tnightly backup/db\t27 0 * * *\tDuration=1h\r\n\
          \r\n\
          jenkins\tteam/deploy\tH/15  * * * *\r\n\
          croniter\tetl\tH H * * *\n\
@@ -292,7 +287,7 @@ fn hourly_fleet(jobs: usize) -> Vec<FleetLine> {
 fn the_leveller_keeps_pinned_lines_and_never_raises_the_peak() {
     let lines = hourly_fleet(40);
     let pinned = [1, 2, 3];
-    let levelled = level::level(&lines, &pinned, FROM, days(1), 0).unwrap();
+    let levelled = level::level(&lines, &pinned, None, FROM, days(1), 0).unwrap();
     assert_eq!(levelled.peak_before, 40);
     // The three pinned lines share minute 0; the rest find a minute each.
     assert_eq!(levelled.peak_after, 3);
@@ -337,7 +332,7 @@ proptest! {
                 ..line(System::Cron, &format!("j{at}"), spec, &[])
             })
             .collect();
-        let levelled = level::level(&lines, &pinned, FROM, days(1), 0).unwrap();
+        let levelled = level::level(&lines, &pinned, None, FROM, days(1), 0).unwrap();
         prop_assert!(levelled.peak_after <= levelled.peak_before);
         let placed = fix::apply(&lines, &levelled.fixes);
         for (was, now) in lines.iter().zip(&placed) {
@@ -355,16 +350,28 @@ fn renaming_one_job_moves_that_job_alone_under_the_fix() {
         line: 7,
         to: "job 7 renamed".into(),
     };
-    let moved =
-        stability::stability(&lines, &rename, StabilityPlacing::HashFix, FROM, days(1)).unwrap();
+    let moved = stability::stability(
+        &lines,
+        &rename,
+        StabilityPlacing::HashFix { night: None },
+        FROM,
+        days(1),
+    )
+    .unwrap();
     assert_eq!(moved.compared, 40);
     let lines_moved: Vec<usize> = moved.moved.iter().map(|job| job.line).collect();
     assert_eq!(lines_moved, [7]);
     assert_eq!(moved.moved[0].id, "job 7");
 
     let grow = FleetChange::Grow { percent: 10 };
-    let grown =
-        stability::stability(&lines, &grow, StabilityPlacing::HashFix, FROM, days(1)).unwrap();
+    let grown = stability::stability(
+        &lines,
+        &grow,
+        StabilityPlacing::HashFix { night: None },
+        FROM,
+        days(1),
+    )
+    .unwrap();
     assert!(grown.moved.is_empty(), "{grown:?}");
 }
 
@@ -372,7 +379,10 @@ fn renaming_one_job_moves_that_job_alone_under_the_fix() {
 fn a_rerolled_random_delay_moves_nearly_every_job() {
     let lines = hourly_fleet(40);
     let grow = FleetChange::Grow { percent: 10 };
-    let rerolled = StabilityPlacing::RandomDelay { seed: 7 };
+    let rerolled = StabilityPlacing::RandomDelay {
+        seed: 7,
+        night: None,
+    };
     let moved = stability::stability(&lines, &grow, rerolled, FROM, days(1)).unwrap();
     assert_eq!(moved.compared, 40);
     assert!(moved.moved.len() >= 36, "{}", moved.moved.len());
@@ -389,8 +399,14 @@ fn a_changed_machine_id_or_server_touches_only_their_systems() {
         FleetChange::MachineId("0123456789abcdef0123456789abcdef".into()),
         FleetChange::Server("prom-2.example.com".into()),
     ] {
-        let moved = stability::stability(&lines, &change, StabilityPlacing::HashFix, FROM, days(1))
-            .unwrap();
+        let moved = stability::stability(
+            &lines,
+            &change,
+            StabilityPlacing::HashFix { night: None },
+            FROM,
+            days(1),
+        )
+        .unwrap();
         assert!(moved.moved.iter().all(|job| job.line == 4), "{moved:?}");
     }
     let too_much = FleetChange::Grow { percent: 101 };
@@ -455,7 +471,7 @@ proptest! {
     ) {
         let options = [("RandomizedDelaySec", value.as_str()), ("Jitter", value.as_str())];
         let given = line(system, &id, &spec, &options);
-        if let FixChange::Rewritten { spec, .. } = fix::fix_line(&given) {
+        if let FixChange::Rewritten { spec, .. } = fix::fix_line(&given, None) {
             prop_assert!(!spec.trim().is_empty());
         }
     }
@@ -475,7 +491,7 @@ proptest! {
     #[test]
     fn a_read_fleet_fixes_and_rewrites_to_the_same_lines(text in fleet_text()) {
         let read = import::read(&text, FleetFormat::Auto);
-        let fixes = fix::fix_lines(&read.lines);
+        let fixes = fix::fix_lines(&read.lines, None);
         let written = native::rewrite(&text, FleetFormat::Auto, &fixes).unwrap();
         let reread = import::read(&written, FleetFormat::Auto);
         let want = fix::apply(&read.lines, &fixes);
@@ -569,7 +585,7 @@ fn the_fix_leaves_lines_that_share_no_minute_as_written() {
          cron\trotate\t0 3 * * *\n",
     );
     let horizon = Horizon::hours(24).unwrap();
-    let fixes = fix::fix_crowded(&read.lines, 1_767_225_600, horizon, 1).unwrap();
+    let fixes = fix::fix_crowded(&read.lines, None, 1_767_225_600, horizon, 1).unwrap();
     assert_eq!(moved_lines(&fixes), [2, 3]);
     let FixChange::Kept { why } = &fixes[0].change else {
         panic!("the lone line moved");
@@ -581,7 +597,7 @@ fn the_fix_leaves_lines_that_share_no_minute_as_written() {
 fn a_cron_line_keeps_its_hashed_minute_when_its_command_gains_blanks() {
     let spaced = file::parse("cron\t/opt/run   --all \t0 * * * *\n");
     let tidy = file::parse("cron\t/opt/run --all\t0 * * * *\n");
-    let spec = |line: &FleetLine| match fix::fix_line(line) {
+    let spec = |line: &FleetLine| match fix::fix_line(line, None) {
         FixChange::Rewritten { spec, .. } => spec,
         FixChange::Kept { why } => panic!("kept: {why}"),
     };
@@ -597,7 +613,7 @@ fn the_fix_to_capacity_moves_the_fewest_lines_and_no_more() {
         .collect();
     let read = file::parse(&text);
     let (from, horizon) = (1_767_225_600, Horizon::hours(24).unwrap());
-    let levelled = level::to_capacity(&read.lines, 30, from, horizon, 1).unwrap();
+    let levelled = level::to_capacity(&read.lines, 30, None, from, horizon, 1).unwrap();
     assert_eq!(moved_lines(&levelled.fixes).len(), 10);
     // Counted apart from the fixer: every minute of the fixed fleet.
     let fixed = fix::apply(&read.lines, &levelled.fixes);
@@ -615,6 +631,69 @@ fn the_fix_to_capacity_moves_the_fewest_lines_and_no_more() {
         .map(|job| format!("cron\tpoll-{job}\t* * * * *\n"))
         .collect();
     let read = file::parse(&every_minute);
-    let levelled = level::to_capacity(&read.lines, 30, from, horizon, 1).unwrap();
+    let levelled = level::to_capacity(&read.lines, 30, None, from, horizon, 1).unwrap();
     assert!(moved_lines(&levelled.fixes).is_empty());
+}
+
+#[test]
+fn a_nightly_line_moves_within_the_night_the_reader_sets_and_no_further() {
+    let night = fix::NightHours::parse("0-5").ok();
+    let fixed = |system, spec| fix::fix_line(&line(system, "folder/job", spec, &[]), night);
+    assert_eq!(
+        fixed(System::Jenkins, "0 0 * * *"),
+        rewritten("H H(0-5) * * *", &[])
+    );
+    assert_eq!(
+        fixed(System::Croniter, "30 2 * * 1"),
+        rewritten("H H(0-5) * * 1", &[])
+    );
+    // Outside the night, or more than once a day, a line keeps its hour.
+    assert_eq!(
+        fixed(System::Jenkins, "0 8 * * *"),
+        rewritten("H 8 * * *", &[])
+    );
+    assert_eq!(
+        fixed(System::Jenkins, "0 0,12 * * *"),
+        rewritten("H 0,12 * * *", &[])
+    );
+    assert_eq!(
+        fixed(System::Puppet, "0 0 * * *"),
+        rewritten("fqdn_rand(60) fqdn_rand(6) * * *", &[])
+    );
+    let delay = |span| [("RandomizedDelaySec", span), ("FixedRandomDelay", "yes")];
+    assert_eq!(
+        fixed(System::Systemd, "daily"),
+        rewritten("daily", &delay("6h"))
+    );
+    assert_eq!(
+        fixed(System::Systemd, "*-*-* 02:30"),
+        rewritten("*-*-* 02:30", &delay("210m"))
+    );
+    assert_eq!(
+        fixed(System::Temporal, "0 0 * * *"),
+        rewritten("0 0 * * *", &[("Jitter", "6h")])
+    );
+    // 300 cron jobs at midnight land all over the night, and only there.
+    let text: String = (0..300)
+        .map(|job| format!("cron\tbackup-{job}\t0 0 * * *\n"))
+        .collect();
+    let read = file::parse(&text);
+    let fixes = fix::fix_lines(&read.lines, night);
+    let moved = fix::apply(&read.lines, &fixes);
+    let expansion = fleet::expand(&moved, FROM, days(1), 1).unwrap();
+    let minutes: Vec<usize> = expansion
+        .starts_per_minute
+        .iter()
+        .enumerate()
+        .filter(|(_, starts)| **starts > 0)
+        .map(|(minute, _)| minute)
+        .collect();
+    assert!(minutes.iter().all(|&minute| minute < 6 * 60), "{minutes:?}");
+    assert!(
+        minutes.iter().any(|&minute| minute >= 5 * 60),
+        "the last hour of the night is empty"
+    );
+    assert!(*expansion.starts_per_minute.iter().max().unwrap() <= 4);
+    assert!(fix::NightHours::parse("5-2").unwrap_err().contains("a ≤ b"));
+    assert!(fix::NightHours::parse("0-24").is_err());
 }

@@ -12,7 +12,7 @@ use stampede_core::fleet::temporal::duration::temporal_duration_nanos;
 fn fixed(text: &str, format: FleetFormat) -> (Vec<FleetLine>, Vec<LineFix>, String) {
     let read = import::read(text, format);
     assert!(read.skipped.is_empty(), "{:?}", read.skipped);
-    let fixes = fix::fix_lines(&read.lines);
+    let fixes = fix::fix_lines(&read.lines, None);
     let written = native::rewrite(text, format, &fixes).unwrap();
     (read.lines, fixes, written)
 }
@@ -103,7 +103,7 @@ fn a_jenkinsfile_gets_h_inside_each_string() {
     let want = r#"// job: ops/nightly
 pipeline {
   triggers {
-    cron(spec: "H H * * *") // nightly
+    cron(spec: "H 0 * * *") // nightly
     cron 'H  3 * * 1-5'
     cron("""
 TZ=UTC
@@ -147,7 +147,7 @@ items:
 fn cron_jobs_get_a_new_schedule_in_their_own_quotes() {
     let (lines, fixes, written) = fixed(CRON_JOBS, FleetFormat::Kubernetes);
     let want = CRON_JOBS
-        .replace("\"0 0 * * *\"   #", "\"4 14 * * *\"   #")
+        .replace("\"0 0 * * *\"   #", "\"35 0 * * *\"   #")
         .replace("{schedule: 0 * * * *,", "{schedule: 49 * * * *,")
         .replace("'*/15 * * * *'", "'11-59/15 * * * *'");
     assert_eq!(written, want);
@@ -171,7 +171,7 @@ jobs: {}
 fn workflows_get_a_new_cron_in_their_own_quotes() {
     let (lines, fixes, written) = fixed(WORKFLOWS, FleetFormat::GithubActions);
     let want = WORKFLOWS
-        .replace("cron: 0 0 * * *", "cron: 27 22 * * *")
+        .replace("cron: 0 0 * * *", "cron: 56 0 * * *")
         .replace("'30 5 * * 1'", "'56 5 * * 1'")
         .replace("\"*/10 * * * *\"", "\"8-59/10 * * * *\"");
     assert_eq!(written, want);
@@ -225,7 +225,7 @@ fn timers_get_their_options_set_in_their_own_unit() {
     let want = TIMERS
         .replace(
             "daily\n",
-            "daily\nRandomizedDelaySec=1d\nFixedRandomDelay=yes\n",
+            "daily\nRandomizedDelaySec=1h\nFixedRandomDelay=yes\n",
         )
         .replace("*:00:00\n", "*:00:00\n  FixedRandomDelay=yes\n")
         .replace("0/15\n", "0/15\nRandomizedDelaySec=15m\n")
@@ -244,7 +244,7 @@ fn timers_get_their_options_set_in_their_own_unit() {
     assert_rereads_as_fixed(&written, FleetFormat::Systemd, &lines, &fixes, &[]);
     let added = |line: &str| {
         [
-            "RandomizedDelaySec=1d\n",
+            "RandomizedDelaySec=1h\n",
             "FixedRandomDelay=yes\n",
             "  FixedRandomDelay=yes\n",
             "RandomizedDelaySec=15m\n",
@@ -298,12 +298,12 @@ fn temporal_schedules_get_a_jitter_in_seconds() {
     let want = SCHEDULES
         .replace(
             "      \"spec\": {\n        \"cronString\"",
-            "      \"spec\": {\n        \"jitter\": \"86400s\",\n        \"cronString\"",
+            "      \"spec\": {\n        \"jitter\": \"3600s\",\n        \"cronString\"",
         )
         .replace("\"jitter\": \"0s\"", "\"jitter\": \"3600s\"");
     assert_eq!(written, want);
     assert_rereads_as_fixed(&written, FleetFormat::Temporal, &lines, &fixes, &["Jitter"]);
-    let added = |line: &str| line.trim_start().starts_with("\"jitter\": \"86400s\"");
+    let added = |line: &str| line.trim_start().starts_with("\"jitter\": \"3600s\"");
     assert_kept(SCHEDULES, &written, &[17], added);
 }
 
@@ -322,7 +322,7 @@ fn a_compact_temporal_spec_gets_its_jitter_on_the_line() {
 fn a_temporal_spec_in_yaml_blocks_is_refused_naming_the_format() {
     let text = "scheduleId: s\nnamespaceId: n\nspec:\n  cronString:\n    - 0 0 * * *\n";
     let read = import::read(text, FleetFormat::Temporal);
-    let fixes = fix::fix_lines(&read.lines);
+    let fixes = fix::fix_lines(&read.lines, None);
     let refusal = native::rewrite(text, FleetFormat::Temporal, &fixes).unwrap_err();
     assert!(
         refusal.reason.contains("Temporal schedule JSON"),
@@ -430,7 +430,7 @@ proptest! {
         // Its own fixes, where written, keep every line the fix leaves.
         for format in FleetFormat::ALL {
             let read = import::read(&text, *format);
-            let fixes = fix::fix_lines(&read.lines);
+            let fixes = fix::fix_lines(&read.lines, None);
             if rewritten_lines(&fixes).is_empty() {
                 prop_assert_eq!(native::rewrite(&text, *format, &fixes).ok(), Some(text.clone()));
             }

@@ -94,12 +94,13 @@ def minutes_and_hours(fields):
     return full(expanded[0], 60), full(expanded[1], 24)
 
 
-def window(minutes, hours):
-    """The spread window: ("day"|"hour", 0) or ("step", n), or None."""
+def window(minutes):
+    """The spread window: ("hour", 60) or ("step", n), or None. A midnight
+    line keeps its hour, as every other line does (no night is set)."""
     if len(minutes) == 60:
         return None
     if len(minutes) == 1:
-        return ("day", 1440) if minutes == {0} and hours == {0} else ("hour", 60)
+        return ("hour", 60)
     for step in range(2, 60):
         if 60 % step == 0 and minutes == set(range(0, 60, step)):
             return ("step", step)
@@ -108,8 +109,8 @@ def window(minutes, hours):
 
 def fix_cron(hash_id, spec):
     fields = MACROS.get(spec, spec).split()
-    minutes, hours = minutes_and_hours(fields)
-    found = window(minutes, hours)
+    minutes, _ = minutes_and_hours(fields)
+    found = window(minutes)
     if found is None:
         return None
     kind, width = found
@@ -117,13 +118,7 @@ def fix_cron(hash_id, spec):
     identity = " ".join(hash_id.split())
     position = (farmhash.fingerprint32(identity.encode("utf-8")) * width) >> 32
     changed = False
-    if kind == "day":
-        minute, hour = position % 60, position // 60
-        if {minute} != minutes:
-            fields[0], changed = str(minute), True
-        if {hour} != hours:
-            fields[1], changed = str(hour), True
-    elif kind == "hour":
+    if kind == "hour":
         if {position} != minutes:
             fields[0], changed = str(position), True
     elif set(range(position, 60, width)) != minutes:
@@ -135,13 +130,11 @@ def fix_croniter(spec):
     fields = spec.split()
     if any(field[0] in "HhRr" for field in fields):
         return None
-    found = window(*minutes_and_hours(fields))
+    found = window(minutes_and_hours(fields)[0])
     if found is None:
         return None
     kind, width = found
-    if kind == "day":
-        fields[0], fields[1] = "H", "H"
-    elif kind == "hour":
+    if kind == "hour":
         fields[0] = "H"
     else:
         fields[0] = f"H/{width}"

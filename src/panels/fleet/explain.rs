@@ -137,8 +137,9 @@ pub fn explanation() -> impl IntoView {
         <p class="explain">
             "The fix moves each fixed start within a window and leaves what the reader chose: the
             days, the months, the hours. A line every n minutes gets an offset below n; a line at
-            one minute of some hours gets any minute of those hours; a line at midnight, or a
-            macro such as @daily, gets any minute of the day. Each system writes its window in its
+            one minute of some hours gets any minute of those hours, midnight and macros such as
+            @daily too, so a nightly job stays in its night; set the night's hours (such as 0-5)
+            and a line once a day within them gets any minute of them. Each system writes its window in its
             own syntax (H for Jenkins, RandomizedDelaySec= with FixedRandomDelay= for systemd,
             Jitter= for Temporal), and where the system has none, a minute hashed from the job's
             name, so the place holds when the fleet changes."

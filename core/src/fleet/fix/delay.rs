@@ -2,7 +2,7 @@
 //! as long as the line's [`SpreadWindow`] (see the [module docs](super)).
 //!
 //! An `OnCalendar=` window comes from the calendar's own elapses, read by
-//! systemd's rules ([`calendar_window`]); a Temporal window from its
+//! systemd's rules ([`calendar_delay_minutes`]); a Temporal window from its
 //! interval or five-field cron spec. A calendar whose gaps fit no window
 //! stays as written, with a note, rather than get a delay longer than the
 //! gap between its starts.
@@ -12,6 +12,7 @@ use super::super::file::{FleetLine, parse_duration};
 use super::super::plan::MICROS_PER_SECOND;
 use super::super::systemd::calendar;
 use super::super::systemd::timespan::parse_span;
+use super::window::NightHours;
 use super::{FixChange, SpreadWindow};
 
 /// Whether a systemd time span gives a delay: it reads, as systemd reads
@@ -31,7 +32,7 @@ const EVERY_MINUTE: &str = "it starts every minute, so there is nothing to sprea
 
 /// The systemd fix: `RandomizedDelaySec=` as long as the window, and
 /// `FixedRandomDelay=yes` so every restart keeps the same delay.
-pub fn systemd(line: &FleetLine) -> FixChange {
+pub fn systemd(line: &FleetLine, night: Option<NightHours>) -> FixChange {
     let own = |key| line.options.own(key);
     if own("RandomizedOffsetSec").is_some_and(gives_a_delay) {
         return FixChange::kept("RandomizedOffsetSec= already spreads it, stably");
@@ -48,12 +49,12 @@ pub fn systemd(line: &FleetLine) -> FixChange {
             options: vec![("FixedRandomDelay".into(), "yes".into())],
         };
     }
-    match calendar_window(&line.spec) {
-        Ok(window) => {
-            let delay = match window {
-                SpreadWindow::Day => "1d".to_string(),
-                SpreadWindow::Hour => "1h".to_string(),
-                SpreadWindow::Step(step) => format!("{step}m"),
+    match calendar_delay_minutes(&line.spec, night) {
+        Ok(minutes) => {
+            let delay = if minutes % 60 == 0 {
+                format!("{}h", minutes / 60)
+            } else {
+                format!("{minutes}m")
             };
             FixChange::Rewritten {
                 spec: line.spec.clone(),
@@ -73,12 +74,13 @@ const CALENDAR_SAMPLE: usize = 64;
 /// 2026-01-01T00:00:00Z, in Unix microseconds.
 const CALENDAR_SAMPLE_FROM: i64 = 1_767_225_600 * MICROS_PER_SECOND;
 
-/// The window of an `OnCalendar=` expression, read by systemd's own rules
-/// ([`calendar::parse`]) and judged on its first elapses from 2026: at
-/// midnight only and a day or more apart, the day; a fixed minute an hour
-/// or more apart, the hour; every `n` minutes from minute 0 (`n` dividing
-/// 60), the step; anything closer or less even stays as written.
-pub fn calendar_window(spec: &str) -> Result<SpreadWindow, String> {
+/// How long a delay spreads an `OnCalendar=` expression, in minutes, read
+/// by systemd's own rules ([`calendar::parse`]) and judged on its first
+/// elapses from 2026: once a day at one time within `night`, what is left
+/// of the night from that time; a fixed minute an hour or more apart, the
+/// hour; every `n` minutes from minute 0 (`n` dividing 60), `n`; anything
+/// closer or less even stays as written.
+pub fn calendar_delay_minutes(spec: &str, night: Option<NightHours>) -> Result<u32, String> {
     let calendar =
         calendar::parse(spec).map_err(|why| format!("its OnCalendar= is not read: {why}"))?;
     let elapses: Vec<i64> =
@@ -96,15 +98,19 @@ pub fn calendar_window(spec: &str) -> Result<SpreadWindow, String> {
     if gap <= MINUTE {
         return Err(EVERY_MINUTE.into());
     }
-    if gap >= 24 * HOUR && all_at(24 * HOUR) {
-        return Ok(SpreadWindow::Day);
+    const DAY: i64 = 24 * HOUR;
+    let time_of_day = elapses[0].rem_euclid(DAY);
+    let daily = gap >= DAY && elapses.iter().all(|at| at.rem_euclid(DAY) == time_of_day);
+    let minute_of_day = (time_of_day / MINUTE) as u32;
+    if let Some(night) = night.filter(|night| daily && night.holds(minute_of_day / 60)) {
+        return Ok(60 * (night.last + 1) - minute_of_day);
     }
     if gap >= HOUR {
-        return Ok(SpreadWindow::Hour);
+        return Ok(60);
     }
     let step = gap / MINUTE;
     if gap % MINUTE == 0 && 60 % step == 0 && all_at(gap) {
-        return Ok(SpreadWindow::Step(step as u32));
+        return Ok(step as u32);
     }
     Err(format!(
         "its starts are as little as {} s apart and not on an even step of the hour; give RandomizedDelaySec= up to that gap, and FixedRandomDelay=yes",
@@ -114,13 +120,13 @@ pub fn calendar_window(spec: &str) -> Result<SpreadWindow, String> {
 
 /// The Temporal fix: `Jitter=` as long as the window, in Go's duration
 /// syntax.
-pub fn temporal(line: &FleetLine) -> FixChange {
+pub fn temporal(line: &FleetLine, night: Option<NightHours>) -> FixChange {
     if line.options.own("Jitter").is_some_and(gives_a_delay) {
         return FixChange::kept(
             "Jitter= already spreads it, stably: Temporal hashes each delay from the nominal time and the ids",
         );
     }
-    match temporal_window_seconds(&line.spec) {
+    match temporal_window_seconds(&line.spec, night) {
         Ok(seconds) => FixChange::Rewritten {
             spec: line.spec.clone(),
             options: vec![("Jitter".into(), go_duration(seconds))],
@@ -130,9 +136,9 @@ pub fn temporal(line: &FleetLine) -> FixChange {
 }
 
 /// The window of a Temporal spec in seconds: `every D` spreads over
-/// `min(D, 1 day)`, `every D offset O` over `min(D, 1 hour)`, a cron spec
-/// over its [`SpreadWindow`].
-fn temporal_window_seconds(spec: &str) -> Result<u64, String> {
+/// `min(D, 1 hour)`, as a cron line stays in its hour; a cron spec over its
+/// [`SpreadWindow`], or for a night what is left of it.
+fn temporal_window_seconds(spec: &str, night: Option<NightHours>) -> Result<u64, String> {
     let words: Vec<&str> = spec.split_whitespace().collect();
     if !words
         .first()
@@ -141,8 +147,12 @@ fn temporal_window_seconds(spec: &str) -> Result<u64, String> {
         let schedule = cron::parse(spec).map_err(|refusal| {
             format!("its spec is not read as a five-field cron spec: {refusal}")
         })?;
-        let window = SpreadWindow::of(&schedule)?;
-        return Ok(u64::from(window.minutes()) * 60);
+        let window = SpreadWindow::of(&schedule, night)?;
+        let minutes = match window {
+            SpreadWindow::Night { .. } => window.minutes() - window.position(&schedule),
+            SpreadWindow::Hour | SpreadWindow::Step(_) => window.minutes(),
+        };
+        return Ok(u64::from(minutes) * 60);
     }
     let interval = words
         .get(1)
@@ -151,10 +161,7 @@ fn temporal_window_seconds(spec: &str) -> Result<u64, String> {
     if interval <= 60 {
         return Err(EVERY_MINUTE.into());
     }
-    let has_offset = words
-        .get(2)
-        .is_some_and(|word| word.eq_ignore_ascii_case("offset"));
-    Ok(interval.min(if has_offset { 3600 } else { 86_400 }))
+    Ok(interval.min(3600))
 }
 
 /// Seconds as Go writes a duration, without zero parts: `24h`, `1h30m`,
@@ -176,23 +183,29 @@ mod tests {
 
     #[test]
     fn calendars_read_their_window() {
-        let window = |spec| calendar_window(spec);
-        assert_eq!(window("daily"), Ok(SpreadWindow::Day));
-        assert_eq!(window("Mon *-*-* 00:00:00"), Ok(SpreadWindow::Day));
-        assert_eq!(window("*-*-01"), Ok(SpreadWindow::Day));
-        assert_eq!(window("*-*-* 03:00"), Ok(SpreadWindow::Hour));
-        assert_eq!(window("*-*-* *:00:00"), Ok(SpreadWindow::Hour));
-        assert_eq!(window("*:0/15"), Ok(SpreadWindow::Step(15)));
-        assert_eq!(window("*-*-* *:00/5:00"), Ok(SpreadWindow::Step(5)));
+        let window = |spec| calendar_delay_minutes(spec, None);
+        // A nightly line stays in its hour unless the reader sets a night.
+        assert_eq!(window("daily"), Ok(60));
+        assert_eq!(window("Mon *-*-* 00:00:00"), Ok(60));
+        assert_eq!(window("*-*-01"), Ok(60));
+        let night = NightHours::parse("0-5").ok();
+        assert_eq!(calendar_delay_minutes("daily", night), Ok(360));
+        assert_eq!(calendar_delay_minutes("*-*-* 02:30", night), Ok(210));
+        assert_eq!(calendar_delay_minutes("*-*-* 08:00", night), Ok(60));
+        assert_eq!(calendar_delay_minutes("*-*-* 00,12:00", night), Ok(60));
+        assert_eq!(window("*-*-* 03:00"), Ok(60));
+        assert_eq!(window("*-*-* *:00:00"), Ok(60));
+        assert_eq!(window("*:0/15"), Ok(15));
+        assert_eq!(window("*-*-* *:00/5:00"), Ok(5));
         // systemd itself refuses a `*` before the step.
         assert!(window("*-*-* *:*/5:00").is_err());
         assert!(window("minutely").is_err());
         assert!(window("*:*").is_err());
-        assert_eq!(window("*-*-* 08,20:00,30"), Ok(SpreadWindow::Step(30)));
+        assert_eq!(window("*-*-* 08,20:00,30"), Ok(30));
         assert!(window("*-*-* 08:00:00,20").is_err());
         assert!(window("2026-03-01 12:00").is_err());
         assert!(window("*:0/7").is_err());
-        assert_eq!(window("Sat,Sun"), Ok(SpreadWindow::Day));
+        assert_eq!(window("Sat,Sun"), Ok(60));
         assert!(window("").is_err());
         assert!(window("sometimes").is_err());
     }

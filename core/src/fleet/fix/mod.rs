@@ -9,12 +9,13 @@
 //!
 //! - every `n` minutes from minute 0 (`*/15`, `0,30`; `n` divides 60): an
 //!   offset below `n`;
-//! - one minute past some hours (`0 * * * *`, `30 2 * * *`, `0 3 * * *`):
-//!   any minute of those hours. The hour a reader wrote is kept: a 3 a.m.
-//!   job usually sits there on purpose, and 60 minutes already cut its
-//!   pile-up 60-fold;
-//! - `0 0`, midnight (and every macro, which starts there): any minute of
-//!   the day, since midnight is where lines land when nobody chose a time.
+//! - one minute past some hours (`0 * * * *`, `30 2 * * *`, `0 0 * * *`
+//!   and the macros, which start at midnight): any minute of those hours.
+//!   The hour a line is written at is kept, midnight too: a nightly job
+//!   stays in its night, and 60 minutes already cut its pile-up 60-fold;
+//! - once a day at a minute of a night the reader sets ([`NightHours`],
+//!   such as `0-5`): any minute of that night, so a pile of nightly jobs
+//!   spreads over the hours the reader has for them, and no further.
 //!
 //! Every minute (`*`) has nothing to spread; minutes listed any other way
 //! are the reader's own choice. Both stay as written. Each system then
@@ -22,19 +23,20 @@
 //!
 //! | system | window | written as |
 //! | --- | --- | --- |
-//! | cron (and Kubernetes) | day, hour, step `n` | `m h`, `m`, `o-59/n` |
-//! | Jenkins, croniter | day, hour, step `n` | `H H`, `H`, `H/n` |
-//! | Puppet | day, hour | `fqdn_rand(60) fqdn_rand(24)`, `fqdn_rand(60)` |
-//! | systemd | day, hour, step `n` | `RandomizedDelaySec=1d`, `1h`, `nm`, and `FixedRandomDelay=yes` |
-//! | Temporal | day, hour, step `n`, interval | `Jitter=` the window |
+//! | cron (and Kubernetes) | night, hour, step `n` | `m h`, `m`, `o-59/n` |
+//! | Jenkins, croniter | night, hour, step `n` | `H H(a-b)`, `H`, `H/n` |
+//! | Puppet | night from 0, hour | `fqdn_rand(60) fqdn_rand(b+1)`, `fqdn_rand(60)` |
+//! | systemd | night, hour, step `n` | `RandomizedDelaySec=` to the night's end, `1h`, `nm`, and `FixedRandomDelay=yes` |
+//! | Temporal | night, hour, step `n`, interval | `Jitter=` the window (to the night's end) |
 //!
 //! Cron has no hash of its own, so the fix computes one: with
 //! `h = FarmHash Fingerprint32(id as UTF-8)` ([`crate::hash`], FarmHash 1.1),
 //! the id's words joined by one space ([`window::hash_identity`]) so that
 //! blanks in a command do not move it,
 //! and a window of `w` minutes, the line moves to position
-//! `p = ⌊h · w / 2³²⌋` (multiply-shift): `m = p mod 60` and `h = ⌊p / 60⌋`
-//! for a day, `m = p` for an hour, the offset `o = p` for a step. A field
+//! `p = ⌊h · w / 2³²⌋` (multiply-shift): `m = p mod 60` and `h = a + ⌊p /
+//! 60⌋` for a night from `a`, `m = p` for an hour, the offset `o = p` for a
+//! step. A field
 //! whose values come out unchanged keeps its text.
 //!
 //! Jenkins (`hudson.scheduler`, as [`super::jenkins`] follows it) and
@@ -48,8 +50,7 @@
 //! restart, so the fix adds only `FixedRandomDelay=yes`. Temporal's
 //! `Jitter=` delays each action by a hash of the nominal time and the ids,
 //! below `min(Jitter, gap to the next nominal time)`; an interval
-//! `every D` spreads over `min(D, 1 day)`, or `min(D, 1 hour)` when its
-//! `offset` shows a chosen phase. Prometheus already spreads its scrapes
+//! `every D` spreads over `min(D, 1 hour)`. Prometheus already spreads its scrapes
 //! (each target at `(hash(target) ^ server seed) mod interval`), so its
 //! lines stay.
 //!
@@ -75,7 +76,7 @@ use super::cron::Horizon;
 use super::file::{FleetLine, System};
 use super::plan::{LinePlan, MICROS_PER_SECOND};
 
-pub use self::window::SpreadWindow;
+pub use self::window::{NightHours, SpreadWindow};
 
 /// What the fix does to one line.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -107,13 +108,14 @@ impl FixChange {
     }
 }
 
-/// The fix of every line, in order.
-pub fn fix_lines(lines: &[FleetLine]) -> Vec<LineFix> {
+/// The fix of every line, in order, the lines once a day within `night`
+/// spread over it.
+pub fn fix_lines(lines: &[FleetLine], night: Option<NightHours>) -> Vec<LineFix> {
     lines
         .iter()
         .map(|line| LineFix {
             line: line.line,
-            change: fix_line(line),
+            change: fix_line(line, night),
         })
         .collect()
 }
@@ -122,6 +124,7 @@ pub fn fix_lines(lines: &[FleetLine]) -> Vec<LineFix> {
 /// `[from, from + horizon)` shares a minute with another start.
 pub fn fix_crowded(
     lines: &[FleetLine],
+    night: Option<NightHours>,
     from: i64,
     horizon: Horizon,
     seed: u64,
@@ -143,7 +146,7 @@ pub fn fix_crowded(
         .map(|line| LineFix {
             line: line.line,
             change: if crowded.contains(&line.line) {
-                fix_line(line)
+                fix_line(line, night)
             } else {
                 FixChange::kept("none of its starts shares a minute with another, so it stays")
             },
@@ -151,9 +154,10 @@ pub fn fix_crowded(
         .collect())
 }
 
-/// The smallest change that spreads `line`, by its system's rules. A line
-/// its system cannot read stays as written, with the reason.
-pub fn fix_line(line: &FleetLine) -> FixChange {
+/// The smallest change that spreads `line`, by its system's rules, within
+/// `night` when it starts once a day in it. A line its system cannot read
+/// stays as written, with the reason.
+pub fn fix_line(line: &FleetLine, night: Option<NightHours>) -> FixChange {
     if let Err(refusal) = LinePlan::read(line, 0) {
         return FixChange::kept(format!(
             "it is not read: {}: {}",
@@ -161,10 +165,12 @@ pub fn fix_line(line: &FleetLine) -> FixChange {
         ));
     }
     match line.system {
-        System::Cron => window::hashed_by_id(line),
-        System::Jenkins | System::Croniter | System::Puppet => window::hashed_by_scheduler(line),
-        System::Systemd => delay::systemd(line),
-        System::Temporal => delay::temporal(line),
+        System::Cron => window::hashed_by_id(line, night),
+        System::Jenkins | System::Croniter | System::Puppet => {
+            window::hashed_by_scheduler(line, night)
+        }
+        System::Systemd => delay::systemd(line, night),
+        System::Temporal => delay::temporal(line, night),
         System::Prometheus => FixChange::kept(
             "Prometheus already spreads its scrapes: each target starts at (hash(target) ^ the server's seed) mod the interval",
         ),

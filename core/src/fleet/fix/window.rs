@@ -14,12 +14,43 @@ use super::native::retext;
 /// and hours it fires at (see the [module docs](super)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SpreadWindow {
-    /// `0 0`: any minute of the day.
-    Day,
-    /// One minute past each of its hours: any minute of those hours.
+    /// One minute past each of its hours (midnight too): any minute of
+    /// those hours.
     Hour,
+    /// A line at one minute of one hour of the night the reader set: any
+    /// minute of that night, `first` to `last` o'clock.
+    Night { first: u32, last: u32 },
     /// Every `n` minutes from minute 0, `n` dividing 60: an offset below `n`.
     Step(u32),
+}
+
+/// The hours a reader calls the night, `first` to `last` o'clock: a line
+/// that starts once a day within them may move anywhere in them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NightHours {
+    pub first: u32,
+    pub last: u32,
+}
+
+impl NightHours {
+    /// `a-b`, the hours from `a` to `b` o'clock, `a ≤ b ≤ 23`.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let hour = |part: &str| part.trim().parse::<u32>().ok().filter(|&hour| hour <= 23);
+        let read = text
+            .split_once('-')
+            .and_then(|(first, last)| Some((hour(first)?, hour(last)?)))
+            .filter(|(first, last)| first <= last);
+        match read {
+            Some((first, last)) => Ok(Self { first, last }),
+            None => Err(format!(
+                "{text:?} is not a night: give its hours as a-b, from 0 to 23 with a ≤ b, such as 0-5"
+            )),
+        }
+    }
+
+    pub fn holds(self, hour: u32) -> bool {
+        (self.first..=self.last).contains(&hour)
+    }
 }
 
 /// Every minute of an hour, as a bit set.
@@ -33,17 +64,23 @@ fn every(step: u32, first: u32) -> u64 {
 }
 
 impl SpreadWindow {
-    /// The window of a schedule, or why its minutes stay as written.
-    pub fn of(schedule: &Schedule) -> Result<Self, &'static str> {
+    /// The window of a schedule, or why its minutes stay as written: the
+    /// night when it starts at one minute of one hour of `night`.
+    pub fn of(schedule: &Schedule, night: Option<NightHours>) -> Result<Self, &'static str> {
         let minutes = schedule.minutes;
         if minutes == EVERY_MINUTE {
             return Err("it starts every minute, so there is nothing to spread");
         }
         if minutes.count_ones() == 1 {
-            return Ok(if minutes == 1 && schedule.hours == 1 {
-                Self::Day
-            } else {
-                Self::Hour
+            let hour = schedule.hours.trailing_zeros();
+            return Ok(match night {
+                Some(night) if schedule.hours.count_ones() == 1 && night.holds(hour) => {
+                    Self::Night {
+                        first: night.first,
+                        last: night.last,
+                    }
+                }
+                _ => Self::Hour,
             });
         }
         (2..60)
@@ -56,8 +93,8 @@ impl SpreadWindow {
     /// How many minutes the window spans.
     pub fn minutes(self) -> u32 {
         match self {
-            Self::Day => 24 * 60,
             Self::Hour => 60,
+            Self::Night { first, last } => 60 * (last - first + 1),
             Self::Step(step) => step,
         }
     }
@@ -66,21 +103,21 @@ impl SpreadWindow {
     pub fn position(self, schedule: &Schedule) -> u32 {
         let minute = schedule.minutes.trailing_zeros();
         match self {
-            Self::Day => 60 * schedule.hours.trailing_zeros() + minute,
+            Self::Night { first, .. } => 60 * (schedule.hours.trailing_zeros() - first) + minute,
             Self::Hour | Self::Step(_) => minute,
         }
     }
 
-    /// The minute and (for a day) hour fields that start at `position`,
+    /// The minute and (for a night) hour fields that start at `position`,
     /// written as plain numbers, with the minute set they give.
     fn explicit(self, position: u32) -> (String, u64, Option<u32>) {
         match self {
-            Self::Day => (
+            Self::Hour => (position.to_string(), 1 << position, None),
+            Self::Night { first, .. } => (
                 (position % 60).to_string(),
                 1 << (position % 60),
-                Some(position / 60),
+                Some(first + position / 60),
             ),
-            Self::Hour => (position.to_string(), 1 << position, None),
             Self::Step(step) => (format!("{position}-59/{step}"), every(step, position), None),
         }
     }
@@ -128,7 +165,7 @@ fn five_fields(spec: &str) -> Vec<String> {
     fields.split_whitespace().map(str::to_string).collect()
 }
 
-/// `line`'s spec with its minute (and, for a day, hour) fields set to
+/// `line`'s spec with its minute (and, for a night, hour) fields set to
 /// start at `position` in `window`, as plain numbers; fields whose values
 /// do not change keep their text. `None` when nothing changes.
 pub fn placed_at(
@@ -154,12 +191,12 @@ pub fn placed_at(
 /// The cron fix: the line moves to `⌊h · w / 2³²⌋` in its window of `w`
 /// minutes, `h` the FarmHash Fingerprint32 of its id with its blanks
 /// folded ([`hash_identity`]).
-pub fn hashed_by_id(line: &FleetLine) -> FixChange {
+pub fn hashed_by_id(line: &FleetLine, night: Option<NightHours>) -> FixChange {
     let schedule = match fixed_schedule(line) {
         Ok(schedule) => schedule,
         Err(why) => return FixChange::kept(why),
     };
-    let window = match SpreadWindow::of(&schedule) {
+    let window = match SpreadWindow::of(&schedule, night) {
         Ok(window) => window,
         Err(why) => return FixChange::kept(why),
     };
@@ -183,8 +220,14 @@ pub fn hash_identity(id: &str) -> String {
 
 /// The Jenkins, croniter and Puppet fix: the window written in the
 /// system's own hashed syntax, which the scheduler fills from the job.
-pub fn hashed_by_scheduler(line: &FleetLine) -> FixChange {
-    let window = match fixed_schedule(line).and_then(|s| SpreadWindow::of(&s).map_err(Into::into)) {
+///
+/// A night `a-b` is `H(a-b)` in the hour field; Puppet's `fqdn_rand(n)`
+/// draws from 0, so only a night from midnight has its form, and any other
+/// keeps the line's own hour.
+pub fn hashed_by_scheduler(line: &FleetLine, night: Option<NightHours>) -> FixChange {
+    let window = fixed_schedule(line)
+        .and_then(|schedule| SpreadWindow::of(&schedule, night).map_err(Into::into));
+    let window = match window {
         Ok(window) => window,
         Err(why) => return FixChange::kept(why),
     };
@@ -194,16 +237,21 @@ pub fn hashed_by_scheduler(line: &FleetLine) -> FixChange {
                 "Puppet's fqdn_rand picks one value, so a step has no fqdn_rand form",
             );
         }
-        (System::Puppet, SpreadWindow::Day) => ("fqdn_rand(60)".into(), Some("fqdn_rand(24)")),
-        (System::Puppet, SpreadWindow::Hour) => ("fqdn_rand(60)".into(), None),
-        (_, SpreadWindow::Day) => ("H".into(), Some("H")),
-        (_, SpreadWindow::Hour) => ("H".into(), None),
+        (System::Puppet, SpreadWindow::Night { first: 0, last }) if last > 0 => (
+            "fqdn_rand(60)".into(),
+            Some(format!("fqdn_rand({})", last + 1)),
+        ),
+        (System::Puppet, _) => ("fqdn_rand(60)".into(), None),
+        (_, SpreadWindow::Night { first, last }) if first < last => {
+            ("H".into(), Some(format!("H({first}-{last})")))
+        }
+        (_, SpreadWindow::Night { .. } | SpreadWindow::Hour) => ("H".into(), None),
         (_, SpreadWindow::Step(step)) => (format!("H/{step}"), None),
     };
     let mut fields = five_fields(&line.spec);
     fields[0] = minute;
     if let Some(hour) = hour {
-        fields[1] = hour.to_string();
+        fields[1] = hour;
     }
     FixChange::Rewritten {
         spec: retext(&line.spec, &fields.join(" ")),

@@ -17,6 +17,7 @@ pub mod samples;
 use crate::choice_enum;
 use crate::field::{Field, FieldValue};
 use crate::fleet::civil::{self, SECONDS_PER_DAY};
+use crate::fleet::fix::NightHours;
 use crate::fleet::import::FleetFormat;
 use crate::panel_params;
 use crate::preset::Preset;
@@ -97,6 +98,7 @@ pub struct FleetParams {
     pub capacity: u32,
     pub capacity_unit: CapacityUnit,
     pub fix: FixMethod,
+    pub night: Night,
     pub probe: Probe,
 }
 
@@ -111,6 +113,7 @@ panel_params! {
         capacity = 10, CAPACITY: Field::number("cap", "Capacity", "", (1.0, 1_000_000.0), 1.0).log();
         capacity_unit = CapacityUnit::Workers, CAPACITY_UNIT: Field::choice("cu", "Capacity counts", CapacityUnit::OPTIONS);
         fix = FixMethod::Hash, FIX: Field::choice("fix", "Fix", FixMethod::OPTIONS);
+        night = Night::OWN_HOUR, NIGHT: Field::text("nt", "Nightly jobs may move within", 5, "0-5");
         probe = Probe::None, PROBE: Field::choice("chg", "Change", Probe::OPTIONS);
     }
 }
@@ -152,19 +155,45 @@ impl FieldValue for WeekStart {
     }
 }
 
+/// The hours a nightly job may move within when the fix spreads it: its
+/// own hour (`own`), or the night a reader sets, such as `0-5`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Night(pub Option<NightHours>);
+
+impl Night {
+    pub const OWN_HOUR: Night = Night(None);
+}
+
+impl FieldValue for Night {
+    fn parse(raw: &str, _field: &Field) -> Result<(Self, Option<String>), String> {
+        let text = raw.trim();
+        if text.is_empty() || text.eq_ignore_ascii_case("own") {
+            return Ok((Self::OWN_HOUR, None));
+        }
+        NightHours::parse(text).map(|night| (Night(Some(night)), None))
+    }
+
+    fn encode(&self) -> String {
+        match self.0 {
+            None => "own".into(),
+            Some(night) => format!("{}-{}", night.first, night.last),
+        }
+    }
+}
+
 /// The Fleet panel's presets: each loads a sample and says what it shows,
 /// with the numbers the panel shows for it at seed 1.
 pub const PRESETS: &[Preset] = &[
     Preset {
         slug: "minute-zero",
         title: "Everyone picked :00",
-        lesson: "Every one of the 40 jobs starts on the hour, so 24 start together at Mon 00:00 and all 168 hours of the week hold a pile-up; hashing each job into its hour or its day leaves at most 2 starts in any minute.",
+        lesson: "Every one of the 40 jobs starts on the hour, so 24 start together at Mon 00:00 and all 168 hours of the week hold a pile-up; hashing each job into its own hour leaves at most 2 starts in any minute.",
         query: "smp=cron-minute-0",
     },
     Preset {
         slug: "jenkins-h",
         title: "Jenkins H fixes it",
-        lesson: "The 200 jobs on `H H * * *` spread over the day by a hash of their names, but the 30 on `0 0 * * *` all start at Mon 00:00; the fix writes those 30 as `H H * * *` and the busiest minute falls from 30 starts to 3.",
+        lesson: "The 200 jobs on `H H * * *` spread over the day by a hash of their names, but the 30 on `0 0 * * *` all start at Mon 00:00; the fix writes those 30 as `H 0 * * *`, each at its own minute of the midnight hour, and the busiest minute falls from 30 starts to 3.",
         query: "smp=jenkins-h",
     },
     Preset {

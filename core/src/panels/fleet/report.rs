@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::InvalidInput;
 use crate::fleet::cron::Horizon;
 use crate::fleet::file::{FleetLine, System};
-use crate::fleet::fix::{self, FixChange};
+use crate::fleet::fix::{self, FixChange, NightHours};
 use crate::fleet::import::{self, FleetFormat, Imported, InputAccount, PartRead};
 use crate::fleet::level;
 use crate::fleet::stability::{self, FleetChange, StabilityPlacing};
@@ -616,12 +616,12 @@ pub fn link(text: &str, sample: Sample) -> Option<Result<String, String>> {
 /// Stage two: fixes the fleet of `text` by `params.fix`.
 pub fn fix(text: &str, params: &FleetParams, seed: u64) -> Result<FleetFix, InvalidInput> {
     let Imported { file, notes, .. } = import::import(text, params.format);
-    let (from, horizon) = (params.week.0, week());
+    let (from, horizon, night) = (params.week.0, week(), params.night.0);
     let fixes = match params.fix {
-        FixMethod::Hash => fix::fix_crowded(&file.lines, from, horizon, seed)?,
-        FixMethod::Level => level::level(&file.lines, &[], from, horizon, seed)?.fixes,
+        FixMethod::Hash => fix::fix_crowded(&file.lines, night, from, horizon, seed)?,
+        FixMethod::Level => level::level(&file.lines, &[], night, from, horizon, seed)?.fixes,
         FixMethod::Capacity => {
-            level::to_capacity(&file.lines, params.capacity, from, horizon, seed)?.fixes
+            level::to_capacity(&file.lines, params.capacity, night, from, horizon, seed)?.fixes
         }
     };
     let fixed_text = fix::native::rewrite(text, params.format, &fixes)?;
@@ -707,11 +707,18 @@ pub fn probe(
         ),
     };
     let from = params.week.0;
-    let hashed = stability::stability(&lines, &change, StabilityPlacing::HashFix, from, week())?;
+    let night = params.night.0;
+    let hashed = stability::stability(
+        &lines,
+        &change,
+        StabilityPlacing::HashFix { night },
+        from,
+        week(),
+    )?;
     let rerolled = stability::stability(
         &lines,
         &change,
-        StabilityPlacing::RandomDelay { seed },
+        StabilityPlacing::RandomDelay { seed, night },
         from,
         week(),
     )?;
@@ -722,7 +729,7 @@ pub fn probe(
         probe_slug: params.probe.slug().to_string(),
         change: sentence,
         compared: hashed.compared as u32,
-        moved_minutes: moved_minutes(&lines, &moved, from)?,
+        moved_minutes: moved_minutes(&lines, &moved, night, from)?,
         moved,
         rerolled_moved: rerolled.moved.len() as u32,
         rerolled_compared: rerolled.compared as u32,
@@ -731,13 +738,18 @@ pub fn probe(
 
 /// The minutes of the week where the jobs `moved` start once the fleet is
 /// hash-fixed, sorted, each once.
-fn moved_minutes(lines: &[FleetLine], moved: &[u32], from: i64) -> Result<Vec<u32>, InvalidInput> {
+fn moved_minutes(
+    lines: &[FleetLine],
+    moved: &[u32],
+    night: Option<NightHours>,
+    from: i64,
+) -> Result<Vec<u32>, InvalidInput> {
     if moved.is_empty() {
         return Ok(Vec::new());
     }
     let moved_lines: std::collections::BTreeSet<usize> =
         moved.iter().map(|&job| lines[job as usize].line).collect();
-    let fixed = fix::apply(lines, &fix::fix_lines(lines));
+    let fixed = fix::apply(lines, &fix::fix_lines(lines, night));
     // Seed 0, as the stability probe expands the hash-fixed fleet.
     let expansion = crate::fleet::expand(&fixed, from, week(), 0)?;
     let mut minutes: Vec<u32> = expansion
