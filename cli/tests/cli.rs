@@ -763,5 +763,8 @@ fn fleet_fix_night_lets_nightly_jobs_move_within_it() {
         .collect();
     assert!(hours.iter().all(|&hour| hour <= 5), "{hours:?}");
     assert!(hours.iter().any(|&hour| hour > 0), "{hours:?}");
-    assert_refused(&stampede(&["fleet", "--fix", "--night", "5-2"], b""), "--night");
+    assert_refused(
+        &stampede(&["fleet", "--fix", "--night", "5-2"], b""),
+        "--night",
+    );
 }

@@ -10,7 +10,7 @@ use stampede_core::fleet::cron::{self, Horizon};
 use stampede_core::fleet::file::{self, FleetFile, SkippedLine, System};
 use stampede_core::fleet::import::crontab::{self, CrontabForm};
 use stampede_core::fleet::import::{self, FleetFormat};
-use stampede_core::fleet::{self as fleet_expand};
+use stampede_core::fleet::{self as fleet_expand, FleetNotice};
 
 const USER: &str = "# m h dom mon dow command
 MAILTO=ops@example.com
@@ -55,6 +55,11 @@ fn lines(read: &FleetFile) -> Vec<(usize, &str, &str, ZoneOption<'_>)> {
         .collect()
 }
 
+/// The lines of `notes`.
+fn note_lines(notes: &[FleetNotice]) -> Vec<usize> {
+    notes.iter().map(|note| note.line).collect()
+}
+
 fn skipped(read: &FleetFile) -> Vec<(usize, &str)> {
     read.skipped
         .iter()
@@ -64,7 +69,7 @@ fn skipped(read: &FleetFile) -> Vec<(usize, &str)> {
 
 #[test]
 fn a_user_crontab_becomes_fleet_lines_numbered_as_written() {
-    let read = crontab::read(USER, CrontabForm::User);
+    let read = crontab::read(USER, CrontabForm::User).0;
     assert_eq!(
         lines(&read),
         [
@@ -92,7 +97,7 @@ fn a_user_crontab_becomes_fleet_lines_numbered_as_written() {
 
 #[test]
 fn a_system_crontab_names_the_user_in_each_id() {
-    let read = crontab::read(SYSTEM, CrontabForm::System);
+    let (read, notes) = crontab::read(SYSTEM, CrontabForm::System);
     assert_eq!(
         lines(&read),
         [
@@ -110,9 +115,10 @@ fn a_system_crontab_names_the_user_in_each_id() {
             ),
         ]
     );
-    assert_eq!(skipped(&read), [(3, "TZ"), (7, "spec"), (8, "user")]);
+    assert_eq!(skipped(&read), [(7, "spec"), (8, "user")]);
+    assert_eq!(note_lines(&notes), [3]);
     assert_eq!(
-        read.skipped[1..],
+        read.skipped[..],
         [
             SkippedLine {
                 line: 7,
@@ -140,7 +146,7 @@ CRON_TZ=
 
 #[test]
 fn cronie_schedules_by_cron_tz_and_tells_that_tz_reaches_only_the_commands() {
-    let read = crontab::read(ZONES, CrontabForm::User);
+    let (read, notes) = crontab::read(ZONES, CrontabForm::User);
     assert_eq!(
         lines(&read),
         [
@@ -149,8 +155,10 @@ fn cronie_schedules_by_cron_tz_and_tells_that_tz_reaches_only_the_commands() {
             (7, "noon.sh", "0 12 * * *", None),
         ]
     );
-    assert_eq!(skipped(&read), [(1, "TZ")]);
-    let reason = &read.skipped[0].reason;
+    // TZ= is read, for the commands, with a note: no line is skipped.
+    assert!(read.skipped.is_empty(), "{:?}", read.skipped);
+    assert_eq!(note_lines(&notes), [1]);
+    let reason = &notes[0].message;
     assert!(
         reason.contains("src/cron.c, find_jobs, cronie 1.7.2"),
         "{reason}"
@@ -166,7 +174,7 @@ fn cronie_schedules_by_cron_tz_and_tells_that_tz_reaches_only_the_commands() {
     // The machine's zone, given below the lines, is every line's clock
     // but the one in its own zone.
     let machine = format!("{ZONES}# machine-tz: Europe/Berlin\n");
-    let read = crontab::read(&machine, CrontabForm::User);
+    let read = crontab::read(&machine, CrontabForm::User).0;
     let zones: Vec<_> = lines(&read).into_iter().map(|line| line.3).collect();
     assert_eq!(
         zones,
@@ -177,7 +185,9 @@ fn cronie_schedules_by_cron_tz_and_tells_that_tz_reaches_only_the_commands() {
         ]
     );
     assert_eq!(
-        crontab::read(&format!("{machine}# Daemon: CRONIE\n"), CrontabForm::User).lines,
+        crontab::read(&format!("{machine}# Daemon: CRONIE\n"), CrontabForm::User)
+            .0
+            .lines,
         read.lines
     );
 }
@@ -185,7 +195,7 @@ fn cronie_schedules_by_cron_tz_and_tells_that_tz_reaches_only_the_commands() {
 #[test]
 fn debians_cron_schedules_every_line_on_the_machines_clock() {
     let text = format!("# daemon: debian\n# machine-tz: Europe/Berlin\n{ZONES}");
-    let read = crontab::read(&text, CrontabForm::User);
+    let (read, notes) = crontab::read(&text, CrontabForm::User);
     let berlin = Some(("TZ", "Europe/Berlin"));
     assert_eq!(
         lines(&read),
@@ -195,20 +205,13 @@ fn debians_cron_schedules_every_line_on_the_machines_clock() {
             (9, "noon.sh", "0 12 * * *", berlin),
         ]
     );
-    assert_eq!(
-        skipped(&read),
-        [
-            (3, "TZ"),
-            (5, "CRON_TZ"),
-            (6, "RANDOM_DELAY"),
-            (8, "CRON_TZ")
-        ]
+    assert!(read.skipped.is_empty(), "{:?}", read.skipped);
+    assert_eq!(note_lines(&notes), [3, 5, 6, 8]);
+    assert!(
+        notes[..2]
+            .iter()
+            .all(|note| note.message.contains("cron.c, find_jobs, cron 3.0pl1-162"))
     );
-    assert!(read.skipped[..2].iter().all(|skipped| {
-        skipped
-            .reason
-            .contains("cron.c, find_jobs, cron 3.0pl1-162")
-    }));
     assert!(
         read.lines
             .iter()
@@ -219,8 +222,10 @@ fn debians_cron_schedules_every_line_on_the_machines_clock() {
 #[test]
 fn the_comments_reach_the_crontab_reader_in_a_paste() {
     let text = "# daemon: debian\n# machine-tz: Europe/Paris\nCRON_TZ=Asia/Tokyo\n0 9 * * * job\n";
-    let read = import::read(text, FleetFormat::Auto);
-    assert_eq!(skipped(&read), [(3, "CRON_TZ")]);
+    let imported = import::import(text, FleetFormat::Auto);
+    let read = imported.file;
+    assert!(read.skipped.is_empty(), "{:?}", read.skipped);
+    assert_eq!(note_lines(&imported.notes), [3]);
     assert_eq!(
         lines(&read),
         [(4, "job", "0 9 * * *", Some(("TZ", "Europe/Paris")))]
@@ -239,7 +244,7 @@ fn a_daemon_not_read_or_a_contradiction_is_skipped_on_its_line() {
                 # an ordinary comment: with a colon\n\
                 CRON_TZ=Asia/Tokyo\n\
                 0 9 * * * job\n";
-    let read = crontab::read(text, CrontabForm::User);
+    let read = crontab::read(text, CrontabForm::User).0;
     assert_eq!(
         skipped(&read),
         [
@@ -247,7 +252,6 @@ fn a_daemon_not_read_or_a_contradiction_is_skipped_on_its_line() {
             (2, "daemon"),
             (5, "daemon"),
             (7, "machine-tz"),
-            (9, "CRON_TZ"),
         ]
     );
     assert!(read.skipped[0].reason.contains("cron-*.timer"));
@@ -265,7 +269,8 @@ fn random_delay_is_read_as_cronies_strtol_reads_it() {
         let read = crontab::read(
             &format!("RANDOM_DELAY={value}\n0 9 * * * job\n"),
             CrontabForm::User,
-        );
+        )
+        .0;
         let option = read.lines[0]
             .options
             .own("RANDOM_DELAY")
@@ -295,7 +300,7 @@ fn every_delayed_line_waits_its_share_of_one_scale_drawn_per_seed() {
                 RANDOM_DELAY=60\n0 9 * * * hour\n\
                 0 9 * * * also-hour\n\
                 RANDOM_DELAY=0\n0 9 * * * on-time\n";
-    let read = crontab::read(text, CrontabForm::User);
+    let read = crontab::read(text, CrontabForm::User).0;
     assert!(read.skipped.is_empty(), "{:?}", read.skipped);
     let two_days = Horizon::hours(48).unwrap();
     let mut scales = Vec::new();
@@ -357,12 +362,12 @@ fn the_form_and_the_format_are_detected() {
     assert_eq!(crontab::detect_form(USER), CrontabForm::User);
     assert_eq!(crontab::detect_form(SYSTEM), CrontabForm::System);
     assert_eq!(
-        crontab::read(SYSTEM, CrontabForm::Auto),
-        crontab::read(SYSTEM, CrontabForm::System)
+        crontab::read(SYSTEM, CrontabForm::Auto).0,
+        crontab::read(SYSTEM, CrontabForm::System).0
     );
     assert_eq!(
         import::read(USER, FleetFormat::Auto),
-        crontab::read(USER, CrontabForm::User)
+        crontab::read(USER, CrontabForm::User).0
     );
     assert_eq!(import::detect(USER), FleetFormat::Crontab);
     assert_eq!(import::detect(SYSTEM), FleetFormat::Crontab);
@@ -397,7 +402,7 @@ proptest! {
         form in prop_oneof![Just(CrontabForm::Auto), Just(CrontabForm::User), Just(CrontabForm::System)],
     ) {
         let count = text.lines().count();
-        let read = crontab::read(&text, form);
+        let read = crontab::read(&text, form).0;
         for line in &read.lines {
             prop_assert!((1..=count).contains(&line.line));
             prop_assert!(!line.id.contains('\t'));

@@ -35,8 +35,8 @@
 //! clock is changing (`vGMToff != GMToff` in `find_jobs`), which is not
 //! modelled. Debian's `find_jobs` (`cron.c`) matches every job on the
 //! daemon's clock, and its cron(8) says it "will only handle tasks in a
-//! single timezone". A setting that does not move the schedule is listed
-//! as skipped on its own line, saying so. cronie reads `RANDOM_DELAY` in
+//! single timezone". A setting that does not move the schedule is read
+//! with a note on its own line saying so, for it reaches the commands. cronie reads `RANDOM_DELAY` in
 //! `load_entry` (`src/entry.c`) as whole minutes from 0 to 1440 (`strtol`;
 //! any other value is logged as bad and delays nothing) and delays the job
 //! by that times one scale the daemon draws when it starts (`src/cron.c`,
@@ -57,6 +57,7 @@
 
 use crate::field::shorten;
 
+use super::super::FleetNotice;
 use super::super::file::{self, FleetFile, SkippedLine};
 
 /// Which of cron's two line shapes a crontab uses.
@@ -90,16 +91,29 @@ const WRAPPERS: &[&str] = &[
 pub struct CrontabTranslation {
     pub fleet_text: String,
     pub skipped: Vec<SkippedLine>,
+    /// Settings read that do not move the schedule, such as `TZ=`.
+    pub notes: Vec<FleetNotice>,
+}
+
+/// What a crontab line gives.
+enum Taken {
+    /// A schedule, as fleet-file text.
+    Schedule(String),
+    /// Nothing to say: a blank line, a comment, a setting taken in.
+    Nothing,
+    /// A setting the daemon reads for the commands alone, and what it does.
+    Note(String),
 }
 
 /// Reads a crontab into the same [`FleetFile`] the fleet reader returns,
-/// every line and refusal numbered as in the crontab. Never fails.
-pub fn read(text: &str, form: CrontabForm) -> FleetFile {
+/// every line and refusal numbered as in the crontab, with a note on each
+/// setting that reaches only the commands. Never fails.
+pub fn read(text: &str, form: CrontabForm) -> (FleetFile, Vec<FleetNotice>) {
     let translation = translate(text, form);
     let mut read = file::parse(&translation.fleet_text);
     read.skipped.extend(translation.skipped);
     read.skipped.sort_by_key(|skipped| skipped.line);
-    read
+    (read, translation.notes)
 }
 
 /// Translates a crontab into fleet-file text, line for line.
@@ -114,8 +128,9 @@ pub fn translate(text: &str, form: CrontabForm) -> CrontabTranslation {
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
         match translate_line(raw, form, &machine, &mut settings) {
-            Ok(Some(fleet_line)) => out.fleet_text.push_str(&fleet_line),
-            Ok(None) => {}
+            Ok(Taken::Schedule(fleet_line)) => out.fleet_text.push_str(&fleet_line),
+            Ok(Taken::Nothing) => {}
+            Ok(Taken::Note(message)) => out.notes.push(FleetNotice { line, message }),
             Err((field, reason)) => out.skipped.push(SkippedLine {
                 line,
                 field: field.to_string(),
@@ -236,10 +251,10 @@ fn translate_line(
     form: CrontabForm,
     machine: &Machine,
     settings: &mut Settings,
-) -> Result<Option<String>, (&'static str, String)> {
+) -> Result<Taken, (&'static str, String)> {
     let trimmed = raw.trim();
     if trimmed.is_empty() || trimmed.starts_with('#') {
-        return Ok(None);
+        return Ok(Taken::Nothing);
     }
     if let Some((name, value)) = environment(trimmed) {
         return set(name, value, machine.daemon, settings);
@@ -272,26 +287,26 @@ fn translate_line(
     if let Some(minutes) = settings.random_delay {
         fleet_line.push_str(&format!("\tRANDOM_DELAY={minutes}"));
     }
-    Ok(Some(fleet_line))
+    Ok(Taken::Schedule(fleet_line))
 }
 
 /// Takes in the environment line `name=value` as `daemon` does: a setting
 /// the daemon schedules by changes `settings`; one that reaches only the
-/// commands, where it may look as if it moved the schedule, is skipped
-/// with why.
+/// commands, where it may look as if it moved the schedule, gives a note
+/// saying so.
 fn set(
     name: &str,
     value: &str,
     daemon: Daemon,
     settings: &mut Settings,
-) -> Result<Option<String>, (&'static str, String)> {
+) -> Result<Taken, (&'static str, String)> {
     const DEBIAN: &str = "Debian's cron matches every job on the daemon's clock (cron.c, \
                           find_jobs, cron 3.0pl1-162)";
     const ON_THE_MACHINE: &str = "give the machine's zone as # machine-tz: Area/City";
     match (name, daemon) {
         ("CRON_TZ", Daemon::Cronie) => {
             settings.cron_tz = (!value.is_empty()).then(|| value.to_string());
-            Ok(None)
+            Ok(Taken::Nothing)
         }
         ("RANDOM_DELAY", Daemon::Cronie) => {
             settings.random_delay = None;
@@ -302,29 +317,23 @@ fn set(
                     .to_string(),
             ))?;
             settings.random_delay = (minutes > 0).then_some(minutes);
-            Ok(None)
+            Ok(Taken::Nothing)
         }
-        ("TZ", Daemon::Cronie) => Err((
-            "TZ",
-            format!(
-                "TZ= reaches only the commands: cronie matches a job on its CRON_TZ= or the \
+        ("TZ", Daemon::Cronie) => Ok(Taken::Note(format!(
+            "TZ= reaches only the commands: cronie matches a job on its CRON_TZ= or the \
                  daemon's own zone (src/cron.c, find_jobs, cronie 1.7.2); {ON_THE_MACHINE}"
-            ),
-        )),
-        ("TZ", Daemon::Debian) => Err((
-            "TZ",
-            format!("TZ= reaches only the commands: {DEBIAN}; {ON_THE_MACHINE}"),
-        )),
-        ("CRON_TZ", Daemon::Debian) => Err((
-            "CRON_TZ",
-            format!("CRON_TZ= reaches only the commands: {DEBIAN}; {ON_THE_MACHINE}"),
-        )),
-        ("RANDOM_DELAY", Daemon::Debian) => Err((
-            "RANDOM_DELAY",
+        ))),
+        ("TZ", Daemon::Debian) => Ok(Taken::Note(format!(
+            "TZ= reaches only the commands: {DEBIAN}; {ON_THE_MACHINE}"
+        ))),
+        ("CRON_TZ", Daemon::Debian) => Ok(Taken::Note(format!(
+            "CRON_TZ= reaches only the commands: {DEBIAN}; {ON_THE_MACHINE}"
+        ))),
+        ("RANDOM_DELAY", Daemon::Debian) => Ok(Taken::Note(
             "Debian's cron does not read RANDOM_DELAY (cron 3.0pl1-162): the jobs start on time"
                 .to_string(),
         )),
-        _ => Ok(None),
+        _ => Ok(Taken::Nothing),
     }
 }
 

@@ -348,8 +348,10 @@ fn read_as(text: &str, format: FleetFormat) -> Imported {
             };
         }
         FleetFormat::Crontab => {
+            let (file, notes) = crontab::read(text, CrontabForm::Auto);
             return Imported {
-                file: crontab::read(text, CrontabForm::Auto),
+                file,
+                notes,
                 ..Imported::default()
             };
         }
