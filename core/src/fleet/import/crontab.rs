@@ -410,7 +410,13 @@ fn split_job(line: &str, form: CrontabForm) -> Result<Job<'_>, (&'static str, St
     };
     let command = command.trim();
     if command.is_empty() {
-        return Err(("id", "the line has a schedule but no command".to_string()));
+        // Five words of prose read as fields with no command: say what is
+        // wrong with the fields first.
+        let spec = fields.join(" ");
+        return Err(match super::super::cron::parse(&spec) {
+            Err(refusal) => ("spec", format!("{}: {}", refusal.field, refusal.reason)),
+            Ok(_) => ("id", "the line has a schedule but no command".to_string()),
+        });
     }
     Ok(Job {
         spec: fields.join(" "),

@@ -113,7 +113,7 @@ panel_params! {
         capacity = 10, CAPACITY: Field::number("cap", "Capacity", "", (1.0, 1_000_000.0), 1.0).log();
         capacity_unit = CapacityUnit::Workers, CAPACITY_UNIT: Field::choice("cu", "Capacity counts", CapacityUnit::OPTIONS);
         fix = FixMethod::Hash, FIX: Field::choice("fix", "Fix", FixMethod::OPTIONS);
-        night = Night::OWN_HOUR, NIGHT: Field::text("nt", "Nightly jobs may move within", 5, "0-5");
+        night = Night::OWN_HOUR, NIGHT: Field::text("nt", "Nightly jobs may move within (own hour, or hours such as 0-5)", 5, "0-5");
         probe = Probe::None, PROBE: Field::choice("chg", "Change", Probe::OPTIONS);
     }
 }
