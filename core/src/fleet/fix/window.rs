@@ -43,7 +43,7 @@ impl NightHours {
         match read {
             Some((first, last)) => Ok(Self { first, last }),
             None => Err(format!(
-                "{text:?} is not a night: give its hours as a-b, from 0 to 23 with a ≤ b, such as 0-5"
+                "\"{text}\" is not a night: give its hours as a-b, from 0 to 23 with a ≤ b, such as 0-5"
             )),
         }
     }

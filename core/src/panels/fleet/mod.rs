@@ -166,11 +166,17 @@ impl Night {
 
 impl FieldValue for Night {
     fn parse(raw: &str, _field: &Field) -> Result<(Self, Option<String>), String> {
-        let text = raw.trim();
-        if text.is_empty() || text.eq_ignore_ascii_case("own") {
-            return Ok((Self::OWN_HOUR, None));
-        }
-        NightHours::parse(text).map(|night| (Night(Some(night)), None))
+        let night = if raw == "own" {
+            Self::OWN_HOUR
+        } else {
+            Night(Some(NightHours::parse(raw).map_err(|why| {
+                format!("{why}, or own for each job's own hour")
+            })?))
+        };
+        // A night written with blanks reads as the same hours, said so.
+        let written = night.encode();
+        let adjusted = (written != raw).then(|| format!("read as {written}"));
+        Ok((night, adjusted))
     }
 
     fn encode(&self) -> String {

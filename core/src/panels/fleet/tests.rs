@@ -404,3 +404,15 @@ fn a_days_starts_become_arrivals_the_queue_reads_with_durations_when_all_have_on
     let trace = arrivals::parse(&csv).unwrap();
     assert!(trace.durations_s.unwrap().iter().all(|&d| d == 1_200.0));
 }
+
+#[test]
+fn a_night_is_read_as_written_or_said_to_be_adjusted() {
+    let parse = |raw: &str| Night::parse(raw, &FleetParams::NIGHT);
+    assert_eq!(parse("own"), Ok((Night::OWN_HOUR, None)));
+    let night = Night(NightHours::parse("0-5").ok());
+    assert_eq!(parse("0-5"), Ok((night, None)));
+    assert_eq!(parse(" 0 - 5"), Ok((night, Some("read as 0-5".into()))));
+    for refused in ["", "OWN", "6-2", "0-24", "night"] {
+        assert!(parse(refused).is_err(), "{refused:?}");
+    }
+}
