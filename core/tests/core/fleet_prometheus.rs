@@ -250,3 +250,228 @@ proptest! {
         }
     }
 }
+
+/// Arrivals at targets a real Prometheus 2.42 (Debian 12's package)
+/// scraped, recorded by `make_prometheus_real.py`.
+const REAL_2_42: &str = include_str!("../data/prometheus_real_2_42.tsv");
+
+/// Each real target's fleet line with `options` appended, and the lag of
+/// each of its scrapes after the offset that line places it at.
+fn real_lags(options: &str) -> Vec<(String, Vec<u64>)> {
+    let keys = ["Job", "Labels", "URL", "Timeout", "ExternalLabels"];
+    REAL_2_42
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .map(|line| {
+            let columns: Vec<&str> = line.split('\t').collect();
+            assert_eq!(columns.len(), 9, "{line:?}");
+            let mut text = format!("prometheus\t{}\t{}", columns[1], columns[2]);
+            for (key, value) in keys.iter().zip(&columns[3..8]) {
+                if !value.is_empty() {
+                    text.push_str(&format!("\t{key}={value}"));
+                }
+            }
+            text.push_str(options);
+            let scrapes = prometheus::read_target(&read(&text)).unwrap().scrapes;
+            let lags = columns[8]
+                .split(',')
+                .map(|phase| {
+                    let phase: u64 = phase.parse().unwrap();
+                    (phase + scrapes.interval_nanos - scrapes.offset_nanos) % scrapes.interval_nanos
+                })
+                .collect();
+            (text, lags)
+        })
+        .collect()
+}
+
+/// The phase of a real scrape less its modelled offset, in ns: at least 0
+/// (no scrape before its instant) and at most this.
+const MOST_LAG_NANOS: u64 = 10_000_000;
+/// The least lag of each target's scrapes is at most this.
+const MOST_LEAST_LAG_NANOS: u64 = 3_000_000;
+
+fn lags_only(rows: Vec<(String, Vec<u64>)>) -> Vec<Vec<u64>> {
+    rows.into_iter().map(|(_, lags)| lags).collect()
+}
+
+fn lands(lags: &[u64]) -> bool {
+    lags.iter().all(|&lag| lag <= MOST_LAG_NANOS)
+        && lags
+            .iter()
+            .min()
+            .is_some_and(|&lag| lag <= MOST_LEAST_LAG_NANOS)
+}
+
+#[test]
+fn prometheus_2_42_lines_place_a_real_servers_scrapes() {
+    let rows = real_lags("\tVersion=2.42\tEncoding=slice");
+    assert!(rows.len() >= 10);
+    for (text, lags) in &rows {
+        assert!(lags.len() >= 5, "{text:?}");
+        assert!(lands(lags), "{text:?}: lags {lags:?} ns");
+    }
+    // Debian's 2.42 is a build without tags, which hashes the slice encoding.
+    assert_eq!(lags_only(real_lags("\tVersion=2.42")), lags_only(rows));
+}
+
+#[test]
+fn prometheus_3_14_lines_miss_a_real_2_42_servers_scrapes() {
+    let rows = real_lags("\tVersion=3.14");
+    assert_eq!(lags_only(real_lags("")), lags_only(rows.clone()));
+    for (text, lags) in &rows {
+        assert!(!lands(lags), "{text:?}: lags {lags:?} ns");
+    }
+}
+
+fn target(text: &str) -> prometheus::PrometheusTarget {
+    prometheus::read_target(&read(text)).unwrap()
+}
+
+#[test]
+fn prometheus_before_3_0_adds_the_default_port() {
+    let url =
+        |id: &str, options: &str| target(&format!("prometheus\t{id}\t4s\tJob=web{options}")).url;
+    let v2 = "\tVersion=2.42";
+    assert_eq!(url("127.0.0.1", v2), "http://127.0.0.1:80/metrics");
+    assert_eq!(
+        url("127.0.0.1", "\tVersion=2.42\tURL=https://127.0.0.1/m"),
+        "https://127.0.0.1:443/m"
+    );
+    // The URL may name the address as the targets page shows it.
+    assert_eq!(
+        target("prometheus\th\t4s\tJob=web\tVersion=2.42\tURL=http://h:80/m"),
+        target("prometheus\th\t4s\tJob=web\tVersion=2.42\tURL=http://h/m")
+    );
+    assert_eq!(url("[::1]", v2), "http://[::1]:80/metrics");
+    assert_eq!(url("h:", v2), "http://h:/metrics");
+    // `::1:1234` is no host:port either, so no port is added.
+    assert_eq!(url("::1", v2), "http://::1/metrics");
+    assert_eq!(url("127.0.0.1:9", v2), "http://127.0.0.1:9/metrics");
+    assert_eq!(
+        url("127.0.0.1", "\tVersion=3.0"),
+        "http://127.0.0.1/metrics"
+    );
+}
+
+#[test]
+fn prometheus_releases_hash_what_they_label() {
+    let line = "prometheus\th:9\t15s\tJob=a";
+    let hash = |options: &str| target(&format!("{line}{options}")).labels_hash;
+    let seed = |options: &str| target(&format!("{line}{options}")).offset_seed;
+    // The interval and timeout labels came with 2.30.
+    assert_eq!(hash("\tVersion=2.29\tTimeout=5s"), hash("\tVersion=2.29"));
+    assert_ne!(hash("\tVersion=2.30\tTimeout=5s"), hash("\tVersion=2.30"));
+    assert_eq!(hash("\tTimeout=10s"), hash(""));
+    // The histogram labels came with 3.13, each with its setting.
+    let nhcb = "\tConvertClassicHistogramsToNHCB=true";
+    assert_eq!(
+        hash(&format!("\tVersion=3.12{nhcb}")),
+        hash("\tVersion=3.12")
+    );
+    assert_ne!(
+        hash(&format!("\tVersion=3.13{nhcb}")),
+        hash("\tVersion=3.13")
+    );
+    let switches = [
+        "ConvertClassicHistogramsToNHCB",
+        "AlwaysScrapeClassicHistograms",
+        "ScrapeNativeHistograms",
+    ];
+    let on: Vec<u64> = switches
+        .iter()
+        .map(|key| hash(&format!("\t{key}=true")))
+        .collect();
+    assert!(on.iter().all(|&one| one != hash("")));
+    assert!(on[0] != on[1] && on[1] != on[2] && on[0] != on[2]);
+    assert_eq!(hash("\tScrapeNativeHistograms=false"), hash(""));
+    // The label sets of 3.5 and 3.12 are alike.
+    assert_eq!(hash("\tVersion=3.5"), hash("\tVersion=3.12"));
+    assert_eq!(hash("\tVersion=3.5.2"), hash("\tVersion=3.5"));
+    // The seed came with 2.9.
+    assert_eq!(seed("\tVersion=2.8\tServer=a\tExternalLabels=x=1"), 0);
+    assert_ne!(
+        seed("\tVersion=2.9\tServer=a"),
+        seed("\tVersion=2.9\tServer=b")
+    );
+    // Names that are not legacy ones are quoted from 3.1.
+    let external = "\tExternalLabels=x-y=1";
+    assert_eq!(
+        seed(&format!("\tVersion=3.0{external}")),
+        seed(&format!("\tVersion=3.0{external}"))
+    );
+    assert_ne!(
+        seed(&format!("\tVersion=3.0{external}")),
+        seed(&format!("\tVersion=3.1{external}"))
+    );
+    assert_eq!(
+        seed("\tVersion=3.0\tExternalLabels=x_y=1"),
+        seed("\tVersion=3.1\tExternalLabels=x_y=1")
+    );
+}
+
+#[test]
+fn prometheus_encodings_lay_out_lengths_as_their_release_does() {
+    let hash = |value: &str, options: &str| {
+        target(&format!(
+            "prometheus\th:9\t15s\tJob=a\tLabels=v={value}{options}"
+        ))
+        .labels_hash
+    };
+    let stringlabels_3_4 = "\tVersion=3.4\tEncoding=stringlabels";
+    // Lengths under 128 take one byte either way; 128 to 254, one byte
+    // from 3.5 and two (a varint) before.
+    let short = "s".repeat(127);
+    assert_eq!(
+        hash(&short, stringlabels_3_4),
+        hash(&short, "\tVersion=3.5")
+    );
+    let long = "l".repeat(200);
+    assert_ne!(hash(&long, stringlabels_3_4), hash(&long, "\tVersion=3.5"));
+    // slice is the default before 3.5, stringlabels from 3.5.
+    assert_eq!(
+        hash("x", "\tVersion=3.4"),
+        hash("x", "\tVersion=3.4\tEncoding=slice")
+    );
+    assert_ne!(hash("x", "\tVersion=3.4"), hash("x", stringlabels_3_4));
+    assert_eq!(
+        hash("x", "\tVersion=3.5"),
+        hash("x", "\tVersion=3.5\tEncoding=stringlabels")
+    );
+    assert_ne!(
+        hash("x", "\tVersion=3.5"),
+        hash("x", "\tVersion=3.5\tEncoding=slice")
+    );
+}
+
+#[test]
+fn prometheus_version_encoding_and_timeout_refusals_name_the_field() {
+    let field = |rest: &str| {
+        let fleet = file::parse(&format!("prometheus\thost:9100\t15s\tJob=a\t{rest}"));
+        assert!(fleet.lines.is_empty(), "{rest:?} should be refused");
+        assert!(!fleet.skipped[0].reason.is_empty());
+        fleet.skipped[0].field.clone()
+    };
+    for version in [
+        "1.8", "2.5", "2.56", "3.15", "4.0", "3", "3.x", "v3.1", "3.1.", "3.1.2.3", "",
+    ] {
+        assert_eq!(
+            field(&format!("Version={version}")),
+            "Version",
+            "{version:?}"
+        );
+    }
+    assert_eq!(field("Encoding=dedupelabels"), "Encoding");
+    assert_eq!(field("Version=2.42\tEncoding=stringlabels"), "Encoding");
+    assert_eq!(field("Timeout=0s"), "Timeout");
+    assert_eq!(field("Timeout=16s"), "Timeout");
+    assert_eq!(field("Timeout=5"), "Timeout");
+    assert_eq!(
+        field("ScrapeNativeHistograms=yes"),
+        "ScrapeNativeHistograms"
+    );
+    assert_eq!(field("Version=2.55\tLabels=x-y=1"), "Labels");
+    assert_eq!(field("Version=2.55\tExternalLabels=é=1"), "ExternalLabels");
+    let fleet = file::parse("prometheus\thost:9100\t15s\tJob=a\tVersion=3.0\tLabels=x-y=1");
+    assert!(fleet.skipped.is_empty());
+}
