@@ -222,6 +222,79 @@ fn prometheus_without_a_global_section_scrapes_every_minute() {
     );
 }
 
+#[test]
+fn prometheus_passes_on_timeouts_histogram_settings_and_the_version() {
+    let text = "\
+# version: 3.13
+global:
+  scrape_interval: 5s
+  scrape_timeout: 2s
+  scrape_native_histograms: true
+scrape_configs:
+  - job_name: a
+    static_configs: [{targets: [a:1]}]
+  - job_name: b
+    scrape_interval: 1m
+    scrape_timeout: 30s
+    always_scrape_classic_histograms: yes
+    scrape_native_histograms: false
+    static_configs: [{targets: [b:1]}]
+  - job_name: c
+    scrape_interval: 1s
+    scrape_timeout: 0s
+    static_configs: [{targets: [c:1]}]
+  - job_name: d
+    convert_classic_histograms_to_nhcb: 'true'
+    static_configs: [{targets: [d:1]}]
+";
+    let translation = prometheus::translate(text);
+    assert_eq!(
+        translation.fleet_text(),
+        "prometheus\ta:1\t5s\tJob=a\tURL=http://a:1/metrics\tTimeout=2s\tScrapeNativeHistograms=true\tVersion=3.13\n\
+         prometheus\tb:1\t1m\tJob=b\tURL=http://b:1/metrics\tTimeout=30s\tAlwaysScrapeClassicHistograms=true\tVersion=3.13\n\
+         prometheus\tc:1\t1s\tJob=c\tURL=http://c:1/metrics\tScrapeNativeHistograms=true\tVersion=3.13\n"
+    );
+    assert_eq!(
+        skipped(&translation),
+        [(20, "convert_classic_histograms_to_nhcb")]
+    );
+    // Every line given is one the fleet reader takes.
+    let imported = translation.read();
+    assert_eq!(
+        (imported.file.lines.len(), imported.file.skipped.len()),
+        (3, 1)
+    );
+}
+
+#[test]
+fn prometheus_jobs_inherit_a_short_global_intervals_timeout() {
+    let text = "global: {scrape_interval: 5s}\n\
+                scrape_configs: [{job_name: x, scrape_interval: 30s, static_configs: [{targets: [h:1]}]}]\n";
+    assert_eq!(
+        prometheus::translate(text).fleet_text(),
+        "prometheus\th:1\t30s\tJob=x\tURL=http://h:1/metrics\tTimeout=5s\n"
+    );
+}
+
+#[test]
+fn prometheus_global_settings_prometheus_refuses_skip_the_file() {
+    let jobs = "scrape_configs: [{job_name: x, static_configs: [{targets: [h:1]}]}]\n";
+    for (global, field) in [
+        (
+            "global: {scrape_interval: 5s, scrape_timeout: 6s}",
+            "global.scrape_timeout",
+        ),
+        (
+            "global: {scrape_native_histograms: [x]}",
+            "global.scrape_native_histograms",
+        ),
+    ] {
+        let translation = prometheus::translate(&format!("{global}\n{jobs}"));
+        assert!(translation.lines.is_empty(), "{global}");
+        assert_eq!(skipped(&translation), [(1, field)]);
+    }
+}
+
 const CRON_JOBS: &str = "\
 apiVersion: batch/v1
 kind: CronJob

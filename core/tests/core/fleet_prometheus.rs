@@ -6,6 +6,7 @@ use proptest::prelude::*;
 use stampede_core::fleet;
 use stampede_core::fleet::cron::Horizon;
 use stampede_core::fleet::file::{self, FleetLine};
+use stampede_core::fleet::import;
 use stampede_core::fleet::plan::Window;
 use stampede_core::fleet::prometheus::{self, OPTION_KEYS};
 
@@ -252,12 +253,32 @@ proptest! {
 }
 
 /// Arrivals at targets a real Prometheus 2.42 (Debian 12's package)
-/// scraped, recorded by `make_prometheus_real.py`.
+/// scraped, recorded by `make_prometheus_real.py`, and the configuration
+/// each of its two servers ran.
 const REAL_2_42: &str = include_str!("../data/prometheus_real_2_42.tsv");
+const REAL_2_42_CONFIGS: [&str; 2] = [
+    include_str!("../data/prometheus_real_2_42_server_0.yml"),
+    include_str!("../data/prometheus_real_2_42_server_1.yml"),
+];
 
-/// Each real target's fleet line with `options` appended, and the lag of
-/// each of its scrapes after the offset that line places it at.
-fn real_lags(options: &str) -> Vec<(String, Vec<u64>)> {
+/// The phase of a real scrape less its modelled offset, in ns: at least 0
+/// (no scrape before its instant) and at most this.
+const MOST_LAG_NANOS: u64 = 10_000_000;
+/// The least lag of each target's scrapes is at most this.
+const MOST_LEAST_LAG_NANOS: u64 = 3_000_000;
+
+/// A target a real server scraped.
+struct RealTarget {
+    /// The index of the server's configuration.
+    server: usize,
+    address: &'static str,
+    /// The fleet line of the recorded fields.
+    line: String,
+    /// Each scrape's arrival mod the interval, in ns.
+    phases: Vec<u64>,
+}
+
+fn real_targets() -> Vec<RealTarget> {
     let keys = ["Job", "Labels", "URL", "Timeout", "ExternalLabels"];
     REAL_2_42
         .lines()
@@ -271,28 +292,28 @@ fn real_lags(options: &str) -> Vec<(String, Vec<u64>)> {
                     text.push_str(&format!("\t{key}={value}"));
                 }
             }
-            text.push_str(options);
-            let scrapes = prometheus::read_target(&read(&text)).unwrap().scrapes;
-            let lags = columns[8]
-                .split(',')
-                .map(|phase| {
-                    let phase: u64 = phase.parse().unwrap();
-                    (phase + scrapes.interval_nanos - scrapes.offset_nanos) % scrapes.interval_nanos
-                })
-                .collect();
-            (text, lags)
+            RealTarget {
+                server: columns[0].parse().unwrap(),
+                address: columns[1],
+                line: text,
+                phases: columns[8]
+                    .split(',')
+                    .map(|phase| phase.parse().unwrap())
+                    .collect(),
+            }
         })
         .collect()
 }
 
-/// The phase of a real scrape less its modelled offset, in ns: at least 0
-/// (no scrape before its instant) and at most this.
-const MOST_LAG_NANOS: u64 = 10_000_000;
-/// The least lag of each target's scrapes is at most this.
-const MOST_LEAST_LAG_NANOS: u64 = 3_000_000;
-
-fn lags_only(rows: Vec<(String, Vec<u64>)>) -> Vec<Vec<u64>> {
-    rows.into_iter().map(|(_, lags)| lags).collect()
+/// The lag of each phase after the offset `line` places its scrapes at.
+fn lags(line: &FleetLine, phases: &[u64]) -> Vec<u64> {
+    let scrapes = prometheus::read_target(line).unwrap().scrapes;
+    phases
+        .iter()
+        .map(|phase| {
+            (phase + scrapes.interval_nanos - scrapes.offset_nanos) % scrapes.interval_nanos
+        })
+        .collect()
 }
 
 fn lands(lags: &[u64]) -> bool {
@@ -305,23 +326,53 @@ fn lands(lags: &[u64]) -> bool {
 
 #[test]
 fn prometheus_2_42_lines_place_a_real_servers_scrapes() {
-    let rows = real_lags("\tVersion=2.42\tEncoding=slice");
-    assert!(rows.len() >= 10);
-    for (text, lags) in &rows {
-        assert!(lags.len() >= 5, "{text:?}");
-        assert!(lands(lags), "{text:?}: lags {lags:?} ns");
+    let targets = real_targets();
+    assert!(targets.len() >= 10);
+    for target in &targets {
+        assert!(target.phases.len() >= 5, "{:?}", target.line);
+        let text = format!("{}\tVersion=2.42\tEncoding=slice", target.line);
+        let found = lags(&read(&text), &target.phases);
+        assert!(lands(&found), "{text:?}: lags {found:?} ns");
+        // Debian's 2.42 is a build without tags, which hashes the slice
+        // encoding.
+        let default = format!("{}\tVersion=2.42", target.line);
+        assert_eq!(lags(&read(&default), &target.phases), found);
     }
-    // Debian's 2.42 is a build without tags, which hashes the slice encoding.
-    assert_eq!(lags_only(real_lags("\tVersion=2.42")), lags_only(rows));
 }
 
 #[test]
 fn prometheus_3_14_lines_miss_a_real_2_42_servers_scrapes() {
-    let rows = real_lags("\tVersion=3.14");
-    assert_eq!(lags_only(real_lags("")), lags_only(rows.clone()));
-    for (text, lags) in &rows {
-        assert!(!lands(lags), "{text:?}: lags {lags:?} ns");
+    for target in real_targets() {
+        let newest = lags(&read(&target.line), &target.phases);
+        let text = format!("{}\tVersion=3.14", target.line);
+        assert_eq!(lags(&read(&text), &target.phases), newest);
+        assert!(!lands(&newest), "{text:?}: lags {newest:?} ns");
     }
+}
+
+#[test]
+fn prometheus_yml_read_as_a_real_2_42_server_ran_it_places_its_scrapes() {
+    let targets = real_targets();
+    let mut placed = 0;
+    for (server, config) in REAL_2_42_CONFIGS.iter().enumerate() {
+        let imported = import::prometheus::translate(config).read();
+        assert!(
+            imported.file.skipped.is_empty(),
+            "{:?}",
+            imported.file.skipped
+        );
+        for line in &imported.file.lines {
+            assert_eq!(line.options.own("Version"), Some("2.42"));
+            let target = targets
+                .iter()
+                .find(|target| target.server == server && target.address == line.id)
+                .unwrap();
+            let found = lags(line, &target.phases);
+            assert!(lands(&found), "{:?}: lags {found:?} ns", target.line);
+            placed += 1;
+        }
+    }
+    assert_eq!(placed, targets.len());
 }
 
 fn target(text: &str) -> prometheus::PrometheusTarget {

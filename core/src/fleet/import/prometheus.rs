@@ -6,9 +6,15 @@
 //! default `1m`), and options `Job=` (`job_name`), `Labels=` (the static
 //! config's `labels`, `k=v` joined by commas, in the order given), `URL=`
 //! (the URL Prometheus scrapes, which it hashes with the labels),
-//! `ExternalLabels=` (`global.external_labels`) and `Server=` from a
-//! comment `# server: prom-1.example.com` anywhere in the file, left out
-//! without one.
+//! `Timeout=` (the job's `scrape_timeout`, else min(`global.scrape_timeout`,
+//! interval), given when that is not min(10s, interval), the line's
+//! default), `ConvertClassicHistogramsToNHCB=`,
+//! `AlwaysScrapeClassicHistograms=` and `ScrapeNativeHistograms=` (`true`
+//! when the job, else the global section, turns the setting on; a value
+//! that is not a boolean skips the job, or the file when global),
+//! `ExternalLabels=` (`global.external_labels`), and `Server=` and
+//! `Version=` from comments `# server: prom-1.example.com` and
+//! `# version: 2.42` anywhere in the file, left out without them.
 //!
 //! The URL is built as Prometheus v3.5.0's `Target.URL()`
 //! (`scrape/target.go`) builds it and Go's `url.URL.String` writes it
@@ -26,30 +32,54 @@
 //! job with `relabel_configs`, whose rules change the labels hashed.
 
 use super::super::file::System;
+use super::super::prometheus::{default_timeout, duration_string, parse_duration};
 use super::NativeTranslation;
-use super::yaml::{self, YamlNode};
+use super::yaml::{self, YamlNode, YamlStyle, YamlValue};
 
 /// The comment that names the Prometheus server the file is for.
 pub const SERVER_MARK: &str = "# server:";
+/// The comment that names the Prometheus release the file is for.
+pub const VERSION_MARK: &str = "# version:";
+
+/// The settings Prometheus 3.13 on turns into target labels, global or
+/// per job, and the option each is passed as.
+const HISTOGRAM_SETTINGS: [(&str, &str); 3] = [
+    (
+        "convert_classic_histograms_to_nhcb",
+        "ConvertClassicHistogramsToNHCB",
+    ),
+    (
+        "always_scrape_classic_histograms",
+        "AlwaysScrapeClassicHistograms",
+    ),
+    ("scrape_native_histograms", "ScrapeNativeHistograms"),
+];
 
 /// What every job of the file shares.
 struct Global<'a> {
     interval: &'a str,
+    /// `scrape_timeout`, when set.
+    timeout: Option<&'a str>,
+    /// Each of [`HISTOGRAM_SETTINGS`], when set.
+    histograms: [Option<bool>; 3],
     external_labels: Option<String>,
+    /// From the [`SERVER_MARK`] and [`VERSION_MARK`] comments.
     server: Option<&'a str>,
+    version: Option<&'a str>,
 }
 
 /// Translates a `prometheus.yml` into fleet lines.
 pub fn translate(text: &str) -> NativeTranslation {
     let mut out = NativeTranslation::default();
-    let server = text
-        .lines()
-        .find_map(|line| line.trim().strip_prefix(SERVER_MARK))
-        .map(str::trim)
-        .filter(|server| !server.is_empty());
+    let marked = |mark: &str| {
+        text.lines()
+            .find_map(|line| line.trim().strip_prefix(mark))
+            .map(str::trim)
+            .filter(|value| !value.is_empty())
+    };
     let (documents, error) = yaml::documents(text, 1);
     if let Some(config) = documents.first() {
-        read_config(config, server, &mut out);
+        read_config(config, marked(SERVER_MARK), marked(VERSION_MARK), &mut out);
     }
     if let Some(error) = error {
         out.skip(error.line, "yaml", error.reason);
@@ -57,7 +87,12 @@ pub fn translate(text: &str) -> NativeTranslation {
     out
 }
 
-fn read_config(config: &YamlNode, server: Option<&str>, out: &mut NativeTranslation) {
+fn read_config<'a>(
+    config: &'a YamlNode,
+    server: Option<&'a str>,
+    version: Option<&'a str>,
+    out: &mut NativeTranslation,
+) {
     let global = config.get("global");
     let external_labels = match global.and_then(|global| global.get("external_labels")) {
         None => None,
@@ -69,13 +104,35 @@ fn read_config(config: &YamlNode, server: Option<&str>, out: &mut NativeTranslat
             }
         },
     };
+    let setting = |key: &str| global.and_then(|global| global.get(key));
+    let interval = setting("scrape_interval")
+        .and_then(YamlNode::as_str)
+        .unwrap_or("1m");
+    let timeout = setting("scrape_timeout");
+    if let Some(node) = timeout
+        && let (Some(Ok(timeout_nanos)), Ok(interval_nanos)) =
+            (node.as_str().map(parse_duration), parse_duration(interval))
+        && timeout_nanos > interval_nanos
+    {
+        out.skip(
+            node.line,
+            "global.scrape_timeout",
+            format!(
+                "is longer than the global scrape_interval {interval}, which Prometheus refuses"
+            ),
+        );
+        return;
+    }
+    let Some(histograms) = histogram_settings(global, "global.", out) else {
+        return;
+    };
     let global = Global {
-        interval: global
-            .and_then(|global| global.get("scrape_interval"))
-            .and_then(YamlNode::as_str)
-            .unwrap_or("1m"),
+        interval,
+        timeout: timeout.and_then(YamlNode::as_str),
+        histograms,
         external_labels,
         server,
+        version,
     };
     if let Some((files, _)) = config.entry("scrape_config_files") {
         out.skip(
@@ -139,9 +196,23 @@ fn read_job<'a>(job: &'a YamlNode, global: &Global<'a>, out: &mut NativeTranslat
             }
         },
     };
+    let Some(own_histograms) = histogram_settings(Some(job), "", out) else {
+        return;
+    };
+    let mut histograms = [false; 3];
+    for ((on, own), global) in histograms
+        .iter_mut()
+        .zip(own_histograms)
+        .zip(global.histograms)
+    {
+        *on = own.or(global).unwrap_or(false);
+    }
+    let interval = text("scrape_interval", global.interval);
     let scrape = Scrape {
         job: name,
-        interval: text("scrape_interval", global.interval),
+        interval,
+        timeout: scrape_timeout(job.get("scrape_timeout"), global, interval),
+        histograms,
         scheme: text("scheme", "http"),
         path: escaped_path(text("metrics_path", "/metrics")),
         query,
@@ -166,6 +237,10 @@ fn read_job<'a>(job: &'a YamlNode, global: &Global<'a>, out: &mut NativeTranslat
 struct Scrape<'a> {
     job: &'a str,
     interval: &'a str,
+    /// The timeout when it is not the line's default.
+    timeout: Option<String>,
+    /// Each of [`HISTOGRAM_SETTINGS`], as set for the job or globally.
+    histograms: [bool; 3],
     scheme: &'a str,
     /// The path, escaped.
     path: String,
@@ -221,11 +296,22 @@ fn read_static_config(
             options.push(("Labels", labels));
         }
         options.push(("URL", &url));
+        if let Some(timeout) = &scrape.timeout {
+            options.push(("Timeout", timeout));
+        }
+        for ((_, key), on) in HISTOGRAM_SETTINGS.iter().zip(scrape.histograms) {
+            if on {
+                options.push((key, "true"));
+            }
+        }
         if let Some(external) = &global.external_labels {
             options.push(("ExternalLabels", external));
         }
         if let Some(server) = global.server {
             options.push(("Server", server));
+        }
+        if let Some(version) = global.version {
+            options.push(("Version", version));
         }
         out.push(
             target.line,
@@ -234,6 +320,78 @@ fn read_static_config(
             scrape.interval,
             &options,
         );
+    }
+}
+
+/// The timeout a job's targets get, when it is not the line's default
+/// min(10s, interval): the job's `scrape_timeout`, else min(the global
+/// one, interval), the global one defaulting to min(10s, global interval),
+/// as Prometheus's config checks fill them in. A timeout of 0 is none;
+/// text that is no duration is passed on for the line to refuse.
+fn scrape_timeout(own: Option<&YamlNode>, global: &Global<'_>, interval: &str) -> Option<String> {
+    fn given(text: Option<&str>) -> Option<&str> {
+        text.filter(|text| parse_duration(text) != Ok(0))
+    }
+    if let Some(own) = given(own.and_then(YamlNode::as_str)) {
+        return Some(own.to_string());
+    }
+    let interval_nanos = parse_duration(interval).ok()?;
+    let global_nanos = match given(global.timeout) {
+        Some(text) => match parse_duration(text) {
+            Ok(nanos) => nanos,
+            Err(_) => return Some(text.to_string()),
+        },
+        None => default_timeout(parse_duration(global.interval).ok()?),
+    };
+    let timeout = global_nanos.min(interval_nanos);
+    (timeout != default_timeout(interval_nanos)).then(|| duration_string(timeout))
+}
+
+/// The [`HISTOGRAM_SETTINGS`] of `section` (the global one or a job's),
+/// each when set; `None`, with a notice, when one is not a boolean.
+fn histogram_settings(
+    section: Option<&YamlNode>,
+    prefix: &str,
+    out: &mut NativeTranslation,
+) -> Option<[Option<bool>; 3]> {
+    let mut settings = [None; 3];
+    for (setting, (key, _)) in settings.iter_mut().zip(HISTOGRAM_SETTINGS) {
+        let Some(node) = section.and_then(|section| section.get(key)) else {
+            continue;
+        };
+        if node.is_null() {
+            continue;
+        }
+        *setting = Some(go_yaml_bool(node).or_else(|| {
+            out.skip(
+                node.line,
+                &format!("{prefix}{key}"),
+                format!("is {}, not true or false", node.kind()),
+            );
+            None
+        })?);
+    }
+    Some(settings)
+}
+
+/// A plain scalar as go-yaml v2, which reads Prometheus's config, reads a
+/// boolean (YAML 1.1's `yes`, `on` and the like included).
+fn go_yaml_bool(node: &YamlNode) -> Option<bool> {
+    let YamlValue::Scalar {
+        text,
+        style: YamlStyle::Plain,
+    } = &node.value
+    else {
+        return None;
+    };
+    match text.as_str() {
+        "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
+            Some(true)
+        }
+        "n" | "N" | "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => {
+            Some(false)
+        }
+        _ => None,
     }
 }
 
