@@ -1,6 +1,9 @@
-//! Prometheus scrape offsets against Go and xxHash themselves: every vector
-//! in `prometheus_offsets.tsv` was printed by Go 1.19's standard library and
-//! PyPI xxhash (see `make_prometheus_offsets.py`).
+//! Prometheus scrape offsets against Go and xxHash themselves, and against
+//! a real server: every vector in `prometheus_offsets.tsv` was derived from
+//! Prometheus 3.14's source and printed by Go 1.19's standard library and
+//! PyPI xxhash (see `make_prometheus_offsets.py`); `prometheus_real_2_42.tsv`
+//! holds the scrapes a real Prometheus 2.42 made (see
+//! `make_prometheus_real.py`).
 
 use proptest::prelude::*;
 use stampede_core::fleet;

@@ -319,6 +319,7 @@ def main():
         hashed = go(requests)
     version = subprocess.run(["go", "version"], capture_output=True, check=True).stdout.decode().strip()
     print(f"# {version}; PyPI xxhash {xxhash.VERSION} (libxxhash {xxhash.XXHASH_VERSION}); Python {sys.version.split()[0]}")
+    print("# Derived from Prometheus 3.14.0's source (stringlabels), not made by a running Prometheus")
     print("# made with: python3 core/tests/data/make_prometheus_offsets.py > core/tests/data/prometheus_offsets.tsv")
     print("# columns: address spec Job Labels URL Server ExternalLabels url labels_hash target_hash offset_seed offset_ns starts_us")
     for row, result in zip(rows, hashed):
