@@ -31,9 +31,6 @@ use std::ops::Range;
 use super::super::file::System;
 use super::{FleetFormat, detect, jenkins, prometheus, systemd};
 
-/// The comment that sets the Prometheus version a prometheus.yml is read for.
-const VERSION_MARK: &str = "# version:";
-
 /// A run of whole lines of a paste in one format.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Part {
@@ -328,7 +325,7 @@ fn opens(line: &str) -> Option<Kind> {
 
 /// `# server:` and `# version:`, which only a prometheus.yml reads.
 fn is_prometheus_mark(trimmed: &str) -> bool {
-    trimmed.starts_with(prometheus::SERVER_MARK) || trimmed.starts_with(VERSION_MARK)
+    trimmed.starts_with(prometheus::SERVER_MARK) || trimmed.starts_with(prometheus::VERSION_MARK)
 }
 
 fn is_comment(trimmed: &str) -> bool {
