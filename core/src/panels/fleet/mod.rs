@@ -98,7 +98,7 @@ pub struct FleetParams {
     pub capacity: u32,
     pub capacity_unit: CapacityUnit,
     pub fix: FixMethod,
-    pub night: Night,
+    pub night: NightWindow,
     pub probe: Probe,
 }
 
@@ -113,7 +113,7 @@ panel_params! {
         capacity = 10, CAPACITY: Field::number("cap", "Capacity", "", (1.0, 1_000_000.0), 1.0).log();
         capacity_unit = CapacityUnit::Workers, CAPACITY_UNIT: Field::choice("cu", "Capacity counts", CapacityUnit::OPTIONS);
         fix = FixMethod::Hash, FIX: Field::choice("fix", "Fix", FixMethod::OPTIONS);
-        night = Night::OWN_HOUR, NIGHT: Field::text("nt", "Nightly jobs may move within (own hour, or hours such as 0-5)", 5, "0-5");
+        night = NightWindow::OwnHour, NIGHT: Field::choice("nt", "Nightly jobs may move within", NightWindow::OPTIONS);
         probe = Probe::None, PROBE: Field::choice("chg", "Change", Probe::OPTIONS);
     }
 }
@@ -155,35 +155,30 @@ impl FieldValue for WeekStart {
     }
 }
 
-/// The hours a nightly job may move within when the fix spreads it: its
-/// own hour (`own`), or the night a reader sets, such as `0-5`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Night(pub Option<NightHours>);
-
-impl Night {
-    pub const OWN_HOUR: Night = Night(None);
+choice_enum! {
+    /// The hours a nightly job may move within when the fix spreads it:
+    /// its own hour, or a night the reader picks. The command line's
+    /// `--night A-B` takes any.
+    pub enum NightWindow {
+        OwnHour = ("own", "Its own hour"),
+        ToFour = ("0-3", "00:00 to 03:59"),
+        ToSix = ("0-5", "00:00 to 05:59"),
+        ToEight = ("0-7", "00:00 to 07:59"),
+        OneToSix = ("1-6", "01:00 to 06:59"),
+    }
 }
 
-impl FieldValue for Night {
-    fn parse(raw: &str, _field: &Field) -> Result<(Self, Option<String>), String> {
-        let night = if raw == "own" {
-            Self::OWN_HOUR
-        } else {
-            Night(Some(NightHours::parse(raw).map_err(|why| {
-                format!("{why}, or own for each job's own hour")
-            })?))
+impl NightWindow {
+    /// The night's hours; `None` for a job's own hour.
+    pub fn hours(self) -> Option<NightHours> {
+        let (first, last) = match self {
+            Self::OwnHour => return None,
+            Self::ToFour => (0, 3),
+            Self::ToSix => (0, 5),
+            Self::ToEight => (0, 7),
+            Self::OneToSix => (1, 6),
         };
-        // A night written with blanks reads as the same hours, said so.
-        let written = night.encode();
-        let adjusted = (written != raw).then(|| format!("read as {written}"));
-        Ok((night, adjusted))
-    }
-
-    fn encode(&self) -> String {
-        match self.0 {
-            None => "own".into(),
-            Some(night) => format!("{}-{}", night.first, night.last),
-        }
+        Some(NightHours { first, last })
     }
 }
 

@@ -616,7 +616,7 @@ pub fn link(text: &str, sample: Sample) -> Option<Result<String, String>> {
 /// Stage two: fixes the fleet of `text` by `params.fix`.
 pub fn fix(text: &str, params: &FleetParams, seed: u64) -> Result<FleetFix, InvalidInput> {
     let Imported { file, notes, .. } = import::import(text, params.format);
-    let (from, horizon, night) = (params.week.0, week(), params.night.0);
+    let (from, horizon, night) = (params.week.0, week(), params.night.hours());
     let fixes = match params.fix {
         FixMethod::Hash => fix::fix_crowded(&file.lines, night, from, horizon, seed)?,
         FixMethod::Level => level::level(&file.lines, &[], night, from, horizon, seed)?.fixes,
@@ -707,7 +707,7 @@ pub fn probe(
         ),
     };
     let from = params.week.0;
-    let night = params.night.0;
+    let night = params.night.hours();
     let hashed = stability::stability(
         &lines,
         &change,

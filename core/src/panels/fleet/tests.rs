@@ -406,13 +406,11 @@ fn a_days_starts_become_arrivals_the_queue_reads_with_durations_when_all_have_on
 }
 
 #[test]
-fn a_night_is_read_as_written_or_said_to_be_adjusted() {
-    let parse = |raw: &str| Night::parse(raw, &FleetParams::NIGHT);
-    assert_eq!(parse("own"), Ok((Night::OWN_HOUR, None)));
-    let night = Night(NightHours::parse("0-5").ok());
-    assert_eq!(parse("0-5"), Ok((night, None)));
-    assert_eq!(parse(" 0 - 5"), Ok((night, Some("read as 0-5".into()))));
-    for refused in ["", "OWN", "6-2", "0-24", "night"] {
-        assert!(parse(refused).is_err(), "{refused:?}");
+fn every_night_choice_is_the_hours_its_slug_names() {
+    for choice in NightWindow::OPTIONS {
+        let night = NightWindow::from_slug(choice.slug).unwrap();
+        let named = NightHours::parse(choice.slug).ok();
+        assert_eq!(night.hours(), named, "{}", choice.slug);
     }
+    assert_eq!(NightWindow::OwnHour.hours(), None);
 }
