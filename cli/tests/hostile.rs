@@ -713,6 +713,10 @@ fn run(case: &Case, dir: &Path) -> Outcome {
         });
     }
     let started = Instant::now();
+    #[expect(
+        clippy::zombie_processes,
+        reason = "wait4 reaps it, for its peak memory"
+    )]
     let mut child = command.spawn().expect("the binary starts");
     let pid = child.id() as libc::pid_t;
     let (mut output, mut errors) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
