@@ -28,9 +28,10 @@
 //!
 //! - `stampede fleet [--format auto|fleet|crontab|jenkins|systemd|
 //!   prometheus|k8s|gha|temporal] [--from RFC3339] [--hours H] [--starts]
-//!   [--strict]` reads a fleet file, a crontab or another scheduler's own
-//!   text (Jenkinsfiles, `.timer` units, `prometheus.yml`, CronJob or
-//!   workflow YAML, schedule JSON) from stdin and expands its schedules
+//!   [--strict] [--link URL]` reads a fleet file, a crontab or another
+//!   scheduler's own text (Jenkinsfiles, `.timer` units, `prometheus.yml`,
+//!   CronJob or workflow YAML, schedule JSON) from stdin, or the fleet a
+//!   shared Fleet panel link carries, and expands its schedules
 //!   over the horizon: the expansion and the skipped lines as one JSON
 //!   object, or with `--starts` each start as `line<TAB>id<TAB>start` in
 //!   UTC. Skipped lines, lines not expanded and the importer's notes (such
@@ -67,6 +68,7 @@ use stampede_core::fleet::fix::{self, FixChange, FixFigures, NightHours, native}
 use stampede_core::fleet::import::{self, FleetFormat, Imported, InputReport};
 use stampede_core::fleet::instant;
 use stampede_core::fleet::level;
+use stampede_core::fleet::link as fleet_link;
 use stampede_core::hash_spread::{HashMode, Reduction};
 use stampede_core::key_numbers::KeyNumber;
 use stampede_core::panels::Panel;
@@ -170,6 +172,10 @@ enum Command {
         /// JSON.
         #[arg(long, value_name = "FORMAT", default_value = "auto", value_parser = choices(FleetFormat::OPTIONS, FleetFormat::from_slug))]
         format: FleetFormat,
+        /// Read the fleet a shared Fleet panel link carries instead of
+        /// stdin: the whole link, or the part after its #.
+        #[arg(long, value_name = "URL")]
+        link: Option<String>,
         /// Where the horizon starts, in RFC 3339: 2026-01-01T00:00:00Z, or
         /// with an offset such as +02:00. By default, the start of the
         /// current day in UTC.
@@ -287,6 +293,7 @@ fn main() -> ExitCode {
         Command::Presets { seed } => presets(seed),
         Command::Fleet {
             format,
+            link,
             from,
             hours,
             seed,
@@ -299,15 +306,20 @@ fn main() -> ExitCode {
             night,
         } => {
             let from = from.unwrap_or_else(start_of_today);
+            let source = FleetSource {
+                link,
+                format,
+                strict,
+            };
             if fix {
                 let how = match (level, capacity) {
                     (true, _) => FixHow::Level(pin),
                     (false, Some(capacity)) => FixHow::Capacity(capacity),
                     (false, None) => FixHow::Hash,
                 };
-                fleet_fix(format, from, hours, seed, strict, how, night)
+                fleet_fix(&source, from, hours, seed, how, night)
             } else {
-                fleet(format, from, hours, seed, starts, strict)
+                fleet(&source, from, hours, seed, starts)
             }
         }
     };
@@ -538,14 +550,13 @@ struct FleetOutput<'a> {
 }
 
 fn fleet(
-    format: FleetFormat,
+    source: &FleetSource,
     from: i64,
     hours: u32,
     seed: u64,
     starts: bool,
-    strict: bool,
 ) -> Result<(), Failure> {
-    let (_, imported) = read_fleet(format, strict)?;
+    let (_, imported) = source.read()?;
     let read = &imported.file;
     let horizon = Horizon::hours(hours).map_err(|e| input(format!("--hours: {}", e.reason)))?;
     let expansion = imported
@@ -553,12 +564,14 @@ fn fleet(
         .map_err(horizon_refused)?;
 
     let mut err = io::stderr().lock();
-    let reported = report_input(&mut err, &imported).and_then(|()| {
+    let reported = report_input(&mut err, &imported, source.name()).and_then(|()| {
         expansion.notices.iter().try_for_each(|notice| {
             writeln!(
                 err,
-                "notice: stdin line {}: {}",
-                notice.line, notice.message
+                "notice: {} line {}: {}",
+                source.name(),
+                notice.line,
+                notice.message
             )
         })
     });
@@ -592,32 +605,62 @@ fn fleet(
         .map_err(output("the expansion"))
 }
 
-/// Stdin as text, and the fleet read from it in `format` with the notes on
-/// its lines; with `strict`, refused when any line is skipped, once every
-/// line and the account are on stderr.
-fn read_fleet(format: FleetFormat, strict: bool) -> Result<(String, Imported), Failure> {
+/// Where `stampede fleet` reads its fleet, and how.
+struct FleetSource {
+    /// A shared link, whose fragment carries the fleet; stdin without one.
+    link: Option<String>,
+    format: FleetFormat,
+    /// Refuse the fleet when any line is skipped.
+    strict: bool,
+}
+
+impl FleetSource {
+    /// The text, and the fleet read from it with the notes on its lines;
+    /// with `strict`, refused when any line is skipped, once every line
+    /// and the account are on stderr.
+    fn read(&self) -> Result<(String, Imported), Failure> {
+        let text = match &self.link {
+            Some(link) => {
+                let fragment = link
+                    .split_once('#')
+                    .map_or(link.as_str(), |(_, after)| after);
+                fleet_link::decode(fragment).map_err(|e| input(format!("--link: {}", e.reason)))?
+            }
+            None => stdin_text()?,
+        };
+        let read = import::import(&text, self.format);
+        let skipped = read.account().skipped;
+        if self.strict && skipped > 0 {
+            report_input(&mut io::stderr().lock(), &read, self.name())
+                .map_err(output("the skipped lines"))?;
+            return Err(Failure::Skipped(skipped));
+        }
+        Ok((text, read))
+    }
+
+    /// What the messages call the fleet's text, as in "stdin line 3".
+    fn name(&self) -> &'static str {
+        if self.link.is_some() { "link" } else { "stdin" }
+    }
+}
+
+/// All of stdin, which must be UTF-8.
+fn stdin_text() -> Result<String, Failure> {
     let mut bytes = Vec::new();
     io::stdin()
         .lock()
         .read_to_end(&mut bytes)
         .map_err(|e| input(format!("stdin: cannot read: {e}")))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
+    String::from_utf8(bytes).map_err(|e| {
         let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
         input(format!("stdin line {line}: not valid UTF-8"))
-    })?;
-    let read = import::import(&text, format);
-    let skipped = read.account().skipped;
-    if strict && skipped > 0 {
-        report_input(&mut io::stderr().lock(), &read).map_err(output("the skipped lines"))?;
-        return Err(Failure::Skipped(skipped));
-    }
-    Ok((text, read))
+    })
 }
 
 /// Where every line went, the parts by format when there are several, and
 /// each skipped line.
-fn report_input(err: &mut impl Write, read: &Imported) -> io::Result<()> {
+fn report_input(err: &mut impl Write, read: &Imported, source: &str) -> io::Result<()> {
     writeln!(err, "input: {}", read.account())?;
     if read.parts.len() > 1 {
         for part in &read.parts {
@@ -631,20 +674,17 @@ fn report_input(err: &mut impl Write, read: &Imported) -> io::Result<()> {
             )?;
         }
     }
-    report_skipped(err, &read.file.skipped)
+    report_skipped(err, &read.file.skipped, source)
 }
 
-fn skipped_message(skipped: &SkippedLine) -> String {
-    format!(
-        "stdin line {}: {}: {}",
-        skipped.line, skipped.field, skipped.reason
-    )
-}
-
-fn report_skipped(err: &mut impl Write, skipped: &[SkippedLine]) -> io::Result<()> {
-    skipped
-        .iter()
-        .try_for_each(|s| writeln!(err, "skipped: {}", skipped_message(s)))
+fn report_skipped(err: &mut impl Write, skipped: &[SkippedLine], source: &str) -> io::Result<()> {
+    skipped.iter().try_for_each(|s| {
+        writeln!(
+            err,
+            "skipped: {source} line {}: {}: {}",
+            s.line, s.field, s.reason
+        )
+    })
 }
 
 /// A refusal of the horizon, named by the argument that set it.
@@ -671,15 +711,14 @@ enum FixHow {
 }
 
 fn fleet_fix(
-    format: FleetFormat,
+    source: &FleetSource,
     from: i64,
     hours: u32,
     seed: u64,
-    strict: bool,
     how: FixHow,
     night: Option<NightHours>,
 ) -> Result<(), Failure> {
-    let (text, imported) = read_fleet(format, strict)?;
+    let (text, imported) = source.read()?;
     let read = &imported.file;
     let horizon = Horizon::hours(hours).map_err(|e| input(format!("--hours: {}", e.reason)))?;
     let fixes = match &how {
@@ -708,15 +747,15 @@ fn fleet_fix(
         }
         _ => None,
     };
-    let written = native::rewrite(&text, format, &fixes)
-        .map_err(|e| input(format!("stdin: {}: {}", e.field, e.reason)))?;
+    let written = native::rewrite(&text, source.format, &fixes)
+        .map_err(|e| input(format!("{}: {}: {}", source.name(), e.field, e.reason)))?;
 
     let mut err = io::stderr().lock();
-    report_input(&mut err, &imported)
+    report_input(&mut err, &imported, source.name())
         .and_then(|()| {
             fixes.iter().try_for_each(|fix| match &fix.change {
                 FixChange::Kept { why } => {
-                    writeln!(err, "kept: stdin line {}: {why}", fix.line)
+                    writeln!(err, "kept: {} line {}: {why}", source.name(), fix.line)
                 }
                 FixChange::Rewritten { .. } => Ok(()),
             })

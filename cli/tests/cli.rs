@@ -553,6 +553,35 @@ fn fleet_refuses_bad_arguments() {
 }
 
 #[test]
+fn fleet_reads_the_fleet_a_shared_link_carries() {
+    let fleet = "cron\tnightly\t30 2 * * *\ncron\tbroken\t61 * * * *\n";
+    let fragment = stampede_core::fleet::link::encode(fleet).unwrap();
+    let link = format!("https://example.org/stampede/?p=fleet#{fragment}");
+    for given in [link.as_str(), fragment.as_str()] {
+        let output = stampede(
+            &[
+                "fleet",
+                "--link",
+                given,
+                "--from",
+                "2026-01-01T00:00:00Z",
+                "--starts",
+            ],
+            b"ignored",
+        );
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        assert_eq!(text(&output.stdout), "1\tnightly\t2026-01-01T02:30:00Z\n");
+        assert!(
+            text(&output.stderr).contains("skipped: link line 2: spec"),
+            "{}",
+            text(&output.stderr)
+        );
+    }
+    let cut = &link[..link.len() - 3];
+    assert_refused(&stampede(&["fleet", "--link", cut], b""), "--link");
+}
+
+#[test]
 fn fleet_fix_leaves_a_job_that_shares_no_minute_as_written() {
     let (_, paste, _) = NATIVE[2];
     let output = stampede(&["fleet", "--fix"], paste.as_bytes());
