@@ -17,8 +17,8 @@
 //!
 //! Below both sit the small shared pieces: [`error`], [`units`],
 //! [`field`] (how a parameter is read from text),
-//! [`key_numbers`], [`preset`], and [`polyline`] (a chart's path thinned
-//! to its corners).
+//! [`key_numbers`], [`preset`], [`polyline`] (a chart's path thinned
+//! to its corners) and [`line_ends`] (what ends a line of pasted text).
 
 pub mod arrivals;
 pub mod backoff;
@@ -31,6 +31,7 @@ pub mod hash_spread;
 pub mod jitter;
 pub mod key_numbers;
 pub mod keys;
+pub mod line_ends;
 pub mod panels;
 pub mod poisson;
 pub mod polyline;

@@ -6,8 +6,9 @@
 //! name too (duration, account, kind), the rest ignored. Without a header
 //! each line is one timestamp. A timestamp is RFC 3339 (read by jiff) or a
 //! bare number of epoch seconds or milliseconds: the unit is guessed once,
-//! from the largest magnitude (10¹¹ s is the year 5138, 10¹¹ ms March
-//! 1973), and stated. Rows are read line by line, quotes only within a
+//! from the median magnitude (10¹¹ s is the year 5138, 10¹¹ ms March
+//! 1973), and stated; a row out of range in it is refused. A BOM and any
+//! line end (LF, CRLF, CR) are read as [`crate::line_ends`] says. Rows are read line by line, quotes only within a
 //! line, so a stray quote costs its own row and never the rest of the
 //! file; every refused row is kept with its line and reason.
 
@@ -17,6 +18,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::error::InvalidInput;
+use crate::line_ends;
 use crate::units::counted;
 
 /// The most bytes an import may have: a million CSV rows with a
@@ -206,10 +208,12 @@ enum Stamp {
 /// [`MAX_BYTES`] or [`MAX_ROWS`], or has no row that reads.
 pub fn parse(text: &str) -> Result<Trace, InvalidInput> {
     within_size(text)?;
-    let mut lines = text
+    let normalised = line_ends::normalise(text);
+    let mut lines = normalised
+        .text
         .lines()
         .enumerate()
-        .map(|(index, line)| (index as u32 + 1, line.trim_end_matches('\r')))
+        .map(|(index, line)| (index as u32 + 1, line))
         .filter(|(_, line)| !line.trim().is_empty())
         .peekable();
     let columns = lines.peek().and_then(|(_, first)| header(first));
@@ -465,17 +469,24 @@ fn in_order<T: Copy>(order: &[(i64, u32)], values: Vec<T>) -> Option<Vec<T>> {
     (!values.is_empty()).then(|| order.iter().map(|&(_, row)| values[row as usize]).collect())
 }
 
-/// The unit bare numbers count in: milliseconds when the largest reaches
-/// [`MILLISECONDS_FROM`]; None without bare numbers.
+/// The unit bare numbers count in: milliseconds when the median's
+/// magnitude reaches [`MILLISECONDS_FROM`]; None without bare numbers.
+/// The median, so a row or a few far off (`1e300`, a stray id) cannot
+/// move every other row to another unit: they are refused instead.
 fn epoch_unit(stamps: &[(u32, Stamp)]) -> Option<EpochUnit> {
-    let largest = stamps
+    let mut magnitudes: Vec<f64> = stamps
         .iter()
         .filter_map(|(_, stamp)| match stamp {
             Stamp::Bare(number) => Some(number.abs()),
             Stamp::Micros(_) => None,
         })
-        .reduce(f64::max)?;
-    Some(if largest >= MILLISECONDS_FROM {
+        .collect();
+    if magnitudes.is_empty() {
+        return None;
+    }
+    let middle = magnitudes.len() / 2;
+    let (_, median, _) = magnitudes.select_nth_unstable_by(middle, f64::total_cmp);
+    Some(if *median >= MILLISECONDS_FROM {
         EpochUnit::Milliseconds
     } else {
         EpochUnit::Seconds

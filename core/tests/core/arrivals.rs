@@ -37,6 +37,34 @@ fn bare_numbers_are_seconds_or_milliseconds_by_magnitude_and_the_guess_is_stated
 }
 
 #[test]
+fn one_number_far_off_is_refused_and_moves_no_other_row_to_another_unit() {
+    let mut text: String = (0..100).map(|i| format!("{}\n", JAN_1_2026 + i)).collect();
+    text.push_str("1e300\n");
+    text.push_str("99999999999999\n");
+    let trace = arrivals::parse(&text).unwrap();
+    assert_eq!(trace.epoch_unit, Some(EpochUnit::Seconds));
+    assert_eq!(trace.times_us[0], JAN_1_2026 * 1_000_000);
+    assert_eq!(trace.times_us.len(), 100);
+    let lines: Vec<u32> = trace.refused.iter().map(|row| row.line).collect();
+    assert_eq!(lines, vec![101, 102]);
+}
+
+#[test]
+fn a_byte_order_mark_and_any_line_end_read_every_row() {
+    let csv = "timestamp,job\n1767225600,a\n1767225601,b\n1767225602,c\n";
+    for text in [
+        format!("\u{feff}{csv}"),
+        csv.replace('\n', "\r"),
+        csv.replace('\n', "\r\n"),
+        format!("\u{feff}{}", csv.replace('\n', "\r")),
+    ] {
+        let trace = arrivals::parse(&text).unwrap();
+        assert_eq!(trace.times_us.len(), 3, "{text:?}");
+        assert!(trace.refused.is_empty(), "{text:?}: {:?}", trace.refused);
+    }
+}
+
+#[test]
 fn csv_columns_are_found_by_name_in_any_order_with_quotes_and_ms_durations() {
     let text = "\"Kind\",account_id,duration_ms,ts,extra\n\
                 sync,\"acme\",1500,2026-01-01T00:00:02Z,x\n\

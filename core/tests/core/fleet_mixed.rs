@@ -146,6 +146,52 @@ fn every_fixture_reads_alone_in_its_format_and_by_detection() {
 }
 
 #[test]
+fn every_fixture_reads_the_same_with_any_line_end_and_a_byte_order_mark() {
+    for (format, text) in FIXTURES {
+        let plain = import::import(text, format);
+        for (form, variant) in [
+            ("CRLF", text.replace('\n', "\r\n")),
+            ("CR", text.replace('\n', "\r")),
+            ("BOM", format!("\u{feff}{text}")),
+            (
+                "BOM and CR",
+                format!("\u{feff}{}", text.replace('\n', "\r")),
+            ),
+        ] {
+            for given in [format, FleetFormat::Auto] {
+                let read = import::import(&variant, given);
+                assert_eq!(read.file, plain.file, "{form}, {given:?}:\n{text}");
+                assert_eq!(read.account(), plain.account(), "{form}, {given:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_fix_keeps_the_inputs_line_ends_and_mark() {
+    let crontab = "0 0 * * * /bin/a\n0 0 * * * /bin/b\n0 0 * * * /bin/c\n";
+    let plain = native::rewrite(crontab, FleetFormat::Auto, &fixes_of(crontab)).unwrap();
+    assert_ne!(plain, crontab, "the fix moves the shared midnight");
+    for (input, expected) in [
+        (crontab.replace('\n', "\r"), plain.replace('\n', "\r")),
+        (crontab.replace('\n', "\r\n"), plain.replace('\n', "\r\n")),
+        (format!("\u{feff}{crontab}"), format!("\u{feff}{plain}")),
+    ] {
+        for format in [FleetFormat::Auto, FleetFormat::Crontab] {
+            let fixes = fixes_of(&input);
+            assert_eq!(native::rewrite(&input, format, &fixes).unwrap(), expected);
+        }
+    }
+}
+
+/// The hashing fix of `text` over a day.
+fn fixes_of(text: &str) -> Vec<LineFix> {
+    let lines = import::import(text, FleetFormat::Auto).file.lines;
+    let horizon = stampede_core::fleet::cron::Horizon::hours(24).unwrap();
+    stampede_core::fleet::fix::fix_crowded(&lines, None, 1_767_225_600, horizon, 1).unwrap()
+}
+
+#[test]
 fn a_crontab_thirty_jenkinsfiles_and_ten_timers_pasted_together_all_read() {
     let mut text = String::new();
     for i in 0..200 {

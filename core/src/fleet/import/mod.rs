@@ -48,6 +48,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::choice_enum;
 use crate::error::InvalidInput;
+use crate::line_ends;
 use crate::units::counted;
 
 use super::cron::Horizon;
@@ -215,6 +216,8 @@ impl Imported {
 /// for `auto`; for a format given, with any part that reads as another
 /// format skipped.
 pub fn import(text: &str, format: FleetFormat) -> Imported {
+    let normalised = line_ends::normalise(text);
+    let text = &*normalised.text;
     let parts = parts::parts(text);
     let lines_in = text.lines().count();
     let mut imported = Imported {

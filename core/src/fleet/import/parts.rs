@@ -188,7 +188,9 @@ pub fn join_files<'a>(files: &[(&'a str, &'a str)]) -> String {
         text.push(' ');
         text.push_str(name.trim());
         text.push('\n');
-        text.push_str(body);
+        // Each file's own mark and line ends, not the first file's.
+        let body = crate::line_ends::normalise(body).text;
+        text.push_str(&body);
         if !body.is_empty() && !body.ends_with('\n') {
             text.push('\n');
         }

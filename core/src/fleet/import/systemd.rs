@@ -135,8 +135,10 @@ pub(crate) fn read_unit(text: &str, first_line: usize, out: &mut NativeTranslati
         if setting.starts_with(['#', ';']) {
             continue;
         }
-        while let Some(joined) = setting.strip_suffix('\\') {
-            setting = joined.to_string();
+        // Popped in place: a copy a line would make a long run of
+        // continued lines quadratic.
+        while setting.ends_with('\\') {
+            setting.pop();
             match lines.next() {
                 Some((_, more)) => {
                     setting.push(' ');

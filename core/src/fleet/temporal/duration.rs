@@ -40,9 +40,12 @@ fn days_as_hours(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let (mut copied, mut at) = (0, 0);
     while at < bytes.len() {
-        let Some(end) = days_match_at(bytes, at) else {
-            at += 1;
-            continue;
+        let end = match days_match_at(bytes, at) {
+            DaysMatch::Ends(end) => end,
+            DaysMatch::NoneBefore(resume) => {
+                at = resume;
+                continue;
+            }
         };
         out.push_str(&text[copied..at]);
         let number = &text[at..end - 1];
@@ -59,10 +62,21 @@ fn days_as_hours(text: &str) -> String {
     out
 }
 
+/// What [`days_match_at`] found.
+enum DaysMatch {
+    /// A match, which ends here.
+    Ends(usize),
+    /// No match starts before this byte.
+    NoneBefore(usize),
+}
+
 /// Where a match of `(\d+(\.\d*)?|\.\d+)d` starting at `at` ends, if one
 /// does. No backtracking can help: giving up digits leaves a digit, and
-/// giving up the fraction leaves a `.`, where the `d` must be.
-fn days_match_at(bytes: &[u8], at: usize) -> Option<usize> {
+/// giving up the fraction leaves a `.`, where the `d` must be. Nor can a
+/// match start later within the whole part scanned, as it would end where
+/// this one failed; so the search resumes after it, and each run of
+/// digits is scanned at most twice.
+fn days_match_at(bytes: &[u8], at: usize) -> DaysMatch {
     let digits_from = |from: usize| {
         from + bytes[from..]
             .iter()
@@ -70,18 +84,28 @@ fn days_match_at(bytes: &[u8], at: usize) -> Option<usize> {
             .count()
     };
     let mut end = digits_from(at);
+    let mut resume = end;
     if end == at {
         if bytes[at] != b'.' {
-            return None;
+            return DaysMatch::NoneBefore(at + 1);
         }
         end = digits_from(at + 1);
         if end == at + 1 {
-            return None;
+            return DaysMatch::NoneBefore(at + 1);
         }
+        // A match may start at the digits, with a fraction of its own.
+        resume = at + 1;
     } else if bytes.get(end) == Some(&b'.') {
+        // A match may still start within the fraction, with one of its
+        // own (`1.2.3d` holds `2.3d`), but not within the whole part.
+        resume = end + 1;
         end = digits_from(end + 1);
     }
-    (bytes.get(end) == Some(&b'd')).then_some(end + 1)
+    if bytes.get(end) == Some(&b'd') {
+        DaysMatch::Ends(end + 1)
+    } else {
+        DaysMatch::NoneBefore(resume)
+    }
 }
 
 /// Go's `time.ParseDuration` (Go 1.19), in nanoseconds.
@@ -223,11 +247,32 @@ mod tests {
     }
 
     #[test]
+    fn days_become_hours_as_a_regular_expression_finds_them() {
+        use proptest::prelude::*;
+        let days = regex::Regex::new(r"(\d+(\.\d*)?|\.\d+)d").unwrap();
+        let reference = |text: &str| {
+            days.replace_all(text, |found: &regex::Captures| {
+                let number = &found[0][..found[0].len() - 1];
+                match number.parse::<f64>() {
+                    Ok(days) if days.is_finite() => format!("{:.6}h", 24.0 * days),
+                    _ => found[0].to_string(),
+                }
+            })
+            .into_owned()
+        };
+        let config = ProptestConfig::with_cases(4_000);
+        proptest!(config, |(text in "[0-9.dh]{0,24}")| {
+            prop_assert_eq!(days_as_hours(&text), reference(&text));
+        });
+    }
+
+    #[test]
     fn days_become_hours_with_six_decimals() {
         assert_eq!(days_as_hours("1.5d"), "36.000000h");
         assert_eq!(days_as_hours("1h.5d2d"), "1h12.000000h48.000000h");
         assert_eq!(days_as_hours("5.d"), "120.000000h");
         assert_eq!(days_as_hours("1.2.3d"), "1.55.200000h");
+        assert_eq!(days_as_hours(".d.0.d"), ".d.0.000000h");
         assert_eq!(temporal_duration_nanos("2d"), Ok(48 * 3600 * SECOND));
         assert!(temporal_duration_nanos("d").is_err());
     }

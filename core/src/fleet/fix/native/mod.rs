@@ -24,9 +24,11 @@ mod scalar;
 pub mod systemd;
 pub mod temporal;
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use crate::error::InvalidInput;
+use crate::line_ends;
 
 use super::super::file;
 use super::super::import::{
@@ -45,30 +47,36 @@ type SpecWriter = fn(&str, &str) -> Result<String, String>;
 /// `text`, in `format`, with every rewritten line of `fixes` written; for
 /// `auto`, each of its parts ([`import::parts`]) in its own format.
 pub fn rewrite(text: &str, format: FleetFormat, fixes: &[LineFix]) -> Result<String, InvalidInput> {
+    // Line numbers are the importer's, which reads the normalised text.
+    let normalised = line_ends::normalise(text);
+    let text = &*normalised.text;
     if format != FleetFormat::Auto {
-        return rewrite_as(text, format, fixes);
+        return rewrite_as(text, format, fixes).map(|written| normalised.restore(written));
     }
+    let mut fixes = fixes.to_vec();
+    fixes.sort_by_key(|fix| fix.line);
     let mut out = String::with_capacity(text.len());
     for part in import::parts::parts(text) {
-        let lines = part.first_line..=part.last_line();
-        let here: Vec<LineFix> = fixes
-            .iter()
-            .filter(|fix| lines.contains(&fix.line))
-            .cloned()
-            .collect();
+        let from = fixes.partition_point(|fix| fix.line < part.first_line);
+        let to = fixes.partition_point(|fix| fix.line <= part.last_line());
+        let here = &fixes[from..to];
         let part_text = &text[part.bytes.clone()];
-        if rewritten(&here).next().is_none() {
+        if rewritten(here).next().is_none() {
             out.push_str(part_text);
+            continue;
+        }
+        if let Some(edit) = line_editor(part.format) {
+            out.push_str(&by_line(part_text, part.first_line, here, edit)?);
             continue;
         }
         // Blank lines before the part keep every line its number in the
         // whole text, which the fixes and any refusal speak of.
         let shift = part.first_line - 1;
         let padded = "\n".repeat(shift) + part_text;
-        let written = rewrite_as(&padded, part.format, &here)?;
+        let written = rewrite_as(&padded, part.format, here)?;
         out.push_str(&written[shift..]);
     }
-    Ok(out)
+    Ok(normalised.restore(out))
 }
 
 /// [`rewrite`] of all of `text` in `format`, which is not `auto`.
@@ -87,8 +95,8 @@ fn rewrite_as(text: &str, format: FleetFormat, fixes: &[LineFix]) -> Result<Stri
 /// [`rewrite`] by the writer of `format`, which is not `auto`.
 fn write(text: &str, format: FleetFormat, fixes: &[LineFix]) -> Result<String, InvalidInput> {
     match format {
-        FleetFormat::Auto | FleetFormat::Fleet => by_line(text, fixes, fleet_line),
-        FleetFormat::Crontab => by_line(text, fixes, crontab_line),
+        FleetFormat::Auto | FleetFormat::Fleet => by_line(text, 1, fixes, fleet_line),
+        FleetFormat::Crontab => by_line(text, 1, fixes, crontab_line),
         FleetFormat::Jenkins => {
             specs_in_place(text, jenkins::translate(text), fixes, scalar::groovy)
         }
@@ -131,17 +139,33 @@ fn refused(line: usize, why: impl std::fmt::Display) -> InvalidInput {
     InvalidInput::new("spec", format!("line {line}: {why}"))
 }
 
-/// `text` with each rewritten line edited by `edit`, line for line.
-fn by_line(text: &str, fixes: &[LineFix], edit: LineEditor) -> Result<String, InvalidInput> {
+/// The editor of a format written line for line, whose part needs no
+/// other lines to be rewritten.
+fn line_editor(format: FleetFormat) -> Option<LineEditor> {
+    match format {
+        FleetFormat::Fleet => Some(fleet_line),
+        FleetFormat::Crontab => Some(crontab_line),
+        _ => None,
+    }
+}
+
+/// `text`, whose first line is line `first_line`, with each rewritten
+/// line edited by `edit`, line for line.
+fn by_line(
+    text: &str,
+    first_line: usize,
+    fixes: &[LineFix],
+    edit: LineEditor,
+) -> Result<String, InvalidInput> {
+    let mut changes = HashMap::with_capacity(fixes.len());
+    for fix in fixes {
+        changes.entry(fix.line).or_insert(&fix.change);
+    }
     let mut out = String::with_capacity(text.len());
-    for (index, raw) in text.split_inclusive('\n').enumerate() {
+    for (line, raw) in (first_line..).zip(text.split_inclusive('\n')) {
         let body = raw.strip_suffix('\n').unwrap_or(raw);
         let body = body.strip_suffix('\r').unwrap_or(body);
-        let change = fixes
-            .iter()
-            .find(|fix| fix.line == index + 1)
-            .map(|fix| &fix.change);
-        match change {
+        match changes.get(&line) {
             Some(FixChange::Rewritten { spec, options }) => {
                 out.push_str(&edit(body, spec, options)?);
                 out.push_str(&raw[body.len()..]);

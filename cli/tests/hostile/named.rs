@@ -1,0 +1,218 @@
+//! The named cases: what readers reported, and each limit at its extreme.
+
+use std::fmt::Write as _;
+
+use stampede_core::fleet::link;
+
+use crate::cases::Case;
+use crate::generate::nines;
+
+/// The size of the huge cases' input: 100 MB.
+const HUGE_BYTES: usize = 100_000_000;
+
+const JENKINSFILE: &str = "// job: team/nightly\npipeline {\n  agent any\n  triggers { cron('H 2 * * *') }\n  stages { stage('build') { steps { sh 'make' } } }\n}\n";
+
+fn midnight_lines(count: usize) -> String {
+    (0..count).map(|i| format!("0 0 * * * job-{i}\n")).collect()
+}
+
+/// The arguments of a named case: a fixed horizon start, then `extra`.
+fn from_2026<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["--from", "2026-01-01T00:00:00Z"];
+    args.extend_from_slice(extra);
+    args
+}
+
+/// The cases a reader reported, and the extremes of each limit.
+/// Every named case.
+pub fn named() -> Vec<Case> {
+    let mut cases = slow();
+    cases.extend(large());
+    cases.extend(lossy());
+    cases
+}
+
+/// Inputs that once took time quadratic in their size.
+fn slow() -> Vec<Case> {
+    let mut continued = String::from("[Timer]\nOnCalendar=*-*-* 00:00:00 \\\n");
+    continued.push_str(&" \\\n".repeat(300_000));
+    continued.push('\n');
+    let long_continued = format!(
+        "[Timer]\nOnCalendar=*-*-* 00:00:00{}\n",
+        " \\\n 00:00".repeat(90_000)
+    );
+
+    vec![
+        Case::fleet(
+            "temporal-every-300kb",
+            &from_2026(&["--format", "fleet"]),
+            format!("temporal\tt\tevery {}s\n", nines(300_000)),
+        ),
+        Case::fleet(
+            "temporal-jitter-300kb",
+            &from_2026(&["--format", "fleet"]),
+            format!("temporal\tt\tevery 1h\tJitter={}s\n", nines(300_000)),
+        ),
+        Case::fleet(
+            "temporal-json-jitter-300kb",
+            &from_2026(&["--format", "temporal"]),
+            format!(
+                "{{\"scheduleId\":\"s\",\"schedule\":{{\"spec\":{{\"interval\":[{{\"interval\":\"60s\"}}],\"jitter\":\"{}s\"}}}}}}\n",
+                nines(300_000)
+            ),
+        ),
+        Case::fleet(
+            "systemd-continuations-900kb",
+            &from_2026(&["--format", "systemd"]),
+            continued,
+        ),
+        Case::fleet(
+            "systemd-long-continued-line",
+            &from_2026(&["--format", "systemd"]),
+            long_continued,
+        ),
+        Case::fleet(
+            "fix-200k-lines",
+            &from_2026(&["--fix"]),
+            midnight_lines(200_000),
+        ),
+        Case::fleet(
+            "level-64k-lines-a-month",
+            &from_2026(&["--fix", "--level", "--hours", "744"]),
+            midnight_lines(64_000),
+        ),
+        Case::fleet(
+            "capacity-64k-lines-a-month",
+            &from_2026(&["--fix", "--capacity", "10", "--hours", "744"]),
+            midnight_lines(64_000),
+        ),
+        Case::fleet(
+            "fix-past-the-start-cap",
+            &from_2026(&["--fix", "--hours", "744"]),
+            "* * * * * job\n".repeat(2_000),
+        ),
+    ]
+}
+
+/// Inputs large in bytes, lines or jobs.
+fn large() -> Vec<Case> {
+    let cronjobs: String = (0..120_000)
+        .map(|i| {
+            format!("---\napiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: job-{i}\nspec:\n  schedule: \"{} * * * *\"\n", i % 60)
+        })
+        .collect();
+    let mut prometheus = String::from("scrape_configs:\n");
+    for i in 0..25_000 {
+        writeln!(
+            prometheus,
+            "  - job_name: job-{i}\n    static_configs:\n      - targets: ['host-{i}:9100']"
+        )
+        .unwrap();
+    }
+    // The most a link may hold, all digits: a fragment of 1,412 characters.
+    vec![
+        Case::huge_fleet(
+            "jenkinsfile-100mb",
+            &from_2026(&["--format", "jenkins"]),
+            || JENKINSFILE.repeat(HUGE_BYTES / JENKINSFILE.len()),
+        ),
+        Case::huge_fleet(
+            "temporal-jsonl-100mb",
+            &from_2026(&["--format", "temporal"]),
+            || {
+                let line = |i| {
+                    format!(
+                        "{{\"scheduleId\":\"s{i}\",\"namespaceId\":\"ns\",\"schedule\":{{\"spec\":{{\"interval\":[{{\"interval\":\"3600s\"}}],\"jitter\":\"60s\"}}}}}}\n"
+                    )
+                };
+                (0..HUGE_BYTES / line(0).len()).map(line).collect()
+            },
+        ),
+        Case::huge_fleet("crontab-100mb", &from_2026(&[]), || {
+            midnight_lines(HUGE_BYTES / "0 0 * * * job-0000000\n".len())
+        }),
+        Case::fleet("cronjobs-120k", &from_2026(&["--format", "k8s"]), cronjobs),
+        Case::fleet(
+            "prometheus-25k-jobs",
+            &from_2026(&["--format", "prometheus"]),
+            prometheus,
+        ),
+        Case::fleet(
+            "garbage-100k-lines",
+            &from_2026(&[]),
+            (0..100_000)
+                .map(|i| format!("garbage line {i} {{ [ ' \"\n"))
+                .collect::<String>(),
+        ),
+    ]
+}
+
+/// Inputs that once lost lines, dates or units without a word.
+fn lossy() -> Vec<Case> {
+    let digits_link = link::encode(&nines(link::MOST_TEXT_BYTES)).unwrap();
+    let mut arrivals = String::new();
+    for i in 0..1_000 {
+        writeln!(arrivals, "{}", 1_767_225_600 + i * 7).unwrap();
+    }
+    arrivals.push_str("1e300\n");
+    vec![
+        Case::fleet("digits-300kb-paste", &from_2026(&[]), nines(300_000)),
+        Case::fleet(
+            "digits-1mib-link",
+            &from_2026(&["--link", &digits_link]),
+            Vec::new(),
+        ),
+        Case::fleet(
+            "cr-only-crontab",
+            &from_2026(&[]),
+            "0 1 * * * a\r0 2 * * * b\r0 3 * * * c\r",
+        ),
+        Case::fleet(
+            "bom-crontab",
+            &from_2026(&[]),
+            "\u{feff}0 1 * * * a\n0 2 * * * b\n",
+        ),
+        Case::fleet(
+            "bom-fleet-file",
+            &from_2026(&["--format", "fleet"]),
+            "\u{feff}cron\ta\t0 1 * * *\n",
+        ),
+        Case::fleet("february-30th", &from_2026(&[]), "0 0 30 2 * a\n"),
+        Case::fleet(
+            "february-30th-fix",
+            &from_2026(&["--fix"]),
+            "0 0 30 2 * a\n0 0 * * * b\n0 0 * * * c\n",
+        ),
+        Case::fleet(
+            "starts-near-9999",
+            &["--from", "9999-12-31T00:00:00Z", "--starts"],
+            "0 * * * * a\n",
+        ),
+        Case::fleet(
+            "zone-near-9999",
+            &["--from", "9999-12-31T00:00:00Z", "--starts"],
+            "CRON_TZ=Pacific/Kiritimati\n0 * * * * a\n",
+        ),
+        Case::fleet(
+            "temporal-past-2100",
+            &["--from", "2100-12-31T00:00:00Z", "--format", "fleet"],
+            "temporal\tt\t0 0 * * *\n",
+        ),
+        Case::fleet(
+            "systemd-past-2199",
+            &["--from", "2199-12-31T00:00:00Z", "--format", "fleet"],
+            "systemd\tt\t*-*-* 00:00:00\n",
+        ),
+        Case::arrivals("arrivals-one-1e300", "v=1&p=queue&w=4", arrivals),
+        Case::arrivals(
+            "arrivals-bom-csv",
+            "v=1&p=queue&w=4",
+            "\u{feff}timestamp,job\n1767225600,a\n1767225601,b\n",
+        ),
+        Case::arrivals(
+            "arrivals-cr-only",
+            "v=1&p=queue&w=4",
+            "1767225600\r1767225601\r1767225602\r",
+        ),
+    ]
+}
