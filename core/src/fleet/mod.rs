@@ -200,9 +200,11 @@ fn read_starts(
     notices: &mut Vec<FleetNotice>,
 ) -> ReadStarts {
     let minutes = horizon.in_minutes() as usize;
+    let horizon_end = from + horizon.in_seconds();
+    // No start is placed after the year 9999, which RFC 3339 cannot write.
     let window = Window {
         from: from * MICROS_PER_SECOND,
-        end: (from + horizon.in_seconds()) * MICROS_PER_SECOND,
+        end: horizon_end.min(cron::LATEST_FROM + 1) * MICROS_PER_SECOND,
     };
     let mut read = ReadStarts {
         from_micros: window.from,
@@ -241,6 +243,19 @@ fn read_starts(
         );
         let before = read.starts.len();
         let stopped = plan.push_starts(window, &mut read.starts, MOST_STARTS);
+        let searched = plan.last_searched();
+        let last_searched = searched.map_or(cron::LATEST_FROM, |(at, _)| at);
+        if horizon_end > last_searched + 1 {
+            let last = read.starts[before..].iter().max();
+            notices.push(FleetNotice {
+                line: line.line,
+                message: search_stopped(
+                    searched.map(|(_, system)| system),
+                    last_searched,
+                    last.copied(),
+                ),
+            });
+        }
         let start_window = read.starts[before..]
             .first()
             .and_then(|&start| plan.start_window(start));
@@ -282,6 +297,20 @@ fn read_starts(
         }
     }
     read
+}
+
+/// Why a line shows no start past `last_searched`, and its last one.
+fn search_stopped(system: Option<&str>, last_searched: i64, last: Option<i64>) -> String {
+    let until = instant::format(last_searched);
+    let stops = match system {
+        Some(system) => format!("{system} places no start after {until}"),
+        None => format!("no start is placed after {until}, the last second RFC 3339 writes"),
+    };
+    let last = match last {
+        Some(at) => format!("its last start is {}", instant::format_micros(at)),
+        None => "it has no start within the horizon before then".into(),
+    };
+    format!("{stops}, and the horizon runs past it: {last}")
 }
 
 /// The starts by time then line (lines with the same number in fleet

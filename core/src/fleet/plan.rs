@@ -133,6 +133,18 @@ impl LinePlan {
         }
     }
 
+    /// The last second whose starts the line's system searches for, and
+    /// the system, where it stops before the year 9999: Temporal's
+    /// calendar ends with 2100 (`maxCalendarYear`), systemd's with 2199.
+    pub fn last_searched(&self) -> Option<(i64, &'static str)> {
+        match self {
+            Self::Temporal(_) => Some((temporal::calendar::LAST_NOMINAL, "Temporal")),
+            Self::Systemd(_) => Some((systemd::calendar::LAST_SECOND, "systemd")),
+            Self::Delayed(plan, _) => plan.last_searched(),
+            _ => None,
+        }
+    }
+
     /// The span `[start, end)` a start given at `start` falls in when the
     /// line does not place it to the microsecond: a systemd timer without
     /// `BootID=` starts somewhere within its `AccuracySec=`. `None` when

@@ -13,6 +13,7 @@ mod fleet_fix;
 mod fleet_fix_native;
 mod fleet_import;
 mod fleet_jenkins;
+mod fleet_limits;
 mod fleet_link;
 mod fleet_mixed;
 mod fleet_prometheus;

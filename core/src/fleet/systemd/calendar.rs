@@ -28,7 +28,7 @@ pub(super) const LAST_YEAR: i64 = 2199;
 /// after its first.
 const MOST_MORE_ITEMS: usize = 240;
 /// The latest instant an expression can name: 2199-12-31T23:59:59Z.
-const LAST_SECOND: i64 = 7_258_118_399;
+pub const LAST_SECOND: i64 = 7_258_118_399;
 
 /// One item of a component's list: `start`, `start..stop`, `start/repeat`
 /// or `start..stop/repeat`. Seconds are in microseconds.

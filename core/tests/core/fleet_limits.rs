@@ -1,0 +1,59 @@
+//! Where the schedulers stop searching, each said where it happens, and
+//! every instant written as RFC 3339 up to the last second of 9999.
+
+use stampede_core::fleet::cron::Horizon;
+use stampede_core::fleet::{expand, file, instant};
+
+fn notices_of(fleet: &str, from: &str, hours: u32) -> Vec<String> {
+    let lines = file::parse(fleet).lines;
+    let from = instant::parse("from", from).unwrap();
+    let expansion = expand(&lines, from, Horizon::hours(hours).unwrap(), 1).unwrap();
+    expansion
+        .notices
+        .iter()
+        .map(|notice| format!("{}: {}", notice.line, notice.message))
+        .collect()
+}
+
+#[test]
+fn a_horizon_past_a_schedulers_last_year_says_so_with_the_last_start() {
+    let temporal = notices_of("temporal\tt\t0 0 * * *\n", "2100-12-31T00:00:00Z", 48);
+    assert_eq!(
+        temporal,
+        [
+            "1: Temporal places no start after 2100-12-31T23:59:59Z, and the horizon runs past it: \
+          its last start is 2100-12-31T00:00:00Z"
+        ]
+    );
+    let systemd = notices_of(
+        "systemd\ts\t*-*-* 12:00:00\tAccuracySec=1us\n",
+        "2199-12-31T00:00:00Z",
+        48,
+    );
+    assert!(
+        systemd.iter().any(|n| n
+            == "1: systemd places no start after 2199-12-31T23:59:59Z, and the horizon runs past it: \
+                its last start is 2199-12-31T12:00:00Z"),
+        "{systemd:?}"
+    );
+    let interval = notices_of("prometheus\tp\t1h\tJob=x\n", "9999-12-30T00:00:00Z", 72);
+    assert_eq!(interval.len(), 1, "{interval:?}");
+    assert!(interval[0].starts_with("1: no start is placed after 9999-12-31T23:59:59Z"));
+    // Within the years searched, nothing is said.
+    assert!(notices_of("temporal\tt\t0 0 * * *\n", "2100-12-29T00:00:00Z", 48).is_empty());
+}
+
+#[test]
+fn instants_past_the_last_timestamp_jiff_holds_are_still_rfc_3339() {
+    let last_second_of_9999 = 253_402_300_799;
+    assert_eq!(instant::format(last_second_of_9999), "9999-12-31T23:59:59Z");
+    assert_eq!(
+        instant::format_micros(253_402_207_260_000_000),
+        "9999-12-30T22:01:00Z"
+    );
+    assert_eq!(
+        instant::format_micros(-62_135_596_800_000_000),
+        "0001-01-01T00:00:00Z"
+    );
+    assert_eq!(instant::format_micros(1_500_000), "1970-01-01T00:00:01.5Z");
+}
