@@ -751,7 +751,21 @@ fn fleet_fix(
         .map_err(|e| input(format!("{}: {}: {}", source.name(), e.field, e.reason)))?;
 
     let mut err = io::stderr().lock();
+    // The notes and limits of the fleet as written, then any only the
+    // fixed one meets.
+    let (before, after) = (&figures.before.notices, &figures.after.notices);
+    let notices = imported.notes.iter().chain(before).map(|n| ("", n));
+    let fixed_only = after
+        .iter()
+        .filter(|n| !before.contains(n))
+        .map(|n| ("fixed, ", n));
     report_input(&mut err, &imported, source.name())
+        .and_then(|()| {
+            notices.chain(fixed_only).try_for_each(|(which, notice)| {
+                let (name, line) = (source.name(), notice.line);
+                writeln!(err, "notice: {which}{name} line {line}: {}", notice.message)
+            })
+        })
         .and_then(|()| {
             fixes.iter().try_for_each(|fix| match &fix.change {
                 FixChange::Kept { why } => {

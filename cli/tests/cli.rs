@@ -582,6 +582,33 @@ fn fleet_reads_the_fleet_a_shared_link_carries() {
 }
 
 #[test]
+fn fleet_fix_says_what_its_figures_do_not_count_as_the_read_does() {
+    let mut crontab = "CRON_TZ=Europe/Berlin\n".to_string();
+    crontab.push_str(&"* * * * * /bin/poll\n".repeat(2_000));
+    let output = stampede(
+        &[
+            "fleet",
+            "--fix",
+            "--hours",
+            "744",
+            "--from",
+            "2026-03-01T00:00:00Z",
+        ],
+        crontab.as_bytes(),
+    );
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("notice: stdin line 46: the fleet reached 2,000,000 starts here"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("notice: stdin line 2: ") && stderr.contains("are skipped"),
+        "the zone's skipped hour: {stderr}"
+    );
+}
+
+#[test]
 fn fleet_fix_leaves_a_job_that_shares_no_minute_as_written() {
     let (_, paste, _) = NATIVE[2];
     let output = stampede(&["fleet", "--fix"], paste.as_bytes());

@@ -243,32 +243,12 @@ fn read_starts(
         );
         let before = read.starts.len();
         let stopped = plan.push_starts(window, &mut read.starts, MOST_STARTS);
-        let searched = plan.last_searched();
-        let last_searched = searched.map_or(cron::LATEST_FROM, |(at, _)| at);
-        if horizon_end > last_searched + 1 {
-            let last = read.starts[before..].iter().max();
-            notices.push(FleetNotice {
-                line: line.line,
-                message: search_stopped(
-                    searched.map(|(_, system)| system),
-                    last_searched,
-                    last.copied(),
-                ),
-            });
-        }
-        let start_window = read.starts[before..]
-            .first()
-            .and_then(|&start| plan.start_window(start));
-        if let Some(span) = start_window {
-            notices.push(FleetNotice {
-                line: line.line,
-                message: format!(
-                    "each start is shown at its earliest: systemd wakes the timer at a second \
-                     fixed per boot within the next {} (AccuracySec=); give BootID= for that second",
-                    crate::units::duration((span.end - span.from) as f64 / MICROS_PER_SECOND as f64)
-                ),
-            });
-        }
+        notices.extend(placement_notices(
+            &plan,
+            line.line,
+            &read.starts[before..],
+            horizon_end,
+        ));
         read.any_duration |= line.options.duration_seconds.is_some();
         let duration = line
             .options
@@ -297,6 +277,37 @@ fn read_starts(
         }
     }
     read
+}
+
+/// What a line's starts, `starts`, do not show exactly: a systemd
+/// timer's accuracy, and a horizon past where its scheduler searches.
+fn placement_notices(
+    plan: &LinePlan,
+    line: usize,
+    starts: &[i64],
+    horizon_end: i64,
+) -> Vec<FleetNotice> {
+    let mut notices = Vec::new();
+    let searched = plan.last_searched();
+    let last_searched = searched.map_or(cron::LATEST_FROM, |(at, _)| at);
+    if horizon_end > last_searched + 1 {
+        let system = searched.map(|(_, system)| system);
+        notices.push(FleetNotice {
+            line,
+            message: search_stopped(system, last_searched, starts.iter().max().copied()),
+        });
+    }
+    if let Some(span) = starts.first().and_then(|&start| plan.start_window(start)) {
+        notices.push(FleetNotice {
+            line,
+            message: format!(
+                "each start is shown at its earliest: systemd wakes the timer at a second \
+                 fixed per boot within the next {} (AccuracySec=); give BootID= for that second",
+                crate::units::duration((span.end - span.from) as f64 / MICROS_PER_SECOND as f64)
+            ),
+        });
+    }
+    notices
 }
 
 /// Why a line shows no start past `last_searched`, and its last one.

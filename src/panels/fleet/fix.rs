@@ -9,6 +9,7 @@ use leptos::task::spawn_local;
 use stampede_core::fleet::file::System;
 use stampede_core::panels::fleet::{
     CapacityUnit, DiffKind, DiffRow, FixMethod, FleetFix, FleetProbe, FleetRead, Probe, WeekLoad,
+    grouped_notices,
 };
 use stampede_core::units::{count, significant};
 
@@ -80,6 +81,7 @@ pub fn fix_block(fleet: Fleet, before: HeatCanvas, after: HeatCanvas) -> impl In
             {stability(fleet)}
             <Show when=has_fix>
                 {figures_table(fleet)}
+                {fix_notices(fleet)}
                 {fixed_file(fleet)}
                 {diff(fleet)}
                 {kept(fleet)}
@@ -150,6 +152,23 @@ fn figures_table(fleet: Fleet) -> impl IntoView {
                 }}
             </tbody>
         </table>
+    }
+}
+
+/// What the fixed fleet's figures do not count in full, as the read
+/// lists it for the fleet as written.
+fn fix_notices(fleet: Fleet) -> impl IntoView {
+    move || {
+        fleet.fix.with(|fix| {
+            let notices = &fix.as_ref()?.notices;
+            let items = grouped_notices(notices)
+                .into_iter()
+                .map(|(lines, message)| view! { <li>{format!("{lines}: {message}")}</li> })
+                .collect_view();
+            (!notices.is_empty()).then(|| {
+                view! { <ul class="line-notices" aria-label="Notices on the fixed fleet">{items}</ul> }
+            })
+        })
     }
 }
 

@@ -232,7 +232,7 @@ pub fn set_option(line: &mut FleetLine, key: &str, value: &str) {
 }
 
 /// A fleet's load over a horizon, in the figures the fix is judged by.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LoadFigures {
     /// The most starts in any one minute.
     pub peak_starts_per_minute: u32,
@@ -243,10 +243,13 @@ pub struct LoadFigures {
     /// The 99th percentile (type 7) of jobs running per minute, weighted;
     /// `None` when no line gives a `Duration=`.
     pub running_p99: Option<f64>,
+    /// What the figures do not count in full: the start cap, a
+    /// scheduler's last year, a zone's skipped hour.
+    pub notices: Vec<super::FleetNotice>,
 }
 
 /// The load of the fleet as written and as fixed, over the same horizon.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FixFigures {
     pub before: LoadFigures,
     pub after: LoadFigures,
@@ -283,5 +286,6 @@ pub fn measure(
         shared_minutes: expansion.shared.minutes,
         shared_starts: expansion.shared.starts,
         running_p99,
+        notices: expansion.notices,
     })
 }

@@ -49,7 +49,7 @@ use serde::{Deserialize, Serialize};
 use crate::choice_enum;
 use crate::error::InvalidInput;
 use crate::line_ends;
-use crate::units::counted;
+use crate::units::{count, counted};
 
 use super::cron::Horizon;
 use super::file::{self, FleetFile, SkippedLine, System};
@@ -166,10 +166,10 @@ impl std::fmt::Display for InputAccount {
             f,
             "{} in: {} read into {}, {} comments, blank or settings, {} skipped",
             counted(self.lines as u64, "line", "lines"),
-            self.read,
+            count(self.read as u64),
             counted(self.jobs as u64, "job", "jobs"),
-            self.ignored,
-            self.skipped,
+            count(self.ignored as u64),
+            count(self.skipped as u64),
         )
     }
 }

@@ -5,6 +5,8 @@
 //! Each stage's result is owned and serialisable, so it crosses from the
 //! worker to the page whole.
 
+use std::collections::HashMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::error::InvalidInput;
@@ -59,14 +61,13 @@ pub struct LineNotice {
 /// so 50 machines' identical notices read as one: "lines 2–51".
 pub fn grouped_notices(notices: &[LineNotice]) -> Vec<(String, &str)> {
     let mut groups: Vec<(&str, Vec<u32>)> = Vec::new();
+    let mut group_of: HashMap<&str, usize> = HashMap::new();
     for notice in notices {
-        match groups
-            .iter_mut()
-            .find(|(message, _)| *message == notice.message)
-        {
-            Some((_, lines)) => lines.push(notice.line),
-            None => groups.push((&notice.message, vec![notice.line])),
-        }
+        let group = *group_of.entry(&notice.message).or_insert_with(|| {
+            groups.push((&notice.message, Vec::new()));
+            groups.len() - 1
+        });
+        groups[group].1.push(notice.line);
     }
     groups
         .into_iter()
@@ -299,6 +300,10 @@ pub struct FleetFix {
     /// Starts in each minute of the week from the lines the fix leaves as
     /// written, which no fix moves: why a minute may stay over capacity.
     pub kept_starts: Vec<u32>,
+    /// What the fixed fleet's figures do not count in full, as the read
+    /// says it: the importer's notes, the start cap, a scheduler's last
+    /// year.
+    pub notices: Vec<LineNotice>,
 }
 
 /// Stage three: which jobs move when the fleet changes a little, placed
@@ -625,7 +630,7 @@ pub fn fix(text: &str, params: &FleetParams, seed: u64) -> Result<FleetFix, Inva
         }
     };
     let fixed_text = fix::native::rewrite(text, params.format, &fixes)?;
-    let (load, _) = load_of(fix::apply(&file.lines, &fixes), &notes, params, seed)?;
+    let (load, notices) = load_of(fix::apply(&file.lines, &fixes), &notes, params, seed)?;
     let (kept_lines, _) = fix::pair(file.lines.iter().map(|line| (line.line, line)), &fixes);
     let kept_lines: Vec<FleetLine> = kept_lines
         .into_iter()
@@ -652,6 +657,7 @@ pub fn fix(text: &str, params: &FleetParams, seed: u64) -> Result<FleetFix, Inva
         kept,
         load,
         kept_starts,
+        notices,
     })
 }
 
