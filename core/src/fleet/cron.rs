@@ -228,6 +228,18 @@ pub fn parse(spec: &str) -> Result<Schedule, InvalidInput> {
     })
 }
 
+/// `day` as an ordinal: 1st, 2nd, 3rd, 30th, 31st.
+fn ordinal(day: u32) -> String {
+    let suffix = match (day % 10, day % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{day}{suffix}")
+}
+
 /// Whether `spec` (Vixie cron, as [`parse`] reads it) has `*` leading its
 /// minute or hour field, as cron's `MIN_STAR` and `HR_STAR` flags record:
 /// such a job runs on whatever the clock shows, while others run at fixed
@@ -346,6 +358,47 @@ impl Schedule {
             DayRule::EitherWhenBothRestricted => dom || dow,
             DayRule::Both => dom && dow,
         }
+    }
+
+    /// Why no date ever matches, when none does: the day of month decides
+    /// (the day of week is `*`, or must match too) and no month named has
+    /// a day named, February taken at its 29 days. "February has no 30th".
+    pub fn never_runs(&self) -> Option<String> {
+        const LONGEST: [u32; 12] = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+        const NAMES: [&str; 12] = [
+            "January",
+            "February",
+            "March",
+            "April",
+            "May",
+            "June",
+            "July",
+            "August",
+            "September",
+            "October",
+            "November",
+            "December",
+        ];
+        if self.days != DayRule::Both {
+            return None;
+        }
+        let months: Vec<usize> = (1..=12).filter(|m| self.months & (1 << m) != 0).collect();
+        let first_day = self.days_of_month.trailing_zeros();
+        if months.iter().any(|&m| first_day <= LONGEST[m - 1]) {
+            return None;
+        }
+        let days: Vec<String> = (1..=31)
+            .filter(|d| self.days_of_month & (1 << d) != 0)
+            .map(ordinal)
+            .collect();
+        let names: Vec<&str> = months.iter().map(|&m| NAMES[m - 1]).collect();
+        let verb = if names.len() == 1 { "has" } else { "have" };
+        let months = match names.split_last() {
+            Some((last, [])) => last.to_string(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+            None => return Some("it names no month".into()),
+        };
+        Some(format!("{months} {verb} no {}", days.join(" or ")))
     }
 
     /// Every start in `[from, from + horizon)`, as Unix seconds, in order.

@@ -243,12 +243,8 @@ fn read_starts(
         );
         let before = read.starts.len();
         let stopped = plan.push_starts(window, &mut read.starts, MOST_STARTS);
-        notices.extend(placement_notices(
-            &plan,
-            line.line,
-            &read.starts[before..],
-            horizon_end,
-        ));
+        let starts = &read.starts[before..];
+        notices.extend(placement_notices(&plan, line, starts, from, horizon_end));
         read.any_duration |= line.options.duration_seconds.is_some();
         let duration = line
             .options
@@ -279,15 +275,27 @@ fn read_starts(
     read
 }
 
-/// What a line's starts, `starts`, do not show exactly: a systemd
-/// timer's accuracy, and a horizon past where its scheduler searches.
+/// What a line's starts, `starts`, do not show exactly: that it never
+/// runs, a systemd timer's accuracy, and a horizon past where its
+/// scheduler searches.
 fn placement_notices(
     plan: &LinePlan,
-    line: usize,
+    fleet_line: &FleetLine,
     starts: &[i64],
+    from: i64,
     horizon_end: i64,
 ) -> Vec<FleetNotice> {
+    let line = fleet_line.line;
     let mut notices = Vec::new();
+    // Only a line with no start here is searched, so a fleet that runs
+    // costs nothing more.
+    if let Some(why) = starts.is_empty().then(|| plan.never_runs(from)).flatten() {
+        let spec = crate::field::shorten(fleet_line.spec.trim());
+        notices.push(FleetNotice {
+            line,
+            message: format!("\"{spec}\" never runs: {why}"),
+        });
+    }
     let searched = plan.last_searched();
     let last_searched = searched.map_or(cron::LATEST_FROM, |(at, _)| at);
     if horizon_end > last_searched + 1 {

@@ -133,6 +133,34 @@ impl LinePlan {
         }
     }
 
+    /// Why the line never runs from `after` (Unix seconds) on, when it
+    /// never does: for cron-like lines, from their fields alone ("February
+    /// has no 30th"); for systemd and Temporal calendars, from a search up
+    /// to where each stops looking.
+    pub fn never_runs(&self, after: i64) -> Option<String> {
+        let searched = |found: Option<i64>, system: &str, until: &str| {
+            found.is_none().then(|| {
+                format!(
+                    "no date from {} to the end of {until}, where {system} stops looking, matches it",
+                    &super::instant::format(after)[..10]
+                )
+            })
+        };
+        match self {
+            Self::Minutes(schedule) => schedule.never_runs(),
+            Self::Croniter(schedule) => schedule.minutes.never_runs(),
+            Self::Zoned(zoned) => zoned.schedule().never_runs(),
+            Self::Delayed(plan, _) => plan.never_runs(after),
+            Self::Systemd(timer) => searched(
+                timer.calendar.next_elapse(after * MICROS_PER_SECOND),
+                "systemd",
+                "2199",
+            ),
+            Self::Temporal(schedule) => searched(schedule.first_nominal(after), "Temporal", "2100"),
+            Self::Prometheus(_) => None,
+        }
+    }
+
     /// The last second whose starts the line's system searches for, and
     /// the system, where it stops before the year 9999: Temporal's
     /// calendar ends with 2100 (`maxCalendarYear`), systemd's with 2199.

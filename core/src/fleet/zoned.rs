@@ -86,6 +86,11 @@ pub struct ZonedCron {
 }
 
 impl ZonedCron {
+    /// The schedule, read on the zone's clock.
+    pub fn schedule(&self) -> &Schedule {
+        &self.schedule
+    }
+
     /// Reads `spec` as Vixie cron in the IANA zone `zone` on `clock`.
     pub fn new(spec: &str, zone: &str, clock: ZoneClock) -> Result<Self, Refusal> {
         let schedule =

@@ -57,3 +57,51 @@ fn instants_past_the_last_timestamp_jiff_holds_are_still_rfc_3339() {
     );
     assert_eq!(instant::format_micros(1_500_000), "1970-01-01T00:00:01.5Z");
 }
+
+#[test]
+fn a_schedule_no_date_matches_is_named_as_never_running() {
+    let fleet = "cron\ta\t0 0 30 2 *\ncron\tb\t0 0 31 4,6 *\ncron\tc\t0 0 29 2 *\n\
+                 cron\td\t0 0 30 2 mon\njenkins\te\tH H 31 11 *\ncroniter\tf\t0 0 31 2 *\n\
+                 systemd\tg\t*-02-30\ntemporal\th\t0 0 30 2 *\n";
+    let notices = notices_of(fleet, "2026-01-01T00:00:00Z", 24);
+    let never: Vec<&String> = notices
+        .iter()
+        .filter(|n| n.contains("never runs"))
+        .collect();
+    assert_eq!(
+        never,
+        [
+            "1: \"0 0 30 2 *\" never runs: February has no 30th",
+            "2: \"0 0 31 4,6 *\" never runs: April and June have no 31st",
+            "5: \"H H 31 11 *\" never runs: November has no 31st",
+            "6: \"0 0 31 2 *\" never runs: February has no 31st",
+            "7: \"*-02-30\" never runs: no date from 2026-01-01 to the end of 2199, where systemd \
+             stops looking, matches it",
+            "8: \"0 0 30 2 *\" never runs: no date from 2026-01-01 to the end of 2100, where \
+             Temporal stops looking, matches it",
+        ]
+    );
+}
+
+#[test]
+fn the_fix_leaves_a_schedule_that_never_runs_as_written_and_says_why() {
+    use stampede_core::fleet::fix::{self, FixChange};
+    let lines = file::parse("cron\ta\t0 0 30 2 *\ncron\tb\t0 0 * * *\ncron\tc\t0 0 * * *\n").lines;
+    let from = instant::parse("from", "2026-01-01T00:00:00Z").unwrap();
+    let kept_why = |fixes: &[fix::LineFix]| match &fixes[0].change {
+        FixChange::Kept { why } => why.clone(),
+        other => panic!("moved: {other:?}"),
+    };
+    let horizon = Horizon::hours(24).unwrap();
+    let hashed = fix::fix_crowded(&lines, None, from, horizon, 1).unwrap();
+    assert_eq!(kept_why(&hashed), "it never runs: February has no 30th");
+    let levelled = stampede_core::fleet::level::level(&lines, &[], None, from, horizon, 1).unwrap();
+    assert_eq!(
+        kept_why(&levelled.fixes),
+        "it never runs: February has no 30th"
+    );
+    assert_eq!(
+        kept_why(&fix::fix_lines(&lines, None)),
+        "it never runs: February has no 30th"
+    );
+}

@@ -148,7 +148,9 @@ pub fn fix_crowded(
             change: if crowded.contains(&line.line) {
                 fix_line(line, night)
             } else {
-                FixChange::kept("none of its starts shares a minute with another, so it stays")
+                never_runs(line).unwrap_or_else(|| {
+                    FixChange::kept("none of its starts shares a minute with another, so it stays")
+                })
             },
         })
         .collect())
@@ -164,6 +166,9 @@ pub fn fix_line(line: &FleetLine, night: Option<NightHours>) -> FixChange {
             refusal.field, refusal.reason
         ));
     }
+    if let Some(kept) = never_runs(line) {
+        return kept;
+    }
     match line.system {
         System::Cron => window::hashed_by_id(line, night),
         System::Jenkins | System::Croniter | System::Puppet => {
@@ -175,6 +180,13 @@ pub fn fix_line(line: &FleetLine, night: Option<NightHours>) -> FixChange {
             "Prometheus already spreads its scrapes: each target starts at (hash(target) ^ the server's seed) mod the interval",
         ),
     }
+}
+
+/// A line that never runs, kept as written with the reason: moving it
+/// would only give it another date that never comes.
+fn never_runs(line: &FleetLine) -> Option<FixChange> {
+    let why = LinePlan::read(line, 0).ok()?.never_runs(0)?;
+    Some(FixChange::kept(format!("it never runs: {why}")))
 }
 
 /// `lines` with each rewritten line's spec and options replaced.

@@ -125,7 +125,7 @@ impl SpreadWindow {
 
 /// The schedule of a cron-like line whose minutes and hours are plain
 /// values, or why the fix leaves the line: its system already spreads it,
-/// or its spec is not read.
+/// its spec is not read, or it never runs.
 pub fn fixed_schedule(line: &FleetLine) -> Result<Schedule, String> {
     let spec = line.spec.trim();
     let read = match line.system {
@@ -150,7 +150,11 @@ pub fn fixed_schedule(line: &FleetLine) -> Result<Schedule, String> {
         System::Puppet => cron::parse(spec),
         other => return Err(format!("{} lines have no cron fields", other.slug())),
     };
-    read.map_err(|refusal| format!("its spec is not read: {refusal}"))
+    let schedule = read.map_err(|refusal| format!("its spec is not read: {refusal}"))?;
+    match schedule.never_runs() {
+        Some(why) => Err(format!("it never runs: {why}")),
+        None => Ok(schedule),
+    }
 }
 
 /// The five fields a cron-like spec stands for: a Vixie macro's own, or

@@ -149,6 +149,13 @@ impl TemporalSchedule {
         (millis + 999) / 1000
     }
 
+    /// The first nominal time after `after`, up to the last Temporal
+    /// places.
+    pub fn first_nominal(&self, after: i64) -> Option<i64> {
+        self.first_after(after, LAST_NOMINAL + 1)
+            .filter(|&at| at <= LAST_NOMINAL)
+    }
+
     /// The first nominal time after `after` (from the epoch on), if one is
     /// before `end`.
     fn first_after(&self, after: i64, end: i64) -> Option<i64> {
