@@ -8,6 +8,7 @@
 //! so switching the view, the day or the capacity redraws without reading
 //! the fleet again.
 
+pub mod budget;
 mod diff;
 mod keys;
 mod load;
