@@ -11,7 +11,12 @@
 //!   sample the query names); `query` is the page's query string and `id`
 //!   grows with every request. With `day` (0 for the week's first) the
 //!   request asks instead for that day's starts as arrivals for the Queue
-//!   panel, the one stage `"arrivals"` ([`report::day_arrivals`]);
+//!   panel, the one stage `"arrivals"` ([`report::day_arrivals`]). With
+//!   `patient`, a text past the size budget ([`budget`]) is read too;
+//! - to the page, `{id, taken: true}` as soon as a request arrives, so the
+//!   page knows this worker is not stuck in a long stage; then `{id, over}`
+//!   with why, when the text is past the size budget and the request is not
+//!   patient, and nothing more;
 //! - to the page, for a fragment or a sample, `{id, text}` first, the text
 //!   it stands for; then `{id, stage, value}` for the stages `"read"`,
 //!   `"link"`, `"fix"` and `"probe"` in that order, or `{id, error}` as
@@ -30,7 +35,9 @@ use std::cell::RefCell;
 use serde::Serialize;
 use stampede_core::error::InvalidInput;
 use stampede_core::fleet::link;
-use stampede_core::panels::fleet::{FixMethod, FleetParams, Probe, Sample, WeekStart, report};
+use stampede_core::panels::fleet::{
+    FixMethod, FleetParams, Probe, Sample, WeekStart, budget, report,
+};
 use stampede_core::panels::state::State;
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent, MessagePort};
@@ -139,6 +146,8 @@ fn accept(message: &JsValue, scope: &DedicatedWorkerGlobalScope, next_step: &Mes
     let Some(id) = field("id").and_then(|id| id.as_f64()) else {
         return post(scope, None, "error", &"a request needs an id".into());
     };
+    post(scope, Some(id), "taken", &JsValue::TRUE);
+    let patient = field("patient").is_some_and(|patient| patient.is_truthy());
     let query = field("query")
         .and_then(|query| query.as_string())
         .unwrap_or_default();
@@ -147,22 +156,29 @@ fn accept(message: &JsValue, scope: &DedicatedWorkerGlobalScope, next_step: &Mes
     let day = field("day")
         .and_then(|day| day.as_f64())
         .map(|day| day as u32);
-    let text = if let Some(text) = field("text").and_then(|text| text.as_string()) {
-        text
-    } else {
-        let from_source = match field("fragment").and_then(|fragment| fragment.as_string()) {
-            Some(fragment) => link::decode(&fragment).map_err(|invalid| invalid.to_string()),
-            None if state.fleet.sample == Sample::Own => Ok(String::new()),
-            None => Ok(state.fleet.sample.text()),
-        };
-        match from_source {
-            Ok(text) => {
-                post(scope, Some(id), "text", &JsValue::from_str(&text));
-                text
+    let given = field("text").and_then(|text| text.as_string());
+    let from_page = given.is_some();
+    let text = match given {
+        Some(text) => text,
+        None => {
+            let from_source = match field("fragment").and_then(|fragment| fragment.as_string()) {
+                Some(fragment) => link::decode(&fragment).map_err(|invalid| invalid.to_string()),
+                None if state.fleet.sample == Sample::Own => Ok(String::new()),
+                None => Ok(state.fleet.sample.text()),
+            };
+            match from_source {
+                Ok(text) => text,
+                Err(why) => return drop_job_with(scope, id, "error", &why),
             }
-            Err(why) => return drop_job_with(scope, id, &why),
         }
     };
+    // Measured before any reading, which could take minutes past the budget.
+    if let (false, Err(over)) = (patient, budget::check(&text)) {
+        return drop_job_with(scope, id, "over", &over.to_string());
+    }
+    if !from_page {
+        post(scope, Some(id), "text", &JsValue::from_str(&text));
+    }
     WORKER.with_borrow_mut(|worker| {
         worker.job = Some(Job {
             id,
@@ -182,10 +198,11 @@ fn accept(message: &JsValue, scope: &DedicatedWorkerGlobalScope, next_step: &Mes
     });
 }
 
-/// Ends the job under way and tells the page why its request failed.
-fn drop_job_with(scope: &DedicatedWorkerGlobalScope, id: f64, why: &str) {
+/// Ends the job under way and tells the page why its request is not run:
+/// under `key`, `"error"` or `"over"`.
+fn drop_job_with(scope: &DedicatedWorkerGlobalScope, id: f64, key: &str, why: &str) {
     WORKER.with_borrow_mut(|worker| worker.job = None);
-    post(scope, Some(id), "error", &JsValue::from_str(why));
+    post(scope, Some(id), key, &JsValue::from_str(why));
 }
 
 /// Runs the next stage of the newest request, posts its result, and asks

@@ -185,6 +185,7 @@ fn fleet_failure() -> JsFuture {
         "v=1&p=fleet&smp=own",
         Source::Text("cron\tnightly\t0 0 * * *\n".into()),
         None,
+        false,
         move |reply| {
             if let Reply::Failed(why) = reply {
                 resolve.call1(&JsValue::NULL, &why.into()).unwrap();

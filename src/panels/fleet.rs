@@ -41,6 +41,9 @@ pub const OWN_CONTROLS: &[&str] = &["smp", "chg"];
 enum Status {
     Idle,
     Working,
+    /// Not read, or stopped, for its size or its time: why, with a button
+    /// to read it anyway.
+    OverBudget(String),
     Failed(String),
 }
 
@@ -59,6 +62,9 @@ struct Fleet {
     /// Whether the box has yet to show `text`: a pasted or dropped fleet
     /// goes in once its figure is drawn.
     box_behind: StoredValue<bool>,
+    /// The link's fragment while its text has not reached the box, so
+    /// reading it anyway asks for the fragment again.
+    fragment: StoredValue<Option<String>>,
     read: RwSignal<Option<FleetRead>>,
     /// The link of the reader's own fleet, or why it has none.
     link: RwSignal<Option<Result<String, String>>>,
@@ -77,6 +83,7 @@ impl Fleet {
             text: StoredValue::new(String::new()),
             shown: RwSignal::new(String::new()),
             box_behind: StoredValue::new(false),
+            fragment: StoredValue::new(None),
             read: RwSignal::new(None),
             link: RwSignal::new(None),
             fix: RwSignal::new(None),
@@ -98,23 +105,44 @@ impl Fleet {
         })
     }
 
-    /// Sends the fleet of `source` with the current settings to the worker.
-    fn submit(self, source: Source) {
+    /// Sends the fleet of `source` with the current settings to the worker;
+    /// `patient` reads it however large it is and however long it takes.
+    fn submit(self, source: Source, patient: bool) {
         let query = self.query();
-        if matches!(source, Source::Text(_)) {
+        match &source {
             // The old fragment carries the old text: no link until the new one.
-            self.store.fragment.set(None);
-            self.link.set(None);
+            Source::Text(_) => {
+                self.store.fragment.set(None);
+                self.link.set(None);
+            }
+            Source::Fragment(fragment) => self.fragment.set_value(Some(fragment.clone())),
+            Source::Sample => {}
         }
         self.status.set(Status::Working);
-        fleet_worker::request(&query, source, None, move |reply| self.receive(reply));
+        fleet_worker::request(&query, source, None, patient, move |reply| {
+            self.receive(reply)
+        });
+    }
+
+    /// Reads the fleet the worker found too large or too slow, however long
+    /// it takes: the link's, or the current one.
+    fn read_anyway(self) {
+        match self.fragment.get_value() {
+            Some(fragment) => self.submit(Source::Fragment(fragment), true),
+            None => self.submit(self.source(), true),
+        }
     }
 
     /// Sends the text in the box, or the sample the settings name.
     fn submit_current(self) {
         let own = self.params.with_untracked(|p| p.sample == Sample::Own);
         if !own {
-            return self.submit(Source::Sample);
+            // A link's text that never reached the box gives way to the sample.
+            self.fragment.set_value(None);
+            return self.submit(Source::Sample, false);
+        }
+        if let Some(fragment) = self.fragment.get_value() {
+            return self.submit(Source::Fragment(fragment), false);
         }
         let text = self.text.get_value();
         if text.trim().is_empty() {
@@ -126,7 +154,7 @@ impl Fleet {
             self.store.fragment.set(None);
             self.catch_up_box();
         } else {
-            self.submit(Source::Text(text));
+            self.submit(Source::Text(text), false);
         }
     }
 
@@ -158,7 +186,10 @@ impl Fleet {
 
     fn receive(self, reply: Reply) {
         match reply {
-            Reply::Text(text) => self.show_text(text),
+            Reply::Text(text) => {
+                self.fragment.set_value(None);
+                self.show_text(text);
+            }
             Reply::Read(read) => {
                 self.read.set(Some(*read));
                 self.catch_up_box();
@@ -171,6 +202,10 @@ impl Fleet {
             Reply::Probe(probe) => {
                 self.probe.set(probe);
                 self.status.set(Status::Idle);
+            }
+            Reply::OverBudget(why) => {
+                self.status.set(Status::OverBudget(why));
+                self.catch_up_box();
             }
             Reply::Failed(why) => {
                 self.status.set(Status::Failed(why));
@@ -229,10 +264,14 @@ pub fn figure() -> impl IntoView {
         inputs.get();
         let own = fleet.params.with_untracked(|p| p.sample == Sample::Own);
         match (&opened_with, first) {
-            (Some(fragment), None) if own => fleet.submit(Source::Fragment(fragment.clone())),
+            (Some(fragment), None) if own => {
+                fleet.submit(Source::Fragment(fragment.clone()), false)
+            }
             _ => fleet.submit_current(),
         }
     });
+    // Nobody would see the answer of a request still under way.
+    on_cleanup(fleet_worker::stop);
 
     let grid = fleet.grid();
     let heat = HeatCanvas::new(fleet, grid, false, 380.0);
@@ -279,6 +318,7 @@ fn status_line(fleet: Fleet) -> impl IntoView {
         }
         Status::Idle => String::new(),
         Status::Working => "Reading the fleet…".to_string(),
+        Status::OverBudget(why) => format!("The fleet is not read: {why}."),
         Status::Failed(why) => format!("The fleet could not be read: {why}"),
     };
     let failed = move || matches!(fleet.status.get(), Status::Failed(_));
@@ -286,11 +326,23 @@ fn status_line(fleet: Fleet) -> impl IntoView {
     let state = move || match fleet.status.get() {
         Status::Idle => "idle",
         Status::Working => "working",
+        Status::OverBudget(_) => "over-budget",
         Status::Failed(_) => "failed",
+    };
+    let read_anyway = move || {
+        matches!(fleet.status.get(), Status::OverBudget(_)).then(|| {
+            view! {
+                <button type="button" id="fleet-read-anyway" on:click=move |_| fleet.read_anyway()>
+                    "Read it anyway"
+                </button>
+            }
+        })
     };
     view! {
         <p class="fleet-status" class:failed=failed id="fleet-status" data-status=state aria-live="polite">
             {text}
+            " "
+            {read_anyway}
         </p>
     }
 }
@@ -416,6 +468,7 @@ fn simulate_starts(fleet: Fleet) -> impl IntoView {
             &query,
             fleet.source(),
             Some(day),
+            false,
             move |reply| match reply {
                 Reply::Arrivals(text) => {
                     fleet.status.set(Status::Idle);
@@ -425,7 +478,9 @@ fn simulate_starts(fleet: Fleet) -> impl IntoView {
                         fleet.store.set("w", &workers.to_string());
                     }
                 }
-                Reply::Failed(why) => fleet.status.set(Status::Failed(why)),
+                Reply::Failed(why) | Reply::OverBudget(why) => {
+                    fleet.status.set(Status::Failed(why))
+                }
                 _ => {}
             },
         );

@@ -122,6 +122,8 @@ fn use_text(fleet: Fleet, text: String, at_once: bool) {
         fleet.box_behind.set_value(false);
     }
     fleet.text.set_value(text);
+    // The reader's own text takes the place of a link's not yet read.
+    fleet.fragment.set_value(None);
     crate::chart::mark_change();
     if fleet.params.with_untracked(|p| p.sample != Sample::Own) {
         // The panel's effect reads the fleet when the sample changes.
