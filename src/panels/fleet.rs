@@ -36,6 +36,11 @@ pub use explain::explanation;
 /// the stability figure).
 pub const OWN_CONTROLS: &[&str] = &["smp", "chg"];
 
+/// The most lines the box holds: a text area takes the browser some 13 ms
+/// to lay out per 1,000 lines, so a paste of 100,000 would freeze the page
+/// for over a second, and again on every redraw of the box.
+const MOST_BOX_LINES: usize = 10_000;
+
 /// What the worker is doing for the newest request.
 #[derive(Clone, Debug, PartialEq)]
 enum Status {
@@ -59,6 +64,9 @@ struct Fleet {
     /// link, a file). Typing never sets it: rewriting a box of 10,000
     /// lines under the reader's fingers costs a third of a second.
     shown: RwSignal<String>,
+    /// The fleet's lines when the box shows only its first
+    /// [`MOST_BOX_LINES`], read-only; `None` when it shows them all.
+    box_cut: RwSignal<Option<usize>>,
     /// Whether the box has yet to show `text`: a pasted or dropped fleet
     /// goes in once its figure is drawn.
     box_behind: StoredValue<bool>,
@@ -82,6 +90,7 @@ impl Fleet {
             params: Memo::new(move |_| state.with(|s| s.fleet.clone())),
             text: StoredValue::new(String::new()),
             shown: RwSignal::new(String::new()),
+            box_cut: RwSignal::new(None),
             box_behind: StoredValue::new(false),
             fragment: StoredValue::new(None),
             read: RwSignal::new(None),
@@ -160,9 +169,30 @@ impl Fleet {
 
     /// Takes `text` as the fleet's and shows it in the box.
     fn show_text(self, text: String) {
-        self.text.set_value(text.clone());
+        self.text.set_value(text);
         self.box_behind.set_value(false);
-        self.shown.set(text);
+        self.show_in_box(false);
+    }
+
+    /// Puts the fleet's text in the box: its first [`MOST_BOX_LINES`]
+    /// lines unless `whole`.
+    fn show_in_box(self, whole: bool) {
+        let text = self.text.get_value();
+        let cut = text
+            .match_indices('\n')
+            .nth(MOST_BOX_LINES - 1)
+            .filter(|_| !whole);
+        match cut {
+            Some((at, _)) => {
+                let lines = text.bytes().filter(|&byte| byte == b'\n').count() + 1;
+                self.box_cut.set(Some(lines));
+                self.shown.set(text[..at].to_string());
+            }
+            None => {
+                self.box_cut.set(None);
+                self.shown.set(text);
+            }
+        }
     }
 
     /// Puts a pasted or dropped fleet in the box after the frame that
@@ -176,7 +206,7 @@ impl Fleet {
                 move || {
                     if self.box_behind.get_value() {
                         self.box_behind.set_value(false);
-                        self.shown.set(self.text.get_value());
+                        self.show_in_box(false);
                     }
                 },
                 std::time::Duration::ZERO,

@@ -13,7 +13,7 @@ use leptos::task::spawn_local;
 use stampede_core::fleet::import::FleetFormat;
 use stampede_core::fleet::import::parts::join_files;
 use stampede_core::panels::fleet::{FleetRead, Sample, grouped_notices};
-use stampede_core::units::counted;
+use stampede_core::units::{count, counted};
 use wasm_bindgen::JsCast;
 
 use super::Fleet;
@@ -26,10 +26,11 @@ use crate::store::Store;
 const TYPING_DEBOUNCE: Duration = Duration::from_millis(300);
 /// The most read from files at once, as the link's own limit: 1 MiB.
 const MOST_FILE_BYTES: f64 = 1_048_576.0;
-/// Skipped lines listed before "Show all".
+/// Skipped lines listed before the reader asks for more.
 const SKIPPED_SHOWN: usize = 20;
-/// Skipped lines "Show all" lists; the download holds every one.
-const MOST_SKIPPED_SHOWN: usize = 2_000;
+/// Skipped lines a page lists once the reader asks; the download holds
+/// every one.
+const SKIPPED_PAGE: usize = 500;
 
 thread_local! {
     /// Counts edits, so only the last one's timer reads the fleet.
@@ -51,6 +52,7 @@ pub fn input(fleet: Fleet) -> impl IntoView {
                     aria-label="Fleet text: one schedule a line, or a file such as a crontab"
                     placeholder="Paste a crontab, Jenkins jobs, systemd timers, a Prometheus config, Kubernetes CronJobs or GitHub workflows, or drop a file here."
                     prop:value=move || fleet.shown.get()
+                    prop:readOnly=move || fleet.box_cut.get().is_some()
                     on:paste=move |ev| paste(fleet, &ev)
                     on:input=move |ev| use_text(fleet, event_target_value(&ev), false)
                     on:dragover=|ev| ev.prevent_default()
@@ -62,6 +64,7 @@ pub fn input(fleet: Fleet) -> impl IntoView {
                         }
                     }
                 ></textarea>
+                {move || fleet.box_cut.get().map(|lines| box_cut_note(fleet, lines))}
                 <div class="fleet-input-actions">
     {upload_button(
                         "fleet-file",
@@ -76,8 +79,26 @@ pub fn input(fleet: Fleet) -> impl IntoView {
         }
 }
 
+/// Says the box shows only the first lines, and offers them all.
+fn box_cut_note(fleet: Fleet, lines: usize) -> impl IntoView {
+    let says = format!(
+        "The box shows the first {} of the fleet's {} lines, and the page reads them all; a paste or a file replaces them all. ",
+        count(super::MOST_BOX_LINES as u64),
+        count(lines as u64)
+    );
+    view! {
+        <p class="note" id="fleet-box-cut">
+            {says}
+            <button type="button" id="fleet-box-whole" on:click=move |_| fleet.show_in_box(true)>
+                "Edit them all in the box (slow)"
+            </button>
+        </p>
+    }
+}
+
 /// Puts the pasted text in place of the selection and reads the fleet at
-/// once. The browser's own paste edits its way through the text area, which
+/// once; into a box showing only the fleet's first lines, in place of the
+/// whole fleet. The browser's own paste edits its way through the text area, which
 /// takes seconds for a fleet of 10,000 lines with the page frozen meanwhile.
 fn paste(fleet: Fleet, ev: &leptos::ev::ClipboardEvent) {
     let text = ev
@@ -90,6 +111,9 @@ fn paste(fleet: Fleet, ev: &leptos::ev::ClipboardEvent) {
         return;
     };
     ev.prevent_default();
+    if fleet.box_cut.get_untracked().is_some() {
+        return take_text(fleet, text);
+    }
     // The selection counts UTF-16 units, as JS strings do, so the box's
     // value is spliced as one.
     let value: js_sys::JsString = js_sys::Reflect::get(&area, &"value".into())
@@ -314,47 +338,70 @@ fn skipped_row(skipped: &stampede_core::panels::fleet::Skipped) -> String {
     )
 }
 
-/// Every skipped line: the first [`SKIPPED_SHOWN`], the rest on request
-/// (up to [`MOST_SKIPPED_SHOWN`], which keeps the page quick), and all of
-/// them as a download.
-fn skipped_lines(read: &FleetRead) -> Option<impl IntoView + use<>> {
-    if read.skipped.is_empty() {
+/// Every skipped line: the first [`SKIPPED_SHOWN`], the rest on request a
+/// page of [`SKIPPED_PAGE`] at a time, and all of them as a download. Only
+/// the rows shown are ever written: a paste of 100,000 bad lines must not
+/// make 100,000 rows.
+fn skipped_lines(fleet: Fleet, read: &FleetRead) -> Option<impl IntoView + use<>> {
+    let total = read.skipped.len();
+    if total == 0 {
         return None;
     }
-    let rows: Vec<String> = read.skipped.iter().map(skipped_row).collect();
-    let total = rows.len();
-    let all_shown = RwSignal::new(false);
-    let download_rows = rows.clone();
+    // `None` for the first few, else the page shown, from 0.
+    let page = RwSignal::new(None::<usize>);
+    let pages = total.div_ceil(SKIPPED_PAGE);
+    let rows = move |range: std::ops::Range<usize>| {
+        fleet.read.with_untracked(|read| {
+            read.as_ref()
+                .and_then(|read| read.skipped.get(range.start..range.end.min(total)))
+                .map(|skipped| skipped.iter().map(skipped_row).collect::<Vec<_>>())
+                .unwrap_or_default()
+        })
+    };
     let download = move |_| {
-        let text: String = download_rows.iter().map(|row| format!("{row}\n")).collect();
+        let text: String = rows(0..total)
+            .iter()
+            .map(|row| format!("{row}\n"))
+            .collect();
         let _ = browser::download_text("skipped-lines.txt", "text/plain", &text);
     };
     let list = move || {
-        let shown = if all_shown.get() {
-            MOST_SKIPPED_SHOWN
-        } else {
-            SKIPPED_SHOWN
+        let shown = match page.get() {
+            None => 0..SKIPPED_SHOWN,
+            Some(page) => page * SKIPPED_PAGE..(page + 1) * SKIPPED_PAGE,
         };
-        rows.iter()
-            .take(shown)
-            .map(|row| view! { <li>{row.clone()}</li> })
+        rows(shown)
+            .into_iter()
+            .map(|row| view! { <li>{row}</li> })
             .collect_view()
     };
     let more = (total > SKIPPED_SHOWN).then(|| {
-        let label = move || {
-            if all_shown.get() {
-                format!("Show the first {SKIPPED_SHOWN} only")
-            } else if total > MOST_SKIPPED_SHOWN {
-                format!("Show the first {MOST_SKIPPED_SHOWN} of {total} skipped lines")
-            } else {
-                format!("Show all {total} skipped lines")
-            }
+        let label = move || match page.get() {
+            Some(_) => format!("Show the first {SKIPPED_SHOWN} only"),
+            None if pages == 1 => format!("Show all {total} skipped lines"),
+            None => format!("Show the {} skipped lines {SKIPPED_PAGE} at a time", count(total as u64)),
+        };
+        let toggle = move |_| page.update(|page| *page = page.xor(Some(0)));
+        let turn = move |by: isize| {
+            move |_| page.update(|page| *page = page.map(|at| at.saturating_add_signed(by).min(pages - 1)))
+        };
+        let paging = move || {
+            page.get().filter(|_| pages > 1).map(|at| {
+                let first = at * SKIPPED_PAGE + 1;
+                let last = ((at + 1) * SKIPPED_PAGE).min(total);
+                view! {
+                    <button type="button" id="skipped-previous" disabled=at == 0 on:click=turn(-1)>"Previous"</button>
+                    <span class="skipped-page">{format!("{} to {} of {}", count(first as u64), count(last as u64), count(total as u64))}</span>
+                    <button type="button" id="skipped-next" disabled=at + 1 == pages on:click=turn(1)>"Next"</button>
+                }
+            })
         };
         view! {
-            <button type="button" id="show-skipped" aria-expanded=move || all_shown.get().to_string()
-                aria-controls="skipped-lines" on:click=move |_| all_shown.update(|all| *all = !*all)>
+            <button type="button" id="show-skipped" aria-expanded=move || page.get().is_some().to_string()
+                aria-controls="skipped-lines" on:click=toggle>
                 {label}
             </button>
+            {paging}
         }
     });
     Some(view! {
@@ -362,7 +409,7 @@ fn skipped_lines(read: &FleetRead) -> Option<impl IntoView + use<>> {
         <div class="skipped-actions">
             {more}
             <button type="button" id="download-skipped" on:click=download>
-                {if total == 1 { "Download the skipped line".to_string() } else { format!("Download all {total} skipped lines") }}
+                {if total == 1 { "Download the skipped line".to_string() } else { format!("Download all {} skipped lines", count(total as u64)) }}
             </button>
         </div>
     })
@@ -409,7 +456,7 @@ fn read_report(fleet: Fleet, read: &FleetRead) -> impl IntoView + use<> {
             <span class="fleet-account" id="fleet-account">{format!("({})", read.reconciliation)}</span>
         </p>
         {sources(read)}
-        {skipped_lines(read)}
+        {skipped_lines(fleet, read)}
         {(!read.notices.is_empty()).then(|| view! { <ul class="line-notices" aria-label="Notices">{notices}</ul> })}
         {link_notice}
     }
