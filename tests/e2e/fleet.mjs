@@ -1,10 +1,14 @@
 // The Fleet panel's end-to-end checks, run by e2e.mjs with its harness:
 // each sample's key numbers against `stampede fleet` on the same text, a
-// 300-line fleet through a shared link, a too-long fleet kept on the page,
-// bad lines named, a paste that mixes formats and files uploaded together
-// read whole, and the fix's copied text read back in.
+// 300-line fleet through a shared link, a hostile link named and a sample
+// answered within 1 s while it is read anyway, a 100,000-line garbage
+// paste within the frame budget, a too-long fleet kept on the page, bad
+// lines named, CR-only and BOM'd files, a paste that mixes formats and
+// files uploaded together read whole, and the fix's copied text read back
+// in.
 
 import { execFileSync } from 'node:child_process';
+import { deflateRawSync } from 'node:zlib';
 import { assert, blankCanvases, pasteInto, poll } from './e2e.mjs';
 
 // The week the panel shows by default, as `stampede fleet` takes it.
@@ -58,6 +62,52 @@ function expectFigures(shown, core, what) {
   }
 }
 
+/** The link fragment (without `#`) that carries `text`, as core's `link::encode` writes it. */
+const fragmentOf = (text) => `1${deflateRawSync(text, { level: 9 }).toString('base64url')}`;
+
+/**
+ * Counts, in `window.__fleetTaken`, the requests the page's fleet workers
+ * say they took: once a request is taken, the worker is on it.
+ */
+const countTakenRequests = (page) =>
+  page.addInitScript(() => {
+    window.__fleetTaken = 0;
+    const Native = window.Worker;
+    window.Worker = class extends Native {
+      constructor(...args) {
+        super(...args);
+        this.addEventListener('message', (event) => {
+          if (event.data?.taken) window.__fleetTaken++;
+        });
+      }
+    };
+  });
+
+/**
+ * Starts recording the gaps between animation frames in the page; the
+ * returned function stops and gives the longest gap in ms and how many
+ * frames were drawn.
+ */
+async function watchFrames(page) {
+  await page.evaluate(() => {
+    window.__frames = { longest: 0, count: 0, last: performance.now(), on: true };
+    const tick = (now) => {
+      const frames = window.__frames;
+      frames.longest = Math.max(frames.longest, now - frames.last);
+      frames.last = now;
+      frames.count++;
+      if (frames.on) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  return () =>
+    page.evaluate(() => {
+      window.__frames.on = false;
+      const { longest, count } = window.__frames;
+      return { longest, count };
+    });
+}
+
 /** A crontab of `n` distinct lines, most of them on the hour. */
 const crontab = (n) =>
   Array.from({ length: n }, (_, i) => `${i % 7 === 0 ? 30 : 0} ${i % 24} * * * /opt/jobs/report-${String(i).padStart(4, '0')}.sh`).join('\n');
@@ -94,6 +144,68 @@ export async function fleetChecks({ check, openApp, BASE, ORIGIN, STAMPEDE }) {
     assert((await other.inputValue('#fleet-text')) === text, 'the text the link carries differs from the pasted one');
     const after = await keyNumberMap(other);
     assert(JSON.stringify(after) === JSON.stringify(before), `key numbers differ: ${JSON.stringify(after)} against ${JSON.stringify(before)}`);
+  });
+
+  await check('fleet: a link holding a megabyte of digits is named, not read, and a sample picked while it is read anyway answers within 1 s', async (t) => {
+    const page = await t.newPage({ viewport: { width: 1280, height: 1000 } });
+    await countTakenRequests(page);
+    // A Temporal schedule every 10^1048477 seconds, the most a link may
+    // hold: 1,411 characters.
+    const fragment = fragmentOf(`temporal\tt\tevery ${'9'.repeat((1 << 20) - 100)}s\n`);
+    await openApp(page, `?v=1&p=fleet&smp=own#${fragment}`);
+    await page.waitForSelector('#fleet-status[data-status="over-budget"]', { timeout: 10_000, state: 'attached' });
+    const said = await page.textContent('#fleet-status');
+    assert(/1,024 KB in 1 line, the longest of 1,048,494 bytes/.test(said), `the status reads ${JSON.stringify(said)}`);
+    await t.shot(page, 'fleet-link-over-budget');
+    // Read anyway: the worker takes it and is then busy for as long as it takes.
+    const taken = await page.evaluate(() => window.__fleetTaken);
+    await page.click('#fleet-read-anyway');
+    await poll(async () => (await page.evaluate(() => window.__fleetTaken)) > taken, 'the worker to take the request');
+    await page.waitForSelector('#fleet-status[data-status="working"]', { state: 'attached' });
+    const clicked = Date.now();
+    await page.click('button[data-sample="jenkins-h"]');
+    await fleetSettled(page, 5000);
+    const took = Date.now() - clicked;
+    console.log(`# figure: a sample picked while a megabyte of digits is read answers in ${took} ms`);
+    assert(took <= 1000, `the sample took ${took} ms to answer`);
+    assert((await page.inputValue('#fleet-text')).includes('\tH H * * *'), 'the box does not show the sample');
+    assert(/^\d[\d,]* jobs? from /.test(await page.textContent('#fleet-summary')), 'the summary does not say what was read');
+    const failed = await page.$('#fleet-status.failed');
+    assert(!failed, 'the replaced worker is reported as failed');
+  });
+
+  await check('fleet: a paste of 100,000 garbage lines keeps the frame rate and lists the skipped lines in pages', async (t) => {
+    const page = await t.newPage({ viewport: { width: 1280, height: 1000 } });
+    await openApp(page, '?v=1&p=fleet');
+    // Short lines, so the paste stays within what the page reads without asking (1 MiB).
+    const text = Array.from({ length: 100_000 }, (_, i) => `x ${i}`).join('\n');
+    const stop = await watchFrames(page);
+    const pasted = Date.now();
+    await pasteInto(page, '#fleet-text', text);
+    await fleetSettled(page, 30_000);
+    await page.waitForSelector('#skipped-lines li');
+    const settled = Date.now() - pasted;
+    const answered = Date.now();
+    await page.evaluate(() => 1);
+    const answer = Date.now() - answered;
+    const frames = await stop();
+    console.log(
+      `# figure: 100,000 garbage lines pasted, read and listed in ${settled} ms; longest frame ${Math.round(frames.longest)} ms of ${frames.count}`,
+    );
+    assert(frames.longest <= 250, `a frame took ${Math.round(frames.longest)} ms`);
+    assert(answer <= 100, `the page took ${answer} ms to answer after the paste`);
+    const summary = await page.textContent('#fleet-summary');
+    assert(/100,000 lines skipped/.test(summary), `the summary reads ${JSON.stringify(summary)}`);
+    assert((await page.$$('#skipped-lines li')).length === 20, 'not 20 skipped lines at first');
+    // The next page of skipped lines, never all of them at once.
+    const stopPaging = await watchFrames(page);
+    await page.click('#show-skipped');
+    await poll(async () => (await page.$$('#skipped-lines li')).length > 20, 'more skipped lines');
+    const shown = await page.$$eval('#skipped-lines li', (lis) => lis.length);
+    const paging = await stopPaging();
+    assert(shown <= 500, `${shown} skipped lines rendered at once`);
+    assert(paging.longest <= 250, `a frame took ${Math.round(paging.longest)} ms showing more skipped lines`);
+    await t.shot(page, 'fleet-100k-garbage');
   });
 
   await check("fleet: a sample's text pasted back as the reader's own gets a link", async (t) => {
@@ -189,6 +301,23 @@ export async function fleetChecks({ check, openApp, BASE, ORIGIN, STAMPEDE }) {
     const text = await page.inputValue('#fleet-text');
     assert(text.startsWith('# file: crontab\n') && text.includes('# file: backup.timer\n'), 'the files are not named in the box');
     await t.shot(page, 'fleet-three-files');
+  });
+
+  await check('fleet: a crontab with CR-only line ends and a file starting with a BOM are read whole', async (t) => {
+    const page = await t.newPage({ viewport: { width: 1280, height: 1000 } });
+    await openApp(page, '?v=1&p=fleet');
+    const files = [
+      { name: 'crontab-cr', mimeType: 'text/plain', buffer: Buffer.from('0 1 * * * /opt/a.sh\r15 2 * * * /opt/b.sh\r30 3 * * * /opt/c.sh\r') },
+      { name: 'crontab-bom', mimeType: 'text/plain', buffer: Buffer.from('\ufeff0 4 * * * /opt/d.sh\n45 5 * * * /opt/e.sh\n') },
+    ];
+    await page.setInputFiles('#fleet-file', files);
+    await fleetSettled(page);
+    await poll(async () => (await page.$$('.fleet-sources li')).length === 2, 'two files listed');
+    const listed = await page.$$eval('.fleet-sources li', (lis) => lis.map((li) => li.textContent.trim()));
+    assert(/^crontab-cr: 3 jobs from a crontab/.test(listed[0]), `the CR-only file reads ${JSON.stringify(listed[0])}`);
+    assert(/^crontab-bom: 2 jobs from a crontab/.test(listed[1]), `the BOM'd file reads ${JSON.stringify(listed[1])}`);
+    const summary = await page.textContent('#fleet-summary');
+    assert(summary.startsWith('5 jobs from a crontab') && !/skipped/.test(summary), `the summary reads ${JSON.stringify(summary)}`);
   });
 
   await check('fleet: every skipped line is listed, the first 20 at once, all on request and as a download', async (t) => {
