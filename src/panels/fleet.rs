@@ -37,9 +37,10 @@ pub use explain::explanation;
 pub const OWN_CONTROLS: &[&str] = &["smp", "chg"];
 
 /// The most lines the box holds: a text area takes the browser some 13 ms
-/// to lay out per 1,000 lines, so a paste of 100,000 would freeze the page
-/// for over a second, and again on every redraw of the box.
-const MOST_BOX_LINES: usize = 10_000;
+/// to lay out per 1,000 lines, twice that on a busy machine, so a paste of
+/// 100,000 would freeze the page for over a second; 5,000 stay within a
+/// tenth of one.
+const MOST_BOX_LINES: usize = 5_000;
 
 /// What the worker is doing for the newest request.
 #[derive(Clone, Debug, PartialEq)]
