@@ -30,8 +30,8 @@ pub const DEFAULT_JOB: &str = "Jenkinsfile";
 
 /// A Groovy token, as far as triggers need one.
 #[derive(Clone, Debug, PartialEq)]
-enum Token {
-    Word(String),
+enum Token<'a> {
+    Word(&'a str),
     Punct(char),
     /// A string's text, cut into the lines of the spec it holds. `built`
     /// when it interpolates.
@@ -39,7 +39,7 @@ enum Token {
         lines: Vec<SpecText>,
         built: bool,
     },
-    Job(String),
+    Job(&'a str),
 }
 
 /// One line of a spec string.
@@ -54,39 +54,40 @@ struct SpecText {
 }
 
 /// Translates Jenkinsfiles into fleet lines.
+///
+/// The tokens are read as they come, never held all at once: a paste of
+/// Jenkinsfiles can be as large as the text a reader has, and only a
+/// trigger's few tokens after `cron` are looked at ahead.
 pub fn translate(text: &str) -> NativeTranslation {
     let mut out = NativeTranslation::default();
-    let tokens = tokens(text);
+    let mut tokens = Tokens {
+        text,
+        at: 0,
+        line: 1,
+    };
     let mut job: Option<&str> = None;
-    for (index, (line, token)) in tokens.iter().enumerate() {
+    let mut after_dot = false;
+    while let Some((line, token)) = tokens.next() {
         match token {
-            Token::Job(name) => job = Some(name.as_str()).filter(|name| !name.is_empty()),
-            Token::Word(word) if word == "cron" => {
-                let after_dot = index > 0 && tokens[index - 1].1 == Token::Punct('.');
-                if !after_dot {
-                    trigger(&tokens[index + 1..], *line, job, &mut out);
-                }
-            }
+            Token::Job(name) => job = Some(name).filter(|name| !name.is_empty()),
+            Token::Word("cron") if !after_dot => trigger(tokens.clone(), line, job, &mut out),
             _ => {}
         }
+        after_dot = token == Token::Punct('.');
     }
     out
 }
 
 /// Reads the trigger whose `cron` word is on `line` and whose tokens
 /// follow in `rest`.
-fn trigger(rest: &[(usize, Token)], line: usize, job: Option<&str>, out: &mut NativeTranslation) {
-    let mut rest = rest.iter().map(|(_, token)| token).peekable();
-    let called = rest.next_if_eq(&&Token::Punct('(')).is_some();
-    if called
-        && rest
-            .next_if(|token| **token == Token::Word("spec".into()))
-            .is_some()
-    {
-        rest.next_if_eq(&&Token::Punct(':'));
+fn trigger(rest: Tokens<'_>, line: usize, job: Option<&str>, out: &mut NativeTranslation) {
+    let mut rest = rest.map(|(_, token)| token).peekable();
+    let called = rest.next_if_eq(&Token::Punct('(')).is_some();
+    if called && rest.next_if_eq(&Token::Word("spec")).is_some() {
+        rest.next_if_eq(&Token::Punct(':'));
     }
     let (lines, built) = match rest.next() {
-        Some(Token::Text { lines, built }) => (lines, *built),
+        Some(Token::Text { lines, built }) => (lines, built),
         _ if called => {
             out.skip(
                 line,
@@ -106,10 +107,10 @@ fn trigger(rest: &[(usize, Token)], line: usize, job: Option<&str>, out: &mut Na
         );
         return;
     }
-    let spec_lines = lines.iter().map(|spec| SpecLine {
+    let spec_lines = lines.into_iter().map(|spec| SpecLine {
         line: spec.line,
-        text: spec.text.clone(),
-        source: Some(spec.source.clone()),
+        text: spec.text,
+        source: Some(spec.source),
     });
     for spec_line in read_spec(spec_lines, job, out) {
         if job.is_none() {
@@ -173,92 +174,98 @@ pub(crate) fn read_spec(
 
 /// The tokens of Groovy text that triggers are made of, each with its
 /// line; comments are dropped except [`JOB_MARK`] lines.
-fn tokens(text: &str) -> Vec<(usize, Token)> {
-    let chars: Vec<char> = text.chars().collect();
-    // The byte each character starts at, and the text's end.
-    let bytes: Vec<usize> = text
-        .char_indices()
-        .map(|(at, _)| at)
-        .chain([text.len()])
-        .collect();
-    let mut tokens = Vec::new();
-    let mut line = 1;
-    let mut at = 0;
-    while let Some(&c) = chars.get(at) {
-        let next = chars.get(at + 1).copied();
-        if c == '\n' {
-            line += 1;
-            at += 1;
-        } else if c.is_whitespace() {
-            at += 1;
-        } else if c == '/' && next == Some('/') {
-            let end = chars[at..]
-                .iter()
-                .position(|&c| c == '\n')
-                .map_or(chars.len(), |end| at + end);
-            let comment: String = chars[at..end].iter().collect();
-            if let Some(name) = comment.trim_end().strip_prefix(JOB_MARK) {
-                tokens.push((line, Token::Job(name.trim().to_string())));
-            }
-            at = end;
-        } else if c == '/' && next == Some('*') {
-            at += 2;
-            while at < chars.len() && !(chars[at] == '*' && chars.get(at + 1) == Some(&'/')) {
-                line += usize::from(chars[at] == '\n');
-                at += 1;
-            }
-            at += 2;
-        } else if c == '\'' || c == '"' {
-            let (token, end, end_line) = string(&chars, &bytes, at, line);
-            tokens.push((line, token));
-            at = end;
-            line = end_line;
-        } else if c.is_alphanumeric() || c == '_' || c == '$' {
-            let end = chars[at..]
-                .iter()
-                .position(|&c| !(c.is_alphanumeric() || c == '_' || c == '$'))
-                .map_or(chars.len(), |end| at + end);
-            tokens.push((line, Token::Word(chars[at..end].iter().collect())));
-            at = end;
-        } else {
-            tokens.push((line, Token::Punct(c)));
-            at += 1;
-        }
-    }
-    tokens
+#[derive(Clone)]
+struct Tokens<'a> {
+    text: &'a str,
+    /// The byte the next token is looked for at.
+    at: usize,
+    line: usize,
 }
 
-/// The string starting at `chars[at]` on `line`: its token, the index
-/// after it and the line it ends on. An unterminated string runs to the
-/// end of the text. `bytes` holds the byte each character starts at.
-fn string(chars: &[char], bytes: &[usize], at: usize, mut line: usize) -> (Token, usize, usize) {
-    let quote = chars[at];
-    let triple = chars.get(at + 1) == Some(&quote) && chars.get(at + 2) == Some(&quote);
-    let mut at = at + if triple { 3 } else { 1 };
-    let byte = |at: usize| bytes[at.min(chars.len())];
+impl<'a> Iterator for Tokens<'a> {
+    type Item = (usize, Token<'a>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let text = self.text;
+        let bytes = text.as_bytes();
+        loop {
+            let c = text.get(self.at..)?.chars().next()?;
+            let next = bytes.get(self.at + 1).copied();
+            if c == '\n' {
+                self.line += 1;
+                self.at += 1;
+            } else if c.is_whitespace() {
+                self.at += c.len_utf8();
+            } else if c == '/' && next == Some(b'/') {
+                let end = text[self.at..]
+                    .find('\n')
+                    .map_or(text.len(), |end| self.at + end);
+                let comment = &text[self.at..end];
+                self.at = end;
+                if let Some(name) = comment.trim_end().strip_prefix(JOB_MARK) {
+                    return Some((self.line, Token::Job(name.trim())));
+                }
+            } else if c == '/' && next == Some(b'*') {
+                let body = &text[self.at + 2..];
+                let end = body.find("*/").map_or(body.len(), |end| end + 2);
+                self.line += body.as_bytes()[..end.min(body.len())]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count();
+                self.at += 2 + end;
+            } else if c == '\'' || c == '"' {
+                let line = self.line;
+                let (token, end, end_line) = string(text, self.at, line);
+                self.at = end;
+                self.line = end_line;
+                return Some((line, token));
+            } else if c.is_alphanumeric() || c == '_' || c == '$' {
+                let end = text[self.at..]
+                    .char_indices()
+                    .find(|&(_, c)| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                    .map_or(text.len(), |(end, _)| self.at + end);
+                let word = &text[self.at..end];
+                self.at = end;
+                return Some((self.line, Token::Word(word)));
+            } else {
+                self.at += c.len_utf8();
+                return Some((self.line, Token::Punct(c)));
+            }
+        }
+    }
+}
+
+/// The string whose quote is at byte `start` of `text`, on `line`: its
+/// token, the byte after it and the line it ends on. An unterminated
+/// string runs to the end of the text.
+fn string(text: &str, start: usize, mut line: usize) -> (Token<'_>, usize, usize) {
+    let bytes = text.as_bytes();
+    let quote = bytes[start];
+    let triple = bytes.get(start + 1) == Some(&quote) && bytes.get(start + 2) == Some(&quote);
+    let mut at = start + if triple { 3 } else { 1 };
     let new_line = |line: usize, from: usize| SpecText {
         line,
         text: String::new(),
-        source: byte(from)..byte(from),
+        source: from..from,
     };
     let mut lines = vec![new_line(line, at)];
     let mut built = false;
     let closes = |at: usize| {
-        chars.get(at) == Some(&quote)
-            && (!triple || (chars.get(at + 1) == Some(&quote) && chars.get(at + 2) == Some(&quote)))
+        bytes.get(at) == Some(&quote)
+            && (!triple || (bytes.get(at + 1) == Some(&quote) && bytes.get(at + 2) == Some(&quote)))
     };
-    while at < chars.len() && !closes(at) {
-        let c = chars[at];
-        at += 1;
+    let char_at = |at: usize| text.get(at..).and_then(|rest| rest.chars().next());
+    while let Some(c) = char_at(at).filter(|_| !closes(at)) {
         let Some(current) = lines.last_mut() else {
             break;
         };
-        current.source.end = byte(at - 1);
+        current.source.end = at;
+        at += c.len_utf8();
         let current = &mut current.text;
         match c {
             '\\' => {
-                let escaped = chars.get(at).copied();
-                at += 1;
+                let escaped = char_at(at);
+                at += escaped.map_or(0, char::len_utf8);
                 match escaped {
                     Some('n') => lines.push(new_line(line, at)),
                     Some('t') => current.push('\t'),
@@ -272,8 +279,8 @@ fn string(chars: &[char], bytes: &[usize], at: usize, mut line: usize) -> (Token
                 line += 1;
                 lines.push(new_line(line, at));
             }
-            '$' if quote == '"' => {
-                let next = chars.get(at).copied();
+            '$' if quote == b'"' => {
+                let next = char_at(at);
                 built |=
                     next.is_some_and(|next| next == '{' || next.is_alphabetic() || next == '_');
                 current.push(c);
@@ -282,19 +289,28 @@ fn string(chars: &[char], bytes: &[usize], at: usize, mut line: usize) -> (Token
         }
     }
     if let Some(last) = lines.last_mut() {
-        last.source.end = last.source.end.max(byte(at));
+        last.source.end = last.source.end.max(at);
     }
-    let end = if at < chars.len() {
+    let end = if at < text.len() {
         at + if triple { 3 } else { 1 }
     } else {
         at
     };
-    (Token::Text { lines, built }, end.min(chars.len()), line)
+    (Token::Text { lines, built }, end.min(text.len()), line)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn tokens(text: &str) -> Vec<(usize, Token<'_>)> {
+        Tokens {
+            text,
+            at: 0,
+            line: 1,
+        }
+        .collect()
+    }
 
     #[test]
     fn strings_split_into_spec_lines() {
