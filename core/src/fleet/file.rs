@@ -100,6 +100,23 @@ pub struct FleetFile {
     pub skipped: Vec<SkippedLine>,
 }
 
+/// The most lines one fleet is read into; the line past them is skipped
+/// with [`past_most_lines`] and the rest are not read, so no paste
+/// allocates without bound.
+pub const MOST_LINES: usize = 100_000;
+
+/// The refusal of native line `line`, the first past [`MOST_LINES`].
+pub fn past_most_lines(line: usize) -> SkippedLine {
+    SkippedLine {
+        line,
+        field: "lines".into(),
+        reason: format!(
+            "the paste gives more than {} fleet lines; this one and those after it are not read",
+            crate::units::count(MOST_LINES as u64)
+        ),
+    }
+}
+
 /// Reads a fleet file. Never fails: unreadable lines land in `skipped`.
 pub fn parse(text: &str) -> FleetFile {
     let mut file = FleetFile::default();
@@ -110,6 +127,10 @@ pub fn parse(text: &str) -> FleetFile {
             continue;
         }
         match parse_line(line, raw) {
+            Ok(_) if file.lines.len() == MOST_LINES => {
+                file.skipped.push(past_most_lines(line));
+                break;
+            }
             Ok(read) => file.lines.push(read),
             Err(Refusal { field, reason }) => file.skipped.push(SkippedLine {
                 line,

@@ -75,7 +75,7 @@ choice_enum! {
 
 /// The most fleet lines one paste translates to; the rest are skipped
 /// with one refusal, so no paste allocates without bound.
-pub const MOST_IMPORTED_LINES: usize = 100_000;
+pub const MOST_IMPORTED_LINES: usize = file::MOST_LINES;
 
 /// A fleet read from native text, and notes on lines read.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -236,6 +236,10 @@ pub fn import(text: &str, format: FleetFormat) -> Imported {
         return imported;
     }
     for part in &parts {
+        // Past the cap, no part is read: its lines would only be dropped.
+        if imported.file.lines.len() > MOST_IMPORTED_LINES {
+            break;
+        }
         let before = imported.file.lines.len();
         let read = read_as(&text[part.bytes.clone()], part.format);
         imported.absorb(read, part.first_line - 1);
@@ -291,14 +295,10 @@ impl Imported {
         self.file.lines.truncate(MOST_IMPORTED_LINES);
         // A line that gave lines on both sides of the cap is not read.
         self.file.lines.retain(|line| line.line != first_out);
-        self.file.skipped.push(SkippedLine {
-            line: first_out,
-            field: "lines".into(),
-            reason: format!(
-                "the paste gives more than {MOST_IMPORTED_LINES} fleet lines; \
-                 this one and those after it are not read"
-            ),
-        });
+        self.file
+            .skipped
+            .retain(|skipped| skipped.line < first_out || skipped.field != "lines");
+        self.file.skipped.push(file::past_most_lines(first_out));
         let read: BTreeSet<usize> = self.file.lines.iter().map(|line| line.line).collect();
         self.notes.retain(|note| read.contains(&note.line));
     }
@@ -511,14 +511,7 @@ impl NativeTranslation {
         if self.lines.len() >= MOST_IMPORTED_LINES {
             if !self.full {
                 self.full = true;
-                self.skip(
-                    line,
-                    "lines",
-                    format!(
-                        "the paste gives more than {MOST_IMPORTED_LINES} fleet lines; \
-                         this one and those after it are not read"
-                    ),
-                );
+                self.skipped.push(file::past_most_lines(line));
             }
             return;
         }
