@@ -1,10 +1,13 @@
 //! YAML (and JSON, which YAML 1.2 reads as its flow style) read into a
 //! small tree whose every node knows its line in the pasted text.
 //!
-//! The tree is built from `saphyr-parser`'s events. An alias is copied
-//! where it stands, but every node made counts against [`MOST_NODES`], so
-//! nested aliases that would multiply ("billion laughs") stop the read
-//! with the alias's line instead of filling memory; nesting deeper than
+//! The tree is built from `saphyr-parser`'s events. Each budget names
+//! what it counts: the nodes written in the text count against
+//! [`MOST_NODES`], sized for the largest real pastes (120,000 CronJobs,
+//! a prometheus.yml of 25,000 jobs); an alias is copied where it stands,
+//! but its copies count against [`MOST_ALIAS_NODES`], so nested aliases
+//! that would multiply ("billion laughs") stop the read with the alias's
+//! line instead of filling memory; nesting deeper than
 //! [`MOST_DEPTH`] stops it too, so walking or dropping a tree never runs
 //! out of stack. A key given twice in one mapping is refused, as the
 //! strict readers of Kubernetes, Prometheus and GitHub Actions refuse it.
@@ -16,8 +19,10 @@ use saphyr_parser::{Event, Parser, ScalarStyle};
 
 use crate::field::shorten;
 
-/// The most nodes a paste may hold, aliases' copies included.
-pub const MOST_NODES: usize = 250_000;
+/// The most nodes a paste may write, aliases' copies not included.
+pub const MOST_NODES: usize = 10_000_000;
+/// The most nodes a paste's aliases may copy.
+pub const MOST_ALIAS_NODES: usize = 250_000;
 /// The deepest nesting read; real schedules nest a dozen levels at most.
 pub const MOST_DEPTH: usize = 64;
 
@@ -174,7 +179,10 @@ struct TreeBuilder {
     open: Vec<Open>,
     /// Anchored nodes and their sizes, by anchor id.
     anchors: HashMap<usize, (YamlNode, usize)>,
+    /// Nodes written in the text.
     nodes: usize,
+    /// Nodes copied by aliases.
+    alias_nodes: usize,
     document: Option<YamlNode>,
 }
 
@@ -202,7 +210,7 @@ impl TreeBuilder {
                         style,
                     },
                 };
-                self.count(1)?;
+                self.count()?;
                 self.close(node, anchor, 1)?;
             }
             Event::Alias(anchor) => {
@@ -211,7 +219,13 @@ impl TreeBuilder {
                     .get(&anchor)
                     .cloned()
                     .ok_or("an alias names no anchor before it")?;
-                self.count(size)?;
+                self.alias_nodes = self.alias_nodes.saturating_add(size);
+                if self.alias_nodes > MOST_ALIAS_NODES {
+                    return Err(format!(
+                        "its aliases copy more than {} nodes",
+                        crate::units::count(MOST_ALIAS_NODES as u64)
+                    ));
+                }
                 self.close(node, 0, size)?;
             }
             Event::SequenceStart(anchor, _) => {
@@ -255,11 +269,13 @@ impl TreeBuilder {
         Ok(None)
     }
 
-    fn count(&mut self, nodes: usize) -> Result<(), String> {
-        self.nodes = self.nodes.saturating_add(nodes);
+    /// Counts one node written in the text.
+    fn count(&mut self) -> Result<(), String> {
+        self.nodes += 1;
         if self.nodes > MOST_NODES {
             return Err(format!(
-                "holds more than {MOST_NODES} nodes once its aliases are copied"
+                "holds more than {} nodes",
+                crate::units::count(MOST_NODES as u64)
             ));
         }
         Ok(())
@@ -269,7 +285,7 @@ impl TreeBuilder {
         if self.open.len() >= MOST_DEPTH {
             return Err(format!("nests deeper than {MOST_DEPTH} levels"));
         }
-        self.count(1)?;
+        self.count()?;
         self.open.push(Open {
             node,
             anchor,
@@ -430,7 +446,7 @@ mod tests {
             laughs.push_str(&format!("a{level}: &a{level} [{items}]\n"));
         }
         let (_, error) = documents(&laughs, 1);
-        assert!(error.unwrap().reason.contains("nodes"));
+        assert!(error.unwrap().reason.contains("aliases copy"));
     }
 
     #[test]
