@@ -4,6 +4,7 @@
 mod arrivals;
 mod backoff;
 mod fleet;
+mod fleet_linear;
 mod hash_spread;
 mod poisson;
 mod scheduler;
@@ -18,5 +19,6 @@ criterion::criterion_main!(
     slots::benches,
     hash_spread::benches,
     fleet::benches,
+    fleet_linear::benches,
     arrivals::benches
 );
