@@ -351,6 +351,32 @@ fn fleet_prints_each_start_by_time_then_line() {
 }
 
 #[test]
+fn fleet_starts_from_the_last_day_of_9999_read_and_print_as_rfc3339() {
+    // Past jiff's last timestamp (9999-12-30T22:00:00Z) and to the last
+    // second RFC 3339 writes, both ways.
+    for from in ["9999-12-31T00:00:00Z", "9999-12-31T01:00:00+01:00"] {
+        let output = stampede(
+            &["fleet", "--from", from, "--hours", "48", "--starts"],
+            b"0 */8 * * * a\n",
+        );
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        assert_eq!(
+            text(&output.stdout),
+            "1\ta\t9999-12-31T00:00:00Z\n\
+             1\ta\t9999-12-31T08:00:00Z\n\
+             1\ta\t9999-12-31T16:00:00Z\n"
+        );
+        assert!(
+            text(&output.stderr).contains("its last start is 9999-12-31T16:00:00Z"),
+            "{}",
+            text(&output.stderr)
+        );
+    }
+    let past = stampede(&["fleet", "--from", "10000-01-01T00:00:00Z"], b"");
+    assert_refused(&past, "--from");
+}
+
+#[test]
 fn fleet_prints_the_expansion_and_reports_bad_lines_on_stderr() {
     let output = stampede(
         &["fleet", "--from", "2026-01-01T00:00:00Z", "--hours", "4"],

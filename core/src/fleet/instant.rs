@@ -9,28 +9,41 @@
 //! assert_eq!(instant::format_micros(at * 1_000_000 + 250_000), "2026-01-01T00:13:00.25Z");
 //! // The last microsecond of the year 9999, past jiff's last timestamp.
 //! assert_eq!(instant::format_micros(253_402_300_799_999_999), "9999-12-31T23:59:59.999999Z");
+//! assert_eq!(instant::parse("from", "9999-12-31T23:59:59Z").unwrap(), 253_402_300_799);
 //! assert_eq!(instant::start_of_day(at), instant::parse("from", "2026-01-01T00:00:00Z").unwrap());
 //! ```
 
-use super::civil::{SECONDS_PER_DAY, civil_from_days};
+use super::civil::{SECONDS_PER_DAY, civil_from_days, days_from_civil};
 use super::cron::check_from;
 use crate::error::InvalidInput;
 
 /// The Unix second `text` names, when it is a whole second a horizon may
-/// start at; a refusal names `field`.
+/// start at; a refusal names `field`. Read from its civil date, time and
+/// offset, so the day and more past jiff's last timestamp, to the end of
+/// 9999, reads as [`format`] writes it.
 pub fn parse(field: &'static str, text: &str) -> Result<i64, InvalidInput> {
-    let at: jiff::Timestamp = text.trim().parse().map_err(|e| {
+    let expected = |why: &dyn std::fmt::Display| {
         InvalidInput::new(
             field,
             format!(
-                "expected RFC 3339 such as 2026-01-01T00:00:00Z or 2026-01-01T02:00:00+02:00 ({e})"
+                "expected RFC 3339 such as 2026-01-01T00:00:00Z or 2026-01-01T02:00:00+02:00 ({why})"
             ),
         )
-    })?;
-    if at.subsec_nanosecond() != 0 {
+    };
+    let pieces = jiff::fmt::temporal::Pieces::parse(text.trim()).map_err(|e| expected(&e))?;
+    let (Some(time), Some(offset)) = (pieces.time(), pieces.offset()) else {
+        return Err(expected(&"no time or no offset"));
+    };
+    if time.subsec_nanosecond() != 0 {
         return Err(InvalidInput::new(field, "expected a whole second"));
     }
-    check_from(at.as_second()).map_err(|e| InvalidInput::new(field, e.reason))
+    let date = pieces.date();
+    let days = days_from_civil(date.year().into(), date.month() as u32, date.day() as u32);
+    let of_day =
+        i64::from(time.hour()) * 3600 + i64::from(time.minute()) * 60 + i64::from(time.second());
+    let offset = i64::from(offset.to_numeric_offset().seconds());
+    check_from(days * SECONDS_PER_DAY + of_day - offset)
+        .map_err(|e| InvalidInput::new(field, e.reason))
 }
 
 /// `at`, in Unix seconds, as RFC 3339 in UTC: `2026-01-01T02:13:00Z`.
