@@ -51,45 +51,53 @@ const CALENDAR_FIELDS: [(&str, i64, i64, &str); 7] = [
 /// Translates schedule JSON into fleet lines.
 pub fn translate(text: &str) -> NativeTranslation {
     let mut out = NativeTranslation::default();
-    for schedule in schedules(text, &mut out) {
-        read_schedule(&schedule, &mut out);
-    }
+    let read = for_each_schedule(text, &mut out, |schedule, out| {
+        read_schedule(schedule, out);
+        Ok::<(), std::convert::Infallible>(())
+    });
+    let Ok(()) = read;
     out
 }
 
-/// The schedule objects of the paste (an array's items, or each
-/// document or JSON line), with any text that is not JSON skipped in
-/// `out`.
-pub(crate) fn schedules(text: &str, out: &mut NativeTranslation) -> Vec<YamlNode> {
-    let (documents, error) = yaml::documents(text, 1);
-    let documents = match error {
-        None => documents,
-        Some(_) if is_json_lines(text) => {
-            let mut documents = Vec::new();
-            for (index, raw) in text.lines().enumerate() {
-                if raw.trim().is_empty() {
-                    continue;
-                }
-                let (read, error) = yaml::documents(raw, index + 1);
-                documents.extend(read);
-                if let Some(error) = error {
-                    out.skip(error.line, "json", error.reason);
-                }
-            }
-            documents
-        }
-        Some(error) => {
-            out.skip(error.line, "json", error.reason);
-            return Vec::new();
-        }
+/// Calls `each` on every schedule object of the paste (an array's items,
+/// or each document or JSON line), with any text that is not JSON
+/// skipped in `out`, until `each` fails. JSON Lines are read a line at a
+/// time, and each line's nodes dropped once read, so a paste of a million
+/// schedules never holds them all.
+pub(crate) fn for_each_schedule<E>(
+    text: &str,
+    out: &mut NativeTranslation,
+    mut each: impl FnMut(&YamlNode, &mut NativeTranslation) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut visit = |document: &YamlNode, out: &mut NativeTranslation| match &document.value {
+        YamlValue::Sequence(schedules) => schedules.iter().try_for_each(|item| each(item, out)),
+        _ => each(document, out),
     };
+    if is_json_lines(text) {
+        for (index, raw) in text.lines().enumerate() {
+            // Past the cap, nothing more is read.
+            if out.full {
+                break;
+            }
+            if raw.trim().is_empty() {
+                continue;
+            }
+            let (read, error) = yaml::documents(raw, index + 1);
+            if let Some(error) = error {
+                out.skip(error.line, "json", error.reason);
+            }
+            read.iter().try_for_each(|document| visit(document, out))?;
+        }
+        return Ok(());
+    }
+    let (documents, error) = yaml::documents(text, 1);
+    if let Some(error) = error {
+        out.skip(error.line, "json", error.reason);
+        return Ok(());
+    }
     documents
-        .into_iter()
-        .flat_map(|document| match document.value {
-            YamlValue::Sequence(schedules) => schedules,
-            _ => vec![document],
-        })
-        .collect()
+        .iter()
+        .try_for_each(|document| visit(document, out))
 }
 
 /// Whether the text's first line that is not blank is a whole object, as
@@ -98,6 +106,10 @@ fn is_json_lines(text: &str) -> bool {
     let Some(first) = text.lines().find(|line| !line.trim().is_empty()) else {
         return false;
     };
+    // A YAML block's `key: value` parses as an object too.
+    if !first.trim_start().starts_with('{') {
+        return false;
+    }
     let (documents, error) = yaml::documents(first, 1);
     error.is_none() && documents.first().and_then(YamlNode::entries).is_some()
 }

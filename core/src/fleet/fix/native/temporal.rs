@@ -21,7 +21,7 @@ use std::ops::Range;
 use crate::error::InvalidInput;
 
 use super::super::super::import::NativeTranslation;
-use super::super::super::import::temporal::{schedules, spec_of};
+use super::super::super::import::temporal::{for_each_schedule, spec_of};
 use super::super::super::import::yaml::{PasteLines, YamlNode};
 use super::super::super::temporal::duration::temporal_duration_nanos;
 use super::{apply_edits, refused, rewritten, shared_value};
@@ -45,9 +45,10 @@ pub fn rewrite(text: &str, fixes: &[super::LineFix]) -> Result<String, InvalidIn
     let paste = PasteLines::new(text);
     let mut edits = Vec::new();
     let mut claimed = BTreeSet::new();
-    for schedule in schedules(text, &mut NativeTranslation::default()) {
-        let Some(spec) = spec_of(&schedule) else {
-            continue;
+    let mut unread = NativeTranslation::default();
+    for_each_schedule(text, &mut unread, |schedule, _| {
+        let Some(spec) = spec_of(schedule) else {
+            return Ok(());
         };
         let lines: BTreeSet<usize> = spec
             .entries()
@@ -63,7 +64,7 @@ pub fn rewrite(text: &str, fixes: &[super::LineFix]) -> Result<String, InvalidIn
             .copied()
             .collect();
         let Some(&first) = lines.iter().find(|line| jitters.contains_key(line)) else {
-            continue;
+            return Ok(());
         };
         if let Some(line) = lines.iter().find(|line| !claimed.insert(**line)) {
             return Err(refused(
@@ -81,7 +82,8 @@ pub fn rewrite(text: &str, fixes: &[super::LineFix]) -> Result<String, InvalidIn
             .map(protojson_seconds)
             .ok_or_else(|| refused(first, format!("{jitter:?} is not a jitter Temporal reads")))?;
         edits.push(jitter_edit(&paste, spec, &seconds).map_err(|why| refused(first, why))?);
-    }
+        Ok(())
+    })?;
     if let Some(line) = jitters.keys().find(|line| !claimed.contains(*line)) {
         return Err(refused(*line, "no entry of a schedule's spec is there"));
     }
