@@ -63,6 +63,21 @@ fn readers_fix_and_leveller(c: &mut Criterion) {
     );
     scaled(
         c,
+        "the fix of a paste of n parts",
+        50,
+        |n| {
+            let part =
+                |i| format!("0 0 * * * job{i}\n[Timer]\nOnCalendar=daily\n# file: u{i}.timer\n");
+            (0..n).map(part).collect()
+        },
+        |text| {
+            let read = import::read(text, FleetFormat::Auto);
+            let fixes = fix::fix_lines(&read.lines, None);
+            native::rewrite(text, FleetFormat::Auto, &fixes).unwrap();
+        },
+    );
+    scaled(
+        c,
         "the leveller on n crontab lines",
         500,
         midnight_lines,
