@@ -53,11 +53,14 @@ pub fn rewrite(text: &str, format: FleetFormat, fixes: &[LineFix]) -> Result<Str
     if format != FleetFormat::Auto {
         return rewrite_as(text, format, fixes).map(|written| normalised.restore(written));
     }
+    // By line, stably, so each part finds its own fixes by bisection and
+    // the several fixes of one native line keep their order.
     let mut fixes = fixes.to_vec();
     fixes.sort_by_key(|fix| fix.line);
     let mut out = String::with_capacity(text.len());
     for part in import::parts::parts(text) {
-        let from = fixes.partition_point(|fix| fix.line < part.first_line);
+        let shift = part.first_line - 1;
+        let from = fixes.partition_point(|fix| fix.line <= shift);
         let to = fixes.partition_point(|fix| fix.line <= part.last_line());
         let here = &fixes[from..to];
         let part_text = &text[part.bytes.clone()];
@@ -65,16 +68,25 @@ pub fn rewrite(text: &str, format: FleetFormat, fixes: &[LineFix]) -> Result<Str
             out.push_str(part_text);
             continue;
         }
-        if let Some(edit) = line_editor(part.format) {
-            out.push_str(&by_line(part_text, part.first_line, here, edit)?);
-            continue;
+        let local: Vec<LineFix> = here
+            .iter()
+            .map(|fix| LineFix {
+                line: fix.line - shift,
+                change: fix.change.clone(),
+            })
+            .collect();
+        match rewrite_as(part_text, part.format, &local) {
+            Ok(written) => out.push_str(&written),
+            // A refusal names its line in the whole text: blank lines
+            // before the part give every line that number. Only a refusal
+            // pays for them, so many parts stay one pass.
+            Err(refusal) => {
+                let padded = "\n".repeat(shift) + part_text;
+                return Err(rewrite_as(&padded, part.format, here)
+                    .err()
+                    .unwrap_or(refusal));
+            }
         }
-        // Blank lines before the part keep every line its number in the
-        // whole text, which the fixes and any refusal speak of.
-        let shift = part.first_line - 1;
-        let padded = "\n".repeat(shift) + part_text;
-        let written = rewrite_as(&padded, part.format, here)?;
-        out.push_str(&written[shift..]);
     }
     Ok(normalised.restore(out))
 }
@@ -95,8 +107,8 @@ fn rewrite_as(text: &str, format: FleetFormat, fixes: &[LineFix]) -> Result<Stri
 /// [`rewrite`] by the writer of `format`, which is not `auto`.
 fn write(text: &str, format: FleetFormat, fixes: &[LineFix]) -> Result<String, InvalidInput> {
     match format {
-        FleetFormat::Auto | FleetFormat::Fleet => by_line(text, 1, fixes, fleet_line),
-        FleetFormat::Crontab => by_line(text, 1, fixes, crontab_line),
+        FleetFormat::Auto | FleetFormat::Fleet => by_line(text, fixes, fleet_line),
+        FleetFormat::Crontab => by_line(text, fixes, crontab_line),
         FleetFormat::Jenkins => {
             specs_in_place(text, jenkins::translate(text), fixes, scalar::groovy)
         }
@@ -139,30 +151,14 @@ fn refused(line: usize, why: impl std::fmt::Display) -> InvalidInput {
     InvalidInput::new("spec", format!("line {line}: {why}"))
 }
 
-/// The editor of a format written line for line, whose part needs no
-/// other lines to be rewritten.
-fn line_editor(format: FleetFormat) -> Option<LineEditor> {
-    match format {
-        FleetFormat::Fleet => Some(fleet_line),
-        FleetFormat::Crontab => Some(crontab_line),
-        _ => None,
-    }
-}
-
-/// `text`, whose first line is line `first_line`, with each rewritten
-/// line edited by `edit`, line for line.
-fn by_line(
-    text: &str,
-    first_line: usize,
-    fixes: &[LineFix],
-    edit: LineEditor,
-) -> Result<String, InvalidInput> {
+/// `text` with each rewritten line edited by `edit`, line for line.
+fn by_line(text: &str, fixes: &[LineFix], edit: LineEditor) -> Result<String, InvalidInput> {
     let mut changes = HashMap::with_capacity(fixes.len());
     for fix in fixes {
         changes.entry(fix.line).or_insert(&fix.change);
     }
     let mut out = String::with_capacity(text.len());
-    for (line, raw) in (first_line..).zip(text.split_inclusive('\n')) {
+    for (line, raw) in (1..).zip(text.split_inclusive('\n')) {
         let body = raw.strip_suffix('\n').unwrap_or(raw);
         let body = body.strip_suffix('\r').unwrap_or(body);
         match changes.get(&line) {
