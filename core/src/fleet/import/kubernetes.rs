@@ -29,11 +29,10 @@ use crate::field::shorten;
 /// Translates CronJob YAML into fleet lines.
 pub fn translate(text: &str) -> NativeTranslation {
     let mut out = NativeTranslation::default();
-    let (documents, error) = yaml::documents(text, 1);
     let paste = PasteLines::new(text);
-    for document in &documents {
+    let error = yaml::each_document(text, 1, |document| {
         match document.get("kind").and_then(YamlNode::as_str) {
-            Some("CronJob") => cron_job(document, &paste, &mut out),
+            Some("CronJob") => cron_job(&document, &paste, &mut out),
             Some("List") => {
                 let items = document
                     .get("items")
@@ -47,7 +46,7 @@ pub fn translate(text: &str) -> NativeTranslation {
             }
             _ => {}
         }
-    }
+    });
     if let Some(error) = error {
         out.skip(error.line, "yaml", error.reason);
     }

@@ -70,28 +70,41 @@ pub struct YamlError {
 /// Every document of `text` read before the first error, and that error;
 /// `text` starts on line `first_line` of the paste.
 pub fn documents(text: &str, first_line: usize) -> (Vec<YamlNode>, Option<YamlError>) {
+    let mut documents = Vec::new();
+    let error = each_document(text, first_line, |document| documents.push(document));
+    (documents, error)
+}
+
+/// Calls `each` on every document of `text` as it is read, before the
+/// first error, which it returns; `text` starts on line `first_line` of
+/// the paste. A stream of many documents (a cluster's CronJobs) is then
+/// held one document at a time.
+pub fn each_document(
+    text: &str,
+    first_line: usize,
+    mut each: impl FnMut(YamlNode),
+) -> Option<YamlError> {
     // An error at the end of the text is marked on the line after it.
     let last = text.lines().count().max(1);
     let at = |line: usize| line.clamp(1, last) + first_line - 1;
     let mut builder = TreeBuilder::default();
-    let mut documents = Vec::new();
     for event in Parser::new_from_str(text) {
         let (event, span) = match event {
             Ok(read) => read,
             Err(error) => {
                 let reason = format!("is not valid YAML: {}", error.info());
                 let line = at(error.marker().line());
-                return (documents, Some(YamlError { line, reason }));
+                return Some(YamlError { line, reason });
             }
         };
         let line = at(span.start.line());
         match builder.take(event, line, span.start.col()) {
-            Ok(Some(document)) => documents.push(document),
+            Ok(Some(document)) => each(document),
             Ok(None) => {}
-            Err(reason) => return (documents, Some(YamlError { line, reason })),
+            Err(reason) => return Some(YamlError { line, reason }),
         }
     }
-    (documents, None)
+    None
 }
 
 impl YamlNode {
