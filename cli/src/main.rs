@@ -48,6 +48,7 @@
 //! anything is written: output goes out only once everything has succeeded,
 //! and the CSV reaches its path by a rename, whole or not at all.
 
+use std::collections::HashSet;
 use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io::{self, BufWriter, Read, Write};
@@ -563,7 +564,8 @@ fn fleet(
         .expand(from, horizon, seed)
         .map_err(horizon_refused)?;
 
-    let mut err = io::stderr().lock();
+    // Buffered: a paste of a million skipped lines is a million messages.
+    let mut err = BufWriter::new(io::stderr().lock());
     let reported = report_input(&mut err, &imported, source.name()).and_then(|()| {
         expansion.notices.iter().try_for_each(|notice| {
             writeln!(
@@ -575,7 +577,9 @@ fn fleet(
             )
         })
     });
-    reported.map_err(output("the skipped lines"))?;
+    reported
+        .and_then(|()| err.flush())
+        .map_err(output("the skipped lines"))?;
     drop(err);
 
     let mut out = BufWriter::new(io::stdout().lock());
@@ -631,7 +635,9 @@ impl FleetSource {
         let read = import::import(&text, self.format);
         let skipped = read.account().skipped;
         if self.strict && skipped > 0 {
-            report_input(&mut io::stderr().lock(), &read, self.name())
+            let mut err = BufWriter::new(io::stderr().lock());
+            report_input(&mut err, &read, self.name())
+                .and_then(|()| err.flush())
                 .map_err(output("the skipped lines"))?;
             return Err(Failure::Skipped(skipped));
         }
@@ -750,14 +756,15 @@ fn fleet_fix(
     let written = native::rewrite(&text, source.format, &fixes)
         .map_err(|e| input(format!("{}: {}: {}", source.name(), e.field, e.reason)))?;
 
-    let mut err = io::stderr().lock();
+    let mut err = BufWriter::new(io::stderr().lock());
     // The notes and limits of the fleet as written, then any only the
     // fixed one meets.
     let (before, after) = (&figures.before.notices, &figures.after.notices);
+    let said: HashSet<(usize, &str)> = before.iter().map(|n| (n.line, &*n.message)).collect();
     let notices = imported.notes.iter().chain(before).map(|n| ("", n));
     let fixed_only = after
         .iter()
-        .filter(|n| !before.contains(n))
+        .filter(|n| !said.contains(&(n.line, &*n.message)))
         .map(|n| ("fixed, ", n));
     report_input(&mut err, &imported, source.name())
         .and_then(|()| {
@@ -775,6 +782,7 @@ fn fleet_fix(
             })
         })
         .and_then(|()| report_figures(&mut err, &figures, over_capacity))
+        .and_then(|()| err.flush())
         .map_err(output("the figures"))?;
     drop(err);
     let mut out = io::stdout().lock();
