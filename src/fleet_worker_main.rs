@@ -179,6 +179,13 @@ fn accept(message: &JsValue, scope: &DedicatedWorkerGlobalScope, next_step: &Mes
     if !from_page {
         post(scope, Some(id), "text", &JsValue::from_str(&text));
     }
+    // A hidden `debug=stall` holds the reader's own fleet for a minute, as
+    // no fleet within the budget now does, so the end-to-end test can
+    // prove a busy worker gives way to the next request.
+    if state.fleet.sample == Sample::Own && query.split('&').any(|pair| pair == "debug=stall") {
+        let until = js_sys::Date::now() + 60_000.0;
+        while js_sys::Date::now() < until {}
+    }
     WORKER.with_borrow_mut(|worker| {
         worker.job = Some(Job {
             id,
