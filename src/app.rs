@@ -23,6 +23,11 @@ pub fn App() -> impl IntoView {
     if query.split('&').any(|pair| pair == "debug=panic") {
         request_animation_frame(|| panic!("debug=panic asked for a panic"));
     }
+    // `debug=stall` likewise holds the Fleet worker on the reader's own
+    // fleet, to prove a busy worker gives way (`fleet_worker`).
+    if query.split('&').any(|pair| pair == "debug=stall") {
+        crate::fleet_worker::stall_own_fleets();
+    }
     let (state, notices) = State::from_page_query(&query);
     let embed = state.view.embed;
     Scheme::provide(embed.then_some(state.view.theme));

@@ -112,7 +112,15 @@ struct Connection {
     listeners: RefCell<Vec<Listener>>,
 }
 
+/// Asks every worker to hold the reader's own fleet for a minute before
+/// reading it, as no fleet within the budget does: the end-to-end test's
+/// busy worker (`debug=stall`).
+pub fn stall_own_fleets() {
+    STALL.set(true);
+}
+
 thread_local! {
+    static STALL: Cell<bool> = const { Cell::new(false) };
     static CONNECTION: RefCell<Option<Rc<Connection>>> = const { RefCell::new(None) };
     static NEXT_ID: Cell<f64> = const { Cell::new(1.0) };
 }
@@ -147,6 +155,9 @@ pub fn request(
     }
     if patient {
         set("patient", JsValue::TRUE);
+    }
+    if STALL.get() {
+        set("stall", JsValue::TRUE);
     }
     let request = Request {
         id,

@@ -13,6 +13,8 @@
 //!   request asks instead for that day's starts as arrivals for the Queue
 //!   panel, the one stage `"arrivals"` ([`report::day_arrivals`]). With
 //!   `patient`, a text past the size budget ([`budget`]) is read too;
+//!   with `stall` (the page's `debug=stall`, for the end-to-end test), the
+//!   reader's own fleet is held for a minute first;
 //! - to the page, `{id, taken: true}` as soon as a request arrives, so the
 //!   page knows this worker is not stuck in a long stage; then `{id, over}`
 //!   with why, when the text is past the size budget and the request is not
@@ -179,10 +181,11 @@ fn accept(message: &JsValue, scope: &DedicatedWorkerGlobalScope, next_step: &Mes
     if !from_page {
         post(scope, Some(id), "text", &JsValue::from_str(&text));
     }
-    // A hidden `debug=stall` holds the reader's own fleet for a minute, as
-    // no fleet within the budget now does, so the end-to-end test can
-    // prove a busy worker gives way to the next request.
-    if state.fleet.sample == Sample::Own && query.split('&').any(|pair| pair == "debug=stall") {
+    // The page's hidden `debug=stall` holds the reader's own fleet for a
+    // minute, as no fleet within the budget now does, so the end-to-end
+    // test can prove a busy worker gives way to the next request.
+    let stall = field("stall").is_some_and(|stall| stall.is_truthy());
+    if stall && state.fleet.sample == Sample::Own {
         let until = js_sys::Date::now() + 60_000.0;
         while js_sys::Date::now() < until {}
     }

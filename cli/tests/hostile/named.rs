@@ -128,6 +128,15 @@ fn large() -> Vec<Case> {
                 (0..HUGE_BYTES / line(0).len()).map(line).collect()
             },
         ),
+        Case::huge_fleet("cronjobs-100mb", &from_2026(&["--format", "k8s"]), || {
+            let job = |i| {
+                format!(
+                    "---\napiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: job-{i}\nspec:\n  schedule: \"{} * * * *\"\n",
+                    i % 60
+                )
+            };
+            (0..HUGE_BYTES / job(0).len()).map(job).collect()
+        }),
         Case::huge_fleet("crontab-100mb", &from_2026(&[]), || {
             midnight_lines(HUGE_BYTES / "0 0 * * * job-0000000\n".len())
         }),
