@@ -46,6 +46,8 @@ pub fn translate(text: &str) -> NativeTranslation {
             }
             _ => {}
         }
+        // Past the cap, nothing more is read.
+        !out.full
     });
     if let Some(error) = error {
         out.skip(error.line, "yaml", error.reason);

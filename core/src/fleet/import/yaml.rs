@@ -71,18 +71,21 @@ pub struct YamlError {
 /// `text` starts on line `first_line` of the paste.
 pub fn documents(text: &str, first_line: usize) -> (Vec<YamlNode>, Option<YamlError>) {
     let mut documents = Vec::new();
-    let error = each_document(text, first_line, |document| documents.push(document));
+    let error = each_document(text, first_line, |document| {
+        documents.push(document);
+        true
+    });
     (documents, error)
 }
 
 /// Calls `each` on every document of `text` as it is read, before the
-/// first error, which it returns; `text` starts on line `first_line` of
-/// the paste. A stream of many documents (a cluster's CronJobs) is then
-/// held one document at a time.
+/// first error, which it returns, or until `each` returns false; `text`
+/// starts on line `first_line` of the paste. A stream of many documents
+/// (a cluster's CronJobs) is then held one document at a time.
 pub fn each_document(
     text: &str,
     first_line: usize,
-    mut each: impl FnMut(YamlNode),
+    mut each: impl FnMut(YamlNode) -> bool,
 ) -> Option<YamlError> {
     // An error at the end of the text is marked on the line after it.
     let last = text.lines().count().max(1);
@@ -99,7 +102,11 @@ pub fn each_document(
         };
         let line = at(span.start.line());
         match builder.take(event, line, span.start.col()) {
-            Ok(Some(document)) => each(document),
+            Ok(Some(document)) => {
+                if !each(document) {
+                    return None;
+                }
+            }
             Ok(None) => {}
             Err(reason) => return Some(YamlError { line, reason }),
         }
