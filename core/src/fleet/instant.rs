@@ -20,7 +20,7 @@ use crate::error::InvalidInput;
 /// The Unix second `text` names, when it is a whole second a horizon may
 /// start at; a refusal names `field`. Read from its civil date, time and
 /// offset, so the day and more past jiff's last timestamp, to the end of
-/// 9999, reads as [`format`] writes it.
+/// 9999, reads as [`format()`] writes it.
 pub fn parse(field: &'static str, text: &str) -> Result<i64, InvalidInput> {
     let expected = |why: &dyn std::fmt::Display| {
         InvalidInput::new(
