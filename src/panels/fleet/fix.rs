@@ -9,12 +9,12 @@ use leptos::task::spawn_local;
 use stampede_core::fleet::file::System;
 use stampede_core::panels::fleet::{
     CapacityUnit, DiffKind, DiffRow, FixMethod, FleetFix, FleetProbe, FleetRead, Probe, WeekLoad,
-    grouped_notices,
 };
 use stampede_core::units::{count, significant};
 
 use super::heat_canvas::HeatCanvas;
 use super::heatmap::Grid;
+use super::input::notice_list;
 use super::{Caption, ChartBlock, Fleet, with_code};
 use crate::browser;
 use crate::store::Store;
@@ -159,16 +159,9 @@ fn figures_table(fleet: Fleet) -> impl IntoView {
 /// lists it for the fleet as written.
 fn fix_notices(fleet: Fleet) -> impl IntoView {
     move || {
-        fleet.fix.with(|fix| {
-            let notices = &fix.as_ref()?.notices;
-            let items = grouped_notices(notices)
-                .into_iter()
-                .map(|(lines, message)| view! { <li>{format!("{lines}: {message}")}</li> })
-                .collect_view();
-            (!notices.is_empty()).then(|| {
-                view! { <ul class="line-notices" aria-label="Notices on the fixed fleet">{items}</ul> }
-            })
-        })
+        fleet
+            .fix
+            .with(|fix| notice_list(&fix.as_ref()?.notices, "Notices on the fixed fleet"))
     }
 }
 

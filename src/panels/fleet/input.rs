@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use stampede_core::fleet::import::FleetFormat;
 use stampede_core::fleet::import::parts::join_files;
-use stampede_core::panels::fleet::{FleetRead, Sample, grouped_notices};
+use stampede_core::panels::fleet::{FleetRead, LineNotice, Sample, grouped_notices};
 use stampede_core::units::{count, counted};
 use wasm_bindgen::JsCast;
 
@@ -424,14 +424,17 @@ fn what_was_read(fleet: Fleet) -> impl IntoView {
     }
 }
 
-fn read_report(fleet: Fleet, read: &FleetRead) -> impl IntoView + use<> {
-    let notices = grouped_notices(&read.notices)
+/// `notices` grouped by message, each with its lines, as a list named
+/// `label`; nothing when there are none.
+pub fn notice_list(notices: &[LineNotice], label: &'static str) -> Option<impl IntoView + use<>> {
+    let items = grouped_notices(notices)
         .into_iter()
-        .map(|(lines, message)| {
-            let text = format!("{lines}: {message}");
-            view! { <li>{text}</li> }
-        })
+        .map(|(lines, message)| view! { <li>{format!("{lines}: {message}")}</li> })
         .collect_view();
+    (!notices.is_empty()).then(|| view! { <ul class="line-notices" aria-label=label>{items}</ul> })
+}
+
+fn read_report(fleet: Fleet, read: &FleetRead) -> impl IntoView + use<> {
     let too_long = fleet.link.with(|link| match link {
         Some(Err(why)) => Some(sentence_case(why)),
         _ => None,
@@ -457,7 +460,7 @@ fn read_report(fleet: Fleet, read: &FleetRead) -> impl IntoView + use<> {
         </p>
         {sources(read)}
         {skipped_lines(fleet, read)}
-        {(!read.notices.is_empty()).then(|| view! { <ul class="line-notices" aria-label="Notices">{notices}</ul> })}
+        {notice_list(&read.notices, "Notices")}
         {link_notice}
     }
 }
