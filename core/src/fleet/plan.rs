@@ -138,27 +138,23 @@ impl LinePlan {
     /// has no 30th"); for systemd and Temporal calendars, from a search up
     /// to where each stops looking.
     pub fn never_runs(&self, after: i64) -> Option<String> {
-        let searched = |found: Option<i64>, system: &str, until: &str| {
-            found.is_none().then(|| {
-                format!(
-                    "no date from {} to the end of {until}, where {system} stops looking, matches it",
-                    &super::instant::format(after)[..10]
-                )
-            })
+        let found = match self {
+            Self::Minutes(schedule) => return schedule.never_runs(),
+            Self::Croniter(schedule) => return schedule.minutes.never_runs(),
+            Self::Zoned(zoned) => return zoned.schedule().never_runs(),
+            Self::Delayed(plan, _) => return plan.never_runs(after),
+            Self::Prometheus(_) => return None,
+            Self::Systemd(timer) => timer.calendar.next_elapse(after * MICROS_PER_SECOND),
+            Self::Temporal(schedule) => schedule.first_nominal(after),
         };
-        match self {
-            Self::Minutes(schedule) => schedule.never_runs(),
-            Self::Croniter(schedule) => schedule.minutes.never_runs(),
-            Self::Zoned(zoned) => zoned.schedule().never_runs(),
-            Self::Delayed(plan, _) => plan.never_runs(after),
-            Self::Systemd(timer) => searched(
-                timer.calendar.next_elapse(after * MICROS_PER_SECOND),
-                "systemd",
-                "2199",
-            ),
-            Self::Temporal(schedule) => searched(schedule.first_nominal(after), "Temporal", "2100"),
-            Self::Prometheus(_) => None,
-        }
+        let (last, system) = self.last_searched()?;
+        found.is_none().then(|| {
+            format!(
+                "no date from {} to the end of {}, where {system} stops looking, matches it",
+                &super::instant::format(after)[..10],
+                &super::instant::format(last)[..4]
+            )
+        })
     }
 
     /// The last second whose starts the line's system searches for, and
