@@ -138,6 +138,14 @@ fn run_prints_the_panel_of_a_url_as_json() {
     let rate = result["flat_rate_per_second"].as_f64().unwrap();
     assert!((rate - 10_000.0 / 1_800.0).abs() < 1e-9, "{rate}");
 
+    // The window for a share of nights, and the seed's own night beside it.
+    let output = stampede(&["run", "p=jitter&n=8000&rps=40&conf=99"], b"");
+    let fit = &serde_json::from_slice::<Value>(&output.stdout).unwrap()["window_fit"];
+    assert_eq!(fit["confidence"], 0.99);
+    let window = fit["window_seconds"].as_f64().unwrap();
+    assert!((390.0..=420.0).contains(&window), "{fit}");
+    assert!(fit["one_night_seconds"].as_f64().unwrap() < window, "{fit}");
+
     // A bare query works too, and adjusted parameters are reported on stderr.
     let adjusted = stampede(&["run", "p=poisson&n=5000000"], b"");
     assert!(adjusted.status.success(), "{}", text(&adjusted.stderr));
@@ -288,6 +296,9 @@ fn snippets_print_what_to_paste_for_the_url() {
     assert_eq!(headings.len(), 6, "{printed}");
     assert!(printed.contains("== crontab (sh) ==\n0 0 * * * sleep \"$(shuf -i 0-149 -n 1)\""));
     assert!(printed.contains("RandomizedDelaySec=150\n"));
+    let at_two = stampede(&["snippets", "p=jitter&hi=2.5&at=02:00"], b"");
+    assert!(text(&at_two.stdout).contains("== crontab (sh) ==\n0 2 * * * sleep"));
+    assert!(text(&at_two.stdout).contains("OnCalendar=*-*-* 02:00:00\nAccuracySec=1s\n"));
     // A panel without snippets is an input problem, named.
     assert_refused(&stampede(&["snippets", "p=queue"], b""), "QUERY");
 }

@@ -38,8 +38,10 @@ use rand::RngExt;
 use statrs::distribution::{Binomial, DiscreteCDF};
 
 use crate::choice_enum;
+use crate::clock::ClockTime;
 use crate::dist::{Dist, Peak};
 use crate::error::{InvalidInput, count_at_most, positive, within};
+use crate::multinomial::chance_max_at_most;
 use crate::rng::{Purpose, seeded};
 use crate::stats;
 
@@ -72,6 +74,29 @@ choice_enum! {
     }
 }
 
+choice_enum! {
+    /// The share of nights on which a recommended window keeps every
+    /// second within the limit.
+    pub enum Confidence {
+        Half = ("50", "50 % of nights"),
+        Ninety = ("90", "90 % of nights"),
+        NinetyFive = ("95", "95 % of nights"),
+        NinetyNine = ("99", "99 % of nights"),
+    }
+}
+
+impl Confidence {
+    /// The share as a fraction: 0.95.
+    pub fn share(self) -> f64 {
+        match self {
+            Self::Half => 0.5,
+            Self::Ninety => 0.9,
+            Self::NinetyFive => 0.95,
+            Self::NinetyNine => 0.99,
+        }
+    }
+}
+
 /// A bulk enqueue of N jobs, the delay each draws, and the downstream they
 /// call.
 #[derive(Clone, Debug, PartialEq)]
@@ -91,6 +116,10 @@ pub struct JitterParams {
     pub sd: f64,
     /// L, the calls a second the downstream accepts.
     pub limit_per_second: u32,
+    /// The share of nights the window it recommends must hold on.
+    pub confidence: Confidence,
+    /// The time of day of the enqueue, which the snippets schedule.
+    pub start: ClockTime,
 }
 
 impl JitterParams {
@@ -122,27 +151,33 @@ pub struct JitterRun {
     pub last_run: f64,
     /// N / (max − min) per second, for the uniform strategy.
     pub flat_rate_per_second: Option<f64>,
+    /// For the uniform strategy, the share of nights on which this window
+    /// keeps every second at or under L.
+    pub nights_within_limit: Option<f64>,
     /// The narrowest uniform window that keeps every second within L.
     pub window_fit: WindowFit,
 }
 
-/// The narrowest uniform window [min, max) whose busiest second stays at or
-/// under the limit L, for N jobs. Windows are whole seconds.
+/// The narrowest uniform window [min, max) that keeps every second at or
+/// under the limit L for N jobs, on a chosen share of nights. Windows are
+/// whole seconds, in steps of [`DELAY_STEP_MINUTES`] above the min delay.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct WindowFit {
-    /// Measured: the smallest max delay, in minutes and in steps of
-    /// [`DELAY_STEP_MINUTES`] above the min delay, at which this seed's
-    /// uniform run stays at or under L in every second, while one step less
-    /// does not; `None` when even 1,440 minutes do not.
+    /// The share of nights the window must hold on, such as 0.95.
+    pub confidence: f64,
+    /// The smallest max delay, in minutes, whose window holds on at least
+    /// that share of nights while one step less does not; `None` when even
+    /// 1,440 minutes do not.
     pub max_delay: Option<f64>,
     /// That window, max − min, in seconds.
     pub window_seconds: Option<f64>,
+    /// The share of nights that window holds on, and one step less.
+    pub chance: Option<f64>,
+    pub chance_one_step_less: Option<f64>,
+    /// The smallest window that this seed's draws, one night, fit in.
+    pub one_night_seconds: Option<f64>,
     /// N / L: no window shorter can take all N at the limit.
     pub floor_seconds: f64,
-    /// Theory: the fewest whole seconds W whose expected busiest second,
-    /// the maximum of W counts each Binomial(N, 1/W), is at most L; `None`
-    /// beyond a day.
-    pub theory_seconds: Option<u32>,
 }
 
 /// Draws every job's delay for `params` with `seed` and counts what the
@@ -164,6 +199,7 @@ struct FitInputs {
     jobs: u32,
     min_delay: f64,
     limit_per_second: u32,
+    confidence: Confidence,
     seed: u64,
 }
 
@@ -176,6 +212,7 @@ impl JitterCache {
             jobs: params.jobs,
             min_delay: params.min_delay,
             limit_per_second: params.limit_per_second,
+            confidence: params.confidence,
             seed,
         };
         let window_fit = match self.fit {
@@ -198,6 +235,7 @@ fn counted(params: &JitterParams, run_at: Vec<f64>, window_fit: WindowFit) -> Ji
     let over = per_second.iter().filter(|&&c| c > limit);
     let seconds_over_limit = over.clone().count() as u32;
     let over_limit = over.map(|&c| u64::from(c - limit)).sum();
+    let uniform = params.strategy == JitterStrategy::Uniform;
     JitterRun {
         run_at,
         per_second,
@@ -205,8 +243,11 @@ fn counted(params: &JitterParams, run_at: Vec<f64>, window_fit: WindowFit) -> Ji
         seconds_over_limit,
         over_limit,
         last_run,
-        flat_rate_per_second: (params.strategy == JitterStrategy::Uniform)
-            .then(|| params.flat_rate_per_second()),
+        flat_rate_per_second: uniform.then(|| params.flat_rate_per_second()),
+        nights_within_limit: uniform.then(|| {
+            let window = (params.spread_minutes() * 60.0).round() as u64;
+            chance_max_at_most(params.jobs.into(), window, limit.into())
+        }),
         window_fit,
     }
 }
@@ -280,66 +321,95 @@ fn uniform_minutes(min: f64, width: f64, u: f64) -> f64 {
     min + u * width
 }
 
-/// The narrowest window for the uniform draws of `seed`, measured and in
-/// theory; see [`WindowFit`].
+/// The narrowest window for N jobs under L, on the share of nights
+/// `params.confidence` asks for and on this seed's one night; see
+/// [`WindowFit`].
 ///
-/// The measured one bisects the max delay over tenths of a minute: it
-/// keeps a max delay known to overrun (one whose window holds fewer than
-/// N / L − 2 whole seconds cannot fit, by counting) and one known to fit,
-/// and counts the busiest second of the run at their midpoint, about 17
-/// counts of N jobs.
+/// The share of nights a window W holds on is the chance that no second
+/// of W holds more than L of N uniform starts, exact by
+/// [`chance_max_at_most`]. It grows with W, so the smallest W is found by
+/// bisection. One night's draws do not grow steadily better with W (a
+/// wider window can put two close draws into one second), so its window
+/// is found by trying each step upwards, from where fewer than one night
+/// in 10¹² fits: below it no step is worth counting.
 pub fn fit_window(params: &JitterParams, seed: u64) -> WindowFit {
     let (jobs, limit) = (params.jobs, params.limit_per_second.max(1));
     let floor_seconds = f64::from(jobs) / f64::from(limit);
-    let mut rng = seeded(seed, DELAYS);
-    let draws: Vec<f64> = (0..jobs).map(|_| rng.random::<f64>()).collect();
     let lo = params.min_delay;
     let max_delay_at = |step: u32| f64::from(step) / STEPS_PER_MINUTE;
-    let mut counts = Vec::new();
-    let mut fits = |step: u32| {
-        let hi = max_delay_at(step);
-        let seconds = (hi * 60.0).floor() as usize + 1;
-        counts.clear();
-        counts.resize(seconds, 0u32);
-        let width = hi - lo;
-        let mut busiest = 0;
-        for &u in &draws {
-            let at = uniform_minutes(lo, width, u) * 60.0;
-            let count = &mut counts[(at.floor() as usize).min(seconds - 1)];
-            *count += 1;
-            busiest = busiest.max(*count);
-        }
-        busiest <= limit
-    };
-    // The first step above the min delay, and the last that the counting
-    // bound rules out.
+    let window_at = |step: u32| ((max_delay_at(step) - lo) * 60.0).round();
+    let chance_at =
+        |step: u32| chance_max_at_most(jobs.into(), window_at(step) as u64, limit.into());
+    // The first step above the min delay, and the last that counting rules
+    // out: a window under N / L − 2 whole seconds cannot take N.
     let first = (lo * STEPS_PER_MINUTE).floor() as u32 + 1;
     let ruled_out = ((lo + (floor_seconds - 2.0) / 60.0) * STEPS_PER_MINUTE).floor();
     let overruns = (ruled_out.max(f64::from(first) - 1.0) as u32).min(DELAY_STEPS);
-    let max_delay = (first <= DELAY_STEPS && fits(DELAY_STEPS))
-        .then(|| max_delay_at(first_fitting(overruns, DELAY_STEPS, &mut fits)));
+    let confidence = params.confidence.share();
+    let holds = |step: u32| chance_at(step) >= confidence;
+    let step = (first <= DELAY_STEPS && holds(DELAY_STEPS))
+        .then(|| first_fitting(overruns, DELAY_STEPS, holds));
+    let worth_counting = |step: u32| chance_at(step) >= 1e-12;
+    let one_night_step = (first <= DELAY_STEPS && worth_counting(DELAY_STEPS))
+        .then(|| {
+            let from = first_fitting(overruns, DELAY_STEPS, worth_counting);
+            let night = OneNight::new(params, seed);
+            (from..=DELAY_STEPS).find(|&step| night.fits(max_delay_at(step)))
+        })
+        .flatten();
     WindowFit {
-        max_delay,
-        window_seconds: max_delay.map(|hi| ((hi - lo) * 60.0).round()),
+        confidence,
+        max_delay: step.map(max_delay_at),
+        window_seconds: step.map(window_at),
+        chance: step.map(chance_at),
+        chance_one_step_less: step.map(|step| chance_at(step - 1)),
+        one_night_seconds: one_night_step.map(window_at),
         floor_seconds,
-        theory_seconds: theory_window(jobs, limit),
     }
 }
 
-/// The fewest whole seconds W, from ⌈N / L⌉ to a day, for which the
-/// expected busiest second of N uniform starts is at most L; found by
-/// bisection, as the expectation falls as W grows.
-fn theory_window(jobs: u32, limit: u32) -> Option<u32> {
-    const DAY: u32 = 86_400;
-    let fits = |seconds: u32| expected_busiest_second(jobs, seconds) <= f64::from(limit);
-    let floor = jobs.div_ceil(limit).max(1);
-    if floor > DAY || !fits(DAY) {
-        return None;
+/// One night's uniform draws, sorted, so that a window's busiest second
+/// is found by walking its seconds rather than counting every draw.
+struct OneNight {
+    draws: Vec<f64>,
+    min_delay: f64,
+    limit: usize,
+}
+
+impl OneNight {
+    fn new(params: &JitterParams, seed: u64) -> Self {
+        let mut rng = seeded(seed, DELAYS);
+        let mut draws: Vec<f64> = (0..params.jobs).map(|_| rng.random::<f64>()).collect();
+        draws.sort_unstable_by(f64::total_cmp);
+        Self {
+            draws,
+            min_delay: params.min_delay,
+            limit: params.limit_per_second as usize,
+        }
     }
-    if fits(floor) {
-        return Some(floor);
+
+    /// Whether every second from t0 holds at most L of the starts with
+    /// this max delay, counted as a run counts them. A start's second only
+    /// grows with its draw, so a second holds more than L exactly when
+    /// some sorted draw shares its second with the draw L places on.
+    fn fits(&self, max_delay: f64) -> bool {
+        let last = (max_delay * 60.0).floor() as usize;
+        let width = max_delay - self.min_delay;
+        let second = |u: f64| {
+            ((uniform_minutes(self.min_delay, width, u) * 60.0).floor() as usize).min(last)
+        };
+        let (draws, limit) = (&self.draws, self.limit);
+        let mut i = 0;
+        while i + limit < draws.len() {
+            let here = second(draws[i]);
+            if second(draws[i + limit]) == here {
+                return false;
+            }
+            // The next second's first draw lies within the next L.
+            i += 1 + draws[i + 1..=i + limit].partition_point(|&u| second(u) == here);
+        }
+        true
     }
-    Some(first_fitting(floor, DAY, fits))
 }
 
 /// Bisects between `overruns`, known not to fit, and `fitting`, known to,

@@ -17,11 +17,13 @@
 //!
 //! Below both sit the small shared pieces: [`error`], [`units`],
 //! [`field`] (how a parameter is read from text),
-//! [`key_numbers`], [`preset`], [`polyline`] (a chart's path thinned
+//! [`clock`] (a time of day), [`multinomial`] (how full the busiest of
+//! equal cells gets), [`key_numbers`], [`preset`], [`polyline`] (a chart's path thinned
 //! to its corners) and [`line_ends`] (what ends a line of pasted text).
 
 pub mod arrivals;
 pub mod backoff;
+pub mod clock;
 pub mod dist;
 pub mod error;
 pub mod field;
@@ -32,6 +34,7 @@ pub mod jitter;
 pub mod key_numbers;
 pub mod keys;
 pub mod line_ends;
+pub mod multinomial;
 pub mod panels;
 pub mod poisson;
 pub mod polyline;

@@ -49,6 +49,10 @@ export interface JitterParams {
   sd?: number;
   /** Calls a second the downstream accepts, 1 to 100,000 (20). */
   rps?: number;
+  /** The share of nights, in percent, the recommended window holds on ("95"). */
+  conf?: "50" | "90" | "95" | "99";
+  /** The enqueue's time of day, HH:MM on a 24-hour clock, for the snippets ("00:00"). */
+  at?: string;
   s?: Seed;
 }
 
@@ -193,19 +197,26 @@ export interface JitterRun {
   last_run: number;
   /** n / (hi - lo) per second, for the uniform strategy. */
   flat_rate_per_second: number | null;
+  /** For the uniform strategy, the share of nights (0 to 1) on which this window keeps every second within `rps`. */
+  nights_within_limit: number | null;
   window_fit: WindowFit;
 }
 
-/** The narrowest uniform window whose busiest second stays within `rps`. */
+/** The narrowest uniform window that keeps every second within `rps` on a share of nights. */
 export interface WindowFit {
-  /** Measured on this seed's draws: the max delay in minutes, or null when none up to 1440 fits. */
+  /** The share of nights asked for, 0 to 1: `conf` / 100. */
+  confidence: number;
+  /** The smallest max delay in minutes that holds on that share, or null when none up to 1440 does. */
   max_delay: number | null;
   /** That window, max - min, in seconds. */
   window_seconds: number | null;
+  /** The share of nights that window holds on, and one 6 s step less. */
+  chance: number | null;
+  chance_one_step_less: number | null;
+  /** The smallest window this seed's own draws (one night) fit in, in seconds. */
+  one_night_seconds: number | null;
   /** n / rps: no shorter window can fit. */
   floor_seconds: number;
-  /** Where the expected busiest second of n uniform starts falls to rps, in whole seconds. */
-  theory_seconds: number | null;
 }
 
 export interface Band {

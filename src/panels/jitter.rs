@@ -1,10 +1,10 @@
 //! Jitter: random delays that break up a bulk enqueue.
 
 use leptos::prelude::*;
-use stampede_core::jitter::{self, JitterParams, JitterRun, JitterStrategy, TimeAxis, WindowFit};
+use stampede_core::jitter::{self, JitterParams, JitterRun, JitterStrategy, TimeAxis};
 use stampede_core::panels;
 use stampede_core::panels::snippet;
-use stampede_core::units::{count, duration, significant};
+use stampede_core::units::{count, significant};
 
 use super::{Caption, ChartBlock, Computed, use_it};
 use crate::chart::{self, Area, ChartCanvas, Drawn, Ink, Layer, Pen, Plot};
@@ -46,9 +46,11 @@ pub fn explanation() -> impl IntoView {
             calls a second. Taking L a second it needs at least N / L to take all N, so no window
             shorter can fit however evenly it spreads. Random starts are not even, though: over W
             seconds each second holds Binomial(N, 1/W) jobs, and the busiest of W such seconds
-            sits several spreads above the flat rate N / W. 5,000 jobs against 50 a second need
-            100 s by the floor, but about 150 s before the busiest second stays under 50. The panel
-            finds that window for the current seed and from the binomial maximum."
+            sits several spreads above the flat rate N / W. Each night draws the delays afresh, so a
+            window that happened to fit one night can overflow the next. The panel answers with the
+            window that keeps every second under L on the share of nights you choose, computed
+            exactly from the multinomial counts, and shows this seed's night beside it: 5,000 jobs
+            against 50 a second need 100 s by the floor, and 2 min 48 s on 95 % of nights."
         </p>
         <p class="explain">
             "Every job may wait up to max, so jitter suits background work with a loose deadline
@@ -86,10 +88,9 @@ pub fn figure() -> impl IntoView {
         });
     });
 
-    let fit = move || run.with(|run| run.as_ref().ok().map(|run| run.window_fit));
     view! {
         {arrivals_block(params, arrivals)}
-        {move || fit().map(|fit| window_answer(params, fit))}
+        {window_answer(computed)}
         {computed.key_numbers(panels::jitter::key_numbers)}
         {completion_block(params, completion)}
         {use_it(move || params.with(snippet::jitter::snippets))}
@@ -100,7 +101,7 @@ fn arrivals_block(params: Memo<JitterParams>, arrivals: ChartCanvas) -> impl Int
     let label = move || {
         let params = params.get();
         format!(
-            "Two bar charts of jobs starting over time. Top: without jitter, all {} jobs start at once. \
+            "Two bar charts of jobs starting over one night. Top: without jitter, all {} jobs start at once. \
              Bottom: with the chosen delay ({}), against a downstream limit of {} jobs a second.",
             count(u64::from(params.jobs)),
             params.strategy.label(),
@@ -110,9 +111,10 @@ fn arrivals_block(params: Memo<JitterParams>, arrivals: ChartCanvas) -> impl Int
     view! {
         <ChartBlock figure="arrivals">
             <Caption slot>
-                "Jobs starting in each bin, without jitter (top) and with the chosen delay (bottom), each
-            on its own scale; bars above the dashed line break the downstream's limit. Wide bins
-            average their seconds, so the key numbers count the limit per second."
+                "One night, this seed's: jobs starting in each bin, without jitter (top) and with the
+            chosen delay (bottom), each on its own scale; bars above the dashed line break the
+            downstream's limit. Wide bins average their seconds, so the key numbers count the limit
+            per second."
             </Caption>
             {arrivals.view("jitter-arrivals", label)}
         </ChartBlock>
@@ -140,71 +142,54 @@ fn completion_block(params: Memo<JitterParams>, completion: ChartCanvas) -> impl
     }
 }
 
-/// "What window do I need?": the narrowest uniform window for N and L,
-/// measured on this seed and in theory, with a button that sets it.
-fn window_answer(params: Memo<JitterParams>, fit: WindowFit) -> impl IntoView {
+/// "What window do I need?", a polite live region, so a reader who changes
+/// a control hears the new answer. Its button stays in place when the
+/// window is in use, so the keyboard focus is never dropped; a click moves
+/// it to the max delay it set, where that control is on screen.
+fn window_answer(computed: Computed<JitterParams, JitterRun>) -> impl IntoView {
     let store = Store::get();
-    let (jobs, limit, uniform, max_delay) = params.with(|params| {
-        (
-            params.jobs,
-            params.limit_per_second,
-            params.strategy == JitterStrategy::Uniform,
-            params.max_delay,
-        )
+    let Computed { params, run } = computed;
+    let answer = Memo::new(move |_| {
+        run.with(|run| {
+            let run = run.as_ref().ok()?;
+            Some(params.with(|params| panels::jitter::window_answer(params, run)))
+        })
     });
-    let floor = duration(fit.floor_seconds);
-    let theory = fit.theory_seconds.map_or_else(
-        || "no window up to a day".to_string(),
-        |seconds| duration(f64::from(seconds)),
-    );
-    let measured = fit.window_seconds.zip(fit.max_delay);
-    let answer = match measured {
-        Some((window, _)) => format!(
-            "{} jobs under {} a second need a uniform window of {} with this seed: N / L = {} is the \
-             floor, and the expected busiest second reaches L at {}.",
-            count(u64::from(jobs)),
-            count(u64::from(limit)),
-            duration(window),
-            floor,
-            theory
-        ),
-        None => format!(
-            "No uniform window up to 1,440 min keeps {} jobs under {} a second: even N / L = {} \
-             is past a day's worth of spreading.",
-            count(u64::from(jobs)),
-            count(u64::from(limit)),
-            floor
-        ),
+    let button = move || answer.with(|answer| answer.as_ref()?.button.clone());
+    let use_window = move |_| {
+        let Some(button) = button() else { return };
+        if button.in_use {
+            return;
+        }
+        chart::mark_change();
+        if button.to_uniform {
+            store.set("js", JitterStrategy::Uniform.slug());
+        }
+        store.set("hi", &button.max_delay.to_string());
+        request_animation_frame(|| crate::browser::focus("f-hi-range"));
     };
-    let button = measured
-        .filter(|&(_, fitting)| !(uniform && fitting == max_delay))
-        .map(|(_, fitting)| {
-            let label = if uniform {
-                format!("Use this window (max {fitting} min)")
-            } else {
-                format!("Use uniform jitter over it (max {fitting} min)")
-            };
-            view! {
-                <button
-                    type="button"
-                    id="use-window"
-                    on:click=move |_| {
-                        chart::mark_change();
-                        if !uniform {
-                            store.set("js", JitterStrategy::Uniform.slug());
-                        }
-                        store.set("hi", &fitting.to_string());
-                    }
-                >
-                    {label}
-                </button>
-            }
-        });
     view! {
-        <div class="answer" id="window-answer">
+        <div class="answer" id="window-answer" aria-live="polite">
             <h3>"What window do I need?"</h3>
-            <p>{answer}</p>
-            {button}
+            {move || {
+                answer
+                    .with(|answer| {
+                        answer
+                            .iter()
+                            .flat_map(|answer| answer.sentences.clone())
+                            .map(|sentence| view! { <p>{sentence}</p> })
+                            .collect_view()
+                    })
+            }}
+            <button
+                type="button"
+                id="use-window"
+                hidden=move || button().is_none()
+                aria-disabled=move || button().is_some_and(|button| button.in_use).to_string()
+                on:click=use_window
+            >
+                {move || button().map(|button| button.label).unwrap_or_default()}
+            </button>
         </div>
     }
 }

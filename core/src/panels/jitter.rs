@@ -1,12 +1,13 @@
 //! The Jitter panel: its parameters in URLs and controls, the rules that
 //! keep the delay range sound, its presets and key numbers.
 
+use crate::clock::ClockTime;
 use crate::field::{Field, Notice};
 use crate::jitter::*;
 use crate::key_numbers::KeyNumber;
 use crate::panel_params;
 use crate::preset::Preset;
-use crate::units::{count, duration, significant};
+use crate::units::{count, duration, percent, significant};
 
 panel_params! {
     impl JitterParams {
@@ -18,6 +19,8 @@ panel_params! {
         mean_delay = 10.0, MEAN_DELAY: Field::number("m", "Mean delay", "min", (0.0, MAX_DELAY_MINUTES), DELAY_STEP_MINUTES).log();
         sd = 5.0, SD: Field::number("sd", "Std deviation", "min", (0.1, 720.0), 0.1).log();
         limit_per_second = 20, LIMIT_PER_SECOND: Field::number("rps", "Downstream limit", "/s", (1.0, 100_000.0), 1.0).log();
+        confidence = Confidence::NinetyFive, CONFIDENCE: Field::choice("conf", "Window holds on", Confidence::OPTIONS);
+        start = ClockTime::MIDNIGHT, START: Field::text("at", "Enqueue at", 5, "02:00");
     }
     settle_rules = keep_delays_apart;
     relevance = is_relevant;
@@ -111,7 +114,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         slug: "api-limit",
         title: "5,000 jobs against a 50/s API",
-        lesson: "Over 2 minutes 5,000 jobs average 41.7 a second, under the limit of 50, yet the busiest second holds about 60: the window that fits is about 2 min 30 s, where N / L alone says 1 min 40 s.",
+        lesson: "Over 2 minutes 5,000 jobs average 41.7 a second, under the limit of 50, yet the busiest second holds about 60: a window that holds on 95 % of nights is 2 min 48 s, where N / L alone says 1 min 40 s.",
         query: "n=5000&rps=50&hi=2",
     },
     Preset {
@@ -160,6 +163,13 @@ pub fn key_numbers(params: &JitterParams, run: &JitterRun) -> Vec<KeyNumber> {
         ),
         "seconds [k, k + 1) with more than L jobs",
     );
+    let seconds_over = match run.nights_within_limit {
+        Some(share) => seconds_over.beside(format!(
+            "this is one night; at this window {} of nights have none",
+            share_of_nights(share)
+        )),
+        None => seconds_over,
+    };
     let over_limit = KeyNumber::new(
         "over-limit",
         "Jobs over the downstream limit",
@@ -217,36 +227,45 @@ pub fn key_numbers(params: &JitterParams, run: &JitterRun) -> Vec<KeyNumber> {
     ]
 }
 
-/// The narrowest uniform window, measured and in theory.
+/// The narrowest uniform window at the chosen confidence, beside the
+/// counting floor and this seed's one night.
 fn fit_number(fit: &WindowFit, min_delay: f64) -> KeyNumber {
-    let measured = match (fit.window_seconds, fit.max_delay) {
+    let value = match (fit.window_seconds, fit.max_delay) {
         (Some(window), Some(max_delay)) => format!(
-            "{} (min {} to max {} min)",
+            "{} on {} of nights (min {} to max {} min)",
             duration(window),
+            percent(fit.confidence),
             min_delay,
             max_delay
         ),
         _ => "none up to 1,440 min".into(),
     };
-    let theory = match fit.theory_seconds {
-        Some(seconds) => format!(
-            "at least N / L = {}; the expected busiest second, max of W seconds each \
-             Binomial(N, 1/W), falls to L at W = {}",
-            duration(fit.floor_seconds),
-            duration(f64::from(seconds))
-        ),
-        None => format!(
-            "at least N / L = {}; the expected busiest second stays above L for any W up to a day",
-            duration(fit.floor_seconds)
-        ),
+    let night = match fit.one_night_seconds {
+        Some(seconds) => format!("this seed's one night fits from {}", duration(seconds)),
+        None => "this seed's one night fits no window up to a day".into(),
     };
     KeyNumber::new(
         "fit-window",
         "Smallest uniform window under the limit",
-        measured,
-        "this seed's uniform draws, the max delay bisected in steps of 6 s",
+        value,
+        "holds on the chosen share of nights: the chance that no second of W holds more than L \
+         of N, exact for the multinomial, in steps of 6 s",
     )
-    .beside(theory)
+    .beside(format!(
+        "at least N / L = {}; {night}",
+        duration(fit.floor_seconds)
+    ))
+}
+
+/// A share of nights in words that never round a near-certainty to 100 %.
+pub fn share_of_nights(share: f64) -> String {
+    if share >= 0.9995 {
+        "over 99.9 %".into()
+    } else if share < 0.0005 {
+        "under 0.1 %".into()
+    } else {
+        percent(share)
+    }
 }
 
 /// What theory expects of the busiest second, where it says something
@@ -291,5 +310,93 @@ fn busiest_second_theory(params: &JitterParams) -> Option<String> {
             ))
         }
         JitterStrategy::Normal | JitterStrategy::TwoPeak => None,
+    }
+}
+
+/// The panel's headline: "What window do I need?" in sentences that follow
+/// the window fit and the current run, and what its button would set.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WindowAnswer {
+    pub sentences: Vec<String>,
+    /// `None` when no window up to a day holds.
+    pub button: Option<WindowButton>,
+}
+
+/// "Use this window": the max delay it sets, whether it switches the
+/// strategy to uniform, and whether the window is already in use.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WindowButton {
+    pub label: String,
+    pub max_delay: f64,
+    pub to_uniform: bool,
+    pub in_use: bool,
+}
+
+/// The window answer for `params` and its `run`.
+pub fn window_answer(params: &JitterParams, run: &JitterRun) -> WindowAnswer {
+    let fit = &run.window_fit;
+    let (jobs, limit) = (
+        count(u64::from(params.jobs)),
+        count(u64::from(params.limit_per_second)),
+    );
+    let share = percent(fit.confidence);
+    let floor = duration(fit.floor_seconds);
+    let headline = match (fit.window_seconds, fit.chance, fit.chance_one_step_less) {
+        (Some(window), Some(chance), Some(less)) => format!(
+            "{jobs} jobs under {limit} a second need a uniform window of {} to keep every second \
+             at or under {limit} on {share} of nights: it holds on {}, and {} on {}. \
+             N / L = {floor} is the floor.",
+            duration(window),
+            share_of_nights(chance),
+            duration(window - 6.0),
+            share_of_nights(less),
+        ),
+        _ => format!(
+            "No uniform window up to 1,440 min keeps {jobs} jobs under {limit} a second on \
+             {share} of nights. N / L = {floor} is the floor."
+        ),
+    };
+    let night = match fit.one_night_seconds {
+        Some(seconds) => format!(
+            "The charts show one night, this seed's draws, which fit from {}.",
+            duration(seconds)
+        ),
+        None => "The charts show one night, this seed's draws, which fit no window up to a day."
+            .to_string(),
+    };
+    let current = match run.nights_within_limit {
+        Some(within) => format!(
+            " At the current window of {}, {} of nights keep every second under the limit.",
+            duration(params.spread_minutes() * 60.0),
+            share_of_nights(within)
+        ),
+        None if params.strategy == JitterStrategy::NoDelay => {
+            " Without a delay every job starts at once.".to_string()
+        }
+        None => format!(
+            " The chosen delay is {}, not uniform: the window above is for uniform jitter.",
+            params.strategy.label().to_lowercase()
+        ),
+    };
+    let uniform = params.strategy == JitterStrategy::Uniform;
+    let button = fit.max_delay.map(|max_delay| {
+        let in_use = uniform && max_delay == params.max_delay;
+        let label = if in_use {
+            format!("In use: max {max_delay} min")
+        } else if uniform {
+            format!("Use this window (max {max_delay} min)")
+        } else {
+            format!("Use uniform jitter over it (max {max_delay} min)")
+        };
+        WindowButton {
+            label,
+            max_delay,
+            to_uniform: !uniform,
+            in_use,
+        }
+    });
+    WindowAnswer {
+        sentences: vec![headline, night + &current],
+        button,
     }
 }

@@ -159,8 +159,8 @@ const TEXT: [&[&str]; 8] = [
     // Jitter
     &[
         "Give every job its own random delay, drawn evenly between zero and a maximum, and the herd becomes a stream. 5,000 jobs spread over 2 min arrive at 41.7 a second on average, under a downstream limit of 50 a second.",
-        "An average is not a peak. Random starts clump, so the busiest second takes 60 jobs and 7 of 120 seconds go over the limit. The limit alone asks for N / L = 1 min 40 s; the smallest window whose busiest second stays under it is 2 min 30 s.",
-        "Drag the maximum delay to 2.5 minutes and the bars over the limit go. Drag the limit to the one your downstream states.",
+        "An average is not a peak. Random starts clump, so the busiest second takes 60 jobs and 7 of 120 seconds go over the limit. The limit alone asks for N / L = 1 min 40 s; the smallest window that keeps every second under it on 95 % of nights is 2 min 48 s.",
+        "Drag the maximum delay to 2.8 minutes: at most one night in twenty still has a second over the limit. Drag the limit to the one your downstream states.",
     ],
     // What random looks like
     &[

@@ -26,6 +26,7 @@ mod hash;
 mod hash_spread;
 mod hash_spread_cache;
 mod jitter;
+mod jitter_nights;
 mod keys;
 mod layout;
 mod learn;

@@ -14,6 +14,7 @@
 //! clock's second, which would give every machine starting in that second
 //! the same delay.
 
+use crate::clock::ClockTime;
 use crate::jitter::{JitterParams, JitterStrategy};
 
 use super::Snippet;
@@ -22,14 +23,20 @@ use super::Snippet;
 /// systemd, Sidekiq, Active Job, Celery and a Kubernetes CronJob.
 pub fn snippets(params: &JitterParams) -> Vec<Snippet> {
     let delay = Delay::of(params);
+    let start = params.start;
     vec![
-        crontab(&delay),
-        systemd(&delay),
+        crontab(&delay, start),
+        systemd(&delay, start),
         sidekiq(&delay),
         active_job(&delay),
         celery(&delay),
-        kubernetes(&delay),
+        kubernetes(&delay, start),
     ]
+}
+
+/// A crontab's minute and hour fields for `start`: `0 2 * * *`.
+fn cron_schedule(start: ClockTime) -> String {
+    format!("{} {} * * *", start.minute(), start.hour())
 }
 
 /// A delay in whole seconds, in the shape the panel draws.
@@ -142,13 +149,13 @@ impl Delay {
         }
     }
 
-    /// A Python expression for the delay in seconds (`random` and `math`
-    /// imported).
-    fn python(&self) -> String {
-        match *self {
+    /// A Python expression for the delay in seconds, after the import
+    /// line it needs.
+    fn python(&self) -> (&'static str, String) {
+        let expression = match *self {
             Self::None => "0".into(),
             Self::Fixed(delay) => delay.to_string(),
-            Self::Uniform { min, max } => format!("random.uniform({min}, {max})"),
+            Self::Uniform { min, max } => format!("random.randrange({min}, {max})"),
             Self::Exponential { mean, max } => {
                 format!("-{mean} * math.log(1 - random.random() * (1 - math.exp(-{max} / {mean})))")
             }
@@ -161,7 +168,15 @@ impl Delay {
                     "min(max(random.gauss(random.choice([{early}, {late}]), {sd}), {min}), {max})"
                 )
             }
-        }
+        };
+        let import = match self {
+            Self::None | Self::Fixed(_) => "",
+            Self::Exponential { .. } => "import math, random\n\n",
+            Self::Uniform { .. } | Self::Normal { .. } | Self::TwoPeak { .. } => {
+                "import random\n\n"
+            }
+        };
+        (import, expression)
     }
 
     /// What the snippet draws, in a few words.
@@ -209,10 +224,11 @@ fn peaks(min: u64, max: u64) -> (u64, u64) {
 /// A line run as the job's command, after the delay.
 const JOB: &str = "/usr/local/bin/nightly-sync";
 
-fn crontab(delay: &Delay) -> Snippet {
+fn crontab(delay: &Delay, start: ClockTime) -> Snippet {
+    let schedule = cron_schedule(start);
     let code = match delay.shell() {
-        Some(shell) => format!("0 0 * * * sleep \"$({shell})\"; {JOB}"),
-        None => format!("0 0 * * * {JOB}"),
+        Some(shell) => format!("{schedule} sleep \"$({shell})\"; {JOB}"),
+        None => format!("{schedule} {JOB}"),
     };
     Snippet::new(
         "crontab",
@@ -228,46 +244,53 @@ fn crontab(delay: &Delay) -> Snippet {
     )
 }
 
-fn systemd(delay: &Delay) -> Snippet {
+fn systemd(delay: &Delay, start: ClockTime) -> Snippet {
+    // systemd coalesces a timer's wakeups within AccuracySec=, a minute
+    // by default, which would add up to a minute of its own.
+    const ACCURACY: &str = "AccuracySec=1s";
+    const ACCURACY_NOTE: &str =
+        "AccuracySec=1s keeps systemd's default of a minute's slack from moving every start.";
     let (code, note) = match *delay {
-        Delay::Uniform { min, max } => {
-            let start = if min == 0 {
-                "*-*-* 00:00:00".to_string()
-            } else {
-                clock(min)
-            };
-            (
-                format!(
-                    "[Timer]\nOnCalendar={start}\nRandomizedDelaySec={}\nFixedRandomDelay=true",
-                    max - min
-                ),
-                format!(
-                    "systemd delays each start uniformly by up to {} s. FixedRandomDelay=true \
-                     keeps each machine's delay the same night after night (it is derived from \
-                     the machine id and the timer's name), so a fleet stays spread and each \
-                     machine keeps its own time.",
-                    max - min
-                ),
-            )
-        }
+        Delay::Uniform { min, max } => (
+            format!(
+                "[Timer]\nOnCalendar={}\n{ACCURACY}\nRandomizedDelaySec={}\nFixedRandomDelay=true",
+                on_calendar(start, min),
+                max - min
+            ),
+            format!(
+                "systemd delays each start uniformly by up to {} s. FixedRandomDelay=true \
+                 keeps each machine's delay the same night after night (it is derived from \
+                 the machine id and the timer's name), so a fleet stays spread and each \
+                 machine keeps its own time. {ACCURACY_NOTE}",
+                max - min
+            ),
+        ),
         Delay::Fixed(delay) => (
-            format!("[Timer]\nOnCalendar={}", clock(delay)),
-            "A fixed delay is a later OnCalendar time: every machine still starts at once.".into(),
+            format!(
+                "[Timer]\nOnCalendar={}\n{ACCURACY}",
+                on_calendar(start, delay)
+            ),
+            format!(
+                "A fixed delay is a later OnCalendar time: every machine still starts at once. \
+                 {ACCURACY_NOTE}"
+            ),
         ),
         Delay::None => (
-            "[Timer]\nOnCalendar=*-*-* 00:00:00".into(),
-            "Without a delay every machine starts at midnight together.".into(),
+            format!("[Timer]\nOnCalendar={}\n{ACCURACY}", on_calendar(start, 0)),
+            format!("Without a delay every machine starts at {start} together. {ACCURACY_NOTE}"),
         ),
         Delay::Exponential { .. } | Delay::Normal { .. } | Delay::TwoPeak { .. } => {
             let shell = delay.shell().unwrap_or_default().replace('\'', "'\\''");
             (
                 format!(
-                    "[Timer]\nOnCalendar=*-*-* 00:00:00\n\n[Service]\nTimeoutStartSec=infinity\n\
-                     ExecStartPre=/bin/sh -c 'sleep \"$({shell})\"'"
+                    "[Timer]\nOnCalendar={}\n{ACCURACY}\n\n[Service]\nTimeoutStartSec=infinity\n\
+                     ExecStartPre=/bin/sh -c 'sleep \"$({shell})\"'",
+                    on_calendar(start, 0)
                 ),
                 format!(
                     "RandomizedDelaySec= draws uniformly only, so the service sleeps {} first; \
-                     TimeoutStartSec=infinity keeps systemd from stopping a long sleep.",
+                     TimeoutStartSec=infinity keeps systemd from stopping a long sleep. \
+                     {ACCURACY_NOTE}",
                     delay.describe()
                 ),
             )
@@ -276,9 +299,9 @@ fn systemd(delay: &Delay) -> Snippet {
     Snippet::new("systemd", "systemd timer", "ini", code, note)
 }
 
-/// `seconds` after midnight as an OnCalendar time of day.
-fn clock(seconds: u64) -> String {
-    let seconds = seconds % 86_400;
+/// An OnCalendar time of day `after` seconds past `start`.
+fn on_calendar(start: ClockTime, after: u64) -> String {
+    let seconds = (start.seconds() + after) % 86_400;
     format!(
         "*-*-* {:02}:{:02}:{:02}",
         seconds / 3600,
@@ -327,11 +350,13 @@ fn active_job(delay: &Delay) -> Snippet {
 fn celery(delay: &Delay) -> Snippet {
     let code = match delay {
         Delay::None => "for account_id in account_ids:\n    sync.delay(account_id)".to_string(),
-        _ => format!(
-            "import math, random\n\nfor account_id in account_ids:\n    \
-             sync.apply_async(args=[account_id], countdown={})",
-            delay.python()
-        ),
+        _ => {
+            let (import, countdown) = delay.python();
+            format!(
+                "{import}for account_id in account_ids:\n    \
+                 sync.apply_async(args=[account_id], countdown={countdown})"
+            )
+        }
     };
     Snippet::new(
         "celery",
@@ -347,7 +372,7 @@ fn celery(delay: &Delay) -> Snippet {
     )
 }
 
-fn kubernetes(delay: &Delay) -> Snippet {
+fn kubernetes(delay: &Delay, start: ClockTime) -> Snippet {
     let command = match delay.shell() {
         Some(shell) => format!(
             "sleep \\\"$({})\\\" && exec {JOB}",
@@ -357,10 +382,11 @@ fn kubernetes(delay: &Delay) -> Snippet {
     };
     let code = format!(
         "apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: nightly-sync\nspec:\n  \
-         schedule: \"0 0 * * *\"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          \
+         schedule: \"{}\"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          \
          restartPolicy: OnFailure\n          containers:\n            - name: sync\n              \
          image: registry.example.com/sync:latest\n              \
-         command: [\"/bin/sh\", \"-c\", \"{command}\"]"
+         command: [\"/bin/sh\", \"-c\", \"{command}\"]",
+        cron_schedule(start)
     );
     Snippet::new(
         "kubernetes",
@@ -417,11 +443,15 @@ mod tests {
         );
         assert_eq!(
             code(&snippets, "systemd"),
-            "[Timer]\nOnCalendar=*-*-* 00:00:00\nRandomizedDelaySec=150\nFixedRandomDelay=true"
+            "[Timer]\nOnCalendar=*-*-* 00:00:00\nAccuracySec=1s\nRandomizedDelaySec=150\nFixedRandomDelay=true"
         );
         assert!(code(&snippets, "sidekiq").contains("SyncJob.perform_in(rand(150), id)"));
         assert!(code(&snippets, "activejob").contains("set(wait: (rand(150)).seconds)"));
-        assert!(code(&snippets, "celery").contains("countdown=random.uniform(0, 150)"));
+        assert_eq!(
+            code(&snippets, "celery"),
+            "import random\n\nfor account_id in account_ids:\n    \
+             sync.apply_async(args=[account_id], countdown=random.randrange(0, 150))"
+        );
         assert!(
             code(&snippets, "kubernetes")
                 .contains(r#"command: ["/bin/sh", "-c", "sleep \"$(shuf -i 0-149 -n 1)\" && exec"#)
@@ -434,10 +464,25 @@ mod tests {
         assert!(code(&snippets, "crontab").contains("shuf -i 90-239 -n 1"));
         assert!(
             code(&snippets, "systemd")
-                .contains("OnCalendar=*-*-* 00:01:30\nRandomizedDelaySec=150")
+                .contains("OnCalendar=*-*-* 00:01:30\nAccuracySec=1s\nRandomizedDelaySec=150")
         );
         assert!(code(&snippets, "sidekiq").contains("perform_in(90 + rand(150), id)"));
-        assert!(code(&snippets, "celery").contains("random.uniform(90, 240)"));
+        assert!(code(&snippets, "celery").contains("random.randrange(90, 240)"));
+    }
+
+    #[test]
+    fn the_start_time_schedules_every_calendar() {
+        let night = snippets(&params("js=uniform&lo=1.5&hi=4&at=02:00"));
+        assert!(code(&night, "crontab").starts_with("0 2 * * * sleep"));
+        assert!(code(&night, "systemd").contains("OnCalendar=*-*-* 02:01:30\n"));
+        assert!(code(&night, "kubernetes").contains("schedule: \"0 2 * * *\""));
+        let late = snippets(&params("js=fixed&fd=45&at=23:30"));
+        assert!(code(&late, "crontab").starts_with("30 23 * * * sleep \"$(echo 2700)\""));
+        assert!(code(&late, "systemd").contains("OnCalendar=*-*-* 00:15:00\n"));
+        // No import for a fixed countdown; math only where it is used.
+        assert!(code(&late, "celery").starts_with("for account_id"));
+        let exponential = snippets(&params("js=exponential&m=10&hi=30"));
+        assert!(code(&exponential, "celery").starts_with("import math, random\n"));
     }
 
     #[test]
