@@ -32,7 +32,7 @@ impl ClockTime {
 
 impl fmt::Display for ClockTime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:02}:{:02}", self.hour(), self.minute())
+        f.write_str(&self.encode())
     }
 }
 
@@ -60,8 +60,18 @@ impl FieldValue for ClockTime {
             })
     }
 
+    /// `HH:MM`, digit by digit: the docs module reads times, and padded
+    /// number formatting would weigh more than this.
     fn encode(&self) -> String {
-        self.to_string()
+        let digits = |n: u32| {
+            [
+                char::from(b'0' + (n / 10) as u8),
+                char::from(b'0' + (n % 10) as u8),
+            ]
+        };
+        let [h1, h2] = digits(self.hour());
+        let [m1, m2] = digits(self.minute());
+        [h1, h2, ':', m1, m2].iter().collect()
     }
 }
 

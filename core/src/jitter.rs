@@ -380,7 +380,7 @@ impl OneNight {
     fn new(params: &JitterParams, seed: u64) -> Self {
         let mut rng = seeded(seed, DELAYS);
         let mut draws: Vec<f64> = (0..params.jobs).map(|_| rng.random::<f64>()).collect();
-        draws.sort_unstable_by(f64::total_cmp);
+        stats::sort_as_total_cmp(&mut draws);
         Self {
             draws,
             min_delay: params.min_delay,

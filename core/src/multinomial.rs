@@ -95,25 +95,30 @@ impl BoundedPoisson {
                 term *= mean / k as f64;
                 above += term;
             }
-            (-above).ln_1p()
+            libm::log1p(-above)
         } else {
             below.ln()
         };
         let probabilities: Vec<f64> = raw.iter().map(|p| p / below).collect();
-        let moment = |power: i32, around: f64| -> f64 {
-            probabilities
-                .iter()
-                .enumerate()
-                .map(|(i, p)| p * ((first + i as u64) as f64 - around).powi(power))
-                .sum()
-        };
-        let truncated_mean = moment(1, 0.0);
-        let variance = moment(2, truncated_mean);
-        let spread = variance.sqrt();
+        let at = |i: usize| (first + i as u64) as f64;
+        let truncated_mean: f64 = probabilities
+            .iter()
+            .enumerate()
+            .map(|(i, p)| p * at(i))
+            .sum();
+        // The second, third and fourth central moments in one pass.
+        let mut central = [0.0; 3];
+        for (i, p) in probabilities.iter().enumerate() {
+            let d = at(i) - truncated_mean;
+            central[0] += p * d * d;
+            central[1] += p * d * d * d;
+            central[2] += p * d * d * d * d;
+        }
+        let [variance, third, fourth] = central;
         let (skew, kurtosis) = if variance > 0.0 {
             (
-                moment(3, truncated_mean) / (variance * spread),
-                moment(4, truncated_mean) / (variance * variance) - 3.0,
+                third / (variance * variance.sqrt()),
+                fourth / (variance * variance) - 3.0,
             )
         } else {
             (0.0, 0.0)

@@ -335,7 +335,7 @@ impl Arrivals {
             .map(|&end| {
                 let events = &mut self.times[start..end];
                 if !events.is_sorted() {
-                    sort_times(events);
+                    stats::sort_as_total_cmp(events);
                 }
                 let own = start..end;
                 start = end;
@@ -368,24 +368,6 @@ impl Arrivals {
             next.start += 1;
         }
         (self.times, self.tenants) = (times, tenants);
-    }
-}
-
-/// Sorts times as [`f64::total_cmp`] orders them, by sorting their bits,
-/// flipped so that unsigned order is that order: the docs module already
-/// holds a sort of u64s, and one of f64s would weigh about 1 KB more.
-fn sort_times(times: &mut [f64]) {
-    const SIGN: u64 = 1 << 63;
-    let mut keys: Vec<u64> = times
-        .iter()
-        .map(|time| {
-            let bits = time.to_bits();
-            if bits & SIGN == 0 { bits | SIGN } else { !bits }
-        })
-        .collect();
-    keys.sort_unstable();
-    for (time, key) in times.iter_mut().zip(keys) {
-        *time = f64::from_bits(if key & SIGN == 0 { !key } else { key & !SIGN });
     }
 }
 
@@ -742,24 +724,6 @@ mod tests {
         arrivals.sort_by_time();
         assert_eq!(arrivals.times, [0.5, 1.0, 4.0, 5.0, 5.0, 5.0, 5.0, 6.0]);
         assert_eq!(arrivals.tenants, [1, 0, 0, 0, 0, 1, 2, 1]);
-    }
-
-    #[test]
-    fn times_sort_as_total_cmp_orders_them() {
-        let mut times = [
-            3.0,
-            -1.0,
-            0.0,
-            f64::INFINITY,
-            -0.0,
-            -5.5,
-            1e-300,
-            f64::NEG_INFINITY,
-        ];
-        let mut expected = times;
-        expected.sort_by(f64::total_cmp);
-        sort_times(&mut times);
-        assert_eq!(times.map(f64::to_bits), expected.map(f64::to_bits));
     }
 
     #[test]

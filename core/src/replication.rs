@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
 use crate::rng::{Purpose, seeded};
-use crate::stats::quantile_sorted;
+use crate::stats::{quantile_sorted, sort_as_total_cmp};
 
 /// The fewest replications an interval is drawn from.
 pub const MIN_REPLICATIONS: u32 = 5;
@@ -134,7 +134,7 @@ impl PercentileBand {
         for bin in 0..bins {
             column.clear();
             column.extend(runs.iter().map(|run| f64::from(run[bin])));
-            column.sort_by(f64::total_cmp);
+            sort_as_total_cmp(&mut column);
             let at = |p| quantile_sorted(&column, p).unwrap_or(0.0);
             band.p10.push(at(0.1));
             band.p50.push(at(0.5));

@@ -343,3 +343,21 @@ fn quantiles_need_ascending_probabilities_within_zero_and_one() {
         Some([1.0, 2.0, 2.0, 3.0])
     );
 }
+
+#[test]
+fn values_sort_as_total_cmp_orders_them() {
+    let mut values = [
+        3.0,
+        -1.0,
+        0.0,
+        f64::INFINITY,
+        -0.0,
+        -5.5,
+        1e-300,
+        f64::NEG_INFINITY,
+    ];
+    let mut expected = values;
+    expected.sort_by(f64::total_cmp);
+    stampede_core::stats::sort_as_total_cmp(&mut values);
+    assert_eq!(values.map(f64::to_bits), expected.map(f64::to_bits));
+}
