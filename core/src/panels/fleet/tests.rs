@@ -207,9 +207,10 @@ mod teaching {
         assert!((expected_used(60.0, 100) - 48.83).abs() < 0.01);
         assert!((expected_used(1440.0, 100) - 96.64).abs() < 0.01);
         assert!((expected_used(240.0, 100) - 81.92).abs() < 0.01);
-        let pairs: std::collections::BTreeSet<(u32, u32)> = (0..1u32 << 16)
-            .map(|crc| (crc % 60, (crc >> 1) % 24))
-            .collect();
+        let mut pairs = std::collections::BTreeSet::new();
+        for crc in 0..1u32 << 16 {
+            pairs.insert((crc % 60, (crc >> 1) % 24));
+        }
         assert_eq!(pairs.len(), 240);
     }
 
