@@ -49,7 +49,8 @@ pub fn explanation() -> impl IntoView {
             sits several spreads above the flat rate N / W. Each night draws the delays afresh, so a
             window that happened to fit one night can overflow the next. The panel answers with the
             window that keeps every second under L on the share of nights you choose, computed
-            exactly from the multinomial counts, and shows this seed's night beside it: 5,000 jobs
+            from the multinomial counts to within a thousandth of a point, and shows this seed's
+            night beside it: 5,000 jobs
             against 50 a second need 100 s by the floor, and 2 min 48 s on 95 % of nights."
         </p>
         <p class="explain">

@@ -249,7 +249,7 @@ fn fit_number(fit: &WindowFit, min_delay: f64) -> KeyNumber {
         "Smallest uniform window under the limit",
         value,
         "holds on the chosen share of nights: the chance that no second of W holds more than L \
-         of N, exact for the multinomial, in steps of 6 s",
+         of N, from the multinomial by Levin's method (within 0.001 points), in steps of 6 s",
     )
     .beside(format!(
         "at least N / L = {}; {night}",
