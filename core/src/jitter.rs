@@ -326,7 +326,7 @@ fn uniform_minutes(min: f64, width: f64, u: f64) -> f64 {
 /// [`WindowFit`].
 ///
 /// The share of nights a window W holds on is the chance that no second
-/// of W holds more than L of N uniform starts, exact by
+/// of W holds more than L of N uniform starts, by
 /// [`chance_max_at_most`]. It grows with W, so the smallest W is found by
 /// bisection. One night's draws do not grow steadily better with W (a
 /// wider window can put two close draws into one second), so its window
