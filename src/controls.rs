@@ -179,19 +179,34 @@ fn number_inputs(
     let store = Store::get();
     let id = id.to_string();
     let (slider_min, slider_max, slider_step) = field.slider_range().unwrap_or((min, max, step));
-    let position = move || {
-        let current = value().parse().unwrap_or(min);
-        field.slider_position(current).to_string()
+    let current = move || value().parse().unwrap_or(min);
+    // The keys move the value in its own space (Field::step_value), not
+    // the track's: on a logarithmic track a position may round back to
+    // the value it left.
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let next = match ev.key().as_str() {
+            "ArrowRight" | "ArrowUp" => field.step_value(current(), true, false),
+            "ArrowLeft" | "ArrowDown" => field.step_value(current(), false, false),
+            "PageUp" => field.step_value(current(), true, true),
+            "PageDown" => field.step_value(current(), false, true),
+            "Home" => min,
+            "End" => max,
+            _ => return,
+        };
+        ev.prevent_default();
+        enter(store, field.key, &next.to_string());
     };
     view! {
         <input
             type="range"
             id=format!("{id}-range")
             aria-labelledby=label_id
+            aria-valuetext=move || field.value_text(current())
             min=slider_min
             max=slider_max
             step=slider_step
-            prop:value=position
+            prop:value=move || field.slider_position(current()).to_string()
+            on:keydown=on_key
             on:input=move |ev| {
                 let Ok(position) = event_target_value(&ev).parse::<f64>() else { return };
                 enter(store, field.key, &field.slider_value(position).to_string());

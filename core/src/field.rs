@@ -249,6 +249,106 @@ impl Field {
     }
 }
 
+impl Field {
+    /// The value one key press moves a number's slider to from `current`:
+    /// up or down one step, or a `big` step (PageUp, PageDown).
+    ///
+    /// A linear slider moves by its step, ten steps when big. A logarithmic
+    /// one climbs a ladder of whole multiples of its step, 1, 2, … 9, 10, 20,
+    /// … 90, 100, 200 …, so 20 /s reaches 40 /s in two presses and a big step
+    /// is nine rungs, a factor of ten. Its thousand track positions cannot do
+    /// this: one position is 1.2 % of a six-decade range, which rounds back
+    /// to the same whole number at the low end. A value between rungs goes
+    /// to the nearest rung in the direction pressed; only the range's ends
+    /// stop a press.
+    pub fn step_value(&self, current: f64, up: bool, big: bool) -> f64 {
+        let Kind::Number {
+            min,
+            max,
+            step,
+            log,
+        } = self.kind
+        else {
+            return current;
+        };
+        let units = on_grid(current / step);
+        let moved = match (log, big) {
+            (false, false) => units + if up { 1.0 } else { -1.0 },
+            (false, true) => units + if up { 10.0 } else { -10.0 },
+            (true, _) => {
+                let rungs = if big { 9 } else { 1 };
+                (0..rungs).fold(
+                    units,
+                    |at, _| {
+                        if up { rung_above(at) } else { rung_below(at) }
+                    },
+                )
+            }
+        };
+        snap(moved * step, step).clamp(min, max)
+    }
+
+    /// A number as a reader hears it from a slider: its value with
+    /// thousands separators and its unit, "8,000 jobs", "40 /s".
+    pub fn value_text(&self, value: f64) -> String {
+        let number = if value >= 0.0 && value.fract() == 0.0 {
+            crate::units::count(value as u64)
+        } else {
+            crate::units::significant(value, 7)
+        };
+        if self.unit.is_empty() {
+            number
+        } else {
+            format!("{number} {}", self.unit)
+        }
+    }
+}
+
+/// `units` rounded to a whole number when within float noise of one, so
+/// that 0.07 / 0.01 counts as 7 steps, not 7.000000000000001.
+fn on_grid(units: f64) -> f64 {
+    let whole = units.round();
+    if (units - whole).abs() < 1e-6 {
+        whole
+    } else {
+        units
+    }
+}
+
+/// The largest power of ten at or below `units` (at least 1).
+fn decade_of(units: f64) -> f64 {
+    let mut decade = 1.0;
+    while decade * 10.0 <= units {
+        decade *= 10.0;
+    }
+    decade
+}
+
+/// The first rung of the 1–9 per decade ladder above `units`.
+fn rung_above(units: f64) -> f64 {
+    if units < 1.0 {
+        return 1.0;
+    }
+    let decade = decade_of(units);
+    ((units / decade).floor() + 1.0) * decade
+}
+
+/// The first rung below `units`; 0 below 1 (the range's minimum clamps it).
+fn rung_below(units: f64) -> f64 {
+    if units <= 1.0 {
+        return 0.0;
+    }
+    // The decade of the rung below: a rung that is a power of ten steps
+    // down into the decade under it (100 to 90).
+    let decade = decade_of(units);
+    let decade = if units == decade {
+        decade / 10.0
+    } else {
+        decade
+    };
+    ((units / decade).ceil() - 1.0) * decade
+}
+
 /// Where a logarithmic slider's scale starts: its minimum, or for a range
 /// from 0, one step above it, with 0 itself at the slider's first position.
 fn log_low(min: f64, step: f64) -> f64 {
@@ -660,6 +760,94 @@ mod tests {
         // linear slider.
         assert_eq!(DELAY.slider_value(200.0), 0.7);
         assert!((DELAY.slider_position(30.0) - 1000.0 * 300f64.ln() / 14_400f64.ln()).abs() < 1e-9);
+    }
+
+    /// Every value `presses` presses reach from `from`.
+    fn pressed(field: Field, from: f64, up: bool, big: bool, presses: usize) -> Vec<f64> {
+        std::iter::successors(Some(from), |&at| Some(field.step_value(at, up, big)))
+            .skip(1)
+            .take(presses)
+            .collect()
+    }
+
+    #[test]
+    fn arrow_keys_climb_a_log_slider_one_rung_a_press() {
+        const LIMIT: Field = Field::number("rps", "Limit", "/s", (1.0, 100_000.0), 1.0).log();
+        // The case: 20 to 40 in two presses, and back.
+        assert_eq!(pressed(LIMIT, 20.0, true, false, 2), [30.0, 40.0]);
+        assert_eq!(pressed(LIMIT, 40.0, false, false, 2), [30.0, 20.0]);
+        assert_eq!(
+            pressed(EVENTS, 10_000.0, false, false, 2),
+            [9_000.0, 8_000.0]
+        );
+        // Across decades, and down through a power of ten.
+        assert_eq!(pressed(LIMIT, 8.0, true, false, 3), [9.0, 10.0, 20.0]);
+        assert_eq!(pressed(LIMIT, 200.0, false, false, 3), [100.0, 90.0, 80.0]);
+        // A value between rungs goes to the next rung the way pressed.
+        assert_eq!(LIMIT.step_value(25.0, true, false), 30.0);
+        assert_eq!(LIMIT.step_value(25.0, false, false), 20.0);
+        // A big step is a factor of ten.
+        assert_eq!(pressed(LIMIT, 20.0, true, true, 2), [200.0, 2_000.0]);
+        assert_eq!(pressed(EVENTS, 8_000.0, false, true, 2), [800.0, 80.0]);
+        // The ends stop it, and a maximum off the ladder is reached.
+        assert_eq!(pressed(LIMIT, 2.0, false, false, 2), [1.0, 1.0]);
+        assert_eq!(
+            pressed(LIMIT, 90_000.0, true, false, 2),
+            [100_000.0, 100_000.0]
+        );
+        const CYCLE: Field = Field::number("cyc", "Cycle", "s", (60.0, 604_800.0), 60.0).log();
+        assert_eq!(
+            pressed(CYCLE, 540_000.0, true, false, 2),
+            [600_000.0, 604_800.0]
+        );
+        assert_eq!(CYCLE.step_value(604_800.0, false, false), 600_000.0);
+    }
+
+    #[test]
+    fn every_press_moves_a_log_slider_until_its_end() {
+        const DELAY: Field = Field::number("hi", "Max delay", "min", (0.0, 1440.0), 0.1).log();
+        const BASE: Field = Field::number("b", "Base", "s", (0.01, 60.0), 0.01).log();
+        for field in [EVENTS, DELAY, BASE] {
+            let Kind::Number { min, max, .. } = field.kind else {
+                unreachable!()
+            };
+            for (from, up, end) in [(min, true, max), (max, false, min)] {
+                let mut at = from;
+                for _ in 0..100 {
+                    let next = field.step_value(at, up, false);
+                    if at == end {
+                        assert_eq!(next, end);
+                        break;
+                    }
+                    assert!(
+                        if up { next > at } else { next < at },
+                        "{} stuck at {at}",
+                        field.key
+                    );
+                    at = next;
+                }
+                assert_eq!(at, end, "{} never reached {end}", field.key);
+            }
+        }
+        // Fractional steps land on clean values.
+        assert_eq!(pressed(DELAY, 0.0, true, false, 3), [0.1, 0.2, 0.3]);
+        assert_eq!(pressed(BASE, 0.07, true, false, 4), [0.08, 0.09, 0.1, 0.2]);
+    }
+
+    #[test]
+    fn a_linear_slider_steps_by_its_step() {
+        assert_eq!(pressed(BASE, 0.07, true, false, 2), [0.08, 0.09]);
+        assert_eq!(BASE.step_value(0.07, false, true), 0.01);
+        assert_eq!(BASE.step_value(60.0, true, false), 60.0);
+    }
+
+    #[test]
+    fn a_slider_says_its_value_and_unit() {
+        const JOBS: Field = Field::number("n", "Jobs", "jobs", (1.0, 1_000_000.0), 1.0).log();
+        assert_eq!(JOBS.value_text(8_000.0), "8,000 jobs");
+        assert_eq!(BASE.value_text(0.07), "0.07 s");
+        assert_eq!(BASE.value_text(3_599.99), "3599.99 s");
+        assert_eq!(EVENTS.value_text(1_000_000.0), "1,000,000");
     }
 
     #[test]
