@@ -7,6 +7,7 @@ use stampede_core::panels::learn;
 use stampede_core::panels::state::{LEARN_SLUG, State};
 
 use crate::browser;
+use crate::controls::SkipToControls;
 use crate::learn::LearnView;
 use crate::notices::NoticeSummary;
 use crate::panels::PanelView;
@@ -70,6 +71,7 @@ pub fn App() -> impl IntoView {
     }
 
     view! {
+        <SkipToControls />
         <header>
             <div class="masthead">
                 <h1>"Stampede"</h1>
@@ -85,7 +87,8 @@ pub fn App() -> impl IntoView {
                     .collect_view()}
             </nav>
         </header>
-        <main>{panel_view}</main>
+        // Focusable from the skip link on a page without controls.
+        <main id="main" tabindex="-1">{panel_view}</main>
         <footer>
             <a href="embed-example.html">"Embedding a figure in your docs: an example page"</a>
         </footer>

@@ -8,7 +8,7 @@ use stampede_core::field::{Choice, Field, Kind};
 use stampede_core::panels::Panel;
 use stampede_core::panels::state::SEED_FIELD;
 use wasm_bindgen::JsCast;
-use web_sys::HtmlTextAreaElement;
+use web_sys::{HtmlElement, HtmlTextAreaElement};
 
 use crate::chart;
 use crate::notices::FieldNotices;
@@ -93,6 +93,41 @@ pub fn ControlsSheet(
 /// Opens the controls' sheet, where a phone shows it as one.
 pub fn open_sheet() {
     Store::get().controls_open.set(true);
+}
+
+/// The first control a reader can use: an input, select or text area of a
+/// field that is shown.
+const FIRST_CONTROL: &str = ".controls .control-slot:not([hidden]) :is(input, select, textarea)";
+
+/// "Skip to controls", the page's first Tab stop, so a keyboard reader
+/// passes the header and the toolbar: it opens the controls' sheet where a
+/// phone has one and focuses the first control, or the page's main part
+/// where there is none.
+#[component]
+pub fn SkipToControls() -> impl IntoView {
+    let skip = |ev: leptos::ev::MouseEvent| {
+        // Not followed as a link: a Fleet link keeps its fleet in the fragment.
+        ev.prevent_default();
+        open_sheet();
+        // Once the sheet shows: a control outside the layout takes no focus.
+        request_animation_frame(|| {
+            let page = document();
+            let target = page
+                .query_selector(FIRST_CONTROL)
+                .ok()
+                .flatten()
+                .or_else(|| page.query_selector("main").ok().flatten());
+            if let Some(target) = target.and_then(|t| t.dyn_into::<HtmlElement>().ok()) {
+                let _ = target.focus();
+            }
+        });
+    };
+    view! {
+        // A target on every page, for tools that check where a skip link leads.
+        <a href="#main" class="skip-link" on:click=skip>
+            "Skip to controls"
+        </a>
+    }
 }
 
 #[component]
