@@ -128,6 +128,14 @@ pub fn Toolbar() -> impl IntoView {
             </button>
             <SeedControl />
         </div>
+        // The button's new text is not announced by itself.
+        <p class="sr-only" role="status">
+            {move || match copied.get() {
+                None => "",
+                Some(true) => "Link copied",
+                Some(false) => "The link could not be copied: use the address bar",
+            }}
+        </p>
         <dialog
             id="embed-dialog"
             node_ref=dialog

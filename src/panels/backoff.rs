@@ -139,7 +139,7 @@ fn verdict(computed: BackoffComputed) -> impl IntoView {
                         .find(is_verdict)
                 })?;
                 Some(view! {
-                    <div class="answer" id="verdict">
+                    <div class="answer" id="verdict" aria-live="polite">
                         <h3>"Which policy is better here?"</h3>
                         <dl>
                             <dt class="sr-only">{verdict.label}</dt>

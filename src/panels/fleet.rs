@@ -559,7 +559,7 @@ fn concurrency_block(fleet: Fleet, canvas: ChartCanvas) -> impl IntoView {
                 the capacity you set."
             </Caption>
             {canvas.view("fleet-concurrency", label)}
-            <p class="over-capacity" id="over-capacity">{sentence}</p>
+            <p class="over-capacity" id="over-capacity" aria-live="polite">{sentence}</p>
             {simulate_starts(fleet)}
         </ChartBlock>
     }

@@ -400,7 +400,7 @@ fn derivation(run: SlotRunMemo) -> impl IntoView {
         <h4>"From cycle and buckets to slots"</h4>
         <p class="caption">"Euclid's steps on (cycle seconds, buckets); the last divisor is the slot count."</p>
         <ol class="slots-derivation">{steps}</ol>
-        <p class="slots-outcome">{outcome}</p>
+        <p class="slots-outcome" aria-live="polite">{outcome}</p>
     }
 }
 
