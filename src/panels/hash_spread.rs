@@ -107,11 +107,13 @@ fn functions(params: Memo<HashSpreadParams>) -> impl Fn() -> String + Send + Syn
 fn strip_block(computed: HashComputed, strips: ChartCanvas) -> impl IntoView {
     let label = computed.describe(|params, run| {
         format!(
-            "Offsets of {} ids in a window of {} s: {} above, {} below",
+            "Offsets of {} ids in a window of {} s: {} above ({}), {} below ({})",
             count(run.keys.len() as u64),
             count(u64::from(run.window)),
             function_name(params.mode, params.reduction),
-            function_name(params.mode2, params.reduction2)
+            panels::hash_spread::verdict(&run.uniformity),
+            function_name(params.mode2, params.reduction2),
+            panels::hash_spread::verdict(&run.second.uniformity)
         )
     });
     view! {

@@ -86,9 +86,20 @@ type PoissonComputed = Computed<PoissonParams, PoissonRun>;
 fn timeline_block(computed: PoissonComputed, timeline: ChartCanvas) -> impl IntoView {
     let label = computed.describe(|_, run| {
         let day: u32 = run.first_day_per_minute.iter().sum();
+        // The earliest of the busiest minutes.
+        let (minute, most) =
+            run.first_day_per_minute
+                .iter()
+                .enumerate()
+                .fold(
+                    (0, 0),
+                    |top, (minute, &n)| if n > top.1 { (minute, n) } else { top },
+                );
         format!(
-            "{} events in the first day, by minute of local time",
-            count(u64::from(day))
+            "{} events in the first day, by minute of local time; the busiest minute, {}, holds {}",
+            count(u64::from(day)),
+            clock(minute as f64 * 60.0),
+            count(u64::from(most))
         )
     });
     view! {
