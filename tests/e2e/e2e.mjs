@@ -18,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { fleetChecks, fleetSettled } from './fleet.mjs';
+import { keyboardChecks } from './keyboard.mjs';
 import { learnChecks } from './learn.mjs';
 import { startStaticServer } from '../../scripts/static-server.mjs';
 
@@ -1349,6 +1350,7 @@ async function main() {
     // 10b -----------------------------------------------------------------------
     await fleetChecks({ check, openApp, BASE, ORIGIN, STAMPEDE });
     await learnChecks({ check, openApp, BASE });
+    await keyboardChecks({ check, openApp, ORIGIN });
 
     // 11 ------------------------------------------------------------------------
     await check('history: Back after a panel switch returns to that panel and its parameters', async (t) => {
