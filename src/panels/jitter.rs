@@ -90,7 +90,7 @@ pub fn figure() -> impl IntoView {
     });
 
     view! {
-        {arrivals_block(params, arrivals)}
+        {arrivals_block(computed, arrivals)}
         {window_answer(computed)}
         {computed.key_numbers(panels::jitter::key_numbers)}
         {completion_block(params, completion)}
@@ -98,12 +98,29 @@ pub fn figure() -> impl IntoView {
     }
 }
 
-fn arrivals_block(params: Memo<JitterParams>, arrivals: ChartCanvas) -> impl IntoView {
+fn arrivals_block(
+    computed: Computed<JitterParams, JitterRun>,
+    arrivals: ChartCanvas,
+) -> impl IntoView {
+    let Computed { params, run } = computed;
     let label = move || {
         let params = params.get();
+        let result = run.with(|run| {
+            run.as_ref().map_or_else(
+                |_| String::new(),
+                |run| {
+                    format!(
+                        " Its busiest second holds {} jobs; {} of {} seconds are over the limit.",
+                        count(u64::from(run.peak_second.1)),
+                        count(u64::from(run.seconds_over_limit)),
+                        count(run.per_second.len() as u64),
+                    )
+                },
+            )
+        });
         format!(
             "Two bar charts of jobs starting over one night. Top: without jitter, all {} jobs start at once. \
-             Bottom: with the chosen delay ({}), against a downstream limit of {} jobs a second.",
+             Bottom: with the chosen delay ({}), against a downstream limit of {} jobs a second.{result}",
             count(u64::from(params.jobs)),
             params.strategy.label(),
             count(u64::from(params.limit_per_second)),
