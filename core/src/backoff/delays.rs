@@ -5,7 +5,8 @@
 
 use rand::RngExt;
 
-use super::{MAX_DRAWS, MAX_FACTOR, MAX_RETRIES, MAX_SECONDS, RetryStrategy};
+use super::fleet::{AWS_QUOTA_CAPACITY, AWS_RETRY_COST};
+use super::{MAX_DRAWS, MAX_FACTOR, MAX_RETRIES, MAX_SECONDS, QuotaScope, RetryStrategy};
 use crate::error::{InvalidInput, count_at_most, positive, within};
 use crate::rng::{Purpose, SeededRng, seeded};
 use crate::stats::quantiles_unsorted;
@@ -133,11 +134,11 @@ pub fn active_job_delay(executions: u32, u: f64) -> f64 {
 /// `attempt` (1 for the first call) failed: u·min(scale·2^(attempt−1), 20).
 ///
 /// Source: `ExponentialBackoff.delay_amount` in
-/// `botocore/retries/standard.py`, botocore 1.44.5, which scales by
-/// [`AWS_TRANSIENT_SCALE`] or [`AWS_THROTTLING_SCALE`]. Before 1.44 (or
-/// without the opt-in `AWS_NEW_RETRIES_2026`) every error used the
-/// throttling scale, 1 s. An `x-amz-retry-after` header, which can raise
-/// the wait, is not modelled.
+/// `botocore/retries/standard.py`, botocore 1.44.8, which scales by
+/// [`AWS_TRANSIENT_SCALE`] or [`AWS_THROTTLING_SCALE`]. In 1.43 every error
+/// used the throttling scale, 1 s, unless `AWS_NEW_RETRIES_2026` was set
+/// (`core/tests/data/make_botocore_vectors.py` runs both). An
+/// `x-amz-retry-after` header, which can raise the wait, is not modelled.
 pub fn aws_standard_delay(attempt: u32, scale: f64, u: f64) -> f64 {
     full_jitter(aws_ceiling(attempt, scale), u)
 }
@@ -148,13 +149,15 @@ fn aws_ceiling(attempt: u32, scale: f64) -> f64 {
     (scale * power(2.0, attempt.max(1) - 1)).min(AWS_MAX_BACKOFF)
 }
 
-/// A validated retry strategy with its base delay, factor and cap.
+/// A validated retry strategy with its base delay, factor and cap, and
+/// for the AWS SDK's retry quota whose quota it spends.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Backoff {
     pub(super) strategy: RetryStrategy,
     pub(super) base: f64,
     factor: f64,
     pub(super) cap: f64,
+    pub(super) quota: QuotaScope,
 }
 
 impl Backoff {
@@ -181,7 +184,34 @@ impl Backoff {
             base,
             factor,
             cap,
+            quota: QuotaScope::PerClient,
         })
+    }
+
+    /// The same strategy spending the retry quota of `quota`; only
+    /// [`RetryStrategy::AwsQuota`] has one, so the others stay as they are.
+    pub fn with_quota(self, quota: QuotaScope) -> Self {
+        match self.strategy {
+            RetryStrategy::AwsQuota => Self { quota, ..self },
+            _ => self,
+        }
+    }
+
+    /// Whether the fleet's clients spend one budget they share.
+    pub(super) fn shares_a_budget(&self) -> bool {
+        self.strategy.shares_a_budget(self.quota)
+    }
+
+    /// The retries a client may make of the `retries` asked for: a retry
+    /// quota of its own, which only a success refills and a success ends
+    /// the client's calls, pays for ⌊500 / 14⌋ = 35.
+    pub fn retries_allowed(&self, retries: u32) -> u32 {
+        match (self.strategy, self.quota) {
+            (RetryStrategy::AwsQuota, QuotaScope::PerClient) => {
+                retries.min((AWS_QUOTA_CAPACITY / AWS_RETRY_COST) as u32)
+            }
+            _ => retries,
+        }
     }
 
     /// The wait in seconds before retry `retry` (counted from 1; 0 reads as

@@ -21,9 +21,11 @@
 //! that library's own counter (see [`RetryStrategy`]): Sidekiq, Celery
 //! autoretry, Active Job's `:polynomially_longer` and the AWS SDK's standard
 //! retry mode. A library that draws a whole number below k is modelled as
-//! ⌊u·k⌋. Two more strategies spend a budget the fleet shares: the AWS
-//! SDK's retry quota, and a circuit breaker (see [`RetryStrategy`]). The
-//! formulas, [`Backoff`] and the delay bands are in `delays`.
+//! ⌊u·k⌋. Two more strategies spend a budget: the AWS SDK's retry quota,
+//! each client's own or, as an option, one the fleet shares
+//! ([`QuotaScope`]), and a circuit breaker the fleet shares (see
+//! [`RetryStrategy`]). The formulas, [`Backoff`] and the delay bands are in
+//! `delays`.
 //!
 //! # The fleet
 //!
@@ -67,11 +69,15 @@
 //!
 //! # A run
 //!
-//! A run compares the main strategy with up to three others. Every fleet
+//! A run compares the main strategy with up to four others. Every fleet
 //! has the same clients with the same streams, and their calls are counted
 //! in the same bins, as wide as the longest of the runs needs, so their
 //! timelines lie on one time axis. A verdict (in `verdict`) ranks them by
-//! one [`Objective`] and says in one sentence why the first one wins.
+//! one [`Objective`], but never a strategy that leaves more clients without
+//! a success than the floor allows above one that does not: giving up is
+//! not a way to spare the dependency. It says why in one sentence, and
+//! `flip` finds, by running the fleets again, one change that would turn
+//! the first two around.
 //!
 //! ```
 //! use stampede_core::backoff::{BackoffParams, RetryStrategy, exponential, run};
@@ -93,6 +99,7 @@
 
 mod delays;
 mod fleet;
+mod flip;
 mod verdict;
 
 pub use delays::{
@@ -106,7 +113,8 @@ pub use fleet::{
     BREAKER_MIN_CALLS, BREAKER_OPEN_SECONDS, BREAKER_WINDOW_SECONDS, Burst, Fleet, Timeline,
     simulate_fleet, simulate_fleets, simulate_fleets_against,
 };
-pub use verdict::Verdict;
+pub use flip::{Flip, FlipSearch};
+pub use verdict::{Ranked, Verdict};
 
 use crate::choice_enum;
 use crate::error::InvalidInput;
@@ -124,8 +132,9 @@ pub const MAX_RETRIES: u32 = 100;
 /// under 0.1 s natively (the call-cap benchmark), so a browser tab stays
 /// responsive.
 pub const MAX_CALLS: u64 = 10_000_000;
-/// Most strategies compared with the main one.
-pub const MAX_COMPARED: usize = 3;
+/// Most strategies compared with the main one: five fleets in all, which
+/// the charts' eight colours and the totals' columns still tell apart.
+pub const MAX_COMPARED: usize = 4;
 /// Most draws per retry for the delay bands.
 pub const MAX_DRAWS: u32 = 100_000;
 /// Longest base delay, cap or outage accepted: a year. Anything longer is a
@@ -165,21 +174,23 @@ choice_enum! {
         /// [`active_job_delay`] with executions = n.
         ActiveJob = ("activejob", "Active Job 8.1 polynomially longer"),
         /// [`aws_standard_delay`] with attempt = n and the transient scale.
-        Aws = ("aws", "AWS SDK standard (botocore 1.44.5)"),
+        Aws = ("aws", "AWS SDK standard (botocore 1.44.8)"),
         /// The AWS SDK's standard mode with its retry quota, as botocore
-        /// 1.43.67 has it with the new retries (`AWS_NEW_RETRIES_2026`) on,
-        /// the behaviour whose transient scale [`RetryStrategy::Aws`] follows:
-        /// `RetryQuotaChecker` in `botocore/retries/standard.py` and
-        /// `RetryQuota` in `botocore/retries/quota.py`. The whole fleet is
-        /// one process with M requests in flight through one SDK client,
-        /// whose quota starts full at [`AWS_QUOTA_CAPACITY`] tokens. A retry
-        /// costs [`AWS_RETRY_COST`] tokens: outage and overload replies are
-        /// 5xx errors, neither timeouts nor throttling codes. A success
-        /// gives back [`AWS_NO_RETRY_REFUND`] token without retries, or what
-        /// its last retry cost after them, never above the capacity. When
-        /// the quota cannot pay for a retry, the client gives up. The waits
-        /// are [`RetryStrategy::Aws`]'s.
-        AwsQuota = ("awsquota", "AWS SDK standard with retry quota (botocore 1.43.67)"),
+        /// 1.44.8 has it by default: `RetryQuotaChecker` in
+        /// `botocore/retries/standard.py` and `RetryQuota` in
+        /// `botocore/retries/quota.py`. Each SDK client object has its own
+        /// quota, which starts full at [`AWS_QUOTA_CAPACITY`] tokens; by
+        /// default each of the M clients is its own SDK client
+        /// ([`QuotaScope::PerClient`]), or all M requests go through one
+        /// ([`QuotaScope::Shared`]). A retry costs [`AWS_RETRY_COST`]
+        /// tokens: outage and overload replies are taken as 503s, neither
+        /// throttling codes nor a 429. A success gives back
+        /// [`AWS_NO_RETRY_REFUND`] token without retries, or what its last
+        /// retry cost after them, never above the capacity. When the quota
+        /// cannot pay for a retry, the client gives up. The waits are
+        /// [`RetryStrategy::Aws`]'s. botocore 1.43 charged 5 tokens and
+        /// waited up to 1·2^(n−1) s unless `AWS_NEW_RETRIES_2026` was set.
+        AwsQuota = ("awsquota", "AWS SDK standard with retry quota (botocore 1.44.8)"),
         /// Full jitter on b, f and c, every call passing one circuit breaker
         /// the fleet shares, as a proxy in front of the dependency holds it.
         /// Closed, it lets calls through and opens when, of the calls of
@@ -191,6 +202,19 @@ choice_enum! {
         /// through as a probe; its success closes the breaker with an empty
         /// window, its failure opens it again.
         Breaker = ("breaker", "Full jitter behind a circuit breaker"),
+    }
+}
+
+choice_enum! {
+    /// Whose retry quota a retry of [`RetryStrategy::AwsQuota`] spends.
+    pub enum QuotaScope {
+        /// Each client is its own SDK client with its own quota, as a
+        /// fleet of processes or of client objects has: one request alone
+        /// pays for at most ⌊500 / 14⌋ = 35 retries.
+        PerClient = ("0", "Each client its own SDK client"),
+        /// The M clients are requests through one SDK client, one process
+        /// with M requests in flight, and spend one quota.
+        Shared = ("1", "Clients share one SDK client"),
     }
 }
 
@@ -255,6 +279,12 @@ pub struct BackoffParams {
     pub capacity: u32,
     /// What the verdict ranks the strategies by.
     pub objective: Objective,
+    /// The share of clients, in percent, that must succeed for a strategy
+    /// to rank by the objective at all; those short of it rank below, by
+    /// how many succeeded.
+    pub floor: f64,
+    /// Whose retry quota the AWS SDK's clients spend.
+    pub quota: QuotaScope,
 }
 
 impl BackoffParams {
@@ -288,8 +318,14 @@ impl BackoffParams {
         let dependency = self.dependency();
         let strategies = self.strategies().into_iter();
         strategies
-            .filter(|&strategy| dependency.keeps_independent(strategy))
+            .filter(|&strategy| dependency.keeps_independent(strategy, self.quota))
             .count() as u64
+    }
+
+    /// The validated [`Backoff`] of `strategy` under these parameters.
+    pub fn backoff(&self, strategy: RetryStrategy) -> Result<Backoff, InvalidInput> {
+        let backoff = Backoff::new(strategy, self.base, self.factor, self.cap)?;
+        Ok(backoff.with_quota(self.quota))
     }
 }
 
@@ -314,8 +350,8 @@ impl Dependency {
 
     /// Whether the clients of `strategy` call independently of each other
     /// here: without a capacity to share and without a shared budget.
-    fn keeps_independent(&self, strategy: RetryStrategy) -> bool {
-        self.capacity.is_none() && !strategy.shares_a_budget()
+    fn keeps_independent(&self, strategy: RetryStrategy, quota: QuotaScope) -> bool {
+        self.capacity.is_none() && !strategy.shares_a_budget(quota)
     }
 }
 
@@ -327,9 +363,13 @@ impl RetryStrategy {
     }
 
     /// Whether the fleet's clients spend one budget they share: the retry
-    /// quota or the circuit breaker.
-    pub fn shares_a_budget(self) -> bool {
-        matches!(self, Self::AwsQuota | Self::Breaker)
+    /// quota when `quota` is shared, or the circuit breaker.
+    pub fn shares_a_budget(self, quota: QuotaScope) -> bool {
+        match self {
+            Self::AwsQuota => quota == QuotaScope::Shared,
+            Self::Breaker => true,
+            _ => false,
+        }
     }
 }
 
@@ -360,8 +400,18 @@ pub struct BackoffRun {
     pub verdict: Verdict,
 }
 
+impl BackoffRun {
+    /// Fills in the verdict's flip, running the fleets again for each
+    /// change tried until one turns the first two around (see
+    /// [`FlipSearch`]).
+    pub fn search_flip(&mut self, params: &BackoffParams, seed: u64) {
+        self.verdict.flip = FlipSearch::new(params, seed, self).finish();
+    }
+}
+
 /// The delay bands and the fleet of every strategy for `params` with
-/// `seed`, and the verdict.
+/// `seed`, and the verdict, its flip not yet searched for
+/// ([`BackoffRun::search_flip`]).
 pub fn run(params: &BackoffParams, seed: u64) -> Result<BackoffRun, InvalidInput> {
     BackoffCache::default().run(params, seed)
 }
@@ -390,7 +440,7 @@ impl BackoffCache {
         let strategies = params.strategies();
         let backoffs = strategies
             .iter()
-            .map(|&strategy| Backoff::new(strategy, params.base, params.factor, params.cap))
+            .map(|&strategy| params.backoff(strategy))
             .collect::<Result<Vec<_>, _>>()?;
         let retries = params.retries;
         let fleets = simulate_fleets_keeping(
@@ -408,7 +458,7 @@ impl BackoffCache {
             });
             let bands = match kept {
                 Some(index) => earlier.swap_remove(index).bands,
-                None => delay_bands(&backoff, retries, BAND_DRAWS, seed)?,
+                None => delay_bands(&backoff, backoff.retries_allowed(retries), BAND_DRAWS, seed)?,
             };
             self.bands.push(KeptBands {
                 backoff,
@@ -428,7 +478,7 @@ impl BackoffCache {
                 fleet,
             })
             .collect();
-        let verdict = verdict(params, &fleets);
+        let verdict = verdict(params, seed, &fleets);
         Ok(BackoffRun { fleets, verdict })
     }
 }

@@ -21,14 +21,23 @@ panel_params! {
         dependency = DependencyModel::Capacity, DEPENDENCY: Field::choice("dep", "Dependency", DependencyModel::OPTIONS);
         capacity = 1_000, CAPACITY: Field::number("cp", "Capacity", "/s", (1.0, 1_000_000.0), 1.0).log();
         objective = Objective::Recovery, OBJECTIVE: Field::choice("obj", "Rank by", Objective::OPTIONS);
+        floor = 99.0, FLOOR: Field::number("fl", "Success floor", "%", (0.0, 100.0), 0.1);
+        quota = QuotaScope::PerClient, QUOTA: Field::choice("qshare", "AWS SDK retry quota", QuotaScope::OPTIONS);
     }
     settle_rules = settle;
     relevance = is_relevant;
 }
 
-/// K matters only for a dependency with finite capacity.
+/// K matters only for a dependency with finite capacity, and the quota's
+/// scope only with the AWS SDK's retry quota drawn.
 fn is_relevant(params: &BackoffParams, key: &str) -> bool {
-    key != BackoffParams::CAPACITY.key || params.dependency == DependencyModel::Capacity
+    if key == BackoffParams::CAPACITY.key {
+        params.dependency == DependencyModel::Capacity
+    } else if key == BackoffParams::QUOTA.key {
+        params.strategies().contains(&RetryStrategy::AwsQuota)
+    } else {
+        true
+    }
 }
 
 fn settle(params: &mut BackoffParams) -> Vec<Notice> {
@@ -115,7 +124,7 @@ pub const PRESETS: &[Preset] = &[
                  it at once: 10,035 calls in all and 0 % succeeded, the dependency healthy at 1 s, \
                  where the SDK without its quota makes 83,858 calls, peaks at 9.27× capacity and \
                  serves 82.3 % of its requests.",
-        query: "st=awsquota&vs=aws&d=1",
+        query: "st=awsquota&vs=aws&d=1&qshare=1",
     },
     Preset {
         slug: "circuit-breaker",
@@ -253,7 +262,9 @@ pub fn key_numbers(params: &BackoffParams, run: &BackoffRun) -> Vec<KeyNumber> {
         KeyNumber::new(
             "verdict",
             "Verdict",
-            run.verdict.sentence.clone(),
+            format!("{} {}", run.verdict.sentence, run.verdict.why)
+                .trim_end()
+                .to_string(),
             verdict_rule(params.objective),
         ),
     ]
@@ -325,17 +336,21 @@ fn wasted(fleet: &Fleet) -> String {
 fn verdict_rule(objective: Objective) -> &'static str {
     match objective {
         Objective::Recovery => {
-            "earliest healthy-again time first; ties by the ⌈0.99 · M⌉-th success, never last"
+            "those meeting the success floor first, earliest healthy-again time first, ties by \
+             the ⌈0.99 · M⌉-th success, never last; the others after, most successes first"
         }
         Objective::Load => {
-            "lowest busiest second from D on first (÷ K, or per second when unlimited); \
-             ties by the healthy-again time"
+            "those meeting the success floor first, lowest busiest second from D on first (÷ K, \
+             or per second when unlimited), ties by the healthy-again time; the others after, \
+             most successes first"
         }
         Objective::ClientP99 => {
-            "earliest ⌈0.99 · M⌉-th success first, never last; ties by the clients that gave up"
+            "those meeting the success floor first, earliest ⌈0.99 · M⌉-th success first, never \
+             last, ties by the clients that gave up; the others after, most successes first"
         }
         Objective::GaveUp => {
-            "fewest clients that gave up first; ties by the ⌈0.99 · M⌉-th success, never last"
+            "those meeting the success floor first, fewest clients that gave up first, ties by \
+             the ⌈0.99 · M⌉-th success; the others after, most successes first"
         }
     }
 }

@@ -50,7 +50,11 @@ pub fn run(state: &State) -> Result<PanelRun, InvalidInput> {
     Ok(match state.panel {
         Panel::Poisson => PanelRun::Poisson(poisson::run(&state.poisson, seed)?),
         Panel::Jitter => PanelRun::Jitter(jitter::run(&state.jitter, seed)?),
-        Panel::Backoff => PanelRun::Backoff(backoff::run(&state.backoff, seed)?),
+        Panel::Backoff => {
+            let mut run = backoff::run(&state.backoff, seed)?;
+            run.search_flip(&state.backoff, seed);
+            PanelRun::Backoff(run)
+        }
         Panel::HashSpread => PanelRun::HashSpread(hash_spread::run(&state.hash_spread, seed)?),
         Panel::Slots => PanelRun::Slots(slots::run(&state.slots, seed)?),
         Panel::Queue => PanelRun::Queue(queue::run(&state.queue, seed)?),

@@ -201,14 +201,14 @@ fn an_unknown_slug_or_too_many_refuse_the_whole_list() {
         notices[0].starts_with("Compare with (vs): \"jittery\" is not one of constant, linear,"),
         "{notices:?}"
     );
-    let (params, notices) = decoded("vs=linear,equal,sidekiq,aws");
+    let (params, notices) = decoded("vs=linear,equal,sidekiq,aws,celery");
     assert_eq!(
         compared(&params),
         [RetryStrategy::FullJitter, RetryStrategy::Decorrelated]
     );
     assert_eq!(
         notices,
-        ["Compare with (vs): lists 4 options, and at most 3 fit; using full,decorrelated"]
+        ["Compare with (vs): lists 5 options, and at most 4 fit; using full,decorrelated"]
     );
 }
 

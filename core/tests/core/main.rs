@@ -4,6 +4,7 @@ mod arrivals;
 mod backoff;
 mod backoff_fleet;
 mod backoff_panel;
+mod backoff_verdict;
 mod codec;
 mod dist;
 mod fleet;

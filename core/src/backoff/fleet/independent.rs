@@ -29,8 +29,9 @@ pub(super) fn fine_bin_seconds(
 ) -> f64 {
     let first_client_last = backoffs
         .iter()
-        .filter(|backoff| dependency.keeps_independent(backoff.strategy))
+        .filter(|backoff| dependency.keeps_independent(backoff.strategy, backoff.quota))
         .map(|&backoff| {
+            let retries = backoff.retries_allowed(retries);
             let retrying = Retrying::new(backoff, dependency.outage, retries);
             retrying.calls(client_rng(seed, 0)).fold(0.0, f64::max)
         })

@@ -205,7 +205,8 @@ impl Interacting {
             retrying: Retrying::new(backoff, dependency.outage, retries),
             retries,
             service: Service::new(dependency),
-            quota: (backoff.strategy == RetryStrategy::AwsQuota).then(RetryQuota::full),
+            quota: (backoff.strategy == RetryStrategy::AwsQuota && backoff.shares_a_budget())
+                .then(RetryQuota::full),
             breaker: (backoff.strategy == RetryStrategy::Breaker).then(Breaker::default),
             queue: CallQueue::new(),
             cohorts: Vec::new(),
@@ -235,7 +236,7 @@ impl Interacting {
         // Calls before D fail whatever the other clients do, unless a budget
         // the clients share hangs on their order.
         let replay_before_outage =
-            !backoff.strategy.shares_a_budget() && self.service.outage <= MAX_EARLY_SECONDS;
+            !backoff.shares_a_budget() && self.service.outage <= MAX_EARLY_SECONDS;
         self.cohorts.reserve_exact(simulated as usize);
         for index in 0..simulated {
             let weight = u64::from(weight + u32::from(index < heavier));

@@ -316,7 +316,8 @@ pub(super) fn simulate_fleets_keeping(
     let finished: Vec<(Finished, Counted)> = backoffs
         .iter()
         .map(|&backoff| {
-            if !dependency.keeps_independent(backoff.strategy) {
+            let retries = backoff.retries_allowed(retries);
+            if !dependency.keeps_independent(backoff.strategy, backoff.quota) {
                 let (finished, counts) =
                     simulate_interacting(backoff, clients, dependency, retries, seed);
                 return (finished, Counted::PerSecond(counts));
@@ -388,7 +389,8 @@ fn checked(
             "a run needs at least 1 strategy",
         ));
     }
-    let independent = |backoff: &&Backoff| dependency.keeps_independent(backoff.strategy);
+    let independent =
+        |backoff: &&Backoff| dependency.keeps_independent(backoff.strategy, backoff.quota);
     let most_calls = (u64::from(clients) * (u64::from(retries) + 1))
         .saturating_mul(backoffs.iter().filter(independent).count() as u64);
     count_at_most(
