@@ -78,7 +78,7 @@ export interface BackoffParams {
   /** Outage in seconds, 1 to 86,400 (60). */
   d?: number;
   /**
-   * Strategies drawn beside `st`: up to 3 of its slugs, separated by commas,
+   * Strategies drawn beside `st`: up to 4 of its slugs, separated by commas,
    * or "" for none ("full,decorrelated"). `st` itself, if listed, is drawn once.
    */
   vs?: string;
@@ -88,6 +88,10 @@ export interface BackoffParams {
   cp?: number;
   /** What the verdict ranks by ("recovery"). */
   obj?: "recovery" | "load" | "p99" | "gaveup";
+  /** Success floor in percent, 0 to 100 (99): strategies short of it rank below those that meet it. */
+  fl?: number;
+  /** "1": all clients share one AWS SDK client's retry quota; "0": each has its own ("0"). */
+  qshare?: "0" | "1" | 0 | 1;
   s?: Seed;
 }
 
@@ -275,10 +279,34 @@ export interface StrategyFleet {
   fleet: Fleet;
 }
 
-/** The strategies ranked by `obj`, and why the first wins. */
-export interface Verdict {
-  ranking: BackoffStrategy[];
+/** One strategy's place in the verdict. */
+export interface Ranked {
+  strategy: BackoffStrategy;
+  /** Whether at least `fl` percent of its clients succeeded. */
+  meets_floor: boolean;
+  /** Share of its clients that succeeded, 0 to 1. */
+  succeeded: number;
+  /** What it is ranked by, in words. */
+  figure: string;
+}
+
+/** A change of the parameters that turns the verdict around, found by running the fleets again. */
+export interface Flip {
+  /** The change as URL parameters, such as "k=12". */
+  query: string;
+  change: string;
   sentence: string;
+}
+
+/** Every strategy ranked: those meeting the floor by `obj`, then the others by successes. */
+export interface Verdict {
+  ranking: Ranked[];
+  /** Names every strategy in order. */
+  sentence: string;
+  /** Why the first comes before the second, from the figures. */
+  why: string;
+  /** null when no change tried turns it around. */
+  flip: Flip | null;
 }
 
 export interface BackoffRun {

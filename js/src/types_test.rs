@@ -68,6 +68,8 @@ fn result_types_list_every_key_of_the_results() {
         ("JitterRun", "WindowFit", |v| &v["window_fit"]),
         ("BackoffRun", "StrategyFleet", |v| &v["fleets"][0]),
         ("BackoffRun", "Verdict", |v| &v["verdict"]),
+        ("Verdict", "Ranked", |v| &v["ranking"][0]),
+        ("Verdict", "Flip", |v| &v["flip"]),
         ("StrategyFleet", "Band", |v| &v["bands"][0]),
         ("StrategyFleet", "Fleet", |v| &v["fleet"]),
         ("Fleet", "Timeline", |v| &v["timeline"]),

@@ -1,8 +1,11 @@
 //! Backoff: how long clients wait before retrying, and why they need jitter.
 
+use std::sync::{Arc, Mutex, PoisonError};
+
 use leptos::prelude::*;
 use stampede_core::backoff::{
-    self, BackoffParams, BackoffRun, Fleet, RetryStrategy, StrategyFleet,
+    self, BackoffParams, BackoffRun, DependencyModel, Fleet, FlipSearch, RetryStrategy,
+    StrategyFleet,
 };
 use stampede_core::error::InvalidInput;
 use stampede_core::key_numbers::KeyNumber;
@@ -10,8 +13,9 @@ use stampede_core::panels;
 use stampede_core::panels::snippet;
 use stampede_core::units::{count, duration, significant};
 
-use super::{Caption, ChartBlock, Computed, use_it};
+use super::{Caption, ChartBlock, Computed, ready_when_idle, use_it};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
+use crate::store::Store;
 
 pub fn explanation() -> impl IntoView {
     view! {
@@ -72,12 +76,12 @@ pub fn figure() -> impl IntoView {
     let calls = ChartCanvas::new(320.0);
     let waits = ChartCanvas::new(280.0);
     chart::redraw_on_change("figure", move || {
-        let outage = params.with(|params| params.outage);
+        let (outage, capacity) = params.with(|params| (params.outage, capacity_of(params)));
         run.with(|run| {
             let Ok(run) = run else {
                 return;
             };
-            calls.draw(|area, pen| calls_plot(run, outage).draw(area, pen));
+            calls.draw(|area, pen| calls_plot(run, outage, capacity).draw(area, pen));
             waits.draw(|area, pen| bands_plot(&run.fleets).draw(area, pen));
         });
     });
@@ -107,19 +111,34 @@ fn calls_block(computed: BackoffComputed, calls: ChartCanvas) -> impl IntoView {
         })
     };
     let label = move || {
+        let capacity = params
+            .with(capacity_of)
+            .map_or_else(String::new, |capacity| {
+                format!(
+                    ", and a level line the capacity of {} calls a second",
+                    count(u64::from(capacity))
+                )
+            });
         format!(
             "Calls per second over time on a logarithmic scale, one line for each of {}; a dashed line marks \
-             the moment the dependency is back up, after {}.",
+             the moment the dependency is back up, after {}{capacity}.",
             labels(),
             duration(params.with(|params| params.outage)),
         )
+    };
+    let served = move || match params.with(capacity_of) {
+        Some(_) => {
+            "from the dashed line at D on, the calls below the capacity line K are served in each \
+             second and the rest fail."
+        }
+        None => "from the dashed line at D on every call succeeds.",
     };
     view! {
         <ChartBlock figure="calls">
             <Caption slot>
                 "Each strategy's calls reaching the dependency, on a logarithmic scale so that a spike of
             the whole fleet and a thin trickle both show; a line along the bottom edge is a stretch
-            without calls, and from the dashed line at D on every call succeeds."
+            without calls, and " {served}
             </Caption>
             {calls.view("backoff-calls", label)}
         </ChartBlock>
@@ -127,9 +146,54 @@ fn calls_block(computed: BackoffComputed, calls: ChartCanvas) -> impl IntoView {
 }
 
 /// "Which policy is better here?": the verdict among the key numbers,
-/// shown as the answer with the rule it ranks by.
+/// shown as the answer with the rule it ranks by, and the change that
+/// would turn it around, searched for while the page is idle, one change a
+/// step, so that a drag never waits for it.
 fn verdict(computed: BackoffComputed) -> impl IntoView {
     let Computed { params, run } = computed;
+    let flip = RwSignal::new(Flip::Searching);
+    let search = Arc::new(Mutex::new(None::<FlipSearch>));
+    let started = Arc::clone(&search);
+    let state = Store::get().state;
+    ready_when_idle(
+        move || {
+            let seed = state.with(|state| state.seed);
+            params.with(|params| {
+                run.with(|run| {
+                    let begun = run
+                        .as_ref()
+                        .ok()
+                        .map(|run| FlipSearch::new(params, seed, run));
+                    *lock(&started) = begun;
+                })
+            });
+            flip.set(Flip::Searching);
+        },
+        move || {
+            let mut search = lock(&search);
+            let Some(searching) = search.as_mut() else {
+                return false;
+            };
+            let more = searching.step();
+            if !more {
+                flip.set(match searching.found() {
+                    Some(found) => Flip::Found(found.sentence.clone()),
+                    None => Flip::NoneFound,
+                });
+                *search = None;
+            }
+            more
+        },
+    );
+    let flip_text = move || match flip.get() {
+        Flip::Searching => "Looking for one change that would turn it around…".to_string(),
+        Flip::Found(sentence) => sentence,
+        Flip::NoneFound => {
+            "No single change tried (more or fewer retries, a longer or shorter cap or base, a \
+             steeper factor) turns it around."
+                .to_string()
+        }
+    };
     move || {
         params.with(|params| {
             run.with(|run| {
@@ -144,6 +208,7 @@ fn verdict(computed: BackoffComputed) -> impl IntoView {
                         <dl>
                             <dt class="sr-only">{verdict.label}</dt>
                             <dd data-key=verdict.key>{verdict.value}</dd>
+                            <dd data-key="flip" aria-live="polite">{flip_text}</dd>
                             <dd class="formula">"Ranked by " {verdict.formula}</dd>
                         </dl>
                     </div>
@@ -151,6 +216,23 @@ fn verdict(computed: BackoffComputed) -> impl IntoView {
             })
         })
     }
+}
+
+/// Where the search for a flip stands.
+#[derive(Clone, Debug, PartialEq)]
+enum Flip {
+    Searching,
+    Found(String),
+    NoneFound,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// K, when the dependency serves at most K calls a second.
+fn capacity_of(params: &BackoffParams) -> Option<u32> {
+    (params.dependency == DependencyModel::Capacity).then_some(params.capacity)
 }
 
 fn waits_block(params: Memo<BackoffParams>, waits: ChartCanvas) -> impl IntoView {
@@ -303,7 +385,8 @@ fn power_of_ten_tick(exponent: f64) -> String {
 /// it a few hundred a second, and a linear axis would flatten the latter.
 /// Bins without calls sit one decade below a single call, just above the
 /// bottom edge.
-fn calls_plot(run: &BackoffRun, outage: f64) -> Plot {
+/// With a `capacity`, a level line marks it.
+fn calls_plot(run: &BackoffRun, outage: f64, capacity: Option<u32>) -> Plot {
     let (bin, bins) = run.fleets.first().map_or((1.0, 0), |first| {
         let timeline = &first.fleet.timeline;
         (timeline.bin_seconds, timeline.calls.len())
@@ -312,10 +395,12 @@ fn calls_plot(run: &BackoffRun, outage: f64) -> Plot {
     let (unit, unit_name) = time_unit(horizon);
     let none = (1.0 / bin).log10() - 1.0;
     let mut highest = none + 1.0;
+    let inks = strategy_inks(run.fleets.iter().map(|strategy| strategy.strategy));
     let mut layers: Vec<Layer> = run
         .fleets
         .iter()
-        .map(|strategy| {
+        .zip(inks)
+        .map(|(strategy, ink)| {
             // A step outline, one stretch for each run of equal bins.
             let mut points: Vec<(f64, f64)> = Vec::new();
             for (at, &calls) in strategy.fleet.timeline.calls.iter().enumerate() {
@@ -333,7 +418,7 @@ fn calls_plot(run: &BackoffRun, outage: f64) -> Plot {
             }
             Layer::Line {
                 points,
-                ink: strategy_ink(strategy.strategy),
+                ink,
                 dashed: false,
                 label: Some(strategy.label.into()),
             }
@@ -344,6 +429,15 @@ fn calls_plot(run: &BackoffRun, outage: f64) -> Plot {
         ink: Ink::Reference,
         label: "D: back up".into(),
     });
+    if let Some(capacity) = capacity {
+        let level = f64::from(capacity).log10();
+        highest = highest.max(level);
+        layers.push(Layer::Level {
+            y: level,
+            ink: Ink::Reference,
+            label: format!("K: {} /s", count(u64::from(capacity))),
+        });
+    }
     let per = if bin == 1.0 {
         "second".to_string()
     } else {
@@ -362,11 +456,33 @@ fn calls_plot(run: &BackoffRun, outage: f64) -> Plot {
     }
 }
 
+/// The colour of each of `strategies`, in order: each keeps its own (see
+/// [`preferred_series`]) unless one drawn before it took that one, and
+/// then takes the next free one, so the up to five strategies of a run
+/// never share a colour.
+fn strategy_inks(strategies: impl Iterator<Item = RetryStrategy>) -> Vec<Ink> {
+    let mut taken = [false; SERIES];
+    strategies
+        .map(|strategy| {
+            let preferred = preferred_series(strategy);
+            let free = (0..SERIES)
+                .map(|step| (preferred + step) % SERIES)
+                .find(|&series| !taken[series])
+                .unwrap_or(preferred);
+            taken[free] = true;
+            Ink::Series(free)
+        })
+        .collect()
+}
+
+/// The chart's series colours.
+const SERIES: usize = 8;
+
 /// The colour a strategy keeps in every chart, whether it is the main one
 /// or a compared one: the usual comparisons, and each preset's strategies,
 /// get different colours.
-fn strategy_ink(strategy: RetryStrategy) -> Ink {
-    Ink::Series(match strategy {
+fn preferred_series(strategy: RetryStrategy) -> usize {
+    match strategy {
         RetryStrategy::Exponential | RetryStrategy::ActiveJob => 0,
         RetryStrategy::FullJitter | RetryStrategy::Celery => 1,
         RetryStrategy::Decorrelated => 2,
@@ -375,7 +491,7 @@ fn strategy_ink(strategy: RetryStrategy) -> Ink {
         RetryStrategy::AwsQuota | RetryStrategy::Linear => 5,
         RetryStrategy::Aws => 6,
         RetryStrategy::Sidekiq => 7,
-    })
+    }
 }
 
 /// The wait before each retry for every strategy drawn: the main one's
@@ -407,14 +523,15 @@ fn bands_plot(fleets: &[StrategyFleet]) -> Plot {
         })
         .into_iter()
         .collect();
-    layers.extend(fleets.iter().map(|fleet| {
+    let inks = strategy_inks(fleets.iter().map(|fleet| fleet.strategy));
+    layers.extend(fleets.iter().zip(inks).map(|(fleet, ink)| {
         Layer::Line {
             points: fleet
                 .bands
                 .iter()
                 .map(|band| (f64::from(band.retry), band.median / unit))
                 .collect(),
-            ink: strategy_ink(fleet.strategy),
+            ink,
             dashed: false,
             label: Some(format!("{}: median", fleet.label)),
         }

@@ -187,7 +187,7 @@ const ACTIVE_JOB: [(u32, [f64; 6]); 6] = [
     ),
 ];
 
-// botocore 1.44.5 from PyPI: botocore.retries.standard.ExponentialBackoff(
+// botocore 1.44.5 from PyPI (1.44.8 gives the same; see botocore_retries.tsv): botocore.retries.standard.ExponentialBackoff(
 // random=lambda: u).delay_amount(context) for a context with attempt_number n
 // and no HTTP response, so no retry-after header. Without a throttling
 // detector it takes the transient scale, 0.05 s. Rows: attempt, then the six waits.

@@ -2,7 +2,10 @@
 //! ranked and named, the reason from the figures, the flip that the model
 //! finds, and the AWS SDK's retry quota per client or shared.
 
-use stampede_core::backoff::{BackoffParams, BackoffRun, QuotaScope, RetryStrategy, run};
+use stampede_core::backoff::{
+    AWS_NO_RETRY_REFUND, AWS_QUOTA_CAPACITY, AWS_RETRY_COST, AWS_TRANSIENT_SCALE, BackoffParams,
+    BackoffRun, QuotaScope, RetryStrategy, aws_standard_delay, run,
+};
 use stampede_core::field::PanelParams;
 
 use super::backoff_panel::decoded;
@@ -195,4 +198,35 @@ fn a_quota_per_client_gives_up_less_than_one_the_fleet_shares() {
         per_client.gave_up,
         shared.gave_up
     );
+}
+
+#[test]
+fn the_labels_name_the_botocore_whose_defaults_are_simulated() {
+    // Written by core/tests/data/make_botocore_vectors.py under botocore
+    // 1.43.11 (new retries off and on) and 1.44.8.
+    let rows = include_str!("../data/botocore_retries.tsv");
+    let row = rows
+        .lines()
+        .find(|line| line.starts_with("1.44.8\t"))
+        .unwrap();
+    let fields: Vec<&str> = row.split('\t').collect();
+    let waits: Vec<f64> = fields[2].split(',').map(|w| w.parse().unwrap()).collect();
+    let ours: Vec<f64> = (1..=10)
+        .map(|attempt| aws_standard_delay(attempt, AWS_TRANSIENT_SCALE, 0.5))
+        .collect();
+    assert_eq!(waits, ours);
+    assert_eq!(
+        fields[3..],
+        [AWS_RETRY_COST, AWS_NO_RETRY_REFUND, AWS_QUOTA_CAPACITY].map(|n| n.to_string())
+    );
+    for strategy in [RetryStrategy::Aws, RetryStrategy::AwsQuota] {
+        assert!(
+            strategy.label().contains("botocore 1.44.8"),
+            "{}",
+            strategy.label()
+        );
+    }
+    // 1.43 by default charged 5 tokens and scaled by 1 s: not what is
+    // simulated, so no label names it.
+    assert!(rows.contains("1.43.11\tfalse\t0.5,1.0,2.0"));
 }
