@@ -53,6 +53,11 @@ pub fn explanation() -> impl IntoView {
             spinner, who is better served by a quick second try and then a clear error."
         </p>
         <p class="explain">
+            "The verdict ranks by the objective only the strategies where at least the success floor's
+            share of clients succeed, since a fleet that gives up spares the dependency; the others
+            follow, most successes first."
+        </p>
+        <p class="explain">
             "The figure follows M clients that fail together at t = 0 against a dependency that is down
             for D seconds and then serves at most K calls a second: in each second the first K calls
             succeed and the rest fail, as a 429 or 503 would. A herd that returns together fails
@@ -61,10 +66,12 @@ pub fn explanation() -> impl IntoView {
             clients with the same random draws."
         </p>
         <p class="explain">
-            "Two strategies spend a budget the fleet shares. The AWS SDK's standard mode keeps a retry
-            quota, a bucket of 500 tokens that each retry after an error costs 14 (botocore's new
-            retries) and each success pays back, so a fleet that keeps failing stops retrying. A circuit breaker opens when most recent calls failed
-            and turns calls away without touching the dependency, then lets one probe through."
+            "Two strategies spend a budget. The AWS SDK's standard mode keeps a retry quota in each SDK
+            client object, a bucket of 500 tokens that each retry after an error costs 14 (botocore 1.44)
+            and each success pays back: alone, a client gets 35 retries; shared by many requests through
+            one SDK client, a fleet that keeps failing stops retrying. A circuit breaker the fleet shares
+            opens when most recent calls failed and turns calls away without touching the dependency,
+            then lets one probe through."
         </p>
     }
 }
