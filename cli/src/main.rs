@@ -437,7 +437,7 @@ fn run_query(link: &OsStr, csv: Option<&Path>, replicate: Option<u32>) -> Result
             .map_err(|e| input(format!("QUERY: {e}")))?;
         return print_json(&replicated, "the results");
     }
-    let result = run::run(&state).map_err(|e| input(format!("QUERY: {e}")))?;
+    let result = run::run_with_flip(&state).map_err(|e| input(format!("QUERY: {e}")))?;
     if let Some(path) = csv {
         let series = result.time_series().ok_or_else(|| {
             input(format!(
@@ -520,7 +520,9 @@ fn presets(seed: u64) -> Result<(), Failure> {
                     .map_err(refused)?
                     .key_numbers(params)
             } else {
-                run::run(&state).map_err(refused)?.key_numbers(&state)
+                run::run_with_flip(&state)
+                    .map_err(refused)?
+                    .key_numbers(&state)
             };
             listed.push(PresetFigures {
                 panel: panel.slug(),

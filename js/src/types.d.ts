@@ -305,7 +305,8 @@ export interface Verdict {
   sentence: string;
   /** Why the first comes before the second, from the figures. */
   why: string;
-  /** null when no change tried turns it around. */
+  /** Always null from this module: the search runs the model again for each change it
+   * tries, so the command line (`stampede run`) and the app search, and this module does not. */
   flip: Flip | null;
 }
 

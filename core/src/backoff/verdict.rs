@@ -117,7 +117,7 @@ impl Objective {
 
     /// The objective's name within a sentence.
     fn name(self) -> String {
-        self.label().to_lowercase()
+        self.label().to_ascii_lowercase()
     }
 
     /// The figure `fleet` is ranked by, in words.
@@ -187,8 +187,16 @@ fn floor_text(floor: f64) -> String {
 /// that says why.
 pub(super) fn verdict(params: &BackoffParams, seed: u64, fleets: &[StrategyFleet]) -> Verdict {
     let mut ranked: Vec<&StrategyFleet> = fleets.iter().collect();
-    // A stable sort keeps the drawn order of ties.
-    ranked.sort_by(|a, b| compare(params, &a.fleet, &b.fleet));
+    // An insertion sort, stable, keeps the drawn order of ties; for five
+    // strategies at most it weighs far less in the docs module than a
+    // library sort.
+    for end in 1..ranked.len() {
+        let mut at = end;
+        while at > 0 && compare(params, &ranked[at - 1].fleet, &ranked[at].fleet).is_gt() {
+            ranked.swap(at - 1, at);
+            at -= 1;
+        }
+    }
     let ranking = ranked
         .iter()
         .map(|strategy| Ranked {

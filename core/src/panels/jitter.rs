@@ -375,7 +375,7 @@ pub fn window_answer(params: &JitterParams, run: &JitterRun) -> WindowAnswer {
         }
         None => format!(
             " The chosen delay is {}, not uniform: the window above is for uniform jitter.",
-            params.strategy.label().to_lowercase()
+            params.strategy.label().to_ascii_lowercase()
         ),
     };
     let uniform = params.strategy == JitterStrategy::Uniform;

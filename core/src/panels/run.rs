@@ -44,17 +44,25 @@ pub enum PanelRun {
     Queue(QueueRun),
 }
 
+/// [`run`], and for Backoff the search for its verdict's flip, which runs
+/// the fleets again for each change it tries: the command line prints it,
+/// the page searches while idle, and the docs module leaves it out to stay
+/// small.
+pub fn run_with_flip(state: &State) -> Result<PanelRun, InvalidInput> {
+    let mut result = run(state)?;
+    if let PanelRun::Backoff(backoff) = &mut result {
+        backoff.search_flip(&state.backoff, state.seed);
+    }
+    Ok(result)
+}
+
 /// Runs the open panel of `state` with its seed.
 pub fn run(state: &State) -> Result<PanelRun, InvalidInput> {
     let seed = state.seed;
     Ok(match state.panel {
         Panel::Poisson => PanelRun::Poisson(poisson::run(&state.poisson, seed)?),
         Panel::Jitter => PanelRun::Jitter(jitter::run(&state.jitter, seed)?),
-        Panel::Backoff => {
-            let mut run = backoff::run(&state.backoff, seed)?;
-            run.search_flip(&state.backoff, seed);
-            PanelRun::Backoff(run)
-        }
+        Panel::Backoff => PanelRun::Backoff(backoff::run(&state.backoff, seed)?),
         Panel::HashSpread => PanelRun::HashSpread(hash_spread::run(&state.hash_spread, seed)?),
         Panel::Slots => PanelRun::Slots(slots::run(&state.slots, seed)?),
         Panel::Queue => PanelRun::Queue(queue::run(&state.queue, seed)?),
