@@ -47,25 +47,24 @@ pub fn quantile_unsorted(values: &mut [f64], p: f64) -> Option<f64> {
 /// more than one. `None` when any p would give `None`, or `ps` descend.
 pub fn quantiles_unsorted<const N: usize>(values: &mut [f64], ps: [f64; N]) -> Option<[f64; N]> {
     let positions = type7_positions(values.len(), ps)?;
-    // values[unplaced..] hold the order statistics from `unplaced` on.
+    // Selected among keys, as in [`place_order_statistics`].
+    let mut keys = total_order_keys(values);
+    // keys[unplaced..] hold the order statistics from `unplaced` on.
     let mut unplaced = 0;
-    let mut low = f64::NAN;
-    Some(positions.map(|(h, below)| {
+    let mut low = 0;
+    let quantiles = positions.map(|(h, below)| {
         let k = below as usize;
         if k >= unplaced {
-            low = *values[unplaced..]
-                .select_nth_unstable_by(k - unplaced, f64::total_cmp)
-                .1;
+            low = *keys[unplaced..].select_nth_unstable(k - unplaced).1;
             unplaced = k + 1;
         }
         // The next order statistic is the smallest of what lies above.
-        let high = values[k + 1..]
-            .iter()
-            .copied()
-            .min_by(f64::total_cmp)
-            .unwrap_or(low);
+        let high = keys[k + 1..].iter().copied().min().unwrap_or(low);
+        let [low, high] = [low, high].map(from_total_order_key);
         low + (h - below) * (high - low)
-    }))
+    });
+    write_total_order_keys(values, keys);
+    Some(quantiles)
 }
 
 /// Where type 7 reads each of `ps` among `len` values: h = (len − 1)·p
@@ -217,31 +216,53 @@ impl TwoPassQuantiles {
 /// one; ranks out of order or past the end are skipped. `values` is
 /// reordered.
 pub fn place_order_statistics(values: &mut [f64], ranks: &[usize]) {
+    // Selected among keys, which order as the values do under
+    // [`f64::total_cmp`]: the docs module already holds a selection of
+    // u64s (the queue's wait percentiles), and one of f64s would add
+    // about 3 KB of wasm.
+    let mut keys = total_order_keys(values);
     let mut placed = 0;
     for &rank in ranks {
-        if (placed..values.len()).contains(&rank) {
-            values[placed..].select_nth_unstable_by(rank - placed, f64::total_cmp);
+        if (placed..keys.len()).contains(&rank) {
+            keys[placed..].select_nth_unstable(rank - placed);
             placed = rank + 1;
         }
     }
+    write_total_order_keys(values, keys);
 }
 
 /// Sorts `values` as [`f64::total_cmp`] orders them, by sorting their
-/// bits, flipped so that unsigned order is that order: the docs module
-/// already holds a sort of u64s, and one of f64s would weigh about 1 KB
-/// more.
+/// keys: the docs module already holds a sort of u64s, and one of f64s
+/// would weigh about 1 KB more.
 pub fn sort_as_total_cmp(values: &mut [f64]) {
-    const SIGN: u64 = 1 << 63;
-    let mut keys: Vec<u64> = values
+    let mut keys = total_order_keys(values);
+    keys.sort_unstable();
+    write_total_order_keys(values, keys);
+}
+
+const SIGN: u64 = 1 << 63;
+
+/// Each value's bits, flipped so that unsigned order is the order of
+/// [`f64::total_cmp`].
+fn total_order_keys(values: &[f64]) -> Vec<u64> {
+    values
         .iter()
         .map(|value| {
             let bits = value.to_bits();
             if bits & SIGN == 0 { bits | SIGN } else { !bits }
         })
-        .collect();
-    keys.sort_unstable();
+        .collect()
+}
+
+/// The value whose key [`total_order_keys`] gives is `key`.
+fn from_total_order_key(key: u64) -> f64 {
+    f64::from_bits(if key & SIGN == 0 { !key } else { key & !SIGN })
+}
+
+/// Writes the values of `keys` over `values`, in the keys' order.
+fn write_total_order_keys(values: &mut [f64], keys: Vec<u64>) {
     for (value, key) in values.iter_mut().zip(keys) {
-        *value = f64::from_bits(if key & SIGN == 0 { !key } else { key & !SIGN });
+        *value = from_total_order_key(key);
     }
 }
 

@@ -611,8 +611,11 @@ fn measure(
     let window = placement.window;
     let offsets = placement.place_given(keys, digests)?;
     let bucket_counts = count_buckets(&offsets, bucket_width, buckets);
-    let mut sorted = offsets.clone();
-    sorted.sort_unstable();
+    // Sorted as u64s: the docs module already holds that sort, and one of
+    // u32s would add about 3 KB of wasm.
+    let mut wide: Vec<u64> = offsets.iter().map(|&offset| offset.into()).collect();
+    wide.sort_unstable();
+    let sorted: Vec<u32> = wide.into_iter().map(|offset| offset as u32).collect();
     Ok(Spread {
         mode: placement.mode.slug(),
         reduction: placement.reduction.slug(),

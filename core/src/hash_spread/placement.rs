@@ -223,11 +223,19 @@ pub fn place_by_rank<K: AsRef<str>>(keys: &[K], window: u32) -> Vec<u32> {
 /// they are compared first and whole keys only where those are equal. Ids
 /// such as UUIDs rarely share them, so the sort is mostly of integers.
 pub(super) fn sorted_order<K: AsRef<str>>(keys: &[K]) -> Vec<usize> {
+    // Sorted as `&str`s whatever the keys are, so that the docs module,
+    // which sorts both `String`s and `&str`s, holds one copy of the sort.
+    let keys: Vec<&str> = keys.iter().map(AsRef::as_ref).collect();
+    sorted_str_order(&keys)
+}
+
+/// [`sorted_order`] of `&str`s.
+fn sorted_str_order(keys: &[&str]) -> Vec<usize> {
     let mut order: Vec<(u64, usize)> = keys
         .iter()
         .enumerate()
         .map(|(index, key)| {
-            let key = key.as_ref().as_bytes();
+            let key = key.as_bytes();
             let mut head = [0u8; 8];
             let length = key.len().min(head.len());
             head[..length].copy_from_slice(&key[..length]);
@@ -237,7 +245,7 @@ pub(super) fn sorted_order<K: AsRef<str>>(keys: &[K]) -> Vec<usize> {
     order.sort_unstable_by(|&(head_a, a), &(head_b, b)| {
         head_a
             .cmp(&head_b)
-            .then_with(|| keys[a].as_ref().cmp(keys[b].as_ref()))
+            .then_with(|| keys[a].cmp(keys[b]))
             .then(a.cmp(&b))
     });
     order.into_iter().map(|(_, index)| index).collect()

@@ -13,6 +13,7 @@ use super::{COSTS, MAX_ACCOUNTS, MAX_COST_SIGMA, MAX_SLOTS};
 use crate::dist::Dist;
 use crate::error::{InvalidInput, count_at_most, non_negative, within};
 use crate::rng::seeded;
+use crate::stats;
 
 /// Total account cost in each slot under one placement.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -120,18 +121,17 @@ pub fn balance(
     for (&cost, &slot) in costs.iter().zip(slot_of_account) {
         hashed[slot as usize] += cost;
     }
-    let mut heaviest_first: Vec<u32> = (0..costs.len() as u32).collect();
-    heaviest_first.sort_unstable_by(|&a, &b| {
-        costs[b as usize]
-            .total_cmp(&costs[a as usize])
-            .then(a.cmp(&b))
-    });
+    // Only the costs matter, heaviest first, not whose they are, so they
+    // are sorted as bits: the docs module already holds that sort, and one
+    // of accounts by cost would add about 3 KB of wasm.
+    let mut lightest_first = costs.to_vec();
+    stats::sort_as_total_cmp(&mut lightest_first);
     let mut lightest: BinaryHeap<Reverse<Total>> = (0..slots)
         .map(|slot| Reverse(Total { cost: 0.0, slot }))
         .collect();
-    for account in heaviest_first {
+    for &cost in lightest_first.iter().rev() {
         if let Some(Reverse(mut total)) = lightest.pop() {
-            total.cost += costs[account as usize];
+            total.cost += cost;
             lightest.push(Reverse(total));
         }
     }
