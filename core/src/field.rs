@@ -542,16 +542,37 @@ pub fn set_value<T: FieldValue>(slot: &mut T, raw: &str, field: &Field) -> Optio
         Err(why) => why,
     };
     // The value in use: the adjusted one, or the kept one after a refusal.
-    Some(field.notice(match slot.in_use() {
+    Some(using_notice(field, why, slot.in_use()))
+}
+
+/// The notice of [`set_value`], written once for every value type.
+fn using_notice(field: &Field, why: String, in_use: Option<String>) -> Notice {
+    field.notice(match in_use {
         Some(value) => format!("{why}; using {value}"),
         None => why,
-    }))
+    })
 }
 
 /// The position of the field with `key` in `fields`, for [`panel_params!`].
 #[doc(hidden)]
 pub fn field_index(fields: &[Field], key: &str) -> Option<usize> {
     fields.iter().position(|field| field.key == key)
+}
+
+/// The position in `options` of the one whose slug is `slug`, exactly.
+#[doc(hidden)]
+pub fn slug_index(slug: &str, options: &[Choice]) -> Option<usize> {
+    options.iter().position(|option| option.slug == slug)
+}
+
+/// The position in `options` of the one whose slug is `raw` trimmed, or
+/// why there is none, for [`choice_enum!`]: one function for every choice
+/// rather than a match of its slugs and a message in each, which weigh on
+/// the wasm bundles.
+#[doc(hidden)]
+pub fn parse_choice(raw: &str, options: &[Choice]) -> Result<usize, String> {
+    let text = raw.trim();
+    slug_index(text, options).ok_or_else(|| not_an_option(text, options))
 }
 
 /// Why `text` names none of `options`, listing their slugs.
@@ -593,10 +614,7 @@ macro_rules! choice_enum {
 
             /// The option whose slug is `slug`, exactly.
             pub fn from_slug(slug: &str) -> Option<Self> {
-                match slug {
-                    $($slug => Some($name::$variant),)+
-                    _ => None,
-                }
+                $crate::field::slug_index(slug, Self::OPTIONS).map(|index| Self::ALL[index])
             }
         }
 
@@ -605,10 +623,8 @@ macro_rules! choice_enum {
                 raw: &str,
                 _field: &$crate::field::Field,
             ) -> Result<(Self, Option<String>), String> {
-                let text = raw.trim();
-                $name::from_slug(text)
-                    .map(|option| (option, None))
-                    .ok_or_else(|| $crate::field::not_an_option(text, $name::OPTIONS))
+                $crate::field::parse_choice(raw, $name::OPTIONS)
+                    .map(|index| ($name::ALL[index], None))
             }
 
             fn encode(&self) -> String {
