@@ -16,12 +16,12 @@ use stampede_core::panels::state::{SEED_FIELD, State};
 /// message naming the first key the codec would not take as written.
 pub fn state(panel: Panel, params: &[(String, String)]) -> Result<State, String> {
     let mut state = State::new(panel);
-    let fields = state.params(panel).fields();
+    let fields = State::fields(panel);
     for (key, raw) in params {
         let notice = if key == SEED_FIELD.key {
             state.set(key, raw).into_iter().next()
         } else if fields.iter().any(|field| field.key == key) {
-            state.params_mut(panel).set(key, raw)
+            state.set_param(panel, key, raw)
         } else {
             return Err(unknown(panel, fields, key));
         };
@@ -29,7 +29,7 @@ pub fn state(panel: Panel, params: &[(String, String)]) -> Result<State, String>
             return Err(refusal(&notice));
         }
     }
-    match state.params_mut(panel).settle().first() {
+    match state.settle(panel).first() {
         Some(notice) => Err(refusal(notice)),
         None => Ok(state),
     }

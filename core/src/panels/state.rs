@@ -155,15 +155,61 @@ impl State {
         }
     }
 
+    /// The fields of `panel`.
+    ///
+    /// This, [`Self::set_param`] and [`Self::settle`] reach each panel's
+    /// parameters by their own type, not through [`Self::params_mut`]: a
+    /// `dyn PanelParams` would bring every panel's `value`, `status` and
+    /// `is_relevant` into the docs module, which reads URLs but never
+    /// calls them.
+    pub fn fields(panel: Panel) -> &'static [Field] {
+        match panel {
+            Panel::Poisson => PoissonParams::FIELDS,
+            Panel::Jitter => JitterParams::FIELDS,
+            Panel::Backoff => BackoffParams::FIELDS,
+            Panel::HashSpread => HashSpreadParams::FIELDS,
+            Panel::Slots => SlotParams::FIELDS,
+            Panel::Queue => QueueParams::FIELDS,
+            Panel::Fleet => FleetParams::FIELDS,
+        }
+    }
+
+    /// Sets the field of `panel` with `key` from text, as
+    /// [`PanelParams::set`] does.
+    pub fn set_param(&mut self, panel: Panel, key: &str, raw: &str) -> Option<Notice> {
+        match panel {
+            Panel::Poisson => self.poisson.set(key, raw),
+            Panel::Jitter => self.jitter.set(key, raw),
+            Panel::Backoff => self.backoff.set(key, raw),
+            Panel::HashSpread => self.hash_spread.set(key, raw),
+            Panel::Slots => self.slots.set(key, raw),
+            Panel::Queue => self.queue.set(key, raw),
+            Panel::Fleet => self.fleet.set(key, raw),
+        }
+    }
+
+    /// Repairs the combinations of `panel`'s values, as
+    /// [`PanelParams::settle`] does.
+    pub fn settle(&mut self, panel: Panel) -> Vec<Notice> {
+        match panel {
+            Panel::Poisson => self.poisson.settle(),
+            Panel::Jitter => self.jitter.settle(),
+            Panel::Backoff => self.backoff.settle(),
+            Panel::HashSpread => self.hash_spread.settle(),
+            Panel::Slots => self.slots.settle(),
+            Panel::Queue => self.queue.settle(),
+            Panel::Fleet => self.fleet.settle(),
+        }
+    }
+
     /// Sets one parameter of the open panel (or the seed) from text, as a
     /// control or a URL gives it, and repairs combinations it breaks.
     pub fn set(&mut self, key: &str, raw: &str) -> Vec<Notice> {
         if key == SEED_KEY {
             return self.set_seed(raw).into_iter().collect();
         }
-        let params = self.params_mut(self.panel);
-        let mut notices: Vec<Notice> = params.set(key, raw).into_iter().collect();
-        notices.extend(params.settle());
+        let mut notices: Vec<Notice> = self.set_param(self.panel, key, raw).into_iter().collect();
+        notices.extend(self.settle(self.panel));
         notices
     }
 
@@ -255,10 +301,9 @@ impl State {
         if let Some(raw) = last(SEED_KEY) {
             notices.extend(state.set_seed(raw));
         }
-        let params = state.params_mut(panel);
-        for field in params.fields() {
+        for field in Self::fields(panel) {
             if let Some(raw) = last(field.key) {
-                notices.extend(params.set(field.key, raw));
+                notices.extend(state.set_param(panel, field.key, raw));
             }
         }
         // Links made while the limit was per minute still open with the
@@ -271,8 +316,7 @@ impl State {
         ) {
             notices.push(state.jitter.read_per_minute_limit(raw));
         }
-        let params = state.params_mut(panel);
-        notices.extend(params.settle());
+        notices.extend(state.settle(panel));
         (state, notices)
     }
 
