@@ -38,10 +38,16 @@ pub fn state(panel: Panel, params: &[(String, String)]) -> Result<State, String>
 /// The notice as a refusal: `key: why`. The codec ends each notice with
 /// "; using X", the value it fell back to; nothing falls back here.
 pub fn refusal(notice: &Notice) -> String {
-    let why = notice
-        .message
-        .rsplit_once("; using ")
-        .map_or(notice.message.as_str(), |(why, _)| why);
+    const USING: &[u8] = b"; using ";
+    let message = notice.message.as_str();
+    // The last "; using ", looked for among the bytes: a `&str` pattern
+    // would bring a substring search (about 2 KB of wasm) into the module.
+    let why = message
+        .as_bytes()
+        .windows(USING.len())
+        .rposition(|window| window == USING)
+        .and_then(|at| message.get(..at))
+        .unwrap_or(message);
     format!("{}: {why}", notice.key)
 }
 
