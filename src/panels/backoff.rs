@@ -60,7 +60,8 @@ pub fn explanation() -> impl IntoView {
         <p class="explain">
             "The figure follows M clients that fail together at t = 0 against a dependency that is down
             for D seconds and then serves at most K calls a second: in each second the first K calls
-            succeed and the rest fail, as a 429 or 503 would. A herd that returns together fails
+            succeed and the rest fail, as a 503 would (the SDKs retry and charge quota for it as a
+            transient error). A herd that returns together fails
             again, and its next retry comes back together too, so the overload can outlast the outage.
             A client that spends all its retries gives up. Every compared strategy replays the same
             clients with the same random draws."
