@@ -41,15 +41,13 @@ impl FieldValue for ClockTime {
     fn parse(raw: &str, _field: &Field) -> Result<(Self, Option<String>), String> {
         let text = raw.trim();
         let (hour, minute) = text.split_once(':').unwrap_or((text, "00"));
-        let number = |digits: &str, most: usize| {
-            (!digits.is_empty()
-                && digits.len() <= most
-                && digits.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| digits.parse::<u32>().ok())
-            .flatten()
+        let number = |digits: &str| {
+            (!digits.is_empty() && digits.len() <= 2 && digits.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| digits.parse::<u32>().ok())
+                .flatten()
         };
-        number(hour, 2)
-            .zip(number(minute, 2).filter(|_| minute.len() == 2))
+        number(hour)
+            .zip(number(minute).filter(|_| minute.len() == 2))
             .and_then(|(hour, minute)| Self::new(hour, minute))
             .map(|time| (time, None))
             .ok_or_else(|| {
@@ -60,18 +58,8 @@ impl FieldValue for ClockTime {
             })
     }
 
-    /// `HH:MM`, digit by digit: the docs module reads times, and padded
-    /// number formatting would weigh more than this.
     fn encode(&self) -> String {
-        let digits = |n: u32| {
-            [
-                char::from(b'0' + (n / 10) as u8),
-                char::from(b'0' + (n % 10) as u8),
-            ]
-        };
-        let [h1, h2] = digits(self.hour());
-        let [m1, m2] = digits(self.minute());
-        [h1, h2, ':', m1, m2].iter().collect()
+        crate::units::clock(self.seconds() as f64)
     }
 }
 

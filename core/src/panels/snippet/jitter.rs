@@ -16,6 +16,7 @@
 
 use crate::clock::ClockTime;
 use crate::jitter::{JitterParams, JitterStrategy};
+use crate::units::clock_with_seconds;
 
 use super::Snippet;
 
@@ -302,12 +303,7 @@ fn systemd(delay: &Delay, start: ClockTime) -> Snippet {
 /// An OnCalendar time of day `after` seconds past `start`.
 fn on_calendar(start: ClockTime, after: u64) -> String {
     let seconds = (start.seconds() + after) % 86_400;
-    format!(
-        "*-*-* {:02}:{:02}:{:02}",
-        seconds / 3600,
-        seconds / 60 % 60,
-        seconds % 60
-    )
+    format!("*-*-* {}", clock_with_seconds(seconds as u32))
 }
 
 fn sidekiq(delay: &Delay) -> Snippet {
