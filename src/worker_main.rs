@@ -11,9 +11,11 @@
 //! - from the page, the query string of the state to simulate,
 //!   `{replicate: query, from: i, to: j}` to run its lanes under runs i
 //!   to j (j excluded) of the query's replications, one worker's part of
-//!   them ([`stampede_core::panels::queue_replication`]), or `{query,
-//!   arrivals}` to read, describe and replay the reader's arrivals (their
-//!   text) under that state's Queue parameters ([`stampede_core::arrivals`]);
+//!   them ([`stampede_core::panels::queue_replication`]), the same with
+//!   `arrivals: text, resample: bool` to run a replay of the reader's
+//!   arrivals instead, or `{query, arrivals}` to read, describe and replay
+//!   the reader's arrivals (their text) under that state's Queue
+//!   parameters ([`stampede_core::arrivals`]);
 //! - to the page, for arrivals, `{parsed: ms}` once the text is read;
 //! - to the page, `{progress: share}` (0 to 1) now and then, and finally
 //!   `{done: result}` (the `QueueRun`, the `ReplicationPart` or the
@@ -78,11 +80,23 @@ fn main() {
                     .map(|steps| steps.reading(AHEAD.take()));
                 run_in_steps(steps, replies.clone());
             }
-            (None, Some(query), ..) => {
+            (None, Some(query), _, arrivals) => {
                 let (state, _notices) = State::from_query(&query);
-                let steps = match (run_of_key("from"), run_of_key("to")) {
-                    (Some(from), Some(to)) => {
+                let resample = field("resample").is_some_and(|value| value.is_truthy());
+                let steps = match (run_of_key("from"), run_of_key("to"), arrivals) {
+                    (Some(from), Some(to), None) => {
                         ReplicationSteps::for_runs(&state.queue, state.seed, from..to)
+                    }
+                    (Some(from), Some(to), Some(text)) => {
+                        arrivals::parse(&text).and_then(|trace| {
+                            arrivals::replication_steps(
+                                &state.queue,
+                                &trace,
+                                state.seed,
+                                from..to,
+                                resample,
+                            )
+                        })
                     }
                     _ => Err(InvalidInput::new("repl", "a replication names its runs")),
                 };
@@ -181,9 +195,11 @@ impl Steps for ArrivalsSteps {
         self.steps.step()
     }
     fn finish(self) -> Result<ArrivalsRun, InvalidInput> {
+        // The page replicates in workers of their own.
         Ok(ArrivalsRun {
             arrivals: self.report,
             run: self.steps.finish()?,
+            replicated: None,
         })
     }
 }

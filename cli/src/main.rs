@@ -16,7 +16,9 @@
 //!   interval and the lanes' differences, in the page's words. With
 //!   `--arrivals FILE` it reads job arrivals (one timestamp a line, or CSV
 //!   with a timestamp column) and prints them described and replayed under
-//!   the URL's Queue parameters, each refused row on stderr by its line.
+//!   the URL's Queue parameters, each refused row on stderr by its line;
+//!   with `--replicate R` too, the replay's lanes over R runs, and with
+//!   `--resample-hours` each run redraws the trace's whole hours.
 //!
 //! - `stampede snippets QUERY` prints what the open panel hands a reader to
 //!   paste into their own system (a crontab line, a retry policy, a SQL
@@ -127,9 +129,15 @@ enum Command {
         replicate: Option<u32>,
         /// Replay these arrivals (one timestamp a line, or CSV with a
         /// timestamp column) under the URL's Queue parameters, and print
-        /// them described beside the lanes' figures.
-        #[arg(long, value_name = "FILE", conflicts_with = "replicate")]
+        /// them described beside the lanes' figures; with --replicate, also
+        /// each lane's figures over R runs.
+        #[arg(long, value_name = "FILE")]
         arrivals: Option<PathBuf>,
+        /// With --arrivals and replications: in each run, replace every whole
+        /// hour of the arrivals by itself or a neighbouring hour, drawn at
+        /// random (a block bootstrap).
+        #[arg(long, requires = "arrivals")]
+        resample_hours: bool,
     },
     /// Print the open panel's snippets for an app URL: what to paste where.
     Snippets {
@@ -282,8 +290,10 @@ fn main() -> ExitCode {
         Command::Run {
             query,
             arrivals: Some(file),
+            replicate,
+            resample_hours,
             ..
-        } => run_arrivals(&query, &file),
+        } => run_arrivals(&query, &file, replicate, resample_hours),
         Command::Run {
             query,
             csv,
@@ -460,11 +470,24 @@ fn print_json(value: &impl Serialize, what: &str) -> Result<(), Failure> {
         .map_err(output(what))
 }
 
-fn run_arrivals(link: &OsStr, file: &Path) -> Result<(), Failure> {
-    let state = state_of(link)?;
+fn run_arrivals(
+    link: &OsStr,
+    file: &Path,
+    replicate: Option<u32>,
+    resample_hours: bool,
+) -> Result<(), Failure> {
+    let mut state = state_of(link)?;
+    if let Some(runs) = replicate {
+        state.queue.replications = runs;
+    }
+    if resample_hours && state.queue.replications == 0 {
+        return Err(input(
+            "--resample-hours: resampling varies the replications; add --replicate R or repl=R",
+        ));
+    }
     let text = fs::read_to_string(file)
         .map_err(|e| input(format!("--arrivals: {}: {e}", file.display())))?;
-    let result = arrivals::run(&state.queue, &text, state.seed)
+    let result = arrivals::run(&state.queue, &text, state.seed, resample_hours)
         .map_err(|e| input(format!("--arrivals: {e}")))?;
     for refused in &result.arrivals.refused {
         eprintln!("line {}: {}", refused.line, refused.reason);

@@ -861,3 +861,47 @@ fn fleet_fix_night_lets_nightly_jobs_move_within_it() {
         "--night",
     );
 }
+
+#[test]
+fn run_with_arrivals_and_replications_gives_the_imported_lane_intervals() {
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/arrivals.csv"
+    );
+    let output = stampede(
+        &[
+            "run",
+            "v=1&p=queue&w=4",
+            "--arrivals",
+            fixture,
+            "--replicate",
+            "5",
+        ],
+        b"",
+    );
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let result: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let replicated = &result["replicated"];
+    assert_eq!(replicated["runs"], 5);
+    assert_eq!(replicated["lanes"][0]["slug"], "imported");
+    // The fixture gives every duration: nothing in the imported lane varies.
+    assert!(
+        replicated["explained"]
+            .as_str()
+            .unwrap()
+            .contains("the same in every run (± 0)")
+    );
+    assert_eq!(result["run"]["lanes"][0]["slug"], "imported");
+
+    let without_runs = stampede(
+        &[
+            "run",
+            "v=1&p=queue",
+            "--arrivals",
+            fixture,
+            "--resample-hours",
+        ],
+        b"",
+    );
+    assert_refused(&without_runs, "--resample-hours");
+}

@@ -41,6 +41,8 @@ pub const MAX_REPLICATIONS: u32 = 100;
 pub const DEFAULT_REPLICATIONS: u32 = 20;
 /// The intervals' confidence level.
 pub const CONFIDENCE: f64 = 0.95;
+/// The quantile across runs reported as a bad day: one run in 10 is worse.
+pub const BAD_DAY: f64 = 0.9;
 
 const SEEDS: Purpose = Purpose::new("replication.seeds");
 

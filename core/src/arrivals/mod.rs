@@ -17,6 +17,7 @@
 mod describe;
 mod parse;
 mod replay;
+mod replicate;
 mod report;
 
 pub use self::describe::{Busiest, Description, FANO_WIDTHS, FanoAt, PoissonCheck, describe};
@@ -25,6 +26,7 @@ pub use self::parse::{
     parse,
 };
 pub use self::replay::{IMPORTED, Replay, replay};
+pub use self::replicate::{replicate, replication_steps};
 pub use self::report::{ArrivalsReport, ArrivalsRun, report, run};
 
 /// `at_us` (microseconds since the epoch) as RFC 3339 in UTC, to the

@@ -37,6 +37,8 @@ pub struct Replay {
     /// The trace's mean duration, which every spread job takes, when the
     /// trace gives durations (the imported lane then takes each job's own).
     pub mean_duration_s: Option<f64>,
+    /// The imported lane's jobs, which its simulation replays.
+    pub jobs: Arc<ImportedJobs>,
     pub names: Vec<LaneName>,
     pub simulations: Vec<SimParams>,
     /// Strategies left out to stay within the job cap.
@@ -45,7 +47,10 @@ pub struct Replay {
 
 /// The lanes that replay `trace` under `params`' workers and durations.
 pub fn replay(params: &QueueParams, trace: &Trace) -> Result<Replay, InvalidInput> {
-    let jobs = ImportedJobs::new(&trace.times_us, trace.durations_s.as_deref())?;
+    let jobs = Arc::new(ImportedJobs::new(
+        &trace.times_us,
+        trace.durations_s.as_deref(),
+    )?);
     let arrivals = jobs.len();
     let span_seconds = jobs.span_seconds().max(60);
     let accounts = trace.account_count.clamp(1, arrivals);
@@ -74,7 +79,7 @@ pub fn replay(params: &QueueParams, trace: &Trace) -> Result<Replay, InvalidInpu
     };
     let mut imported = lane(params.strategy)?;
     imported.accounts = arrivals;
-    imported.schedule = SyncSchedule::Imported(Arc::new(jobs));
+    imported.schedule = SyncSchedule::Imported(Arc::clone(&jobs));
     let mut total = sim::estimated_jobs(&imported)?;
     let mut names = vec![LaneName {
         slug: IMPORTED.into(),
@@ -110,6 +115,7 @@ pub fn replay(params: &QueueParams, trace: &Trace) -> Result<Replay, InvalidInpu
         cycle_seconds,
         horizon_seconds,
         mean_duration_s,
+        jobs,
         names,
         simulations,
         left_out,

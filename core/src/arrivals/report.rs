@@ -3,8 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Description, RefusedRow, Replay, Trace, describe, replay};
+use super::{Description, RefusedRow, Replay, Trace, describe, replay, replicate};
 use crate::error::InvalidInput;
+use crate::panels::queue_replication::Replicated;
 use crate::queue::{QueueParams, QueueRun};
 
 /// How a trace was read, what it looks like, and how the lanes were set.
@@ -50,15 +51,29 @@ pub fn report(
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ArrivalsRun {
     pub arrivals: ArrivalsReport,
+    /// One run under the page's seed.
     pub run: QueueRun,
+    /// With `repl` = R, the lanes under R seeds.
+    pub replicated: Option<Replicated>,
 }
 
-/// Reads, describes and replays `text` in one go.
-pub fn run(params: &QueueParams, text: &str, seed: u64) -> Result<ArrivalsRun, InvalidInput> {
+/// Reads, describes and replays `text` in one go, and replicates the
+/// replay when `params` asks for replications, resampling its arrivals by
+/// the hour when `resample_by_hour`.
+pub fn run(
+    params: &QueueParams,
+    text: &str,
+    seed: u64,
+    resample_by_hour: bool,
+) -> Result<ArrivalsRun, InvalidInput> {
     let trace = super::parse(text)?;
     let (arrivals, replay) = report(params, &trace, seed)?;
+    let replicated = (params.replications > 0)
+        .then(|| replicate(params, &trace, seed, resample_by_hour))
+        .transpose()?;
     Ok(ArrivalsRun {
         arrivals,
         run: replay.steps(seed).finish()?,
+        replicated,
     })
 }

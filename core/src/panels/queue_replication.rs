@@ -1,12 +1,14 @@
 //! The Queue panel's replications: every lane run again under R seeds
 //! ([`crate::replication`]), each summary figure written as its mean with
-//! a 95 % interval, each pair of lanes compared seed by seed in words, and
-//! the queue's depth as a band across the runs.
+//! a 95 % interval and its bad day (the 90th percentile across the runs),
+//! each pair of lanes compared seed by seed in words, and the queue's
+//! depth as a band across the runs. The lanes are the panel's own, or a
+//! replayed trace's ([`crate::arrivals::replication_steps`]); either way
+//! the result says what changed from one run to the next.
 //!
-//! Percentiles of waits are the simulation's own, nearest rank over each
-//! run's waits (retries included); each says how many waits a run had, and
-//! a p99 over fewer than 100 is marked, as it is then the largest wait or
-//! next to it.
+//! Percentiles of waits are the simulation's own over each run's waits
+//! (retries included); each says how many waits a run had, and a p99 over
+//! fewer than 100 is marked, as it is then the largest wait or next to it.
 
 use std::ops::Range;
 
@@ -16,9 +18,11 @@ use crate::error::InvalidInput;
 use crate::panels::queue::{FEWEST_WAITS_FOR_P99, PERCENTILE_METHOD, summary_rows};
 use crate::queue::{LaneName, QueueParams, QueueRun, QueueSteps};
 use crate::replication::{
-    self, CONFIDENCE, Interval, MAX_REPLICATIONS, MIN_REPLICATIONS, PercentileBand,
+    self, BAD_DAY, CONFIDENCE, Interval, MAX_REPLICATIONS, MIN_REPLICATIONS, PercentileBand,
 };
-use crate::units::{count, duration, significant};
+use crate::sim::FEWEST_HOURS_RESAMPLED;
+use crate::stats::{quantile_sorted, sort_as_total_cmp};
+use crate::units::{count, counted, duration, significant};
 
 /// The figures compared between lanes, and how a sentence names each.
 const COMPARED: &[(&str, &str)] = &[
@@ -37,6 +41,10 @@ pub struct Replicated {
     /// R, the runs of each lane.
     pub runs: u32,
     pub lanes: Vec<LaneName>,
+    pub varied: Varied,
+    /// What changed between runs, what ± means and the main lane's bad
+    /// day, for the line beside the first interval.
+    pub explained: String,
     /// The summary table's rows, each figure as an interval.
     pub rows: Vec<ReplicatedRow>,
     /// Every pair of lanes on each compared figure, first lane first.
@@ -63,6 +71,8 @@ pub struct ReplicatedValue {
     pub interval: Interval,
     /// "20 min 58 s ± 14 s (95 %, 20 runs)".
     pub text: String,
+    /// For a figure where more is worse (waits, jobs waiting): its bad day.
+    pub bad_day: Option<BadDay>,
     /// For a percentile, its sample size and, when too small, a warning.
     pub note: Option<String>,
 }
@@ -78,12 +88,51 @@ pub struct Difference {
     pub text: String,
 }
 
+/// The 90th percentile of a figure's R values, which one run in 10
+/// exceeded.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BadDay {
+    pub value: f64,
+    /// As the summary table writes the figure.
+    pub text: String,
+}
+
+/// What changed from one run to the next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Varied {
+    /// The seed, and with it every random draw of the panel's lanes.
+    Draws,
+    /// A replayed trace beside its spread lanes.
+    Trace {
+        /// Whether the trace gives each job's duration (else each run
+        /// draws them from the panel's).
+        own_durations: bool,
+        hours: HourBlocks,
+    },
+}
+
+/// Whether a replayed trace's arrivals were resampled by the hour
+/// ([`crate::sim::ImportedJobs::resampled_by_hour`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HourBlocks {
+    /// Every run replays the arrivals as they are.
+    Kept,
+    /// Each run redraws this many whole hours.
+    Resampled(u64),
+    /// Asked for, but the trace has fewer whole hours than resampling needs.
+    TooShort(u64),
+}
+
+/// How one run's lanes are made from its seed.
+pub type LanesOf = Box<dyn Fn(u64) -> Result<QueueSteps, InvalidInput>>;
+
 /// A contiguous range of the R runs of every lane, taken a step at a time,
 /// for a caller that reports progress and can stop between steps. Ranges
 /// run apart (one per worker) and [`Replicated::merge`] joins their parts
 /// in seed order, so the result does not depend on how the runs were split.
 pub struct ReplicationSteps {
     params: QueueParams,
+    lanes_of: LanesOf,
     runs: Range<u32>,
     /// The seeds of `runs`, in order.
     seeds: Vec<u64>,
@@ -99,8 +148,10 @@ pub struct ReplicationPart {
 }
 
 /// Per run, what the result is made from.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct Samples {
+    lanes: Vec<LaneName>,
+    varied: Varied,
     /// Per run, the summary table's values per row and lane.
     figures: Vec<Vec<Vec<f64>>>,
     /// Per lane, per run.
@@ -110,13 +161,29 @@ struct Samples {
 }
 
 impl ReplicationSteps {
-    /// The runs `runs` of the `params.replications` under seeds drawn from
-    /// `seed`; the count must lie in [5, 100], and the range must be
-    /// within it and not empty.
+    /// The runs `runs` of the `params.replications` of the panel's lanes
+    /// under seeds drawn from `seed`; the count must lie in [5, 100], and
+    /// the range must be within it and not empty.
     pub fn for_runs(
         params: &QueueParams,
         seed: u64,
         runs: Range<u32>,
+    ) -> Result<Self, InvalidInput> {
+        // Checked now, so a bad parameter fails before any run.
+        params.simulations()?;
+        let panel = params.clone();
+        let lanes_of: LanesOf = Box::new(move |seed| QueueSteps::new(&panel, seed));
+        Self::of_lanes(params, seed, runs, Varied::Draws, lanes_of)
+    }
+
+    /// As [`Self::for_runs`], each run's lanes made by `lanes_of` from its
+    /// seed, and `varied` saying what changes between them.
+    pub fn of_lanes(
+        params: &QueueParams,
+        seed: u64,
+        runs: Range<u32>,
+        varied: Varied,
+        lanes_of: LanesOf,
     ) -> Result<Self, InvalidInput> {
         let count = params.replications;
         if !(MIN_REPLICATIONS..=MAX_REPLICATIONS).contains(&count) {
@@ -133,16 +200,15 @@ impl ReplicationSteps {
                 format!("runs {runs:?} are not a range of the {count} replications"),
             ));
         }
-        // Checked now, so a bad parameter fails before any run.
-        params.simulations()?;
         let seeds =
             replication::seeds(seed, count)[runs.start as usize..runs.end as usize].to_vec();
         Ok(Self {
             params: params.clone(),
+            lanes_of,
             runs,
             seeds,
             current: None,
-            samples: Samples::default(),
+            samples: Samples::new(varied),
         })
     }
 
@@ -155,7 +221,7 @@ impl ReplicationSteps {
         };
         let steps = match &mut self.current {
             Some(steps) => steps,
-            None => self.current.insert(QueueSteps::new(&self.params, seed)?),
+            None => self.current.insert((self.lanes_of)(seed)?),
         };
         let share = match steps.step()? {
             Some(share) => share,
@@ -186,7 +252,7 @@ impl Replicated {
         params: &QueueParams,
         parts: impl IntoIterator<Item = ReplicationPart>,
     ) -> Result<Self, InvalidInput> {
-        let mut samples = Samples::default();
+        let mut samples: Option<Samples> = None;
         let mut next = 0;
         for part in parts {
             if part.runs.start != next {
@@ -196,7 +262,10 @@ impl Replicated {
                 ));
             }
             next = part.runs.end;
-            samples.append(part.samples);
+            match &mut samples {
+                Some(samples) => samples.append(part.samples),
+                None => samples = Some(part.samples),
+            }
         }
         if next != params.replications {
             return Err(InvalidInput::new(
@@ -204,7 +273,9 @@ impl Replicated {
                 format!("{next} of {} replications ran", params.replications),
             ));
         }
-        Ok(samples.into_result(params))
+        Ok(samples
+            .unwrap_or_else(|| Samples::new(Varied::Draws))
+            .into_result(params))
     }
 }
 
@@ -225,7 +296,21 @@ pub fn replicate(params: &QueueParams, seed: u64) -> Result<Replicated, InvalidI
 }
 
 impl Samples {
+    fn new(varied: Varied) -> Self {
+        Self {
+            lanes: Vec::new(),
+            varied,
+            figures: Vec::new(),
+            waits: Vec::new(),
+            depths: Vec::new(),
+            bin_seconds: 0,
+        }
+    }
+
     fn add(&mut self, params: &QueueParams, run: &QueueRun) {
+        if self.lanes.is_empty() {
+            self.lanes = run.lanes.iter().map(|lane| lane.name.clone()).collect();
+        }
         let figures = summary_rows(params, run)
             .into_iter()
             .map(|row| row.values.into_iter().map(|(_, value)| value).collect())
@@ -251,6 +336,9 @@ impl Samples {
 
     /// Adds the runs of `later`, which follow these.
     fn append(&mut self, later: Samples) {
+        if self.lanes.is_empty() {
+            self.lanes = later.lanes;
+        }
         self.figures.extend(later.figures);
         append_per_lane(&mut self.waits, later.waits);
         append_per_lane(&mut self.depths, later.depths);
@@ -260,7 +348,7 @@ impl Samples {
 
     fn into_result(self, params: &QueueParams) -> Replicated {
         let runs = self.figures.len() as u32;
-        let lanes = params.lanes();
+        let lanes = self.lanes;
         let fewest_waits: Vec<u64> = self
             .waits
             .iter()
@@ -272,7 +360,7 @@ impl Samples {
         let column = |row: usize, lane: usize| -> Vec<f64> {
             self.figures.iter().map(|run| run[row][lane]).collect()
         };
-        let rows = names
+        let rows: Vec<ReplicatedRow> = names
             .iter()
             .enumerate()
             .map(|(index, row)| ReplicatedRow {
@@ -285,6 +373,10 @@ impl Samples {
                         Some(ReplicatedValue {
                             interval,
                             text: interval_text(row.key, &interval),
+                            bad_day: COMPARED
+                                .iter()
+                                .any(|(key, _)| *key == row.key)
+                                .then(|| bad_day(row.key, column(index, lane))),
                             note: percentile_note(row.key, fewest_waits[lane]),
                         })
                     })
@@ -318,8 +410,11 @@ impl Samples {
                 }
             }
         }
+        let explained = explained(self.varied, runs, &lanes, &rows);
         Replicated {
             runs,
+            varied: self.varied,
+            explained,
             depth: self
                 .depths
                 .iter()
@@ -340,6 +435,90 @@ fn append_per_lane<T>(all: &mut Vec<Vec<T>>, later: Vec<Vec<T>>) {
     for (all, later) in all.iter_mut().zip(later) {
         all.extend(later);
     }
+}
+
+/// The value of `key` one run in 10 exceeded: the [`BAD_DAY`] quantile of
+/// its `values`.
+fn bad_day(key: &str, mut values: Vec<f64>) -> BadDay {
+    sort_as_total_cmp(&mut values);
+    let value = quantile_sorted(&values, BAD_DAY).unwrap_or(f64::NAN);
+    BadDay {
+        value,
+        text: figure_text(key, value),
+    }
+}
+
+impl Varied {
+    /// What changed from one run to the next, in a sentence or two.
+    pub fn in_words(self) -> String {
+        let (own_durations, hours) = match self {
+            Varied::Draws => {
+                return "Between runs only the seed changed, and with it every random draw: \
+                        job durations, Poisson and jittered due times, refusals and retry delays."
+                    .into();
+            }
+            Varied::Trace {
+                own_durations,
+                hours,
+            } => (own_durations, hours),
+        };
+        let arrivals = match hours {
+            HourBlocks::Resampled(whole) => format!(
+                "each of the trace's {} was replaced by itself or an hour next to it, drawn at \
+                 random and moved into its place (a block bootstrap), so the arrivals varied as \
+                 another day like this one might",
+                counted(whole, "whole hour", "whole hours")
+            ),
+            HourBlocks::Kept => "the arrival times were the trace's own in every run".into(),
+            HourBlocks::TooShort(whole) => format!(
+                "the arrival times were the trace's own in every run: it has {}, and resampling \
+                 by the hour needs {FEWEST_HOURS_RESAMPLED}",
+                counted(whole, "whole hour", "whole hours")
+            ),
+        };
+        let durations = if own_durations {
+            "each job kept the trace's duration"
+        } else {
+            "job durations were drawn anew from the panel's"
+        };
+        let fixed = (own_durations && !matches!(hours, HourBlocks::Resampled(_))).then_some(
+            " Nothing random is left in the imported lane, so its figures are the same in every \
+             run (± 0): resample by the hour to see how much they hang on this one trace.",
+        );
+        format!(
+            "Between runs, in the imported lane {arrivals}, and {durations}; the spread lanes \
+             drew anew as the panel's lanes do.{}",
+            fixed.unwrap_or_default()
+        )
+    }
+}
+
+/// The line beside the first interval: what changed between runs, what
+/// ± means, and the first lane's bad day for its p95 wait.
+fn explained(varied: Varied, runs: u32, lanes: &[LaneName], rows: &[ReplicatedRow]) -> String {
+    let p95 = rows
+        .iter()
+        .find(|row| row.key == "p95_wait_s")
+        .and_then(|row| row.values.first());
+    let bad_day = match (p95, lanes.first()) {
+        (Some(value), Some(lane)) => value.bad_day.as_ref().map(|bad_day| {
+            format!(
+                " A bad day is the 90th percentile across the runs, which one run in 10 \
+                 exceeded: the p95 wait of {} is {} on a bad day, against {} on average.",
+                lane.label,
+                bad_day.text,
+                duration(value.interval.mean)
+            )
+        }),
+        _ => None,
+    };
+    format!(
+        "What does ± mean? {} Each figure is the average over the {runs} runs; ± is how far \
+         that average may be from the one endless runs would give (95 % confidence). It is the \
+         uncertainty of the average, not the range of one day.{}",
+        varied.in_words(),
+        bad_day.unwrap_or_default()
+    )
 }
 
 /// A figure's value as the summary table writes it, by its key: seconds

@@ -52,6 +52,7 @@ mod event;
 mod metrics;
 mod mmc;
 mod plan;
+mod resample;
 mod unqueued;
 mod validation;
 
@@ -61,6 +62,7 @@ use serde::{Deserialize, Serialize};
 
 pub use self::durations::SyncDurations;
 pub use self::mmc::{erlang_c, mm_c_mean_wait};
+pub use self::resample::FEWEST_HOURS_RESAMPLED;
 pub use self::unqueued::Unqueued;
 use crate::backoff::Backoff;
 use crate::dist::Dist;

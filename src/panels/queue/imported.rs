@@ -5,7 +5,9 @@
 //!
 //! The arrivals stay on this page: they are not in the link, which says
 //! so, and a button offers them as a file to keep beside the link. A
-//! change of the Queue's parameters or seed replays them again.
+//! change of the Queue's parameters or seed replays them again, and
+//! replicates them when `repl` asks (`replication`); until the new result
+//! is back, the old one is marked as being for other parameters.
 
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -16,9 +18,10 @@ use stampede_core::arrivals::{self, ArrivalsRun, MAX_BYTES};
 use stampede_core::panels::Panel;
 use stampede_core::panels::queue::wait_percentile;
 use stampede_core::panels::state::State;
-use stampede_core::queue::Lane;
+use stampede_core::queue::{Lane, QueueParams};
 use stampede_core::units::{count, duration, significant};
 
+use super::replication::{Figures, ReplicationStatus, Replicator, StatusIds, TraceRequest};
 use super::{depth_plot, percent};
 use crate::browser;
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
@@ -50,17 +53,55 @@ enum Status {
     Failed(String),
 }
 
+/// What a single replay depends on: the Queue's parameters but the
+/// replications, and the seed.
+#[derive(Clone, PartialEq)]
+struct ReplayedFor {
+    params: QueueParams,
+    seed: u64,
+}
+
+impl ReplayedFor {
+    fn now(store: Store) -> Self {
+        store.state.with(|state| Self {
+            params: QueueParams {
+                replications: 0,
+                ..state.queue.clone()
+            },
+            seed: state.seed,
+        })
+    }
+}
+
+/// A replay's result and the parameters it was computed for.
+#[derive(Clone)]
+struct Replayed {
+    run: Arc<ArrivalsRun>,
+    computed_for: ReplayedFor,
+}
+
+const TRACE_IDS: StatusIds = StatusIds {
+    replicate: "arrivals-replicate",
+    progress: "arrivals-replication-progress",
+    cancel: "arrivals-replication-cancel",
+    restart: "arrivals-replication-restart",
+};
+
 /// The arrivals kept on the page, the replay under way and its result.
 #[derive(Clone, Copy)]
 pub struct Imported {
     /// Kept, as a file's text arrives outside any reactive owner.
     store: Store,
-    text: StoredValue<Option<Arc<String>>>,
+    /// The arrivals last taken, which every replay and replication reads.
+    text: RwSignal<Option<Arc<String>>>,
     /// What the box says about the text held: a pasted text or a file.
     source: RwSignal<String>,
     status: RwSignal<Status>,
     parse_ms: RwSignal<Option<f64>>,
-    shown: RwSignal<Option<Arc<ArrivalsRun>>>,
+    shown: RwSignal<Option<Replayed>>,
+    /// Whether replications resample the arrivals by the hour.
+    resample: RwSignal<bool>,
+    replicator: Replicator,
     worker: StoredValue<Option<WorkerRun>, LocalStorage>,
     ticket: StoredValue<u64>,
 }
@@ -69,26 +110,28 @@ impl Imported {
     fn new() -> Self {
         Self {
             store: Store::get(),
-            text: StoredValue::new(None),
+            text: RwSignal::new(None),
             source: RwSignal::new(String::new()),
             status: RwSignal::new(Status::Empty),
             parse_ms: RwSignal::new(None),
             shown: RwSignal::new(None),
+            resample: RwSignal::new(false),
+            replicator: Replicator::new(),
             worker: StoredValue::new_local(None),
             ticket: StoredValue::new(0),
         }
     }
 
-    /// Keeps `text` as the arrivals and replays them.
+    /// Keeps `text` as the arrivals; the effects in [`view`] replay and
+    /// replicate them.
     fn take(self, text: String, source: String) {
-        self.text.set_value(Some(Arc::new(text)));
         self.source.set(source);
-        self.replay();
+        self.text.set(Some(Arc::new(text)));
     }
 
     /// Replays the arrivals held under the Queue's parameters now.
     fn replay(self) {
-        let Some(text) = self.text.get_value() else {
+        let Some(text) = self.text.get_untracked() else {
             return;
         };
         self.ticket.update_value(|ticket| *ticket += 1);
@@ -97,14 +140,13 @@ impl Imported {
         }
         let ticket = self.ticket.get_value();
         let current = move || self.ticket.try_get_value() == Some(ticket);
-        let query = self.store.state.with_untracked(|state| {
-            State {
-                seed: state.seed,
-                queue: state.queue.clone(),
-                ..State::new(Panel::Queue)
-            }
-            .to_query()
-        });
+        let computed_for = untrack(|| ReplayedFor::now(self.store));
+        let query = State {
+            seed: computed_for.seed,
+            queue: computed_for.params.clone(),
+            ..State::new(Panel::Queue)
+        }
+        .to_query();
         self.status.set(Status::Reading(0.0));
         self.parse_ms.set(None);
         let started = worker::start_arrivals(
@@ -126,10 +168,16 @@ impl Imported {
                 }
                 match result {
                     Ok(run) => {
-                        self.shown.set(Some(Arc::new(run)));
+                        self.shown.set(Some(Replayed {
+                            run: Arc::new(run),
+                            computed_for,
+                        }));
                         self.status.set(Status::Done);
                     }
-                    Err(why) => self.status.set(Status::Failed(why)),
+                    Err(why) => {
+                        self.shown.set(None);
+                        self.status.set(Status::Failed(why));
+                    }
                 }
             },
         );
@@ -137,6 +185,17 @@ impl Imported {
             Ok(run) => self.worker.set_value(Some(run)),
             Err(why) => self.status.set(Status::Failed(why)),
         }
+    }
+
+    /// The result shown, unless it was computed for other parameters.
+    fn current(self) -> Option<Arc<ArrivalsRun>> {
+        let now = ReplayedFor::now(self.store);
+        self.shown.with(|shown| {
+            shown
+                .as_ref()
+                .filter(|shown| shown.computed_for == now)
+                .map(|shown| Arc::clone(&shown.run))
+        })
     }
 }
 
@@ -146,14 +205,22 @@ pub fn view() -> impl IntoView {
     if let Some((text, source)) = HANDED_OVER.take() {
         imported.take(text, source);
     }
-    let state = imported.store.state;
-    let params = Memo::new(move |_| state.with(|s| (s.queue.clone(), s.seed)));
-    Effect::new(move |previous: Option<()>| {
-        params.track();
-        // A change of parameters replays what is held; the first run of
-        // the effect has nothing to replay.
-        if previous.is_some() {
-            imported.replay();
+    let store = imported.store;
+    let replayed_for = Memo::new(move |_| ReplayedFor::now(store));
+    Effect::new(move |_| {
+        replayed_for.track();
+        imported.text.track();
+        imported.replay();
+    });
+    let replications = Memo::new(move |_| store.state.with(|s| (s.queue.clone(), s.seed)));
+    Effect::new(move |_| {
+        let (params, seed) = replications.get();
+        let trace = imported.text.get().map(|text| TraceRequest {
+            text,
+            resample: imported.resample.get(),
+        });
+        if let Some(trace) = trace {
+            imported.replicator.start(params, seed, Some(trace));
         }
     });
     let hours = ChartCanvas::new(220.0);
@@ -161,11 +228,12 @@ pub fn view() -> impl IntoView {
     chart::redraw_on_change("imported", move || {
         imported.shown.with(|shown| {
             if let Some(shown) = shown {
-                hours.draw(|area, pen| hour_plot(shown).draw(area, pen));
-                depth.draw(|area, pen| depth_plot(&shown.run, 1.0).draw(area, pen));
+                hours.draw(|area, pen| hour_plot(&shown.run).draw(area, pen));
+                depth.draw(|area, pen| depth_plot(&shown.run.run, 1.0).draw(area, pen));
             }
         });
     });
+    let is_current = move || imported.current().is_some();
     view! {
         <ChartBlock figure="imported" png=false>
             <Caption slot>
@@ -177,14 +245,59 @@ pub fn view() -> impl IntoView {
             <div id="imported" class="imported">
                 {input(imported)}
                 {status(imported)}
-                {move || imported.shown.get().map(|shown| results(shown, hours, depth))}
+                <Show when=move || imported.shown.with(Option::is_some) && !is_current()>
+                    <p class="imported-stale" role="status">
+                        "Replaying under the changed parameters: the figures below are still the \
+                         previous parameters', and are replaced when the new ones are back."
+                    </p>
+                </Show>
+                <div
+                    class="imported-results"
+                    class:stale=move || !is_current()
+                    data-current=move || is_current().to_string()
+                    aria-busy=move || (!is_current()).to_string()
+                >
+                    {move || imported.shown.get().map(|shown| results(shown.run, hours, depth))}
+                </div>
+                {move || imported.text.with(Option::is_some).then(|| replicated(imported))}
             </div>
         </ChartBlock>
     }
 }
 
+/// The imported lanes over R runs: the resampling choice, the status line
+/// and the figures.
+fn replicated(imported: Imported) -> impl IntoView {
+    let shown = imported.replicator.shown;
+    view! {
+        <section class="imported-replication" aria-label="Replications of your arrivals">
+            <label class="imported-resample">
+                <input
+                    type="checkbox"
+                    id="arrivals-resample"
+                    prop:checked=move || imported.resample.get()
+                    on:change=move |ev| imported.resample.set(event_target_checked(&ev))
+                />
+                " In each run, also resample the arrivals by whole hours: each hour replaced by \
+                 itself or a neighbour, drawn at random (a block bootstrap)"
+            </label>
+            <ReplicationStatus replicator=imported.replicator ids=TRACE_IDS />
+            {move || shown.get().map(|shown| view! { <Figures shown whose="Your arrivals' lanes" /> })}
+        </section>
+    }
+}
+
 fn input(imported: Imported) -> impl IntoView {
     let pasted = RwSignal::new(String::new());
+    let replay_label = move || {
+        if !pasted.with(String::is_empty) {
+            "Replay these arrivals".to_string()
+        } else if imported.text.with(Option::is_some) {
+            format!("Replay {} again", imported.source.get())
+        } else {
+            "Replay these arrivals".to_string()
+        }
+    };
     view! {
             <textarea
                 id="arrivals-text"
@@ -200,12 +313,19 @@ fn input(imported: Imported) -> impl IntoView {
                 <button
                     type="button"
                     id="arrivals-replay"
+                    disabled=move || pasted.with(String::is_empty) && imported.text.with(Option::is_none)
                     on:click=move |_| {
                         let text = pasted.get_untracked();
-                        imported.take(text, "the pasted text".into());
+                        if text.is_empty() {
+                            // An empty box replays what was taken last, a
+                            // file's arrivals or an earlier paste.
+                            imported.replay();
+                        } else {
+                            imported.take(text, "the pasted text".into());
+                        }
                     }
                 >
-                    "Replay these arrivals"
+                    {replay_label}
                 </button>
     {upload_button(
                     "arrivals-file",
@@ -222,7 +342,7 @@ fn input(imported: Imported) -> impl IntoView {
                     id="arrivals-download"
                     disabled=move || imported.source.with(String::is_empty)
                     on:click=move |_| {
-                        if let Some(text) = imported.text.get_value() {
+                        if let Some(text) = imported.text.get_untracked() {
                             let _ = browser::download_text("arrivals.csv", "text/csv", &text);
                         }
                     }

@@ -1,8 +1,11 @@
 //! Replications on the page: with `repl` = R in the URL, every lane runs
 //! again under R seeds in Web Workers, one per core the browser offers
 //! (less the page's own), each running a range of the seeds, with progress
-//! and a cancel button. The result, the same however many workers ran it,
-//! shows each figure's mean with its interval, the lanes' differences in
+//! and a cancel button. The lanes are the panel's own, or those of the
+//! reader's imported arrivals (`imported`), which run the same way with
+//! the trace sent along. The result, the same however many workers ran it,
+//! says what changed between runs and what ± means, then shows each
+//! figure's mean with its interval and bad day, the lanes' differences in
 //! words and the queue's depth as a band across the seeds. Core computes
 //! and words all of it; this module wires and draws.
 
@@ -13,7 +16,6 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use stampede_core::panels::Panel;
-use stampede_core::panels::queue::PERCENTILE_METHOD;
 use stampede_core::panels::queue_replication::{Replicated, ReplicationPart, split_runs};
 use stampede_core::panels::state::State;
 use stampede_core::queue::QueueParams;
@@ -37,30 +39,49 @@ enum Status {
     Failed(String),
 }
 
+/// The reader's arrivals, whose replay the replications run instead of
+/// the panel's lanes.
+#[derive(Clone, PartialEq)]
+pub struct TraceRequest {
+    pub text: Arc<String>,
+    /// Whether each run resamples the arrivals by the hour.
+    pub resample: bool,
+}
+
+/// What replications run: the parameters, the seed and the trace, if any.
+type Request = (QueueParams, u64, Option<TraceRequest>);
+
 /// The replications of the URL's parameters, run in workers; a newer
 /// request cancels the one under way, and only the newest reports.
 #[derive(Clone, Copy)]
-struct Replicator {
-    shown: RwSignal<Option<Arc<Replicated>>>,
+pub struct Replicator {
+    pub shown: RwSignal<Option<Arc<Replicated>>>,
     status: RwSignal<Status>,
     background: Background,
+    /// The last request, for "Replicate again".
+    last: StoredValue<Option<Request>>,
 }
 
 impl Replicator {
-    fn new() -> Self {
+    pub fn new() -> Self {
         Self {
             shown: RwSignal::new(None),
             status: RwSignal::new(Status::Off),
             background: Background::new(),
+            last: StoredValue::new(None),
         }
     }
 
     /// Splits the runs over the workers, each running a contiguous range
     /// of the seeds; their parts merge in seed order once all are done.
-    fn start(self, params: QueueParams, seed: u64) {
+    /// Clears the result shown, so that one for other parameters is never
+    /// left beside them.
+    pub fn start(self, params: QueueParams, seed: u64, trace: Option<TraceRequest>) {
         let current = self.background.next();
+        self.shown.set(None);
+        self.last
+            .set_value(Some((params.clone(), seed, trace.clone())));
         if params.replications == 0 {
-            self.shown.set(None);
             return self.status.set(Status::Off);
         }
         self.status.set(Status::Running(0.0));
@@ -110,7 +131,8 @@ impl Replicator {
                     }
                 }
             };
-            match worker::start(part_request(&query, &range), on_progress, on_done) {
+            let request = part_request(&query, &range, trace.as_ref());
+            match worker::start(request, on_progress, on_done) {
                 Ok(run) => self.background.hold(run),
                 Err(why) => return self.fail(why),
             }
@@ -137,17 +159,29 @@ impl Replicator {
     fn cancel(self) {
         self.background.cancel();
     }
+
+    /// Runs the last request again.
+    fn restart(self) {
+        if let Some((params, seed, trace)) = self.last.get_value() {
+            self.start(params, seed, trace);
+        }
+    }
 }
 
-/// `{replicate: query, from, to}`: the runs `runs` of the replications of
-/// `query`, for one worker.
-fn part_request(query: &str, runs: &Range<u32>) -> JsValue {
+/// `{replicate: query, from, to}`, with `arrivals` and `resample` for a
+/// trace: the runs `runs` of the replications of `query`, for one worker.
+fn part_request(query: &str, runs: &Range<u32>, trace: Option<&TraceRequest>) -> JsValue {
     let request = js_sys::Object::new();
-    for (key, value) in [
+    let mut fields = vec![
         ("replicate", JsValue::from(query)),
         ("from", runs.start.into()),
         ("to", runs.end.into()),
-    ] {
+    ];
+    if let Some(trace) = trace {
+        fields.push(("arrivals", JsValue::from(trace.text.as_str())));
+        fields.push(("resample", trace.resample.into()));
+    }
+    for (key, value) in fields {
         // Setting a key on a fresh plain object cannot fail.
         let _ = js_sys::Reflect::set(&request, &key.into(), &value);
     }
@@ -167,7 +201,7 @@ pub fn ReplicationView() -> impl IntoView {
     let params = Memo::new(move |_| store.state.with(|s| s.queue.clone()));
     let seed = Memo::new(move |_| store.state.with(|s| s.seed));
     let replicator = Replicator::new();
-    Effect::new(move |_| replicator.start(params.get(), seed.get()));
+    Effect::new(move |_| replicator.start(params.get(), seed.get(), None));
     let shown = replicator.shown;
 
     let band = ChartCanvas::new(300.0);
@@ -181,9 +215,9 @@ pub fn ReplicationView() -> impl IntoView {
     let band_label =
         move || shown.with(|shown| shown.as_deref().map(band_text).unwrap_or_default());
     view! {
-        <section class="queue-replication" aria-label="Replications">
-            <ReplicationStatus replicator params seed />
-            {move || shown.with(|shown| shown.clone().map(|shown| view! { <Figures shown /> }))}
+        <section class="queue-replication" aria-label="Replications of the panel's lanes">
+            <ReplicationStatus replicator ids=PANEL_IDS />
+            {move || shown.with(|shown| shown.clone().map(|shown| view! { <Figures shown whose="The panel's lanes" /> }))}
             <Show when=move || shown.with(Option::is_some)>
                 <ChartBlock figure="depth-band">
                     <Caption slot>
@@ -197,14 +231,27 @@ pub fn ReplicationView() -> impl IntoView {
     }
 }
 
-/// The button that starts replications, their progress and cancel, or
-/// what went wrong. `data-replication-status` says which, for tests.
+/// The ids of one replication status line's controls.
+#[derive(Clone, Copy)]
+pub struct StatusIds {
+    pub replicate: &'static str,
+    pub progress: &'static str,
+    pub cancel: &'static str,
+    pub restart: &'static str,
+}
+
+const PANEL_IDS: StatusIds = StatusIds {
+    replicate: "queue-replicate",
+    progress: "queue-replication-progress",
+    cancel: "queue-replication-cancel",
+    restart: "queue-replication-restart",
+};
+
+/// The button that starts replications (by setting `repl` in the URL),
+/// their progress and cancel, or what went wrong.
+/// `data-replication-status` says which, for tests.
 #[component]
-fn ReplicationStatus(
-    replicator: Replicator,
-    params: Memo<QueueParams>,
-    seed: Memo<u64>,
-) -> impl IntoView {
+pub fn ReplicationStatus(replicator: Replicator, ids: StatusIds) -> impl IntoView {
     let store = Store::get();
     let status = replicator.status;
     let state_name = move || match status.get() {
@@ -215,7 +262,7 @@ fn ReplicationStatus(
         Status::Failed(_) => "failed",
     };
     let replicate = move |_| {
-        let runs = params.with_untracked(|p| p.replications);
+        let runs = store.state.with_untracked(|s| s.queue.replications);
         let runs = if runs == 0 {
             DEFAULT_REPLICATIONS
         } else {
@@ -226,14 +273,14 @@ fn ReplicationStatus(
     let body = move || {
         match status.get() {
         Status::Off => view! {
-            <button type="button" id="queue-replicate" on:click=replicate>
+            <button type="button" id=ids.replicate on:click=replicate>
                 {format!("Replicate ×{DEFAULT_REPLICATIONS}")}
             </button>
             " One seed is one sample: run every lane under more seeds for the figures' 95 % intervals."
         }
         .into_any(),
         Status::Running(share) => background::progress(
-            ["queue-replication-progress", "queue-replication-cancel"],
+            [ids.progress, ids.cancel],
             "Replicating in the background ",
             share,
             move || {
@@ -245,11 +292,7 @@ fn ReplicationStatus(
         Status::Done => ().into_any(),
         Status::Cancelled => view! {
             "Replications cancelled. "
-            <button
-                type="button"
-                id="queue-replication-restart"
-                on:click=move |_| replicator.start(params.get_untracked(), seed.get_untracked())
-            >
+            <button type="button" id=ids.restart on:click=move |_| replicator.restart()>
                 "Replicate again"
             </button>
         }
@@ -267,15 +310,11 @@ fn ReplicationStatus(
     }
 }
 
-/// Every figure as an interval per lane, and the lanes compared in words.
+/// What changed between runs and what ± means, every figure as an
+/// interval per lane with its bad day, and the lanes compared in words;
+/// `whose` names the lanes in the table's corner.
 #[component]
-fn Figures(shown: Arc<Replicated>) -> impl IntoView {
-    let method = format!(
-        "Each figure is the mean over {} runs, each under its own seed drawn from the page's seed, \
-         with its 95 % confidence interval (Student's t). Percentiles are {PERCENTILE_METHOD} over \
-         each run's waits; the sample size is under each.",
-        shown.runs
-    );
+pub fn Figures(shown: Arc<Replicated>, whose: &'static str) -> impl IntoView {
     let header = shown
         .lanes
         .iter()
@@ -293,9 +332,17 @@ fn Figures(shown: Arc<Replicated>) -> impl IntoView {
                 .iter()
                 .zip(&shown.lanes)
                 .map(|(value, lane)| {
+                    let bad_day = value.bad_day.as_ref().map(|bad_day| {
+                        view! {
+                            <small data-bad-day=bad_day.value.to_string()>
+                                {format!("bad day: {}", bad_day.text)}
+                            </small>
+                        }
+                    });
                     view! {
                         <td data-lane=lane.slug.clone() data-replicated=row.key.clone()>
                             {value.text.clone()}
+                            {bad_day}
                             {value.note.clone().map(|note| view! { <small>{note}</small> })}
                         </td>
                     }
@@ -325,12 +372,12 @@ fn Figures(shown: Arc<Replicated>) -> impl IntoView {
     // A Learn step states the differences it speaks of, not the table.
     let table = showing.tools().then(|| {
         view! {
-            <p class="explain" id="queue-replication-method">{method}</p>
-            <div class="table-scroll" tabindex="0" role="region" aria-label="Replicated figures per lane">
+            <p class="explain replication-explained">{shown.explained.clone()}</p>
+            <div class="table-scroll" tabindex="0" role="region" aria-label=format!("{whose}, replicated figures")>
                 <table class="figures queue-summary queue-replicated">
                     <thead>
                         <tr>
-                            <th scope="col">{format!("Over {} runs", shown.runs)}</th>
+                            <th scope="col">{format!("{whose}, over {} runs", shown.runs)}</th>
                             {header}
                         </tr>
                     </thead>
