@@ -71,6 +71,15 @@ impl Interval {
         if runs < 2 || !values.iter().all(|x| x.is_finite()) {
             return None;
         }
+        // Equal values are certain: summing them could leave a rounding
+        // error that would read as a spread of 10⁻¹⁴.
+        if values.iter().all(|&x| x == values[0]) {
+            return Some(Self {
+                mean: values[0],
+                half_width: 0.0,
+                runs,
+            });
+        }
         let n = f64::from(runs);
         let mean = values.iter().sum::<f64>() / n;
         let variance = values.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
@@ -171,6 +180,9 @@ mod tests {
         assert_eq!(Interval::of(&[1.0, f64::NAN]), None);
         let flat = Interval::of(&[3.0; 5]).unwrap();
         assert_eq!((flat.mean, flat.half_width, flat.runs), (3.0, 0.0, 5));
+        // 0.1 summed ten times is not 1.0: equal values still make 0.
+        let tenth = Interval::of(&[0.1; 10]).unwrap();
+        assert_eq!((tenth.mean, tenth.half_width), (0.1, 0.0));
         assert!(!flat.spans_zero() && flat.contains(3.0));
     }
 

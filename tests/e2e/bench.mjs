@@ -37,7 +37,9 @@
 //
 // - arrivals read: a million arrivals chosen as a file in the Queue panel,
 //   read in the Queue's worker (tests/e2e/arrivals.mjs); the median of
-//   ARRIVAL_READS reads.
+//   ARRIVAL_READS reads. Then "Replicate ×20" of a bursty day of about
+//   30,000 arrivals, from choosing the file to the imported lanes'
+//   intervals shown; the median of ARRIVAL_READS.
 //
 // Usage: node tests/e2e/bench.mjs [DIST]   (default dist/; BENCH_MOVES,
 // BENCH_LOADS and BENCH_WEEK_RUNS change how many samples it takes;
@@ -47,7 +49,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { ARRIVAL_ROWS, arrivalsParseMs } from './arrivals.mjs';
+import { ARRIVAL_ROWS, arrivalsParseMs, burstyDay, importedReplicateMs } from './arrivals.mjs';
 import {
   CHROMIUM,
   DRAGGED as E2E_DRAGGED,
@@ -341,6 +343,12 @@ async function main() {
   if (arrivalSamples.length) {
     result.arrivals_read = { rows: ARRIVAL_ROWS, median_ms: median(arrivalSamples), samples_ms: arrivalSamples };
     console.error(`bench: ${ARRIVAL_ROWS} arrivals read in the worker: ${JSON.stringify(arrivalSamples)} ms`);
+  }
+  const importedSamples = await importedReplicateMs(browser, BASE, ARRIVAL_READS);
+  if (importedSamples.length) {
+    const rows = burstyDay().rows;
+    result.imported_replicate = { rows, runs: 20, median_ms: median(importedSamples), samples_ms: importedSamples };
+    console.error(`bench: ${rows} imported arrivals replicated ×20: ${JSON.stringify(importedSamples)} ms`);
   }
 
   await browser.close();

@@ -812,6 +812,59 @@ async function main() {
       await page.locator('#fig-imported').screenshot({ path: path.join(SHOTS, 'queue-imported.png') });
     });
 
+    await check('queue: imported results follow the parameters, Replay replays the file, and replications give the imported lanes intervals', async (t) => {
+      const page = await t.newPage();
+      const fixture = path.join(REPO, 'tests', 'fixtures', 'arrivals.csv');
+      await openApp(page, '?v=1&p=queue&s=1&w=4');
+      await queueDone(page);
+      await page.setInputFiles('#arrivals-file', fixture);
+      await page.waitForSelector('#arrivals-status[data-status="done"]', { timeout: 30_000, state: 'attached' });
+      const importedP95 = () => page.getAttribute('tr[data-replay-lane="imported"] td[data-replay="p95_wait_s"]', 'data-value');
+      const cliRun = (query, ...more) => JSON.parse(execFileSync(STAMPEDE, ['run', query, '--arrivals', fixture, ...more], { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] }));
+      const atFour = cliRun('v=1&p=queue&s=1&w=4');
+      equal(Number(await importedP95()), atFour.run.lanes[0].run.summary.p95_wait_s, 'the imported p95 at 4 workers');
+
+      // A change of workers replays the file: the shown figures become
+      // the new parameters', and until then are marked as not current.
+      await page.fill('#f-w', '1');
+      await page.press('#f-w', 'Enter');
+      await poll(async () => queryParam(page, 'w') === '1', 'w=1 in the URL');
+      await page.waitForSelector('.imported-results[data-current="true"]', { timeout: 30_000, state: 'attached' });
+      const atOne = cliRun('v=1&p=queue&s=1&w=1');
+      equal(Number(await importedP95()), atOne.run.lanes[0].run.summary.p95_wait_s, 'the imported p95 at 1 worker');
+      assert(atOne.run.lanes[0].run.summary.p95_wait_s !== atFour.run.lanes[0].run.summary.p95_wait_s, 'one worker and four differ');
+
+      // The box is empty (the arrivals came as a file): Replay replays the file.
+      const label = (await page.textContent('#arrivals-replay')).trim();
+      equal(label, 'Replay arrivals.csv again', 'the Replay button names what it replays');
+      await page.click('#arrivals-replay');
+      await page.waitForSelector('#arrivals-status[data-status="done"]', { timeout: 30_000, state: 'attached' });
+      equal(Number(await importedP95()), atOne.run.lanes[0].run.summary.p95_wait_s, 'the file replayed again');
+
+      // Replications: the imported lanes get their own intervals, the same as the command line's.
+      const started = Date.now();
+      await page.click('#arrivals-replicate');
+      await page.waitForSelector('.imported-replication [data-replication-status="done"]', { timeout: 60_000, state: 'attached' });
+      console.log(`# figure: imported arrivals (995 rows) replicated ×20 ${Date.now() - started} ms after the click`);
+      const replicated = cliRun('v=1&p=queue&s=1&w=1', '--replicate', '20').replicated;
+      const shown = await page.$$eval('.imported-replication td[data-replicated="p95_wait_s"]', (cells) => cells.map((c) => c.firstChild.textContent));
+      const p95 = replicated.rows.find((row) => row.key === 'p95_wait_s');
+      equal(JSON.stringify(shown), JSON.stringify(p95.values.map((v) => v.text)), 'the imported lanes\' p95 intervals');
+      const explained = (await page.textContent('.imported-replication .replication-explained')).trim();
+      equal(explained, replicated.explained, 'what ± means, in the command line\'s words');
+      assert(explained.startsWith('What does ± mean?'), `the explanation reads ${explained}`);
+
+      // Resampling by the hour changes what varies, and says so.
+      await page.check('#arrivals-resample');
+      await page.waitForSelector('.imported-replication [data-replication-status="done"]', { timeout: 60_000, state: 'attached' });
+      await poll(async () => /block bootstrap|resampling by the hour needs/.test((await page.textContent('.imported-replication .replication-explained')) ?? ''), 'the resampled explanation');
+      const resampled = cliRun('v=1&p=queue&s=1&w=1', '--replicate', '20', '--resample-hours').replicated;
+      equal((await page.textContent('.imported-replication .replication-explained')).trim(), resampled.explained, 'the resampled explanation, as the command line gives it');
+      const section = page.locator('.imported-replication');
+      await section.scrollIntoViewIfNeeded();
+      await section.screenshot({ path: path.join(SHOTS, 'queue-imported-replicated.png') });
+    });
+
     await check('fleet: "Simulate these starts" opens the Queue with the shown day\'s starts as arrivals, durations and workers', async (t) => {
       // The default fleet gives no durations; the systemd sample's timers run 20 minutes.
       for (const [sample, durations] of [['', false], ['&smp=systemd-50', true]]) {

@@ -47,7 +47,8 @@ pub struct Replicated {
     pub explained: String,
     /// The summary table's rows, each figure as an interval.
     pub rows: Vec<ReplicatedRow>,
-    /// Every pair of lanes on each compared figure, first lane first.
+    /// Every pair of lanes on each compared figure, first lane first; for
+    /// a trace, each lane against the imported one.
     pub differences: Vec<Difference>,
     /// Per lane, the most jobs waiting in each bin across the runs.
     pub depth: Vec<PercentileBand>,
@@ -388,7 +389,13 @@ impl Samples {
             let Some(row) = names.iter().position(|row| row.key == *key) else {
                 continue;
             };
-            for before in 0..lanes.len() {
+            // A trace's lanes are compared with the imported one, the
+            // first; the panel's, every pair.
+            let befores = match self.varied {
+                Varied::Draws => 0..lanes.len(),
+                Varied::Trace { .. } => 0..1.min(lanes.len()),
+            };
+            for before in befores {
                 for after in before + 1..lanes.len() {
                     let Some(interval) =
                         Interval::of_differences(&column(row, before), &column(row, after))

@@ -208,7 +208,9 @@ pub fn view() -> impl IntoView {
     let store = imported.store;
     let replayed_for = Memo::new(move |_| ReplayedFor::now(store));
     Effect::new(move |_| {
-        replayed_for.track();
+        // Read, not only tracked: a memo nobody has read has not computed,
+        // so it has no sources to hear a change from.
+        replayed_for.with(|_| ());
         imported.text.track();
         imported.replay();
     });
@@ -282,7 +284,7 @@ fn replicated(imported: Imported) -> impl IntoView {
                  itself or a neighbour, drawn at random (a block bootstrap)"
             </label>
             <ReplicationStatus replicator=imported.replicator ids=TRACE_IDS />
-            {move || shown.get().map(|shown| view! { <Figures shown whose="Your arrivals' lanes" /> })}
+            {move || shown.get().map(|shown| view! { <Figures shown whose="Your arrivals' lanes" only="p95_wait_s" /> })}
         </section>
     }
 }

@@ -311,10 +311,15 @@ pub fn ReplicationStatus(replicator: Replicator, ids: StatusIds) -> impl IntoVie
 }
 
 /// What changed between runs and what ± means, every figure as an
-/// interval per lane with its bad day, and the lanes compared in words;
-/// `whose` names the lanes in the table's corner.
+/// interval per lane with its bad day, and the lanes compared in words, on
+/// every compared figure or `only` one; `whose` names the lanes in the
+/// table's corner.
 #[component]
-pub fn Figures(shown: Arc<Replicated>, whose: &'static str) -> impl IntoView {
+pub fn Figures(
+    shown: Arc<Replicated>,
+    whose: &'static str,
+    #[prop(optional)] only: Option<&'static str>,
+) -> impl IntoView {
     let header = shown
         .lanes
         .iter()
@@ -361,6 +366,7 @@ pub fn Figures(shown: Arc<Replicated>, whose: &'static str) -> impl IntoView {
         .differences
         .iter()
         .filter(|difference| showing.number(&difference.key))
+        .filter(|difference| only.is_none_or(|key| difference.key == key))
         .map(|difference| {
             view! {
                 <li data-difference=difference.key.clone() data-spans-zero=difference.interval.spans_zero().to_string()>
