@@ -485,7 +485,13 @@ export interface SlotRun {
   accounts: AccountPlacement[];
 }
 
-/** One lane's totals. Waits are start − due, nearest-rank percentiles. */
+/**
+ * One lane's totals. Waits are start − due over every job due before the
+ * end; one never started counts its wait so far (end − due), so the mean,
+ * and a percentile at or above `least_unstarted_wait_s`, is then at least
+ * the value given. A percentile is one job's own wait: p95 is the wait 95
+ * in 100 jobs did not exceed.
+ */
 export interface Summary {
   /** First attempts due before the end. */
   jobs_enqueued: number;
@@ -494,6 +500,10 @@ export interface Summary {
   p50_wait_s: number;
   p95_wait_s: number;
   p99_wait_s: number;
+  /** Jobs due before the end, retries included, still waiting at it. */
+  never_started: number;
+  /** The shortest wait so far of those jobs; null when none. */
+  least_unstarted_wait_s: number | null;
   /** The most jobs waiting for a worker at any instant. */
   max_queue_depth: number;
   /** Busy worker time / ready worker time. */

@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use stampede_core::panels::Panel;
+use stampede_core::panels::queue::percentile_value;
 use stampede_core::panels::run::PanelRun;
 use stampede_core::panels::state::State;
 use stampede_core::queue::{self, Lane, QueueParams, QueueRun};
@@ -282,10 +283,10 @@ pub fn figure() -> impl IntoView {
         <LaneChart
             figure="waits"
             canvas_id="queue-waits"
-            caption="How long jobs waited from falling due to starting, over the whole run; each strip on its own scale."
+            caption="How long jobs waited from falling due to starting, over the whole run, or to its end for a job never started; each strip on its own scale."
             canvas=charts.waits
             shown
-            label=|s| describe_lanes(s, "p95 wait", |r| duration(r.summary.p95_wait_s))
+            label=|s| describe_lanes(s, "p95 wait", |r| percentile_value(&r.summary, r.summary.p95_wait_s))
         />
         <LaneChart
             figure="gaps"
@@ -750,7 +751,7 @@ fn wait_plot(lane: &Lane, index: usize, _: Frame) -> Plot {
         index,
         (0.0, run.wait_bin_seconds, &run.wait_histogram),
         "wait",
-        (p95, format!("p95 = {}", duration(p95))),
+        (p95, format!("p95: {}", percentile_value(&run.summary, p95))),
     )
 }
 

@@ -673,7 +673,7 @@ async function main() {
       equal(JSON.stringify(shown), JSON.stringify(meanWait.values.map((v) => v.text)), 'the mean wait intervals');
       assert(/^\S.* ± .* \(95 %, 20 runs\)$/.test(shown[0]), `the interval text reads ${shown[0]}`);
       const p99 = await page.$eval('td[data-replicated="p99_wait_s"] small', (note) => note.textContent);
-      assert(/^nearest rank of at least [\d,]+ waits a run/.test(p99), `the p99's note reads ${p99}`);
+      assert(/^99 in 100 of at least [\d,]+ jobs a run waited no longer/.test(p99), `the p99's note reads ${p99}`);
       const differences = await page.$$eval('li[data-difference]', (items) => items.map((i) => i.textContent));
       equal(JSON.stringify(differences), JSON.stringify(core.differences.map((d) => d.text)), 'the differences in words');
       const blank = await blankCanvases(page);

@@ -272,7 +272,7 @@ pub fn key_numbers(params: &QueueParams, run: &QueueRun) -> Vec<KeyNumber> {
             "p95-wait",
             "p95 wait",
             wait_percentile(&main.run, summary.p95_wait_s, 0.95),
-            "nearest rank over the jobs started, n of them",
+            "95 in 100 of the n jobs due waited no longer",
         ),
         depth,
         KeyNumber::new(
@@ -293,8 +293,34 @@ pub fn key_numbers(params: &QueueParams, run: &QueueRun) -> Vec<KeyNumber> {
         ),
         peak_calls(params, summary.peak_calls_per_second),
     ];
+    if let Some(sentence) = never_started(summary) {
+        numbers.push(KeyNumber::new(
+            "never-started",
+            "Jobs never started",
+            sentence,
+            "due before the end, still waiting at it; each counts its wait so far",
+        ));
+    }
     numbers.extend(situational(params, main));
     numbers
+}
+
+/// What the jobs due but never started do to the figures, "4,473 never
+/// started; p95 is at least 17 min 33 s"; None when every job due started.
+pub fn never_started(summary: &sim::Summary) -> Option<String> {
+    let jobs = count(summary.never_started);
+    let p95 = summary.p95_wait_s;
+    (summary.never_started > 0).then(|| {
+        if summary.is_lower_bound(p95) {
+            format!("{jobs} never started; p95 is at least {}", duration(p95))
+        } else {
+            format!(
+                "{jobs} never started, each already waiting longer than p95, which holds; \
+                 the mean wait is at least {}",
+                duration(summary.mean_wait_s)
+            )
+        }
+    })
 }
 
 /// Utilization, mean wait and the deepest queue, each beside what theory
@@ -333,8 +359,8 @@ fn compared_with_theory(params: &QueueParams, summary: &sim::Summary) -> [KeyNum
     let mut mean_wait = KeyNumber::new(
         "mean-wait",
         "Mean wait",
-        duration(summary.mean_wait_s),
-        "start − due, over the jobs started",
+        mean_wait(summary),
+        "start − due, over the jobs due",
     );
     let mut depth = KeyNumber::new(
         "max-depth",
@@ -441,22 +467,58 @@ fn peak_calls(params: &QueueParams, peak: u32) -> KeyNumber {
     }
 }
 
-/// How the run's percentiles are estimated, as the cards name it.
-pub const PERCENTILE_METHOD: &str = "nearest rank";
+/// What a wait percentile is, in a reader's words.
+pub const PERCENTILE_METHOD: &str = "a percentile, p95 say, is the wait 95 in 100 jobs did not \
+    exceed: one job's own wait, never a blend of two";
 /// Below this many waits, a p99 is the largest wait or next to it.
 pub const FEWEST_WAITS_FOR_P99: u64 = 100;
 
+/// The share of jobs that waited no longer than the percentile of
+/// `key` ("95 in 100" for `p95_wait_s`); None for other figures.
+pub fn percentile_share(key: &str) -> Option<&'static str> {
+    match key {
+        "p50_wait_s" => Some("half"),
+        "p95_wait_s" => Some("95 in 100"),
+        "p99_wait_s" => Some("99 in 100"),
+        _ => None,
+    }
+}
+
 /// A percentile `p` of `run`'s waits, `value_s`, with its sample size,
-/// "2 min 22 s (n = 48,096)", marked when too few waits are ranked for it.
+/// "2 min 22 s (n = 48,096)", marked when too few waits are ranked for it
+/// and "at least" when a never-started job could raise it.
 pub fn wait_percentile(run: &SimRun, value_s: f64, p: f64) -> String {
     let waits = run.waits_ranked();
     let few = p >= 0.99 && waits < FEWEST_WAITS_FOR_P99;
     format!(
         "{} (n = {}{})",
-        duration(value_s),
+        percentile_value(&run.summary, value_s),
         count(waits),
         if few { ", too few for a p99" } else { "" }
     )
+}
+
+/// A wait percentile of `summary`, `value_s`, "at least" when a
+/// never-started job could raise it.
+pub fn percentile_value(summary: &sim::Summary, value_s: f64) -> String {
+    format!(
+        "{}{}",
+        at_least(summary.is_lower_bound(value_s)),
+        duration(value_s)
+    )
+}
+
+/// The mean wait, "at least" when a job never started.
+fn mean_wait(summary: &sim::Summary) -> String {
+    format!(
+        "{}{}",
+        at_least(summary.mean_is_lower_bound()),
+        duration(summary.mean_wait_s)
+    )
+}
+
+fn at_least(lower_bound: bool) -> &'static str {
+    if lower_bound { "at least " } else { "" }
 }
 
 fn whole(n: u64) -> (String, f64) {
@@ -539,26 +601,42 @@ const EVERY_RUN: &[SummaryFigure] = &[
     figure(
         "mean_wait_s",
         "Mean wait",
-        "start − due, over jobs started",
-        |r| time(r.summary.mean_wait_s),
+        "start − due, over jobs due before the end",
+        |r| (mean_wait(&r.summary), r.summary.mean_wait_s),
     ),
     figure(
         "p50_wait_s",
         "Median wait",
-        "nearest rank over n waits",
+        "half of the n jobs waited no longer",
         |r| {
             let p50 = r.summary.p50_wait_s;
             (wait_percentile(r, p50, 0.5), p50)
         },
     ),
-    figure("p95_wait_s", "p95 wait", "nearest rank over n waits", |r| {
-        let p95 = r.summary.p95_wait_s;
-        (wait_percentile(r, p95, 0.95), p95)
-    }),
-    figure("p99_wait_s", "p99 wait", "nearest rank over n waits", |r| {
-        let p99 = r.summary.p99_wait_s;
-        (wait_percentile(r, p99, 0.99), p99)
-    }),
+    figure(
+        "p95_wait_s",
+        "p95 wait",
+        "95 in 100 of the n jobs waited no longer",
+        |r| {
+            let p95 = r.summary.p95_wait_s;
+            (wait_percentile(r, p95, 0.95), p95)
+        },
+    ),
+    figure(
+        "p99_wait_s",
+        "p99 wait",
+        "99 in 100 of the n jobs waited no longer",
+        |r| {
+            let p99 = r.summary.p99_wait_s;
+            (wait_percentile(r, p99, 0.99), p99)
+        },
+    ),
+    figure(
+        "never_started",
+        "Never started",
+        "due before the end, still waiting at it",
+        |r| whole(r.summary.never_started),
+    ),
     figure(
         "max_queue_depth",
         "Most jobs waiting",

@@ -15,7 +15,7 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 
 use crate::error::InvalidInput;
-use crate::panels::queue::{FEWEST_WAITS_FOR_P99, PERCENTILE_METHOD, summary_rows};
+use crate::panels::queue::{FEWEST_WAITS_FOR_P99, percentile_share, summary_rows};
 use crate::queue::{LaneName, QueueParams, QueueRun, QueueSteps};
 use crate::replication::{
     self, BAD_DAY, CONFIDENCE, Interval, MAX_REPLICATIONS, MIN_REPLICATIONS, PercentileBand,
@@ -31,9 +31,6 @@ const COMPARED: &[(&str, &str)] = &[
     ("p99_wait_s", "the p99 wait"),
     ("max_queue_depth", "the most jobs waiting"),
 ];
-
-/// The percentile rows, whose values say how many waits they rank.
-const PERCENTILES: &[&str] = &["p50_wait_s", "p95_wait_s", "p99_wait_s"];
 
 /// What R runs of every lane measured.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -566,9 +563,9 @@ fn interval_text(key: &str, interval: &Interval) -> String {
 
 /// A percentile's sample size, and a warning for a p99 over too few.
 fn percentile_note(key: &str, fewest_waits: u64) -> Option<String> {
-    PERCENTILES.contains(&key).then(|| {
+    percentile_share(key).map(|share| {
         let base = format!(
-            "{PERCENTILE_METHOD} of at least {} waits a run",
+            "{share} of at least {} jobs a run waited no longer",
             count(fewest_waits)
         );
         if key == "p99_wait_s" && fewest_waits < FEWEST_WAITS_FOR_P99 {
@@ -640,11 +637,11 @@ mod tests {
     fn a_p99_over_few_waits_is_marked() {
         assert_eq!(
             percentile_note("p99_wait_s", 71).unwrap(),
-            "nearest rank of at least 71 waits a run; fewer than 100, so it is the largest wait or next to it"
+            "99 in 100 of at least 71 jobs a run waited no longer; fewer than 100, so it is the largest wait or next to it"
         );
         assert_eq!(
             percentile_note("p95_wait_s", 71).unwrap(),
-            "nearest rank of at least 71 waits a run"
+            "95 in 100 of at least 71 jobs a run waited no longer"
         );
         assert_eq!(
             percentile_note("p99_wait_s", 100).unwrap().find("fewer"),

@@ -7,7 +7,8 @@
 //! the back of the queue, where it may conflict again (and counts again).
 //! A job's wait still runs from its due time to its real start; the lock
 //! wait adds up the time jobs spend parked, up to the horizon. Parked jobs
-//! are not in the queue depth.
+//! are not in the queue depth; those still parked at the horizon never
+//! started, and the metrics count them so.
 
 use super::NO_INDEX;
 use super::event::{Job, account_of};
@@ -76,6 +77,29 @@ impl Accounts {
 
     pub(super) fn lock_conflicts(&self) -> u64 {
         self.parking.conflicts
+    }
+
+    /// Calls `each` with every job still parked, account by account.
+    pub(super) fn for_each_parked(&self, mut each: impl FnMut(Job)) {
+        let parking = &self.parking;
+        if parking.still_parked == 0 {
+            return;
+        }
+        for (account, state) in self.states.iter().enumerate() {
+            if !state.has_parked() {
+                continue;
+            }
+            // The ring runs from the last parked job to the first and on.
+            let last = parking.last_parked[account];
+            let mut slot = last;
+            loop {
+                slot = parking.slots[slot as usize].next;
+                each(parking.slots[slot as usize].job);
+                if slot == last {
+                    break;
+                }
+            }
+        }
     }
 
     /// Time jobs spent parked, those still parked counted to the horizon.

@@ -126,10 +126,16 @@ impl Engine {
         self.reached = self.reached.max(until);
     }
 
-    /// Runs to the horizon and measures the run.
+    /// Runs to the horizon and measures the run, the jobs still waiting or
+    /// parked at it included.
     pub(super) fn into_run(mut self) -> Finished {
         self.run(self.horizon_us);
         self.advance_metrics(self.horizon_us);
+        let horizon_us = self.horizon_us;
+        let metrics = &mut self.metrics;
+        let mut never_started = |job: Job| metrics.never_started(horizon_us, time_of(job.key));
+        self.waiting.iter().copied().for_each(&mut never_started);
+        self.accounts.for_each_parked(never_started);
         Finished {
             busy_us: self.metrics.busy_us(),
             most_busy: self.workers.most_busy() as u32,

@@ -338,12 +338,22 @@ pub struct Summary {
     pub jobs_enqueued: u64,
     /// Jobs finished before the horizon, refused calls not included.
     pub jobs_done: u64,
-    /// Over the starts before the horizon, retries included; 0 when none.
+    /// Over every job due before the horizon, retries included, a
+    /// never-started one at its wait so far; 0 when none. A lower bound
+    /// when a job never started ([`Summary::mean_is_lower_bound`]).
     pub mean_wait_s: f64,
-    /// Nearest-rank percentiles of the same waits.
+    /// The percentiles of the same waits, each one job's own: p·n / 100
+    /// of the n jobs, rounded up, waited no longer. A lower bound when
+    /// [`Summary::is_lower_bound`] says so.
     pub p50_wait_s: f64,
     pub p95_wait_s: f64,
     pub p99_wait_s: f64,
+    /// Jobs due before the horizon, first attempts and retries, that had
+    /// not started by it: still waiting for a worker, or parked on a lock.
+    pub never_started: u64,
+    /// The shortest of their waits so far (horizon − due); None when every
+    /// job due started.
+    pub least_unstarted_wait_s: Option<f64>,
     /// The most due jobs waiting for a worker at any instant.
     pub max_queue_depth: u64,
     /// Busy worker time over ready worker time (W × horizon without an
@@ -368,6 +378,23 @@ pub struct Summary {
     /// started, retries and refused calls included (see `metrics`'
     /// module text).
     pub peak_calls_per_second: u32,
+}
+
+impl Summary {
+    /// Whether a wait percentile of `value_s` is only a lower bound ("at
+    /// least"): a never-started job ranks at or below it at its wait so
+    /// far, so its real wait could raise it. Never-started jobs all ranked
+    /// above it can only rise further, and leave it as it is.
+    pub fn is_lower_bound(&self, value_s: f64) -> bool {
+        self.least_unstarted_wait_s
+            .is_some_and(|least| least <= value_s)
+    }
+
+    /// Whether the mean wait is only a lower bound: any never-started job's
+    /// real wait would raise it.
+    pub fn mean_is_lower_bound(&self) -> bool {
+        self.never_started > 0
+    }
 }
 
 /// A run: its summary, time series over bins of `bin_seconds` (the last
@@ -396,7 +423,9 @@ pub struct SimRun {
     pub lock_conflicts: Vec<u32>,
     /// Calls refused in the bin, when they were made.
     pub failed: Vec<u32>,
-    /// Bin k of `wait_histogram` counts waits in [k·w, (k + 1)·w).
+    /// Bin k of `wait_histogram` counts waits in [k·w, (k + 1)·w): the
+    /// waits the percentiles rank, every job due before the end, a
+    /// never-started one at its wait so far.
     pub wait_bin_seconds: f64,
     pub wait_histogram: Vec<u32>,
     /// Bin k of `sync_interval_histogram` counts intervals between two
@@ -411,8 +440,9 @@ pub struct SimRun {
 }
 
 impl SimRun {
-    /// The waits the percentiles are ranked over: every start, retries
-    /// included, each of which lands in a bin of the wait histogram.
+    /// The waits the percentiles are ranked over: every job due before the
+    /// end, retries included, started or not, each of which lands in a bin
+    /// of the wait histogram.
     pub fn waits_ranked(&self) -> u64 {
         self.wait_histogram.iter().map(|&c| u64::from(c)).sum()
     }

@@ -42,6 +42,7 @@ mod ruby;
 mod scheduler;
 mod sim;
 mod sim_downstream;
+mod sim_never_started;
 mod sim_unqueued;
 mod slots;
 mod snippet;

@@ -71,7 +71,7 @@ fn replications_give_every_figure_an_interval_and_compare_the_lanes() {
     assert_eq!(result.fewest_waits, [400, 400]);
     assert_eq!(
         p99.values[0].note.as_deref(),
-        Some("nearest rank of at least 400 waits a run")
+        Some("99 in 100 of at least 400 jobs a run waited no longer")
     );
     let bins = result.depth[0].p50.len();
     assert_eq!(bins, 120);

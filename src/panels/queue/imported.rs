@@ -488,8 +488,10 @@ fn results(shown: Arc<ArrivalsRun>, hours: ChartCanvas, depth: ChartCanvas) -> i
     }
 }
 
-/// Each lane's figures, the imported one first.
+/// Each lane's figures, the imported one first, with the jobs never
+/// started where any lane has some.
 fn lanes_table(lanes: Vec<Lane>) -> impl IntoView {
+    let censored = lanes.iter().any(|lane| lane.run.summary.never_started > 0);
     view! {
         <div class="table-scroll" tabindex="0" role="region" aria-label="Replayed lanes">
             <table class="figures imported-lanes">
@@ -497,6 +499,7 @@ fn lanes_table(lanes: Vec<Lane>) -> impl IntoView {
                     <tr>
                         <th scope="col">"Lane"</th>
                         <th scope="col">"Jobs enqueued"</th>
+                        {censored.then(|| view! { <th scope="col">"Never started"</th> })}
                         <th scope="col">"p50 wait"</th>
                         <th scope="col">"p95 wait"</th>
                         <th scope="col">"p99 wait"</th>
@@ -516,6 +519,7 @@ fn lanes_table(lanes: Vec<Lane>) -> impl IntoView {
                                 <tr data-replay-lane=lane.name.slug.clone()>
                                     <th scope="row">{lane.name.label.clone()}</th>
                                     {cell("jobs_enqueued", count(s.jobs_enqueued), s.jobs_enqueued.to_string())}
+                                    {censored.then(|| cell("never_started", count(s.never_started), s.never_started.to_string()))}
                                     {cell("p50_wait_s", wait_percentile(&lane.run, s.p50_wait_s, 0.5), s.p50_wait_s.to_string())}
                                     {cell("p95_wait_s", wait_percentile(&lane.run, s.p95_wait_s, 0.95), s.p95_wait_s.to_string())}
                                     {cell("p99_wait_s", wait_percentile(&lane.run, s.p99_wait_s, 0.99), s.p99_wait_s.to_string())}
