@@ -14,12 +14,14 @@
 //! assert_eq!(description.busiest_minute.arrivals, 2);
 //! ```
 
+mod calendar;
 mod describe;
 mod parse;
 mod replay;
 mod replicate;
 mod report;
 
+pub use self::calendar::{TimeField, WIDEST_OFFSET_S};
 pub use self::describe::{Busiest, Description, FANO_WIDTHS, FanoAt, PoissonCheck, describe};
 pub use self::parse::{
     EpochUnit, MAX_BYTES, MAX_ROWS, RefusedRow, RowRefusal, TIMESTAMP_NAMES, Trace, TraceLayout,

@@ -7,7 +7,8 @@
 //! each line is one timestamp. A timestamp is RFC 3339 (read by jiff) or a
 //! bare number of epoch seconds or milliseconds: the unit is guessed once,
 //! from the median magnitude (10¹¹ s is the year 5138, 10¹¹ ms March
-//! 1973), and stated; a row out of range in it is refused. A BOM and any
+//! 1973), and stated; a row out of range in it is refused, as is one whose
+//! date, clock time or offset no calendar or zone has ([`super::calendar`]). A BOM and any
 //! line end (LF, CRLF, CR) are read as [`crate::line_ends`] says. Rows are read line by line, quotes only within a
 //! line, so a stray quote costs its own row and never the rest of the
 //! file; every refused row is kept with its line and reason.
@@ -17,6 +18,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::calendar::{Offset, TimeField, days_in, impossible_field};
 use crate::error::InvalidInput;
 use crate::line_ends;
 use crate::units::counted;
@@ -98,6 +100,14 @@ pub enum RowRefusal {
     MissingField { needed: usize, found: usize },
     /// Not a number of seconds in [0, 90 days].
     Duration(String),
+    /// A month, day, hour, minute or second out of its range: month 13,
+    /// hour 24.
+    NoSuchField { field: TimeField, value: u8 },
+    /// A day its month does not have: 2026-02-30.
+    NoSuchDay { year: u16, month: u8, day: u8 },
+    /// An offset from UTC, in seconds, beyond ±14:00, which jiff would
+    /// read (up to ±25:59) and which would move the row by hours.
+    OffsetBeyondZones(i32),
 }
 
 impl fmt::Display for RowRefusal {
@@ -121,6 +131,20 @@ impl fmt::Display for RowRefusal {
                     "duration \"{text}\" is not a number of seconds from 0 to 90 days"
                 )
             }
+            Self::NoSuchField { field, value } => {
+                let (least, most) = field.range();
+                write!(f, "{field} {value} is outside {least} to {most}")
+            }
+            Self::NoSuchDay { year, month, day } => write!(
+                f,
+                "day {day} is past the {} days of {year:04}-{month:02}",
+                days_in(u32::from(*year), u32::from(*month))
+            ),
+            Self::OffsetBeyondZones(seconds) => write!(
+                f,
+                "offset {} is beyond ±14:00, the widest any zone uses",
+                Offset(*seconds)
+            ),
         }
     }
 }
@@ -456,6 +480,9 @@ fn stamp(field: &str) -> Result<Stamp, RowRefusal> {
         } else {
             Err(RowRefusal::Timestamp(shortened(field)))
         };
+    }
+    if let Some(refusal) = impossible_field(field) {
+        return Err(refusal);
     }
     field
         .parse::<jiff::Timestamp>()

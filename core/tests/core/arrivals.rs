@@ -1,5 +1,5 @@
 use proptest::prelude::*;
-use stampede_core::arrivals::{self, EpochUnit, RowRefusal, TraceLayout};
+use stampede_core::arrivals::{self, EpochUnit, RowRefusal, TimeField, TraceLayout};
 use stampede_core::dist::Dist;
 use stampede_core::rng::{Purpose, seeded};
 
@@ -119,6 +119,67 @@ fn a_bad_row_is_reported_by_line_and_the_rest_are_kept() {
         ]
     );
     assert!(trace.refused[0].reason.to_string().contains("RFC 3339"));
+}
+
+/// jiff reads offsets up to ±25:59 and refuses impossible dates in its
+/// own words; each such row is refused by its line, naming the field,
+/// while the widest real offsets, a leap day and a leap second are kept.
+#[test]
+fn impossible_dates_and_offsets_beyond_any_zone_are_refused_naming_the_field() {
+    let text = "2026-01-01T00:00:00+25:00\n\
+                2026-01-01T00:00:00+14:00\n\
+                2026-01-01T00:00:00-12:00\n\
+                2026-01-01T00:00:00-1401\n\
+                2026-02-30T00:00:00Z\n\
+                2024-02-29T00:00:00Z\n\
+                2026-13-01T00:00:00Z\n\
+                2026-01-00T00:00:00Z\n\
+                2026-01-01T24:00:00Z\n\
+                2026-01-01 23:60:00Z\n\
+                2026-12-31T23:59:60Z\n\
+                2026-04-31T12:00:00.5+05:30\n";
+    let trace = arrivals::parse(text).unwrap();
+    assert_eq!(trace.times_us.len(), 4, "{:?}", trace.refused);
+    let refused: Vec<(u32, String)> = trace
+        .refused
+        .iter()
+        .map(|r| (r.line, r.reason.to_string()))
+        .collect();
+    let expected = [
+        (
+            1,
+            "offset +25:00 is beyond ±14:00, the widest any zone uses",
+        ),
+        (
+            4,
+            "offset -14:01 is beyond ±14:00, the widest any zone uses",
+        ),
+        (5, "day 30 is past the 28 days of 2026-02"),
+        (7, "month 13 is outside 1 to 12"),
+        (8, "day 0 is outside 1 to 31"),
+        (9, "hour 24 is outside 0 to 23"),
+        (10, "minute 60 is outside 0 to 59"),
+        (12, "day 31 is past the 30 days of 2026-04"),
+    ];
+    let expected: Vec<(u32, String)> = expected
+        .iter()
+        .map(|&(line, reason)| (line, reason.to_string()))
+        .collect();
+    assert_eq!(refused, expected);
+    assert_eq!(
+        trace.refused[0].reason,
+        RowRefusal::OffsetBeyondZones(25 * 3_600)
+    );
+    assert_eq!(
+        trace.refused[3].reason,
+        RowRefusal::NoSuchField {
+            field: TimeField::Month,
+            value: 13
+        }
+    );
+    // The leap day first, then +14:00, Kiribati's and the widest kept:
+    // 2025-12-31T10:00:00Z.
+    assert_eq!(trace.times_us[1], (JAN_1_2026 - 14 * 3_600) * 1_000_000);
 }
 
 #[test]
