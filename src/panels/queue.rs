@@ -8,6 +8,7 @@
 
 mod background;
 mod imported;
+mod refused;
 mod replication;
 mod scheduler;
 

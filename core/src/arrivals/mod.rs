@@ -25,7 +25,7 @@ pub use self::calendar::{TimeField, WIDEST_OFFSET_S};
 pub use self::describe::{Busiest, Description, FANO_WIDTHS, FanoAt, PoissonCheck, describe};
 pub use self::parse::{
     EpochUnit, MAX_BYTES, MAX_ROWS, RefusedRow, RowRefusal, TIMESTAMP_NAMES, Trace, TraceLayout,
-    parse,
+    parse, refused_csv,
 };
 pub use self::replay::{IMPORTED, Replay, replay};
 pub use self::replicate::{replicate, replication_steps};

@@ -14,7 +14,7 @@
 //! file; every refused row is kept with its line and reason.
 
 use std::collections::HashMap;
-use std::fmt;
+use std::fmt::{self, Write};
 
 use serde::{Deserialize, Serialize};
 
@@ -154,6 +154,17 @@ impl fmt::Display for RowRefusal {
 pub struct RefusedRow {
     pub line: u32,
     pub reason: RowRefusal,
+}
+
+/// Every refused row as CSV, "line,reason", for a reader to fix and
+/// import again.
+pub fn refused_csv(refused: &[RefusedRow]) -> String {
+    let mut csv = String::from("line,reason\n");
+    for row in refused {
+        let reason = row.reason.to_string().replace('"', "\"\"");
+        let _ = writeln!(csv, "{},\"{reason}\"", row.line);
+    }
+    csv
 }
 
 /// The arrivals read, sorted by time; the columns beside the times are in

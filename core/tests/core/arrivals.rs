@@ -182,6 +182,18 @@ fn impossible_dates_and_offsets_beyond_any_zone_are_refused_naming_the_field() {
     assert_eq!(trace.times_us[1], (JAN_1_2026 - 14 * 3_600) * 1_000_000);
 }
 
+/// The download holds every refused row, its reason quoted as CSV wants.
+#[test]
+fn refused_rows_are_written_as_csv_by_line_and_reason() {
+    let trace = arrivals::parse("2026-01-01T00:00:00Z\nsoon\n2026-02-30T00:00:00Z\n").unwrap();
+    assert_eq!(
+        arrivals::refused_csv(&trace.refused),
+        "line,reason\n\
+         2,\"\"\"soon\"\" is not RFC 3339 (2026-01-01T00:00:00Z) or epoch seconds or milliseconds\"\n\
+         3,\"day 30 is past the 28 days of 2026-02\"\n"
+    );
+}
+
 #[test]
 fn text_with_no_readable_row_or_too_many_bytes_is_refused_by_name() {
     for text in ["", "\n  \n", "time\nnope\n", "hello"] {

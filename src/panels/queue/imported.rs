@@ -42,9 +42,6 @@ pub fn hand_over(text: String, source: String) {
     HANDED_OVER.set(Some((text, source)));
 }
 
-/// Refused rows listed on the page; the rest are counted.
-const LISTED_REFUSALS: usize = 20;
-
 #[derive(Clone, PartialEq)]
 enum Status {
     Empty,
@@ -420,15 +417,6 @@ fn results(shown: Arc<ArrivalsRun>, hours: ChartCanvas, depth: ChartCanvas) -> i
     let report = &shown.arrivals;
     let d = &report.description;
     let at = arrivals::format_instant;
-    let refused = report.refused.len();
-    let listed: Vec<String> = report
-        .refused
-        .iter()
-        .take(LISTED_REFUSALS)
-        .map(|row| format!("Line {}: {}", row.line, row.reason))
-        .collect();
-    let more = (refused > LISTED_REFUSALS)
-        .then(|| format!("and {} more.", count((refused - LISTED_REFUSALS) as u64)));
     let figure = |key: &'static str, label: &'static str, value: String, raw: String| {
         view! {
             <tr>
@@ -456,17 +444,7 @@ fn results(shown: Arc<ArrivalsRun>, hours: ChartCanvas, depth: ChartCanvas) -> i
     let lanes = shown.run.lanes.clone();
     view! {
         <p class="imported-reading">{report.reading.clone()}</p>
-        <p class="imported-refused" data-refused=refused.to_string()>
-            {if refused == 0 {
-                "Every row was read.".to_string()
-            } else {
-                format!("{} refused, the rest kept:", count(refused as u64))
-            }}
-        </p>
-        <ul class="imported-refusals">
-            {listed.into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
-            {more.map(|more| view! { <li>{more}</li> })}
-        </ul>
+        {super::refused::view(Arc::clone(&shown))}
         <table class="figures imported-figures">
             <tbody>
                 {figure("arrivals", "Arrivals", count(d.arrivals), d.arrivals.to_string())}
