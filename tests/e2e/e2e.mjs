@@ -669,8 +669,10 @@ async function main() {
       const query = new URL(page.url()).search.slice(1);
       const core = JSON.parse(execFileSync(STAMPEDE, ['run', query], { encoding: 'utf8', maxBuffer: 1 << 28 }));
       const meanWait = core.rows.find((row) => row.key === 'mean_wait_s');
-      const shown = await page.$$eval('td[data-replicated="mean_wait_s"]', (cells) => cells.map((c) => c.textContent));
+      const shown = await page.$$eval('td[data-replicated="mean_wait_s"]', (cells) => cells.map((c) => c.firstChild.textContent));
       equal(JSON.stringify(shown), JSON.stringify(meanWait.values.map((v) => v.text)), 'the mean wait intervals');
+      const badDays = await page.$$eval('td[data-replicated="mean_wait_s"] small[data-bad-day]', (notes) => notes.map((n) => Number(n.dataset.badDay)));
+      equal(JSON.stringify(badDays), JSON.stringify(meanWait.values.map((v) => v.bad_day.value)), 'the mean wait\'s bad days');
       assert(/^\S.* ± .* \(95 %, 20 runs\)$/.test(shown[0]), `the interval text reads ${shown[0]}`);
       const p99 = await page.$eval('td[data-replicated="p99_wait_s"] small', (note) => note.textContent);
       assert(/^99 in 100 of at least [\d,]+ jobs a run waited no longer/.test(p99), `the p99's note reads ${p99}`);
@@ -863,6 +865,31 @@ async function main() {
       const section = page.locator('.imported-replication');
       await section.scrollIntoViewIfNeeded();
       await section.screenshot({ path: path.join(SHOTS, 'queue-imported-replicated.png') });
+    });
+
+    await check('queue: every refused arrival row is listed by its line, behind Show all past 20, and downloadable', async (t) => {
+      const page = await t.newPage();
+      await openApp(page, '?v=1&p=queue&s=1');
+      await queueDone(page);
+      const good = Array.from({ length: 40 }, (_, k) => `2026-01-01T00:${String(k).padStart(2, '0')}:00Z`);
+      const bad = Array.from({ length: 24 }, (_, k) => `2026-01-01T01:00:${String(k).padStart(2, '0')}+25:00`);
+      bad.push('2026-02-30T00:00:00Z');
+      await page.fill('#arrivals-text', [...good, ...bad].join('\n'));
+      await page.click('#arrivals-replay');
+      await page.waitForSelector('#arrivals-status[data-status="done"]', { timeout: 30_000, state: 'attached' });
+      equal(await page.getAttribute('[data-refused]', 'data-refused'), '25', 'refused rows');
+      const first = await page.$$eval('.imported-refusals li', (items) => items.map((i) => i.textContent));
+      equal(first.length, 20, 'the first 20 listed');
+      assert(/^Line 41: .*\+25:00.*±14:00/.test(first[0]), `the first refusal reads ${first[0]}`);
+      await page.click('.imported-refusals-all summary');
+      const rest = await page.$$eval('.imported-refusals-rest li', (items) => items.map((i) => i.textContent));
+      equal(rest.length, 5, 'the other 5 behind Show all');
+      assert(/^Line 65: .*day 30/.test(rest[4]), `the last refusal reads ${rest[4]}`);
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('#arrivals-refused-download')]);
+      const csv = fs.readFileSync(await download.path(), 'utf8').trim().split('\n');
+      equal(csv.length, 26, 'a header and every refused row in the CSV');
+      const block = page.locator('#fig-imported');
+      await block.screenshot({ path: path.join(SHOTS, 'queue-imported-refused.png') });
     });
 
     await check('fleet: "Simulate these starts" opens the Queue with the shown day\'s starts as arrivals, durations and workers', async (t) => {

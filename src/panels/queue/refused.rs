@@ -53,7 +53,17 @@ fn the_rest(shown: Arc<ArrivalsRun>) -> impl IntoView {
     });
     view! {
         <details class="imported-refusals-all" on:toggle=move |_| opened.set(true)>
-            <summary>{format!("Show all {} refused rows", count(refused as u64))}</summary>
+            <summary>
+                {if refused > MOST_LISTED {
+                    format!(
+                        "Show the first {} of the {} refused rows",
+                        count(MOST_LISTED as u64),
+                        count(refused as u64)
+                    )
+                } else {
+                    format!("Show all {} refused rows", count(refused as u64))
+                }}
+            </summary>
             <ul class="imported-refusals-rest">{rows}</ul>
             {cut.map(|cut| view! { <p class="imported-refusals-cut">{cut}</p> })}
         </details>
