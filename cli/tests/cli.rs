@@ -769,11 +769,10 @@ fn run_with_arrivals_describes_and_replays_them_and_reports_bad_rows() {
     let arrivals = &result["arrivals"];
     assert_eq!(arrivals["description"]["arrivals"], 995);
     assert_eq!(arrivals["accounts"], 40);
+    let sentences = arrivals["diagnosis"]["sentences"].as_array().unwrap();
     assert!(
-        arrivals["poisson"]
-            .as_str()
-            .unwrap()
-            .starts_with("Not Poisson")
+        sentences[0].as_str().unwrap().starts_with("Not Poisson"),
+        "{sentences:?}"
     );
     let lanes = result["run"]["lanes"].as_array().unwrap();
     assert_eq!(lanes[0]["slug"], "imported");

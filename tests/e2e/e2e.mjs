@@ -796,7 +796,8 @@ async function main() {
       equal(Number(await cell('busiest-minute')), cli.arrivals.description.busiest_minute.arrivals, 'busiest minute');
       equal(Number(await cell('fano-minute')), cli.arrivals.description.fano_per_minute, 'Fano per minute');
       equal(await page.getAttribute('[data-refused]', 'data-refused'), String(cli.arrivals.refused.length), 'refused rows');
-      equal((await page.textContent('[data-arrivals="poisson"]')).trim(), cli.arrivals.poisson, 'the Poisson check');
+      equal((await page.textContent('[data-arrivals="poisson"]')).trim(), cli.arrivals.diagnosis.sentences[0], 'the Poisson check');
+      equal((await page.textContent('[data-arrivals="findings"]')).trim(), cli.arrivals.diagnosis.sentences.slice(1).join(' '), 'the findings');
       const shown = await page.$$eval('tr[data-replay-lane]', (rows) => rows.map((row) => [
         row.dataset.replayLane,
         Object.fromEntries([...row.querySelectorAll('td[data-replay]')].map((c) => [c.dataset.replay, Number(c.dataset.value)])),

@@ -42,7 +42,10 @@ fn describe_a_million_arrivals(c: &mut Criterion) {
     let mut group = c.benchmark_group("arrivals: describe 1M");
     group.sample_size(10);
     group.bench_function("describe", |b| {
-        b.iter(|| arrivals::describe(black_box(&trace.times_us), 1))
+        b.iter(|| arrivals::describe(black_box(&trace.times_us)))
+    });
+    group.bench_function("diagnose", |b| {
+        b.iter(|| arrivals::diagnose(black_box(&trace.times_us), 1))
     });
     group.finish();
 }

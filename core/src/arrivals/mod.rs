@@ -1,6 +1,8 @@
 //! The reader's own arrivals: a trace of job arrivals read from text
-//! ([`parse`]) and described ([`describe`]): per hour of day, the busiest
-//! second and minute, and how far the trace is from Poisson; and replayed
+//! ([`parse`]), described ([`describe`]: per hour of day, the busiest
+//! second and minute, raw dispersion), diagnosed ([`diagnose`]: Poisson at
+//! the trace's own varying rate or not, and what is left: a periodic
+//! burst, a daily cycle, overdispersion, self-similarity), and replayed
 //! through the queue simulation ([`replay`]) beside the same jobs spread
 //! by each strategy.
 //!
@@ -10,19 +12,28 @@
 //! let trace = arrivals::parse("time,duration\n2026-01-01T00:00:00Z,2\n1767225601,3\nsoon,1\n").unwrap();
 //! assert_eq!(trace.times_us.len(), 2);
 //! assert_eq!(trace.refused[0].line, 4);
-//! let description = arrivals::describe(&trace.times_us, 1);
+//! let description = arrivals::describe(&trace.times_us);
 //! assert_eq!(description.busiest_minute.arrivals, 2);
+//! assert!(arrivals::diagnose(&trace.times_us, 1).sentences[0].starts_with("Too few"));
 //! ```
 
+mod burst;
 mod calendar;
 mod describe;
+mod diagnosis;
 mod parse;
+mod rate;
 mod replay;
 mod replicate;
 mod report;
+mod words;
 
+pub use self::burst::PeriodicBurst;
 pub use self::calendar::{TimeField, WIDEST_OFFSET_S};
-pub use self::describe::{Busiest, Description, FANO_WIDTHS, FanoAt, PoissonCheck, describe};
+pub use self::describe::{Busiest, Description, FANO_WIDTHS, FanoAt, describe};
+pub use self::diagnosis::{
+    DISPERSION_WIDTHS, DailyCycle, Diagnosis, Dispersion, RescaledCheck, Scaling, diagnose,
+};
 pub use self::parse::{
     EpochUnit, MAX_BYTES, MAX_ROWS, RefusedRow, RowRefusal, TIMESTAMP_NAMES, Trace, TraceLayout,
     parse, refused_csv,

@@ -3,7 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Description, RefusedRow, Replay, Trace, describe, replay, replicate};
+use super::{
+    Description, Diagnosis, RefusedRow, Replay, Trace, describe, diagnose, replay, replicate,
+};
 use crate::error::InvalidInput;
 use crate::panels::queue_replication::Replicated;
 use crate::queue::{QueueParams, QueueRun};
@@ -19,8 +21,7 @@ pub struct ArrivalsReport {
     pub accounts: u32,
     pub kinds: Vec<(String, u64)>,
     pub description: Description,
-    pub poisson: String,
-    pub self_similarity: String,
+    pub diagnosis: Diagnosis,
     /// How the replay's lanes were set, in words.
     pub replay: String,
 }
@@ -32,15 +33,14 @@ pub fn report(
     trace: &Trace,
     seed: u64,
 ) -> Result<(ArrivalsReport, Replay), InvalidInput> {
-    let description = describe(&trace.times_us, seed);
+    let description = describe(&trace.times_us);
     let replay = replay(params, trace)?;
     let report = ArrivalsReport {
         reading: trace.reading_in_words(),
         refused: trace.refused.clone(),
         accounts: trace.account_count,
         kinds: trace.kinds.clone(),
-        poisson: description.poisson_in_words(),
-        self_similarity: description.self_similarity_in_words(),
+        diagnosis: diagnose(&trace.times_us, seed),
         replay: replay.rule_in_words(trace.times_us.len() as u32),
         description,
     };

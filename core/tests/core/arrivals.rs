@@ -266,32 +266,39 @@ fn poisson_trace(n: usize, mean_gap: f64, seed: u64) -> Vec<i64> {
 #[test]
 fn exponential_gaps_drawn_by_the_core_pass_the_poisson_check() {
     // A day at one arrival every 4 s on average, in whole seconds: spread
-    // within their second, the gaps pass at the 5 % level.
+    // within their second, the stretched gaps pass at the 5 % level.
     let times = poisson_trace(20_000, 4.0, 7);
-    let description = arrivals::describe(&times, 1);
-    let check = description.poisson.unwrap();
+    let diagnosis = arrivals::diagnose(&times, 1);
+    let check = diagnosis.rescaled.unwrap();
     assert_eq!(check.spread_within_s, 1.0);
     assert!(check.p_value > 0.05, "p = {}", check.p_value);
     assert!(
-        description
-            .poisson_in_words()
-            .starts_with("Consistent with Poisson")
+        check.constant_rate_p_value > 0.05,
+        "p = {}",
+        check.constant_rate_p_value
     );
+    assert!(
+        diagnosis.sentences[0].starts_with("Consistent with Poisson at its own rate"),
+        "{:?}",
+        diagnosis.sentences
+    );
+    let description = arrivals::describe(&times);
     let cv = description.gap_cv.unwrap();
     assert!((cv - 1.0).abs() < 0.03, "cv {cv}");
     let fano = description.fano_per_minute.unwrap();
     assert!((fano - 1.0).abs() < 0.1, "Fano {fano}");
     assert!(
-        description
-            .self_similarity_in_words()
-            .contains("no sign of bursts"),
-        "{description:?} {}",
-        description.self_similarity_in_words()
+        diagnosis
+            .sentences
+            .iter()
+            .any(|s| s.starts_with("No evidence of self-similarity")),
+        "{:?}",
+        diagnosis.sentences
     );
 }
 
 #[test]
-fn a_burst_every_five_minutes_fails_the_poisson_check_with_a_fano_factor_far_above_one() {
+fn a_burst_every_five_minutes_fails_the_poisson_check_and_is_named_with_its_size() {
     // The same background plus 200 jobs in the first second of every
     // fifth minute.
     let mut times = poisson_trace(20_000, 4.0, 7);
@@ -302,9 +309,14 @@ fn a_burst_every_five_minutes_fails_the_poisson_check_with_a_fano_factor_far_abo
         burst += 300 * 1_000_000;
     }
     times.sort_unstable();
-    let description = arrivals::describe(&times, 1);
-    assert!(description.poisson.unwrap().p_value < 1e-4);
-    assert!(description.poisson_in_words().starts_with("Not Poisson"));
+    let diagnosis = arrivals::diagnose(&times, 1);
+    assert!(diagnosis.rescaled.unwrap().p_value < 1e-4);
+    assert!(diagnosis.sentences[0].starts_with("Not Poisson"));
+    let named = diagnosis.burst.unwrap();
+    assert_eq!(named.period_s, 300.0);
+    assert_eq!((named.phase_start_s, named.phase_end_s), (0.0, 1.0));
+    assert!((named.extra_per_period - 200.0).abs() < 5.0, "{named:?}");
+    let description = arrivals::describe(&times);
     let fano = description.fano_per_minute.unwrap();
     assert!(fano > 20.0, "Fano {fano}");
     assert!(description.gap_cv.unwrap() > 2.0);
@@ -317,7 +329,7 @@ fn hours_of_day_busiest_bins_and_fano_widths_count_what_was_given() {
     // Two at 00:00:00, one at 00:00:50, one at 13:30:00.
     let base = JAN_1_2026 * 1_000_000;
     let times = [base, base, base + 50_000_000, base + 48_600_000_000];
-    let description = arrivals::describe(&times, 1);
+    let description = arrivals::describe(&times);
     assert_eq!(description.per_hour_of_day[0], 3);
     assert_eq!(description.per_hour_of_day[13], 1);
     assert_eq!(description.busiest_second.start_us, base);

@@ -1,6 +1,7 @@
 //! Integration tests of stampede-core, one module per topic, in one binary.
 
 mod arrivals;
+mod arrivals_diagnosis;
 mod arrivals_replication;
 mod backoff;
 mod backoff_fleet;

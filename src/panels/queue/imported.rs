@@ -428,12 +428,15 @@ fn results(shown: Arc<ArrivalsRun>, hours: ChartCanvas, depth: ChartCanvas) -> i
     let optional = |x: Option<f64>| x.map_or_else(|| "–".to_string(), |x| significant(x, 3));
     let raw = |x: Option<f64>| x.map_or_else(String::new, |x| x.to_string());
     let span_s = (d.last_us - d.first_us) as f64 / 1e6;
-    let fano_widths = d
-        .fano_by_width
+    let diagnosis = &report.diagnosis;
+    let fano_widths = diagnosis
+        .dispersion_by_width
         .iter()
-        .map(|at| format!("{}: {}", duration(f64::from(at.width_s)), optional(at.fano)))
+        .map(|at| format!("{}: {}", duration(at.width_s), significant(at.fano, 3)))
         .collect::<Vec<_>>()
         .join(", ");
+    let verdict = diagnosis.sentences.first().cloned().unwrap_or_default();
+    let findings = diagnosis.sentences.get(1..).unwrap_or_default().join(" ");
     let hour_label = {
         let busiest_hour = (0..24).max_by_key(|&h| d.per_hour_of_day[h]).unwrap_or(0);
         format!(
@@ -454,11 +457,11 @@ fn results(shown: Arc<ArrivalsRun>, hours: ChartCanvas, depth: ChartCanvas) -> i
                 {figure("busiest-minute", "Busiest minute", format!("{} at {}", count(d.busiest_minute.arrivals), at(d.busiest_minute.start_us)), d.busiest_minute.arrivals.to_string())}
                 {figure("gap-cv", "Gaps' coefficient of variation (1 for Poisson)", optional(d.gap_cv), raw(d.gap_cv))}
                 {figure("fano-minute", "Fano factor of counts per minute (1 for Poisson)", optional(d.fano_per_minute), raw(d.fano_per_minute))}
-                {figure("fano-widths", "Fano factor by bin width", fano_widths, String::new())}
+                {figure("fano-widths", "Fano factor by bin width, around the local rate (1 for Poisson)", fano_widths, String::new())}
             </tbody>
         </table>
-        <p class="imported-poisson" data-arrivals="poisson">{report.poisson.clone()}</p>
-        <p class="imported-scaling">{report.self_similarity.clone()}</p>
+        <p class="imported-poisson" data-arrivals="poisson">{verdict}</p>
+        <p class="imported-scaling" data-arrivals="findings">{findings}</p>
         {hours.view("imported-hours", move || hour_label.clone())}
         <p class="imported-rule">{report.replay.clone()}</p>
         {depth.view("imported-depth", || "The most jobs waiting in each bin, the imported lane beside the spread ones.".to_string())}
