@@ -85,7 +85,7 @@ pub struct Dispersion {
 /// The Fano factor's growth with the bin width, F(w) ∝ w^α by least
 /// squares on log–log, with α's 95 % interval.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Scaling {
+pub struct FanoGrowth {
     pub alpha: f64,
     pub low: f64,
     pub high: f64,
@@ -94,8 +94,12 @@ pub struct Scaling {
     /// The Fano factor at the narrowest width and at the widest.
     pub fano_from: f64,
     pub fano_to: f64,
+    /// The slope over the three widest widths: a power law keeps growing
+    /// there, where bursts of one size level off.
+    pub tail_alpha: f64,
     /// The interval is above 0, the factor never falls by more than a
-    /// tenth from one width to the next, and at least doubles overall.
+    /// tenth from one width to the next, at least doubles overall, and
+    /// still grows at the widest widths at half the overall pace or more.
     pub self_similar: bool,
 }
 
@@ -112,7 +116,7 @@ pub struct Diagnosis {
     pub overdispersion: Option<Dispersion>,
     pub dispersion_by_width: Vec<Dispersion>,
     /// None over fewer than four widths.
-    pub scaling: Option<Scaling>,
+    pub scaling: Option<FanoGrowth>,
     /// The verdict first, then each finding, for the reader.
     pub sentences: Vec<String>,
 }
@@ -372,7 +376,7 @@ fn daily_cycle(times_us: &[i64], burst: Option<&PeriodicBurst>, fano: f64) -> Op
 
 /// Least squares of ln F on ln w, with the slope's 95 % interval from its
 /// standard error and Student's t.
-fn scaling(by_width: &[Dispersion]) -> Option<Scaling> {
+fn scaling(by_width: &[Dispersion]) -> Option<FanoGrowth> {
     let points: Vec<(f64, f64)> = by_width
         .iter()
         .filter(|at| at.fano > 0.0)
@@ -382,28 +386,37 @@ fn scaling(by_width: &[Dispersion]) -> Option<Scaling> {
     if k < 4 {
         return None;
     }
-    let mean_x = points.iter().map(|p| p.0).sum::<f64>() / k as f64;
-    let mean_y = points.iter().map(|p| p.1).sum::<f64>() / k as f64;
-    let sxx: f64 = points.iter().map(|p| (p.0 - mean_x).powi(2)).sum();
-    let sxy: f64 = points.iter().map(|p| (p.0 - mean_x) * (p.1 - mean_y)).sum();
-    let alpha = sxy / sxx;
-    let residual: f64 = points
-        .iter()
-        .map(|p| (p.1 - mean_y - alpha * (p.0 - mean_x)).powi(2))
-        .sum();
-    let half = T_975[(k - 3).min(T_975.len() - 1)] * (residual / (k - 2) as f64 / sxx).sqrt();
+    let (alpha, standard_error) = least_squares(&points);
+    let half = T_975[(k - 3).min(T_975.len() - 1)] * standard_error;
     let (low, high) = (alpha - half, alpha + half);
+    let (tail_alpha, _) = least_squares(&points[k - 3..]);
     let fanos: Vec<f64> = by_width.iter().map(|at| at.fano).collect();
     let steady = fanos.windows(2).all(|pair| pair[1] >= 0.9 * pair[0]);
     let doubles = fanos[fanos.len() - 1] >= 2.0 * fanos[0];
-    Some(Scaling {
+    Some(FanoGrowth {
         alpha,
         low,
         high,
+        tail_alpha,
         from_s: by_width[0].width_s,
         to_s: by_width[by_width.len() - 1].width_s,
         fano_from: fanos[0],
         fano_to: fanos[fanos.len() - 1],
-        self_similar: low > 0.0 && steady && doubles,
+        self_similar: low > 0.0 && steady && doubles && tail_alpha >= alpha / 2.0,
     })
+}
+
+/// The slope of y on x by least squares, and its standard error.
+fn least_squares(points: &[(f64, f64)]) -> (f64, f64) {
+    let k = points.len() as f64;
+    let mean_x = points.iter().map(|p| p.0).sum::<f64>() / k;
+    let mean_y = points.iter().map(|p| p.1).sum::<f64>() / k;
+    let sxx: f64 = points.iter().map(|p| (p.0 - mean_x).powi(2)).sum();
+    let sxy: f64 = points.iter().map(|p| (p.0 - mean_x) * (p.1 - mean_y)).sum();
+    let slope = sxy / sxx;
+    let residual: f64 = points
+        .iter()
+        .map(|p| (p.1 - mean_y - slope * (p.0 - mean_x)).powi(2))
+        .sum();
+    (slope, (residual / (k - 2.0) / sxx).sqrt())
 }

@@ -32,7 +32,7 @@ pub use self::burst::PeriodicBurst;
 pub use self::calendar::{TimeField, WIDEST_OFFSET_S};
 pub use self::describe::{Busiest, Description, FANO_WIDTHS, FanoAt, describe};
 pub use self::diagnosis::{
-    DISPERSION_WIDTHS, DailyCycle, Diagnosis, Dispersion, RescaledCheck, Scaling, diagnose,
+    DISPERSION_WIDTHS, DailyCycle, Diagnosis, Dispersion, FanoGrowth, RescaledCheck, diagnose,
 };
 pub use self::parse::{
     EpochUnit, MAX_BYTES, MAX_ROWS, RefusedRow, RowRefusal, TIMESTAMP_NAMES, Trace, TraceLayout,

@@ -1,7 +1,7 @@
 //! A diagnosis in the reader's words: the verdict, then each finding.
 
 use super::burst::PeriodicBurst;
-use super::diagnosis::{DailyCycle, Diagnosis, Dispersion, Scaling};
+use super::diagnosis::{DailyCycle, Diagnosis, Dispersion, FanoGrowth};
 use crate::units::{counted, duration, significant};
 
 pub(super) fn sentences(diagnosis: &Diagnosis) -> Vec<String> {
@@ -148,7 +148,7 @@ fn dispersion_in_words(at: &Dispersion, overdispersed: bool, taken_out: &str) ->
     }
 }
 
-fn scaling_in_words(scaling: &Scaling, taken_out: &str) -> String {
+fn scaling_in_words(scaling: &FanoGrowth, taken_out: &str) -> String {
     let fit = format!(
         "w^{}, {} to {},",
         significant(scaling.alpha, 2),
@@ -166,6 +166,11 @@ fn scaling_in_words(scaling: &Scaling, taken_out: &str) -> String {
             significant(scaling.alpha, 2),
             significant(scaling.low, 2),
             significant(scaling.high, 2)
+        )
+    } else if scaling.low > 0.0 && scaling.fano_to >= 2.0 * scaling.fano_from {
+        format!(
+            "No evidence of self-similarity: around {taken_out}, the Fano factor rises from {fano_from} at {from} to {fano_to} at {to} but levels off at the widest widths (w^{} there): bursts of one size, not bursts within bursts.",
+            significant(scaling.tail_alpha, 2)
         )
     } else {
         format!(

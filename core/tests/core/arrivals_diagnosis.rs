@@ -196,10 +196,11 @@ fn a_poisson_trace_at_one_rate_passes_with_no_burst_cycle_or_overdispersion() {
 
 #[test]
 fn a_rate_drawn_afresh_each_minute_is_overdispersed_and_not_poisson() {
-    // Counts per minute vary about 4 times as much as Poisson's: every
-    // seed.
+    // Counts per minute vary about 6 times as much as Poisson's: every
+    // seed. The Fano factor grows up to a minute and stays level past it,
+    // which is not self-similarity.
     let missed = misses(jumpy, |d| {
-        d.overdispersed() && !d.poisson_at_own_rate() && d.burst.is_none()
+        d.overdispersed() && !d.poisson_at_own_rate() && d.burst.is_none() && !self_similar(d)
     });
     assert!(missed.is_empty(), "{}", missed.join("\n\n"));
 }
