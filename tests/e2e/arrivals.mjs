@@ -44,7 +44,7 @@ export function burstyDay() {
   const start = 1_767_225_600_000;
   const times = [];
   for (let hour = 0; hour < 24; hour++) {
-    const perSecond = 0.15 + 0.12 * Math.sin(((hour - 6) / 24) * 2 * Math.PI);
+    const perSecond = 0.236 + 0.12 * Math.sin(((hour - 6) / 24) * 2 * Math.PI);
     for (let t = -Math.log(1 - random()) / perSecond; t < 3600; t += -Math.log(1 - random()) / perSecond) {
       times.push(start + Math.floor((hour * 3600 + t) * 1000));
     }

@@ -3,7 +3,10 @@
 //! times are the data, so a run varies only what the trace does not fix:
 //! the durations when it gives none, and, when asked, the arrivals
 //! themselves, resampled by the hour
-//! ([`crate::sim::ImportedJobs::resampled_by_hour`]).
+//! ([`crate::sim::ImportedJobs::resampled_by_hour`]). Beside the imported
+//! lane run the spread lanes of the strategies the panel compares, not
+//! every strategy the single replay shows: those are the comparisons a
+//! reader asked for, at a fraction of the work.
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -11,8 +14,8 @@ use std::sync::Arc;
 use super::{Trace, replay};
 use crate::error::InvalidInput;
 use crate::panels::queue_replication::{HourBlocks, LanesOf, Replicated, ReplicationSteps, Varied};
-use crate::queue::{QueueParams, QueueSteps};
-use crate::sim::{FEWEST_HOURS_RESAMPLED, SyncSchedule};
+use crate::queue::{CompareBy, LaneName, QueueParams, QueueSteps, with_main};
+use crate::sim::{FEWEST_HOURS_RESAMPLED, SimParams, SyncSchedule};
 
 /// The runs `runs` of the `params.replications` of `trace`'s replay under
 /// seeds drawn from `seed`, its arrivals resampled by the hour in each run
@@ -25,7 +28,23 @@ pub fn replication_steps(
     resample_by_hour: bool,
 ) -> Result<ReplicationSteps, InvalidInput> {
     let replay = replay(params, trace)?;
-    let (jobs, names, simulations) = (replay.jobs, replay.names, replay.simulations);
+    let compared: Vec<&str> = match params.compare_by {
+        CompareBy::Strategies => with_main(params.strategy, &params.compared),
+        CompareBy::Retries => vec![params.strategy],
+    }
+    .into_iter()
+    .map(|strategy| strategy.slug())
+    .collect();
+    // The imported lane first, then the compared strategies' spread lanes.
+    let (names, simulations): (Vec<LaneName>, Vec<SimParams>) = replay
+        .names
+        .into_iter()
+        .zip(replay.simulations)
+        .enumerate()
+        .filter(|(lane, (name, _))| *lane == 0 || compared.contains(&name.slug.as_str()))
+        .map(|(_, lane)| lane)
+        .unzip();
+    let jobs = replay.jobs;
     let whole_hours = jobs.whole_hours();
     let hours = match (resample_by_hour, whole_hours >= FEWEST_HOURS_RESAMPLED) {
         (false, _) => HourBlocks::Kept,
