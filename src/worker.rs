@@ -5,7 +5,7 @@
 //! Each run gets a worker of its own: it announces itself with `{ready: true}`,
 //! then receives the request (a query, `{replicate: query, from, to}`, or
 //! `{query, arrivals}`), answers with `{progress: share}` messages (and, for
-//! arrivals, `{parsed: ms}` once the text is read) and one `{done: result}`
+//! arrivals, `{parsed: ms}` once the text is read and described) and one `{done: result}`
 //! or `{error: text}`. The listeners hold the run only
 //! weakly, so dropping the [`WorkerRun`] ends everything; they are dropped
 //! as soon as the run ends.
@@ -210,7 +210,8 @@ pub fn start<T: DeserializeOwned + 'static>(
 
 /// Starts reading, describing and replaying `arrivals` (the reader's text)
 /// under the Queue parameters of `query` in a new worker; as [`start`],
-/// and `on_parsed` receives how long reading the text took, in ms.
+/// and `on_parsed` receives how long reading and describing the text
+/// took, in ms.
 pub fn start_arrivals(
     query: String,
     arrivals: String,

@@ -16,7 +16,8 @@
 //!   arrivals instead, or `{query, arrivals}` to read, describe and replay
 //!   the reader's arrivals (their text) under that state's Queue
 //!   parameters ([`stampede_core::arrivals`]);
-//! - to the page, for arrivals, `{parsed: ms}` once the text is read;
+//! - to the page, for arrivals, `{parsed: ms}` once the text is read,
+//!   described and diagnosed (the import; the replay follows);
 //! - to the page, `{progress: share}` (0 to 1) now and then, and finally
 //!   `{done: result}` (the `QueueRun`, the `ReplicationPart` or the
 //!   `ArrivalsRun`, as a JS value) or `{error: text}`.
@@ -204,8 +205,8 @@ impl Steps for ArrivalsSteps {
     }
 }
 
-/// Reads `text` as arrivals, posts how long that took, and sets up their
-/// replay under the Queue parameters of `query`.
+/// Reads, describes and diagnoses `text` as arrivals, posts how long that
+/// took, and sets up their replay under the Queue parameters of `query`.
 fn replay(
     query: &str,
     text: &str,
@@ -214,8 +215,8 @@ fn replay(
     let (state, _notices) = State::from_query(query);
     let reading = js_sys::Date::now();
     let trace = arrivals::parse(text)?;
-    post(scope, "parsed", &(js_sys::Date::now() - reading).into());
     let (report, replay) = arrivals::report(&state.queue, &trace, state.seed)?;
+    post(scope, "parsed", &(js_sys::Date::now() - reading).into());
     Ok(ArrivalsSteps {
         report,
         steps: replay.steps(state.seed),

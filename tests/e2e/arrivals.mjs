@@ -1,8 +1,9 @@
-// How long the Queue's worker takes to read a million arrivals: a CSV of
+// How long the Queue's worker takes to import a million arrivals: a CSV of
 // 1,000,000 rows (epoch milliseconds, a duration, an account and a kind,
 // as the core's criterion bench reads them) chosen as a file, from the
 // page's handing it over to the worker's `{parsed: ms}` (the worker's own
-// clock around the parse). The replay that follows is not timed.
+// clock around reading, describing and diagnosing them: the import). The
+// replay that follows is not timed.
 //
 // And how long "Replicate ×20" of a day of about 30,000 arrivals takes: a
 // Poisson day whose rate follows the hour, plus 400 extra in the first 5 s

@@ -400,7 +400,7 @@ fn status(imported: Imported) -> impl IntoView {
     let read_in = move || {
         imported.parse_ms.get().map(|ms| {
             format!(
-                "Read in {} in the worker. ",
+                "Read and described in {} in the worker. ",
                 duration((ms / 1000.0).max(0.001))
             )
         })
