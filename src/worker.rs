@@ -21,7 +21,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use serde::de::DeserializeOwned;
-use stampede_core::arrivals::ArrivalsRun;
+use stampede_core::panels::queue_arrivals::ArrivalsRun;
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 

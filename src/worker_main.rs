@@ -29,8 +29,9 @@
 //! it at once.
 
 use serde::Serialize;
-use stampede_core::arrivals::{self, ArrivalsReport, ArrivalsRun};
+use stampede_core::arrivals::{self, ArrivalsReport};
 use stampede_core::error::InvalidInput;
+use stampede_core::panels::queue_arrivals::{self, ArrivalsRun};
 use stampede_core::panels::queue_replication::{ReplicationPart, ReplicationSteps};
 use stampede_core::panels::state::State;
 use stampede_core::queue::{self, QueueRun, QueueSteps};
@@ -90,7 +91,7 @@ fn main() {
                     }
                     (Some(from), Some(to), Some(text)) => {
                         arrivals::parse(&text).and_then(|trace| {
-                            arrivals::replication_steps(
+                            queue_arrivals::replication_steps(
                                 &state.queue,
                                 &trace,
                                 state.seed,

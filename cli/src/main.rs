@@ -61,7 +61,6 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
 use serde::Serialize;
-use stampede_core::arrivals;
 use stampede_core::error::InvalidInput;
 use stampede_core::field::Choice;
 use stampede_core::fleet::Expansion;
@@ -76,10 +75,10 @@ use stampede_core::hash_spread::{HashMode, Reduction};
 use stampede_core::key_numbers::KeyNumber;
 use stampede_core::panels::Panel;
 use stampede_core::panels::fleet::FleetReport;
-use stampede_core::panels::queue_replication;
 use stampede_core::panels::run::{self, KeyOffset, TimeSeries};
 use stampede_core::panels::snippet;
 use stampede_core::panels::state::{RESERVED_KEYS, State};
+use stampede_core::panels::{queue_arrivals, queue_replication};
 use stampede_core::replication::{MAX_REPLICATIONS, MIN_REPLICATIONS};
 use stampede_core::units::counted;
 
@@ -487,7 +486,7 @@ fn run_arrivals(
     }
     let text = fs::read_to_string(file)
         .map_err(|e| input(format!("--arrivals: {}: {e}", file.display())))?;
-    let result = arrivals::run(&state.queue, &text, state.seed, resample_hours)
+    let result = queue_arrivals::run(&state.queue, &text, state.seed, resample_hours)
         .map_err(|e| input(format!("--arrivals: {e}")))?;
     for refused in &result.arrivals.refused {
         eprintln!("line {}: {}", refused.line, refused.reason);

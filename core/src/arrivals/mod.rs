@@ -24,7 +24,6 @@ mod diagnosis;
 mod parse;
 mod rate;
 mod replay;
-mod replicate;
 mod report;
 mod words;
 
@@ -39,8 +38,7 @@ pub use self::parse::{
     parse, refused_csv,
 };
 pub use self::replay::{IMPORTED, Replay, replay};
-pub use self::replicate::{replicate, replication_steps};
-pub use self::report::{ArrivalsReport, ArrivalsRun, report, run};
+pub use self::report::{ArrivalsReport, report};
 
 /// `at_us` (microseconds since the epoch) as RFC 3339 in UTC, to the
 /// millisecond when it has one: `2026-01-01T00:10:00.25Z`. Written here

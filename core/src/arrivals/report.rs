@@ -3,12 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{
-    Description, Diagnosis, RefusedRow, Replay, Trace, describe, diagnose, replay, replicate,
-};
+use super::{Description, Diagnosis, RefusedRow, Replay, Trace, describe, diagnose, replay};
 use crate::error::InvalidInput;
-use crate::panels::queue_replication::Replicated;
-use crate::queue::{QueueParams, QueueRun};
+use crate::queue::QueueParams;
 
 /// How a trace was read, what it looks like, and how the lanes were set.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -45,35 +42,4 @@ pub fn report(
         description,
     };
     Ok((report, replay))
-}
-
-/// A report and the lanes it ran, as the command line prints them.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ArrivalsRun {
-    pub arrivals: ArrivalsReport,
-    /// One run under the page's seed.
-    pub run: QueueRun,
-    /// With `repl` = R, the lanes under R seeds.
-    pub replicated: Option<Replicated>,
-}
-
-/// Reads, describes and replays `text` in one go, and replicates the
-/// replay when `params` asks for replications, resampling its arrivals by
-/// the hour when `resample_by_hour`.
-pub fn run(
-    params: &QueueParams,
-    text: &str,
-    seed: u64,
-    resample_by_hour: bool,
-) -> Result<ArrivalsRun, InvalidInput> {
-    let trace = super::parse(text)?;
-    let (arrivals, replay) = report(params, &trace, seed)?;
-    let replicated = (params.replications > 0)
-        .then(|| replicate(params, &trace, seed, resample_by_hour))
-        .transpose()?;
-    Ok(ArrivalsRun {
-        arrivals,
-        run: replay.steps(seed).finish()?,
-        replicated,
-    })
 }

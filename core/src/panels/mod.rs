@@ -15,6 +15,7 @@ pub mod jitter;
 pub mod learn;
 pub mod poisson;
 pub mod queue;
+pub mod queue_arrivals;
 pub mod queue_replication;
 pub mod run;
 pub mod slots;

@@ -3,7 +3,7 @@
 //! a 95 % interval and its bad day (the 90th percentile across the runs),
 //! each pair of lanes compared seed by seed in words, and the queue's
 //! depth as a band across the runs. The lanes are the panel's own, or a
-//! replayed trace's ([`crate::arrivals::replication_steps`]); either way
+//! replayed trace's ([`crate::panels::queue_arrivals`]); either way
 //! the result says what changed from one run to the next.
 //!
 //! Percentiles of waits are the simulation's own over each run's waits

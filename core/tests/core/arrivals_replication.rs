@@ -2,6 +2,7 @@
 //! interval that holds the imported lane's mean wait over the draws.
 
 use stampede_core::arrivals::{self, Trace};
+use stampede_core::panels::queue_arrivals;
 use stampede_core::panels::queue_replication::{HourBlocks, Replicated, Varied};
 use stampede_core::panels::state::State;
 use stampede_core::queue::QueueParams;
@@ -71,7 +72,7 @@ fn the_imported_lanes_interval_holds_its_mean_wait_over_the_draws() {
         / runs as f64;
     let mut covered = 0;
     for trial in 0..40 {
-        let result = arrivals::replicate(&params, &trace, trial, false).unwrap();
+        let result = queue_arrivals::replicate(&params, &trace, trial, false).unwrap();
         assert_eq!(result.lanes[0].slug, arrivals::IMPORTED);
         let row = result.rows.iter().find(|r| r.key == "mean_wait_s").unwrap();
         if row.values[0].interval.contains(truth) {
@@ -101,7 +102,7 @@ fn a_trace_with_its_own_durations_is_the_same_every_run_unless_resampled() {
     let params = queue("w=1&repl=5&vs=");
     let trace = stepped_trace();
 
-    let kept = arrivals::replicate(&params, &trace, 3, false).unwrap();
+    let kept = queue_arrivals::replicate(&params, &trace, 3, false).unwrap();
     assert_eq!(
         kept.varied,
         Varied::Trace {
@@ -123,7 +124,7 @@ fn a_trace_with_its_own_durations_is_the_same_every_run_unless_resampled() {
     );
     assert!(kept.explained.contains("the same in every run (± 0)"));
 
-    let resampled = arrivals::replicate(&params, &trace, 3, true).unwrap();
+    let resampled = queue_arrivals::replicate(&params, &trace, 3, true).unwrap();
     assert_eq!(
         resampled.varied,
         Varied::Trace {
@@ -154,7 +155,7 @@ fn a_trace_with_its_own_durations_is_the_same_every_run_unless_resampled() {
 #[test]
 fn a_trace_too_short_to_resample_says_so() {
     let params = queue("w=1&repl=5&vs=");
-    let result = arrivals::replicate(&params, &trace(2, 0.2, None), 1, true).unwrap();
+    let result = queue_arrivals::replicate(&params, &trace(2, 0.2, None), 1, true).unwrap();
     assert_eq!(
         result.varied,
         Varied::Trace {
@@ -169,9 +170,9 @@ fn a_trace_too_short_to_resample_says_so() {
 fn a_traces_replications_split_over_workers_merge_to_the_same_figures() {
     let params = queue("w=2&repl=5&vs=");
     let trace = trace(4, 0.5, None);
-    let whole = arrivals::replicate(&params, &trace, 9, true).unwrap();
+    let whole = queue_arrivals::replicate(&params, &trace, 9, true).unwrap();
     let parts = [0..2, 2..5].map(|runs| {
-        arrivals::replication_steps(&params, &trace, 9, runs, true)
+        queue_arrivals::replication_steps(&params, &trace, 9, runs, true)
             .unwrap()
             .finish()
             .unwrap()

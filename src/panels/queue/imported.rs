@@ -14,9 +14,10 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use stampede_core::arrivals::{self, ArrivalsRun, MAX_BYTES};
+use stampede_core::arrivals::{self, MAX_BYTES};
 use stampede_core::panels::Panel;
 use stampede_core::panels::queue::wait_percentile;
+use stampede_core::panels::queue_arrivals::ArrivalsRun;
 use stampede_core::panels::state::State;
 use stampede_core::queue::{Lane, QueueParams};
 use stampede_core::units::{count, duration, significant};

@@ -6,7 +6,8 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use stampede_core::arrivals::{self, ArrivalsRun, RefusedRow};
+use stampede_core::arrivals::{self, RefusedRow};
+use stampede_core::panels::queue_arrivals::ArrivalsRun;
 use stampede_core::units::count;
 
 use crate::browser;

@@ -1,21 +1,54 @@
-//! Replications of a replayed trace: its lanes run again under R seeds, as
-//! the panel's own are ([`crate::panels::queue_replication`]). The arrival
-//! times are the data, so a run varies only what the trace does not fix:
-//! the durations when it gives none, and, when asked, the arrivals
-//! themselves, resampled by the hour
-//! ([`crate::sim::ImportedJobs::resampled_by_hour`]). Beside the imported
-//! lane run the spread lanes of the strategies the panel compares, not
-//! every strategy the single replay shows: those are the comparisons a
-//! reader asked for, at a fraction of the work.
+//! The Queue panel's imported arrivals: a trace read, described and
+//! replayed in one go ([`run`]), and its replay replicated as the panel's
+//! own lanes are ([`crate::panels::queue_replication`]). The arrival times
+//! are the data, so a run varies only what the trace does not fix: the
+//! durations when it gives none, and, when asked, the arrivals themselves,
+//! resampled by the hour ([`crate::sim::ImportedJobs::resampled_by_hour`]).
+//! Beside the imported lane run the spread lanes of the strategies the
+//! panel compares, not every strategy the single replay shows: those are
+//! the comparisons a reader asked for, at a fraction of the work.
 
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::{Trace, replay};
+use serde::{Deserialize, Serialize};
+
+use crate::arrivals::{self, ArrivalsReport, Trace, replay};
 use crate::error::InvalidInput;
 use crate::panels::queue_replication::{HourBlocks, LanesOf, Replicated, ReplicationSteps, Varied};
-use crate::queue::{CompareBy, LaneName, QueueParams, QueueSteps, with_main};
+use crate::queue::{CompareBy, LaneName, QueueParams, QueueRun, QueueSteps, with_main};
 use crate::sim::{FEWEST_HOURS_RESAMPLED, SimParams, SyncSchedule};
+
+/// A report and the lanes it ran, as the command line prints them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ArrivalsRun {
+    pub arrivals: ArrivalsReport,
+    /// One run under the page's seed.
+    pub run: QueueRun,
+    /// With `repl` = R, the lanes under R seeds.
+    pub replicated: Option<Replicated>,
+}
+
+/// Reads, describes and replays `text` in one go, and replicates the
+/// replay when `params` asks for replications, resampling its arrivals by
+/// the hour when `resample_by_hour`.
+pub fn run(
+    params: &QueueParams,
+    text: &str,
+    seed: u64,
+    resample_by_hour: bool,
+) -> Result<ArrivalsRun, InvalidInput> {
+    let trace = arrivals::parse(text)?;
+    let (arrivals, replay) = arrivals::report(params, &trace, seed)?;
+    let replicated = (params.replications > 0)
+        .then(|| replicate(params, &trace, seed, resample_by_hour))
+        .transpose()?;
+    Ok(ArrivalsRun {
+        arrivals,
+        run: replay.steps(seed).finish()?,
+        replicated,
+    })
+}
 
 /// The runs `runs` of the `params.replications` of `trace`'s replay under
 /// seeds drawn from `seed`, its arrivals resampled by the hour in each run
