@@ -883,6 +883,8 @@ async function main() {
       equal(first.length, 20, 'the first 20 listed');
       assert(/^Line 41: .*\+25:00.*±14:00/.test(first[0]), `the first refusal reads ${first[0]}`);
       await page.click('.imported-refusals-all summary');
+      // The rest are built once the list opens.
+      await page.waitForSelector('.imported-refusals-rest li', { timeout: 10_000, state: 'attached' });
       const rest = await page.$$eval('.imported-refusals-rest li', (items) => items.map((i) => i.textContent));
       equal(rest.length, 5, 'the other 5 behind Show all');
       assert(/^Line 65: .*day 30/.test(rest[4]), `the last refusal reads ${rest[4]}`);

@@ -184,17 +184,6 @@ impl Imported {
             Err(why) => self.status.set(Status::Failed(why)),
         }
     }
-
-    /// The result shown, unless it was computed for other parameters.
-    fn current(self) -> Option<Arc<ArrivalsRun>> {
-        let now = ReplayedFor::now(self.store);
-        self.shown.with(|shown| {
-            shown
-                .as_ref()
-                .filter(|shown| shown.computed_for == now)
-                .map(|shown| Arc::clone(&shown.run))
-        })
-    }
 }
 
 /// The import box and, once replayed, the description and the lanes.
@@ -233,7 +222,18 @@ pub fn view() -> impl IntoView {
             }
         });
     });
-    let is_current = move || imported.current().is_some();
+    // Through the memo of the parameters, not the store itself: moving to
+    // another panel changes the store, and these views, disposed by then,
+    // must not hear of it.
+    let is_current = Memo::new(move |_| {
+        let now = replayed_for.get();
+        imported.shown.with(|shown| {
+            shown
+                .as_ref()
+                .is_some_and(|shown| shown.computed_for == now)
+        })
+    });
+    let is_current = move || is_current.get();
     view! {
         <ChartBlock figure="imported" png=false>
             <Caption slot>
