@@ -491,7 +491,7 @@ impl Varied {
         );
         format!(
             "Between runs, in the imported lane {arrivals}, and {durations}; the spread lanes \
-             drew anew as the panel's lanes do.{}",
+             drew anew whatever their strategy draws at random.{}",
             fixed.unwrap_or_default()
         )
     }
