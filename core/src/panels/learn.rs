@@ -1,7 +1,7 @@
 //! Learn: one story through the panels, a step at a time.
 //!
 //! Each [`Step`] is a panel at a preset: its parameters as a query, the one
-//! figure it shows, at most two of its controls, the key numbers its text
+//! figure it shows, at most three of its controls, the key numbers its text
 //! speaks of, and a few short paragraphs. The page at `p=learn&step=N` is that
 //! panel's state, and the codec ([`super::state`]) writes the step beside the
 //! panel's own keys, so a step's link restores every value the reader moved.
@@ -25,7 +25,7 @@ pub struct Step {
     pub query: &'static str,
     /// The slug of the one figure the step draws.
     pub figure: &'static str,
-    /// The keys of the step's controls, at most two.
+    /// The keys of the step's controls, at most three.
     pub controls: &'static [&'static str],
     /// The keys of the key numbers the step prints under its figure; for
     /// the Queue's replications, of the figures whose lanes it compares.
@@ -119,7 +119,7 @@ pub const STEPS: &[Step] = &[
         panel: Panel::Slots,
         query: "cyc=28800&bk=255&lb=1&kj=2",
         figure: "ring",
-        controls: &["bk", "kj"],
+        controls: &["cyc", "bk", "kj"],
         numbers: &[
             "slots",
             "slot-length",

@@ -92,7 +92,7 @@ fn every_step_is_a_valid_state_of_its_panel_with_its_figure_and_few_controls() {
             (step.panel, Some(index + 1))
         );
         assert!(step.panel.figure(step.figure).is_some(), "{}", step.slug);
-        assert!(step.controls.len() <= 2, "{}", step.slug);
+        assert!(step.controls.len() <= 3, "{}", step.slug);
         let fields = state.params(step.panel).fields();
         for key in step.controls {
             assert!(fields.iter().any(|f| f.key == *key), "{}: {key}", step.slug);
