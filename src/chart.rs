@@ -35,10 +35,13 @@ use crate::browser;
 mod canvas;
 mod deferred;
 mod export;
+mod pen;
 mod readout;
 
 use deferred::Deferred;
 pub use export::save_block_png;
+use pen::css_rgb;
+pub use pen::{Ink, Pen};
 use readout::{Move, Readout};
 
 pub type Area = DrawingArea<canvas::Canvas, Shift>;
@@ -58,6 +61,9 @@ pub struct ChartCanvas {
     height: f64,
     readout: Readout,
     deferred: Deferred,
+    /// How much larger than written the last drawing's text was, for
+    /// drawings that map the pointer through their text's room.
+    text_scale: StoredValue<f64>,
 }
 
 thread_local! {
@@ -65,6 +71,20 @@ thread_local! {
     /// of the screen's. Reference-counted, not owned: whichever chart first
     /// reads it must not take it away when it goes.
     static EXPORT_RATIO: ArcRwSignal<Option<f64>> = ArcRwSignal::new(None);
+    /// Whether the page presents (Learn's presenter mode), which draws the
+    /// charts inside it with larger text; read by every chart, so that
+    /// turning it on or off redraws them.
+    static PRESENTING: ArcRwSignal<bool> = ArcRwSignal::new(false);
+}
+
+/// Tells the charts whether the page presents; the charts inside the
+/// presenting element then draw their text for a room.
+pub fn set_presenting(on: bool) {
+    PRESENTING.with(|presenting| {
+        if presenting.get_untracked() != on {
+            presenting.set(on);
+        }
+    });
 }
 
 impl ChartCanvas {
@@ -76,7 +96,13 @@ impl ChartCanvas {
             height: css_height,
             readout: Readout::new(),
             deferred: Deferred::new(),
+            text_scale: StoredValue::new(1.0),
         }
+    }
+
+    /// How much larger than written the last drawing's text was.
+    pub fn text_scale(self) -> f64 {
+        self.text_scale.get_value()
     }
 
     /// The canvas, the readout's crosshair over it and the readout's text
@@ -180,8 +206,10 @@ impl ChartCanvas {
     /// runs again when the canvas's size changes or it comes into view.
     pub fn draw(self, paint: impl FnOnce(&Area, &Pen) -> Drawn) {
         let (css_width, css_height) = (self.width.get(), self.measured_height.get());
-        // Tracked, so that a change of colour scheme redraws the chart.
+        // Tracked, so that a change of colour scheme or of presenter mode
+        // redraws the chart.
         let dark = crate::theme::Scheme::current_is_dark();
+        let presenting = PRESENTING.with(|presenting| presenting.get());
         let export_ratio = EXPORT_RATIO.with(|ratio| ratio.get());
         let ratio = export_ratio
             .unwrap_or_else(|| window().device_pixel_ratio())
@@ -206,15 +234,27 @@ impl ChartCanvas {
             canvas.set_height(height);
         }
         let element: web_sys::HtmlCanvasElement = canvas;
-        let pen = Pen::for_canvas(ratio, dark, &element);
-        let Some(backend) = canvas::Canvas::new(element) else {
+        let text_scale = if presenting {
+            pen::presenter_text_scale(&element)
+        } else {
+            1.0
+        };
+        self.text_scale.set_value(text_scale);
+        let pen = Pen::for_canvas(ratio, dark, &element).with_text_scale(text_scale);
+        let Some(backend) = canvas::Canvas::new(element.clone()) else {
             return;
         };
         let area = backend.into_drawing_area();
         readout::start_painting();
+        pen::start_text_record();
         let drawn = area.fill(&pen.background).and_then(|()| paint(&area, &pen));
         if let Err(error) = drawn {
             web_sys::console::warn_1(&format!("a chart failed to draw: {error}").into());
+        }
+        // The size its smallest text was drawn at, for a test to read
+        // rather than work out from the code.
+        if let Some(smallest) = pen::smallest_text() {
+            let _ = element.set_attribute("data-text-px", &format!("{smallest:.1}"));
         }
         self.readout.redrawn(ratio, pen, readout::painted());
     }
@@ -254,132 +294,6 @@ pub fn redraw_on_change(figure: &'static str, draw_all: impl Fn() + 'static) {
             let _ = element.set_attribute("data-updates", &(updates + 1).to_string());
         }
     });
-}
-
-/// An RGB colour read from a CSS variable such as `#0b5cd5`.
-fn css_color(style: &web_sys::CssStyleDeclaration, name: &str, fallback: RGBColor) -> RGBColor {
-    let value = style.get_property_value(name).unwrap_or_default();
-    let hex = value.trim().trim_start_matches('#');
-    let channel = |at: usize| {
-        hex.get(at..at + 2)
-            .and_then(|h| u8::from_str_radix(h, 16).ok())
-    };
-    match (hex.len(), channel(0), channel(2), channel(4)) {
-        (6, Some(r), Some(g), Some(b)) => RGBColor(r, g, b),
-        _ => fallback,
-    }
-}
-
-/// A colour as CSS writes it, for what is drawn outside plotters.
-fn css_rgb(RGBColor(r, g, b): RGBColor) -> String {
-    format!("rgb({r},{g},{b})")
-}
-
-/// Which colour a layer is drawn in.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Ink {
-    /// One of the series colours, 0 to 7.
-    Series(usize),
-    /// Reference lines: a limit, a theory value.
-    Reference,
-    /// Text and marks that stay in the background.
-    Muted,
-}
-
-/// Lengths in CSS pixels turned into canvas pixels, and the theme's colours.
-#[derive(Clone, Copy)]
-pub struct Pen {
-    ratio: f64,
-    pub background: RGBColor,
-    foreground: RGBColor,
-    muted: RGBColor,
-    grid: RGBColor,
-    reference: RGBColor,
-    series: [RGBColor; 8],
-}
-
-thread_local! {
-    /// The last pen made, and whether the dark scheme was on then.
-    static LAST_PEN: Cell<Option<(bool, Pen)>> = const { Cell::new(None) };
-}
-
-impl Pen {
-    /// The pen for a canvas at `ratio` in the light or `dark` scheme.
-    /// Reading the CSS variables makes the browser bring every style up to
-    /// date, which a slider's redraw has just made stale, so they are read
-    /// again only when the colour scheme or the ratio changes, not for every
-    /// chart drawn.
-    fn for_canvas(ratio: f64, dark: bool, element: &web_sys::HtmlCanvasElement) -> Self {
-        match LAST_PEN.get() {
-            Some((was_dark, pen)) if was_dark == dark && pen.ratio == ratio => pen,
-            _ => {
-                let pen = Self::read(ratio, element);
-                LAST_PEN.set(Some((dark, pen)));
-                pen
-            }
-        }
-    }
-
-    fn read(ratio: f64, element: &web_sys::HtmlCanvasElement) -> Self {
-        let style = window().get_computed_style(element).ok().flatten();
-        let color = |name, fallback| {
-            style
-                .as_ref()
-                .map_or(fallback, |style| css_color(style, name, fallback))
-        };
-        Self {
-            ratio,
-            background: color("--bg", WHITE),
-            foreground: color("--fg", BLACK),
-            muted: color("--muted", RGBColor(87, 96, 106)),
-            grid: color("--line", RGBColor(208, 215, 222)),
-            reference: color("--reference", RGBColor(207, 34, 46)),
-            series: [
-                color("--series-1", RGBColor(11, 92, 213)),
-                color("--series-2", RGBColor(191, 87, 0)),
-                color("--series-3", RGBColor(26, 127, 55)),
-                color("--series-4", RGBColor(130, 80, 223)),
-                color("--series-5", RGBColor(179, 38, 122)),
-                color("--series-6", RGBColor(10, 127, 134)),
-                color("--series-7", RGBColor(138, 109, 0)),
-                color("--series-8", RGBColor(139, 69, 19)),
-            ],
-        }
-    }
-
-    /// `css` CSS pixels in canvas pixels.
-    pub fn px(&self, css: f64) -> u32 {
-        (css * self.ratio).round() as u32
-    }
-
-    pub fn ink(&self, ink: Ink) -> RGBColor {
-        match ink {
-            Ink::Series(index) => self.series[index % self.series.len()],
-            Ink::Reference => self.reference,
-            Ink::Muted => self.muted,
-        }
-    }
-
-    /// `color` at `strength` (0 to 1) over the background, as an opaque colour.
-    pub fn tint(&self, color: RGBColor, strength: f64) -> RGBColor {
-        let blend = |over: u8, under: u8| {
-            (f64::from(over) * strength + f64::from(under) * (1.0 - strength)).round() as u8
-        };
-        let RGBColor(r, g, b) = color;
-        let RGBColor(r0, g0, b0) = self.background;
-        RGBColor(blend(r, r0), blend(g, g0), blend(b, b0))
-    }
-
-    /// Text `css_size` CSS pixels high in `color`.
-    pub fn text(&self, css_size: f64, color: RGBColor) -> TextStyle<'static> {
-        ("sans-serif", f64::from(self.px(css_size)))
-            .into_font()
-            .color(&color)
-    }
-
-    pub fn line(&self, color: RGBColor, css_width: f64) -> ShapeStyle {
-        color.stroke_width(self.px(css_width).max(1))
-    }
 }
 
 /// One thing drawn on a plot.
@@ -573,7 +487,7 @@ impl Plot {
         for tick in nice_ticks(&y, self.y_tick, y_tick_room(area, pen)) {
             widest = widest.max(area.estimate_text_size(&(self.y_tick)(tick), &style)?.0);
         }
-        Ok(widest + pen.px(30.0))
+        Ok(widest + pen.text_room(30.0))
     }
 
     fn draw_with(&self, area: &Area, pen: &Pen, label_width: u32) -> Drawn {
@@ -602,14 +516,14 @@ impl Plot {
         let x_ticks = nice_ticks(
             &x,
             self.x_tick,
-            (area.dim_in_pixel().0 / pen.px(70.0).max(1)) as usize,
+            (area.dim_in_pixel().0 / pen.text_room(70.0).max(1)) as usize,
         );
         let y_ticks = nice_ticks(&y, self.y_tick, y_tick_room(area, pen));
         let tick_style = pen.text(11.0, pen.muted);
         let mut chart = ChartBuilder::on(area)
             .margin(pen.px(8.0))
-            .margin_right(pen.px(16.0))
-            .x_label_area_size(pen.px(38.0))
+            .margin_right(pen.text_room(16.0))
+            .x_label_area_size(pen.text_room(38.0))
             .y_label_area_size(label_width)
             .build_cartesian_2d(
                 Axis {
@@ -766,8 +680,8 @@ fn band_outline(points: &[(f64, f64, f64)]) -> Vec<(f64, f64)> {
 
 /// How many y ticks fit the plot's height in `area`, 30 CSS px apart.
 fn y_tick_room(area: &Area, pen: &Pen) -> usize {
-    let plot_height = area.dim_in_pixel().1.saturating_sub(pen.px(46.0));
-    (plot_height / pen.px(30.0).max(1)) as usize + 1
+    let plot_height = area.dim_in_pixel().1.saturating_sub(pen.text_room(46.0));
+    (plot_height / pen.text_room(30.0).max(1)) as usize + 1
 }
 
 /// Plots stacked top to bottom in equal parts of `area`, their plotting
@@ -829,7 +743,11 @@ fn legend(
         .text(11.0, pen.foreground)
         .pos(Pos::new(HPos::Left, VPos::Center));
     let (width, _) = area.dim_in_pixel();
-    let (swatch, gap, row) = (pen.px(14.0), pen.px(16.0), pen.px(18.0));
+    let (swatch, gap, row) = (
+        pen.text_room(14.0),
+        pen.text_room(16.0),
+        pen.text_room(18.0),
+    );
     let (mut x, mut y) = (left, 0);
     for (name, color) in named {
         let (text, _) = area.estimate_text_size(name, &style)?;

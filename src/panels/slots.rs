@@ -169,10 +169,11 @@ impl Ring {
         );
         let x = f64::from(event.offset_x()) - width / 2.0;
         let y = f64::from(event.offset_y()) - height / 2.0;
+        let text_scale = self.canvas.text_scale();
         let slot = self.run.with_untracked(|run| {
             run.as_ref()
                 .ok()
-                .and_then(|run| donut::slot_at(run, x, y, width, height))
+                .and_then(|run| donut::slot_at(run, (x, y), (width, height), text_scale))
         });
         if self.pointed.get_untracked() != slot {
             self.pointed.set(slot);
@@ -251,6 +252,7 @@ fn ring_canvas(ring: Ring) -> impl IntoView {
     });
     view! {
         <div
+            class="ring-canvas"
             on:mousemove=move |event| ring.point(event)
             on:mouseleave=move |_| pointed.set(None)
             on:keydown=move |event| ring.step(event)
@@ -263,24 +265,61 @@ fn ring_canvas(ring: Ring) -> impl IntoView {
 }
 
 /// "Present": the ring's block fills the screen, and the button then
-/// leaves it; it follows the browser's fullscreen, which Esc also leaves.
+/// leaves it, as Esc does. The view is a class on the block, so it shows
+/// where the browser refuses full screen too, and it nests inside Learn's
+/// presenter mode: leaving it returns to the step, still presenting.
 #[component]
 fn PresentButton() -> impl IntoView {
-    let presenting = RwSignal::new(false);
-    let fullscreen_change = window_event_listener_untyped("fullscreenchange", move |_| {
-        presenting.set(document().fullscreen_element().is_some());
+    let open = RwSignal::new(false);
+    let button = NodeRef::<leptos::html::Button>::new();
+    let block = move || {
+        button
+            .get_untracked()
+            .and_then(|button| button.closest(".chart-block").ok().flatten())
+    };
+    let block_is_fullscreen = move || {
+        let full = document().fullscreen_element();
+        block().is_some_and(|block| full.as_ref() == Some(&block))
+    };
+    Effect::new(move |_| {
+        let on = open.get();
+        if let Some(block) = block() {
+            let _ = block.class_list().toggle_with_force("ring-view", on);
+        }
     });
-    on_cleanup(move || fullscreen_change.remove());
-    let present = move |event: leptos::ev::MouseEvent| {
-        if presenting.get_untracked() {
+    let leave = move || {
+        if block_is_fullscreen() {
             document().exit_fullscreen();
+        }
+        open.set(false);
+    };
+    // Esc out of full screen, which the browser handles, closes the view.
+    let was_fullscreen = StoredValue::new(false);
+    let fullscreen_change = window_event_listener_untyped("fullscreenchange", move |_| {
+        let now = block_is_fullscreen();
+        if was_fullscreen.get_value() && !now {
+            open.set(false);
+        }
+        was_fullscreen.set_value(now);
+    });
+    // Esc where the view is not full screen.
+    let escape = window_event_listener(leptos::ev::keydown, move |event| {
+        if open.get_untracked() && event.key() == "Escape" && !event.default_prevented() {
+            event.prevent_default();
+            leave();
+        }
+    });
+    on_cleanup(move || {
+        fullscreen_change.remove();
+        escape.remove();
+    });
+    let present = move |_| {
+        if open.get_untracked() {
+            leave();
             return;
         }
-        let block = event
-            .current_target()
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-            .and_then(|button| button.closest(".chart-block").ok().flatten());
-        if let Some(Err(error)) = block.map(|block| block.request_fullscreen()) {
+        open.set(true);
+        if let Some(Err(error)) = block().map(|block| block.request_fullscreen()) {
             crate::browser::warn(&format!("the presenter view would not open: {error:?}"));
         }
     };
@@ -289,10 +328,11 @@ fn PresentButton() -> impl IntoView {
             type="button"
             id="slots-present"
             class="slots-present"
-            aria-pressed=move || presenting.get().to_string()
+            node_ref=button
+            aria-pressed=move || open.get().to_string()
             on:click=present
         >
-            {move || if presenting.get() { "Leave presenter view (Esc)" } else { "Present" }}
+            {move || if open.get() { "Leave presenter view (Esc)" } else { "Present" }}
         </button>
     }
 }

@@ -87,9 +87,10 @@ impl HeatCanvas {
             f64::from(canvas.client_width()),
             f64::from(canvas.client_height()),
         );
+        let text_scale = self.canvas.text_scale();
         let cell = self.grid.with_untracked(|grid| {
             grid.as_ref().and_then(|grid| {
-                Layout::of(grid, width, height)
+                Layout::of(grid, width, height, text_scale)
                     .cell_at(f64::from(event.offset_x()), f64::from(event.offset_y()))
             })
         });

@@ -24,7 +24,8 @@ const WEEKDAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
 const MONTHS: [&str; 12] = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
 ];
-/// Room in CSS pixels above the cells (column ticks) and below (legend).
+/// Room in CSS pixels above the cells (column ticks) and below (legend),
+/// for text as written; it grows with the text in presenter mode.
 const TOP: f64 = 18.0;
 const BOTTOM: f64 = 34.0;
 const RIGHT: f64 = 6.0;
@@ -272,6 +273,10 @@ fn named_jobs(lists: &CellJobs, index: usize, read: &FleetRead) -> String {
 /// Where the cells sit on a canvas, in CSS pixels.
 pub struct Layout {
     left: f64,
+    /// Room above the cells, for the column ticks.
+    top: f64,
+    /// How much larger than written the labels are drawn.
+    text_scale: f64,
     cell_w: f64,
     cell_h: f64,
     rows: usize,
@@ -279,17 +284,22 @@ pub struct Layout {
 }
 
 impl Layout {
-    pub fn of(grid: &Grid, css_width: f64, css_height: f64) -> Self {
+    /// The cells of `grid` on a canvas `css_width` × `css_height`, with
+    /// labels drawn `text_scale` times larger than written.
+    pub fn of(grid: &Grid, css_width: f64, css_height: f64, text_scale: f64) -> Self {
         let left = match grid.view {
             HeatView::Day => 40.0,
             HeatView::Week => 76.0,
-        };
+        } * text_scale;
+        let (top, bottom) = (TOP * text_scale, BOTTOM * text_scale);
         let cols = grid.cols.max(1);
         let rows = grid.rows.max(1);
         Self {
             left,
+            top,
+            text_scale,
             cell_w: ((css_width - left - RIGHT) / cols as f64).max(1.0),
-            cell_h: ((css_height - TOP - BOTTOM) / rows as f64).max(1.0),
+            cell_h: ((css_height - top - bottom) / rows as f64).max(1.0),
             rows,
             cols,
         }
@@ -298,7 +308,7 @@ impl Layout {
     /// The cell under the point `x`, `y` (CSS pixels from the top left).
     pub fn cell_at(&self, x: f64, y: f64) -> Option<usize> {
         let col = ((x - self.left) / self.cell_w).floor();
-        let row = ((y - TOP) / self.cell_h).floor();
+        let row = ((y - self.top) / self.cell_h).floor();
         let inside = col >= 0.0 && row >= 0.0;
         let (row, col) = (row as usize, col as usize);
         (inside && row < self.rows && col < self.cols).then_some(row * self.cols + col)
@@ -310,7 +320,7 @@ impl Layout {
     fn rect(&self, cell: usize, ratio: f64) -> [(i32, i32); 2] {
         let (row, col) = (cell / self.cols, cell % self.cols);
         let x = |col: usize| ((self.left + col as f64 * self.cell_w) * ratio).round() as i32;
-        let y = |row: usize| ((TOP + row as f64 * self.cell_h) * ratio).round() as i32;
+        let y = |row: usize| ((self.top + row as f64 * self.cell_h) * ratio).round() as i32;
         [(x(col), y(row)), (x(col + 1), y(row + 1))]
     }
 }
@@ -330,7 +340,7 @@ pub fn draw(area: &Area, pen: &Pen, grid: &Grid, max: f64, focus: Option<usize>)
     let ratio = f64::from(pen.px(100.0)) / 100.0;
     let (width, height) = area.dim_in_pixel();
     let (css_w, css_h) = (f64::from(width) / ratio, f64::from(height) / ratio);
-    let layout = Layout::of(grid, css_w, css_h);
+    let layout = Layout::of(grid, css_w, css_h, pen.text_scale());
     let empty = pen.tint(pen.ink(Ink::Muted), 0.08);
     for (cell, &value) in grid.values.iter().enumerate() {
         let color = if value > 0.0 {
@@ -360,7 +370,7 @@ pub fn draw(area: &Area, pen: &Pen, grid: &Grid, max: f64, focus: Option<usize>)
             (x1 + pen.px(3.0) as i32, HPos::Left)
         };
         let label = format!("peak: {}", grid.value_text(peak));
-        let y = y0.max(pen.px(TOP) as i32);
+        let y = y0.max((layout.top * ratio) as i32);
         chart::tag(
             area,
             pen,
@@ -388,7 +398,12 @@ fn outline(area: &Area, pen: &Pen, layout: &Layout, cell: usize, ratio: f64, ink
 /// Row labels on the left, column ticks on top.
 fn draw_axes(area: &Area, pen: &Pen, grid: &Grid, layout: &Layout, ratio: f64) -> Drawn {
     let muted = pen.ink(Ink::Muted);
-    let row_step = if layout.cell_h < 12.0 { 2 } else { 1 };
+    // Labels keep their spacing as written when they are drawn larger.
+    let row_step = if layout.cell_h < 12.0 * layout.text_scale {
+        2
+    } else {
+        1
+    };
     for row in (0..grid.rows).step_by(row_step) {
         let [(x0, y0), (_, y1)] = layout.rect(row * grid.cols, ratio);
         area.draw(&Text::new(
@@ -398,10 +413,11 @@ fn draw_axes(area: &Area, pen: &Pen, grid: &Grid, layout: &Layout, ratio: f64) -
                 .pos(Pos::new(HPos::Right, VPos::Center)),
         ))?;
     }
+    let cell_w = layout.cell_w / layout.text_scale;
     let col_step = match grid.view {
-        HeatView::Day if layout.cell_w < 6.0 => 15,
+        HeatView::Day if cell_w < 6.0 => 15,
         HeatView::Day => 10,
-        HeatView::Week if layout.cell_w < 20.0 => 6,
+        HeatView::Week if cell_w < 20.0 => 6,
         HeatView::Week => 3,
     };
     for col in (0..grid.cols).step_by(col_step) {
@@ -412,7 +428,7 @@ fn draw_axes(area: &Area, pen: &Pen, grid: &Grid, layout: &Layout, ratio: f64) -
         };
         area.draw(&Text::new(
             label,
-            (x0, pen.px(TOP - 4.0) as i32),
+            (x0, ((layout.top - 4.0) * ratio) as i32),
             pen.text(11.0, muted)
                 .pos(Pos::new(HPos::Left, VPos::Bottom)),
         ))?;
@@ -431,7 +447,7 @@ fn legend(
     css_h: f64,
 ) -> Drawn {
     let muted = pen.ink(Ink::Muted);
-    let y = ((css_h - BOTTOM + 12.0) * ratio) as i32;
+    let y = ((css_h - BOTTOM * layout.text_scale + 12.0) * ratio) as i32;
     let h = pen.px(10.0) as i32;
     let x = (layout.left * ratio) as i32;
     let w = pen.px(120.0) as i32;

@@ -25,21 +25,31 @@ const HOLE: f64 = 0.55;
 /// presenter view) scales text and margins up.
 const BASE_HEIGHT: f64 = 320.0;
 
-/// How much larger than at [`BASE_HEIGHT`] text and margins are drawn.
-fn size(width: f64, height: f64) -> f64 {
-    (width.min(height) / BASE_HEIGHT).clamp(1.0, 3.0)
+/// How much larger than at [`BASE_HEIGHT`] text and margins are drawn: as
+/// the ring grows, and at least as much as the page's presenter mode grows
+/// chart text (`text_scale`).
+fn size(width: f64, height: f64, text_scale: f64) -> f64 {
+    (width.min(height) / BASE_HEIGHT)
+        .clamp(1.0, 3.0)
+        .max(text_scale)
 }
 
 /// Radii of the ring in CSS pixels for a canvas `width` × `height`.
-fn radii(width: f64, height: f64) -> (f64, f64) {
-    let outer = (width.min(height) / 2.0 - MARGIN * size(width, height)).max(10.0);
+fn radii(width: f64, height: f64, text_scale: f64) -> (f64, f64) {
+    let outer = (width.min(height) / 2.0 - MARGIN * size(width, height, text_scale)).max(10.0);
     (outer * HOLE, outer)
 }
 
 /// The slot under a point `x`, `y` CSS pixels from the canvas centre, if
-/// the point is on the ring.
-pub fn slot_at(run: &SlotRun, x: f64, y: f64, width: f64, height: f64) -> Option<u32> {
-    let (inner, outer) = radii(width, height);
+/// the point is on the ring drawn with text `text_scale` times larger
+/// than written.
+pub fn slot_at(
+    run: &SlotRun,
+    (x, y): (f64, f64),
+    (width, height): (f64, f64),
+    text_scale: f64,
+) -> Option<u32> {
+    let (inner, outer) = radii(width, height, text_scale);
     let distance = x.hypot(y);
     if distance < inner * 0.9 || distance > outer + 4.0 {
         return None;
@@ -106,11 +116,12 @@ impl Geometry {
         let (width, height) = area.dim_in_pixel();
         let ratio = f64::from(pen.px(100.0)) / 100.0;
         let (css_width, css_height) = (f64::from(width) / ratio, f64::from(height) / ratio);
-        let (inner, outer) = radii(css_width, css_height);
+        let text_scale = pen.text_scale();
+        let (inner, outer) = radii(css_width, css_height, text_scale);
         Self {
             width,
             ratio,
-            scale: ratio * size(css_width, css_height),
+            scale: ratio * size(css_width, css_height, text_scale),
             centre: (f64::from(width) / 2.0, f64::from(height) / 2.0),
             inner: inner * ratio,
             outer: outer * ratio,
@@ -124,7 +135,7 @@ impl Geometry {
 
     /// Text of `css_size` at size 1, grown with the ring.
     fn text(&self, pen: &Pen, css_size: f64, color: RGBColor) -> TextStyle<'static> {
-        pen.text(css_size * self.scale / self.ratio, color)
+        pen.sized_text(css_size * self.scale, color)
     }
 
     /// The point `turn` of the way round, clockwise from twelve o'clock,
