@@ -6,7 +6,7 @@ use crate::key_numbers::KeyNumber;
 use crate::panel_params;
 use crate::preset::Preset;
 use crate::slots::*;
-use crate::units::{count, duration, significant};
+use crate::units::{count, counted, duration, significant};
 
 panel_params! {
     impl SlotParams {
@@ -204,10 +204,11 @@ fn raw_values_per_slot(params: &SlotParams, run: &SlotRun) -> KeyNumber {
         )
     } else {
         format!(
-            "R = {} raw values into B = {}: {} buckets take {}, the other {} take {}",
+            "R = {} raw values into B = {}: {} {} {}, the other {} take {}",
             count(u64::from(run.raw_values)),
             count(u64::from(buckets)),
-            count(u64::from(extra)),
+            counted(u64::from(extra), "bucket", "buckets"),
+            if extra == 1 { "takes" } else { "take" },
             count(u64::from(share + 1)),
             count(u64::from(buckets - extra)),
             count(u64::from(share))

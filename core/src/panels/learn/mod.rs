@@ -73,7 +73,7 @@ pub const STEPS: &[Step] = &[
         panel: Panel::Jitter,
         query: "n=5000&rps=50&hi=2",
         figure: "arrivals",
-        controls: &["hi", "rps"],
+        controls: &["n", "hi", "rps"],
         numbers: &[
             "herd",
             "peak-second",

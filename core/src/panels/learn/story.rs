@@ -137,9 +137,9 @@ fn jitter(facts: &StepFacts) -> Vec<String> {
     if params.max_delay <= 0.0 {
         return vec![
             format!(
-                "With no delay, all {} jobs start at the same second: {} against a downstream \
+                "With no delay, {} start at the same second: {} against a downstream \
                  limit of {} a second.",
-                count(n),
+                counted(n, "job", "jobs"),
                 facts.printed("peak-second"),
                 count(u64::from(limit)),
             ),
@@ -159,9 +159,10 @@ fn jitter(facts: &StepFacts) -> Vec<String> {
     vec![
         format!(
             "Give every job its own random delay, drawn evenly between zero and a maximum, and \
-             the herd becomes a stream. {} jobs spread over {window} arrive at {} on average, \
+             the herd becomes a stream. {} spread over {window} {} at {} on average, \
              {} a downstream limit of {} a second.",
-            count(n),
+            counted(n, "job", "jobs"),
+            if n == 1 { "arrives" } else { "arrive" },
             facts.printed("flat-rate"),
             if flat > f64::from(limit) {
                 "above"
