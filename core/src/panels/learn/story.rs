@@ -52,6 +52,9 @@ impl StepFacts {
 
 impl Step {
     /// The step's paragraphs for `facts`; `backticked` stretches are code.
+    /// Found by the step's slug rather than held by the step, so that what
+    /// links the steps alone (the URL codec in the workers and the docs
+    /// module) links none of the prose.
     pub fn paragraphs(&self, facts: &StepFacts) -> Vec<String> {
         let write = match self.slug {
             "herd" => herd,
