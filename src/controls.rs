@@ -260,6 +260,7 @@ fn number_inputs(
             on:change=move |ev| enter(store, field.key, &event_target_value(&ev))
         />
         <span class="unit">{field.unit}</span>
+        <span class="readout">{move || field.readout(current()).map(|readout| format!("= {readout}"))}</span>
     }
 }
 

@@ -13,11 +13,15 @@
 
 use std::cell::Cell;
 
+use std::sync::Arc;
+
 use leptos::ev;
 use leptos::html;
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
-use stampede_core::panels::learn::{self, STEPS, Step};
+use stampede_core::key_numbers::KeyNumber;
+use stampede_core::panels::learn::{self, STEPS, Step, StepFacts};
+use stampede_core::panels::queue_replication::Replicated;
 use stampede_core::panels::state::{State, View};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
@@ -41,16 +45,11 @@ pub fn LearnView(number: usize) -> impl IntoView {
         return ().into_any();
     };
     provide_context(Showing::step(step));
+    let shown = StepShown::new();
+    provide_context(shown);
     let embed = store.state.with_untracked(|state| state.view.embed);
     let presenting = store.presenting;
-    // The step's paragraphs: the one place the page takes them from.
-    let paragraphs = move || -> Vec<String> {
-        step.text()
-            .iter()
-            .map(|paragraph| paragraph.to_string())
-            .collect()
-    };
-    let paragraphs = Memo::new(move |_| paragraphs());
+    let (paragraphs, current) = written(step, shown);
     let deck = Deck::new(paragraphs);
     let figure_node = NodeRef::<html::Div>::new();
     if !embed {
@@ -96,7 +95,12 @@ pub fn LearnView(number: usize) -> impl IntoView {
             </div>
             <NoticeSummary />
             <div class="step-body">
-                <div class="step-text">
+                <div
+                    class="step-text"
+                    class:stale=move || !current()
+                    data-current=move || current().to_string()
+                    aria-busy=move || (!current()).to_string()
+                >
                     {text}
                     {controls}
                     <p class="open-full-line">{open_full(store, step, embed)}</p>
@@ -114,6 +118,33 @@ pub fn LearnView(number: usize) -> impl IntoView {
         </section>
     }
     .into_any()
+}
+
+/// The step's paragraphs, written from what its panel shows, and whether
+/// that is for the page's state: until it is, the text stays with the
+/// numbers it was written from, dimmed.
+fn written(
+    step: &'static Step,
+    shown: StepShown,
+) -> (Memo<Vec<String>>, impl Fn() -> bool + Copy + Send + Sync) {
+    let store = Store::get();
+    let facts = shown.facts();
+    let paragraphs = Memo::new(move |_| {
+        facts.with(|facts| {
+            facts
+                .as_ref()
+                .map(|facts| step.paragraphs(facts))
+                .unwrap_or_default()
+        })
+    });
+    let current = move || {
+        facts.with(|facts| {
+            facts
+                .as_ref()
+                .is_some_and(|facts| store.state.with(|state| facts.state == *state))
+        })
+    };
+    (paragraphs, current)
 }
 
 /// "Open in the full … panel": the step's panel at the same values.
@@ -518,4 +549,58 @@ fn leave_presenting_with_fullscreen(presenting: RwSignal<bool>) {
         },
     );
     on_cleanup(move || handle.remove());
+}
+
+/// What the open step's panel has computed, from which the step's
+/// paragraphs are written: the key numbers with the state they are for,
+/// and the Queue's replications. The panel's figure code keeps them, as
+/// it draws them; the step only reads.
+#[derive(Clone, Copy)]
+pub struct StepShown {
+    numbers: RwSignal<Option<(State, Vec<KeyNumber>)>>,
+    replicated: RwSignal<Option<Arc<Replicated>>>,
+}
+
+impl StepShown {
+    fn new() -> Self {
+        Self {
+            numbers: RwSignal::new(None),
+            replicated: RwSignal::new(None),
+        }
+    }
+
+    /// The one a Learn step provides around its panel's figure; `None` on
+    /// a panel's own page.
+    pub fn get() -> Option<Self> {
+        use_context()
+    }
+
+    /// Keeps `numbers` as the step's whenever they are some, with the
+    /// page's state at that moment; `numbers` says `None` while they are
+    /// not yet for the page's parameters.
+    pub fn follow_numbers(self, numbers: impl Fn() -> Option<Vec<KeyNumber>> + 'static) {
+        let state = Store::get().state;
+        Effect::new(move |_| {
+            let state = state.get();
+            if let Some(numbers) = numbers() {
+                self.numbers.set(Some((state, numbers)));
+            }
+        });
+    }
+
+    /// Keeps the replications shown, which are always the current ones.
+    pub fn follow_replicated(self, shown: RwSignal<Option<Arc<Replicated>>>) {
+        Effect::new(move |_| self.replicated.set(shown.get()));
+    }
+
+    fn facts(self) -> Memo<Option<StepFacts>> {
+        Memo::new(move |_| {
+            let (state, numbers) = self.numbers.get()?;
+            Some(StepFacts {
+                state,
+                numbers,
+                replicated: self.replicated.get(),
+            })
+        })
+    }
 }

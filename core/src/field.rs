@@ -296,11 +296,22 @@ impl Field {
         } else {
             crate::units::significant(value, 7)
         };
-        if self.unit.is_empty() {
-            number
-        } else {
-            format!("{number} {}", self.unit)
+        match (self.unit, self.readout(value)) {
+            ("", _) => number,
+            (unit, None) => format!("{number} {unit}"),
+            (unit, Some(readout)) => format!("{number} {unit} ({readout})"),
         }
+    }
+
+    /// A duration of two minutes or more that the field gives in seconds
+    /// or minutes, as a reader says it: "8 h" for 28,800 s.
+    pub fn readout(&self, value: f64) -> Option<String> {
+        let seconds = match self.unit {
+            "s" => value,
+            "min" => value * 60.0,
+            _ => return None,
+        };
+        (seconds >= 120.0).then(|| crate::units::duration(seconds))
     }
 }
 
@@ -862,7 +873,9 @@ mod tests {
         const JOBS: Field = Field::number("n", "Jobs", "jobs", (1.0, 1_000_000.0), 1.0).log();
         assert_eq!(JOBS.value_text(8_000.0), "8,000 jobs");
         assert_eq!(BASE.value_text(0.07), "0.07 s");
-        assert_eq!(BASE.value_text(3_599.99), "3599.99 s");
+        assert_eq!(BASE.value_text(3_599.99), "3599.99 s (60 min)");
+        assert_eq!(BASE.value_text(28_800.0), "28,800 s (8 h)");
+        assert_eq!(BASE.value_text(119.0), "119 s");
         assert_eq!(EVENTS.value_text(1_000_000.0), "1,000,000");
     }
 

@@ -407,17 +407,20 @@ fn heatmap_block(fleet: Fleet, heat: HeatCanvas) -> impl IntoView {
 }
 
 fn key_numbers(fleet: Fleet) -> impl IntoView {
-    super::key_numbers(move || {
-        let params = fleet.params.get();
-        fleet.read.with(|read| {
-            fleet.fix.with(|fix| {
-                Ok(read
-                    .as_ref()
-                    .map(|read| panels::fleet::key_numbers(&params, read, fix.as_ref()))
-                    .unwrap_or_default())
+    super::key_numbers(
+        move || {
+            let params = fleet.params.get();
+            fleet.read.with(|read| {
+                fleet.fix.with(|fix| {
+                    Ok(read
+                        .as_ref()
+                        .map(|read| panels::fleet::key_numbers(&params, read, fix.as_ref()))
+                        .unwrap_or_default())
+                })
             })
-        })
-    })
+        },
+        move || matches!(fleet.status.get(), Status::Idle) && fleet.read.with(Option::is_some),
+    )
 }
 
 /// The load per minute over the shown day or the week against the

@@ -28,6 +28,7 @@ use stampede_core::panels::{self as core_panels, KEY_NUMBERS, Panel};
 
 use self::chart_block::{Caption, ChartBlock};
 use crate::controls::{Controls, ControlsSheet};
+use crate::learn::StepShown;
 use crate::notices::NoticeSummary;
 use crate::share::Toolbar;
 use crate::store::Store;
@@ -337,17 +338,21 @@ where
         }
     }
 
-    /// The run's key numbers, as [`key_numbers`] shows them.
+    /// The run's key numbers, as [`key_numbers`] shows them; the memos
+    /// keep them current.
     fn key_numbers(self, of: fn(&P, &R) -> Vec<KeyNumber>) -> impl IntoView {
-        key_numbers(move || {
-            self.params.with(|params| {
-                self.run.with(|run| {
-                    run.as_ref()
-                        .map(|run| of(params, run))
-                        .map_err(Clone::clone)
+        key_numbers(
+            move || {
+                self.params.with(|params| {
+                    self.run.with(|run| {
+                        run.as_ref()
+                            .map(|run| of(params, run))
+                            .map_err(Clone::clone)
+                    })
                 })
-            })
-        })
+            },
+            || true,
+        )
     }
 }
 
@@ -384,12 +389,19 @@ fn when_idle(slice: Arc<dyn Fn() -> bool>) {
 
 /// The panel's key numbers, as core writes them, each with its formula and,
 /// where there is one, the theory's value beside it. Parameters come settled
-/// from the store, so an error here is a bug worth showing.
+/// from the store, so an error here is a bug worth showing. A Learn step
+/// writes its paragraphs from them while `current` says they are for the
+/// page's parameters.
 fn key_numbers(
     numbers: impl Fn() -> Result<Vec<KeyNumber>, InvalidInput> + Send + Sync + 'static,
+    current: impl Fn() -> bool + Send + Sync + 'static,
 ) -> impl IntoView {
     let showing = Showing::get();
     let numbers = Arc::new(numbers);
+    if let Some(step) = StepShown::get() {
+        let numbers = Arc::clone(&numbers);
+        step.follow_numbers(move || current().then(|| numbers().ok()).flatten());
+    }
     let listed = move || {
         numbers().map(|numbers| {
             numbers

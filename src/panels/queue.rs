@@ -262,7 +262,7 @@ pub fn figure() -> impl IntoView {
             shown
             label=|s| describe_lanes(s, "the most jobs waiting at once", |r| count(r.summary.max_queue_depth))
         />
-        {numbers(shown)}
+        {numbers(shown, params)}
         {showing.tools().then(|| view! { <SummaryTable shown /> })}
         {replications.then(|| view! { <replication::ReplicationView /> })}
         <LaneChart
@@ -400,16 +400,24 @@ fn time_text(shown: RwSignal<Option<Arc<Shown>>>, playhead: Playhead) -> Signal<
     })
 }
 
-/// The key numbers of the run shown; none until one has finished.
-fn numbers(shown: RwSignal<Option<Arc<Shown>>>) -> impl IntoView {
-    key_numbers(move || {
-        shown.with(|shown| {
-            Ok(shown
-                .as_deref()
-                .map(|s| panels::queue::key_numbers(&s.params, &s.run))
-                .unwrap_or_default())
-        })
-    })
+/// The key numbers of the run shown; none until one has finished. They
+/// are current once the run shown is of `params`.
+fn numbers(shown: RwSignal<Option<Arc<Shown>>>, params: Memo<QueueParams>) -> impl IntoView {
+    key_numbers(
+        move || {
+            shown.with(|shown| {
+                Ok(shown
+                    .as_deref()
+                    .map(|s| panels::queue::key_numbers(&s.params, &s.run))
+                    .unwrap_or_default())
+            })
+        },
+        move || {
+            shown.with(|shown| {
+                params.with(|params| shown.as_ref().is_some_and(|s| s.params == *params))
+            })
+        },
+    )
 }
 
 /// One chart of the run shown, its text alternative `label` of it.

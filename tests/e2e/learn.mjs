@@ -31,6 +31,12 @@ async function stepSettled(page, n) {
   await page.waitForTimeout(300);
 }
 
+/** The step's paragraphs, once they are written for the page's parameters. */
+async function stepText(page) {
+  await page.waitForSelector('.step-text[data-current="true"] p', { timeout: 30_000 });
+  return (await page.$$eval('.step-text > p', (ps) => ps.map((p) => p.textContent.trim()))).join(' ');
+}
+
 const keyNumbers = (page) =>
   page.$$eval('dd[data-key]', (dds) => Object.fromEntries(dds.map((dd) => [dd.dataset.key, dd.textContent.trim()])));
 
@@ -167,6 +173,7 @@ export async function learnChecks({ check, openApp, BASE }) {
       assert(blank.length === 0, `step ${n}: blank canvases ${blank.join(', ')}`);
       const canvases = await page.locator('#figure canvas').count();
       assert(canvases > 0, `step ${n} draws no chart`);
+      await stepText(page);
       const paragraphs = await page.locator('.step-text > p').count();
       assert(paragraphs >= 2, `step ${n} has ${paragraphs} paragraphs`);
       const labels = await page.$$eval('#figure canvas', (all) => all.map((c) => c.getAttribute('aria-label') ?? ''));
@@ -214,6 +221,28 @@ export async function learnChecks({ check, openApp, BASE }) {
     assert((await again.inputValue('#f-hi')) === '2.5', 'the restored step lost hi=2.5');
     const over = await keyNumbers(again);
     assert(over['seconds-over']?.startsWith('0 '), `with 2.5 min, seconds over the limit: ${over['seconds-over']}`);
+
+    // The text follows the controls: a teacher's 12 h cycle and 192 buckets
+    // on the slots step, and more workers on the herd.
+    await openApp(page, '?v=1&p=learn&step=6&cyc=43200&bk=192', '#learn');
+    await stepSettled(page, 6);
+    const slotsText = await stepText(page);
+    const slotsNumbers = await keyNumbers(page);
+    for (const phrase of ['192 slots of 3 min 45 s', 'cycle of 12 h', 'twice the accounts', `${slotsNumbers['sql-unscheduled']} accounts are never run`]) {
+      assert(slotsText.includes(phrase), `step 6 at 12 h and 192 buckets does not say "${phrase}": ${slotsText}`);
+    }
+    assert(!/255|eight hours|15 slots/.test(slotsText), `step 6 still speaks of the defaults: ${slotsText}`);
+    await openApp(page, '?v=1&p=learn&step=1', '#learn');
+    await stepSettled(page, 1);
+    await page.fill('#f-w', '8');
+    await page.press('#f-w', 'Enter');
+    await poll(async () => (await page.getAttribute('.step-text', 'data-current')) === 'true' && (await stepText(page)).includes('8 start at once'), 'the herd text to follow 8 workers');
+    await stepSettled(page, 1);
+    const herdText = await stepText(page);
+    const herdNumbers = await keyNumbers(page);
+    for (const key of ['max-depth', 'mean-wait', 'p95-wait', 'utilization']) {
+      assert(herdText.includes(herdNumbers[key]), `the herd text lacks ${key} = ${herdNumbers[key]}: ${herdText}`);
+    }
 
     async function stepSettledPanel(p) {
       const slug = await p.getAttribute('#panel', 'data-panel');

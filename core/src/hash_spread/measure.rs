@@ -111,12 +111,17 @@ pub(super) fn max_min_ratio(counts: &[u32], window: u32, bucket_width: u32) -> O
     (min > 0.0).then(|| max / min)
 }
 
+/// W·H_N / N: the largest gap N points placed uniformly at random on a
+/// ring of W seconds leave, on average.
+pub fn expected_largest_gap(window: u32, count: u32) -> f64 {
+    let harmonic: f64 = (1..=count).map(|k| 1.0 / f64::from(k)).sum();
+    f64::from(window) * harmonic / f64::from(count.max(1))
+}
+
 /// The largest gap between consecutive sorted offsets, the last wrapping
 /// around to the first; the earliest of equal gaps.
 pub(super) fn largest_gap(sorted: &[u32], window: u32) -> Gap {
-    let count = sorted.len() as u32;
-    let harmonic: f64 = (1..=count).map(|k| 1.0 / f64::from(k)).sum();
-    let expected = f64::from(window) * harmonic / f64::from(count.max(1));
+    let expected = expected_largest_gap(window, sorted.len() as u32);
     let (Some(&first), Some(&last)) = (sorted.first(), sorted.last()) else {
         return Gap {
             start: 0,

@@ -89,7 +89,9 @@ use crate::units::SECONDS_PER_DAY;
 mod measure;
 mod placement;
 
-pub use measure::{Collisions, Gap, Movement, Stability, Uniformity, stability};
+pub use measure::{
+    Collisions, Gap, Movement, Stability, Uniformity, expected_largest_gap, stability,
+};
 use measure::{
     collisions, count_buckets, largest_gap, max_min_ratio, stability_of, strip_counts, uniformity,
 };

@@ -191,7 +191,7 @@ pub fn key_numbers(params: &BackoffParams, run: &BackoffRun) -> Vec<KeyNumber> {
                 significant(load, 3),
                 count(u64::from(params.capacity))
             ),
-            Some(_) => "none: no call from D on".into(),
+            Some(_) => NO_CALL_ONCE_BACK.into(),
             None => "no capacity limit".into(),
         },
         "busiest whole second from D on, calls made at or after D, ÷ K",
@@ -201,12 +201,7 @@ pub fn key_numbers(params: &BackoffParams, run: &BackoffRun) -> Vec<KeyNumber> {
         waits,
         peak_number,
         load_number,
-        KeyNumber::new(
-            "healthy",
-            "Dependency healthy again at",
-            duration(fleet.healthy_at),
-            "end of the last second from D on with a call refused for capacity; D if none",
-        ),
+        healthy(params, fleet),
         KeyNumber::new(
             "calls",
             "Calls in all",
@@ -286,6 +281,10 @@ fn median_waits(params: &BackoffParams, main: &StrategyFleet) -> KeyNumber {
     waits
 }
 
+/// The peak and the load once the dependency is back when no client calls
+/// any more: every one gave up during the outage.
+pub const NO_CALL_ONCE_BACK: &str = "none: no call from D on";
+
 /// The busiest rate of calls once the dependency is back; without jitter,
 /// beside all M in one bin.
 fn peak_once_back(params: &BackoffParams, main: &StrategyFleet) -> KeyNumber {
@@ -301,7 +300,7 @@ fn peak_once_back(params: &BackoffParams, main: &StrategyFleet) -> KeyNumber {
                 duration(peak.at)
             )
         } else {
-            "none: no call from D on".into()
+            NO_CALL_ONCE_BACK.into()
         },
         "busiest bin from D on, over its width",
     );
@@ -377,4 +376,18 @@ fn success_times(fleet: &Fleet) -> String {
         ),
         _ => "none succeeded".into(),
     }
+}
+
+/// When the dependency is healthy again, beside the earliest it can be.
+fn healthy(params: &BackoffParams, fleet: &Fleet) -> KeyNumber {
+    KeyNumber::new(
+        "healthy",
+        "Dependency healthy again at",
+        duration(fleet.healthy_at),
+        "end of the last second from D on with a call refused for capacity; D if none",
+    )
+    .beside(format!(
+        "at the earliest, the outage's end D = {}",
+        duration(params.outage)
+    ))
 }

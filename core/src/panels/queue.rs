@@ -323,6 +323,14 @@ pub fn never_started(summary: &sim::Summary) -> Option<String> {
     })
 }
 
+/// E[S], the mean of the durations a lane draws: a normal of the
+/// parameters' mean and p90 with negative draws folded back, which lifts
+/// the mean a little above the parameter.
+pub fn mean_duration(params: &QueueParams) -> f64 {
+    Dist::folded_normal_from_mean_p90(params.duration_mean, params.duration_p90)
+        .map_or(params.duration_mean, |dist| dist.mean())
+}
+
 /// Utilization, mean wait and the deepest queue, each beside what theory
 /// predicts where a model fits: the herd draining at W / E[S], or an M/M/W
 /// queue for Poisson arrivals, for one job kind on fixed workers whose
@@ -331,9 +339,7 @@ fn compared_with_theory(params: &QueueParams, summary: &sim::Summary) -> [KeyNum
     let (n, w) = (f64::from(params.accounts), f64::from(params.workers));
     let cycle = f64::from(params.cycle_seconds());
     let arrival_rate = n / cycle;
-    let mean_duration =
-        Dist::folded_normal_from_mean_p90(params.duration_mean, params.duration_p90)
-            .map_or(params.duration_mean, |dist| dist.mean());
+    let mean_duration = mean_duration(params);
     // Theory holds for one job kind on fixed workers whose calls all pass.
     let plain = params.reports == ReportPlacement::Off
         && !params.has_downstream()

@@ -591,10 +591,25 @@ fn difference_text(
     }
     let verb = if interval.mean < 0.0 { "cut" } else { "raise" };
     format!(
-        "{after} {verb} {noun} by {} ± {} against {before}",
+        "{after} {verb} {noun} by {} against {before}",
+        amount(key, interval)
+    )
+}
+
+/// The size of a difference with its margin: "38 min ± 2 min".
+fn amount(key: &str, interval: &Interval) -> String {
+    format!(
+        "{} ± {}",
         figure_text(key, interval.mean.abs()),
         figure_text(key, interval.half_width)
     )
+}
+
+impl Difference {
+    /// The size of the difference with its margin, as its text writes it.
+    pub fn amount(&self) -> String {
+        amount(&self.key, &self.interval)
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use crate::key_numbers::KeyNumber;
 use crate::panel_params;
 use crate::preset::Preset;
 use crate::slots::*;
-use crate::units::{count, duration, significant};
+use crate::units::{count, counted, duration, significant};
 
 panel_params! {
     impl SlotParams {
@@ -98,6 +98,7 @@ pub fn key_numbers(params: &SlotParams, run: &SlotRun) -> Vec<KeyNumber> {
             count(u64::from(run.buckets_per_slot)),
             "buckets / n",
         ),
+        raw_values_per_slot(params, run),
         KeyNumber::new(
             "accounts-per-slot",
             "Accounts per slot",
@@ -141,17 +142,7 @@ pub fn key_numbers(params: &SlotParams, run: &SlotRun) -> Vec<KeyNumber> {
             "all at once: {}",
             count(u64::from(run.plan.peak_waiting_all_at_once))
         )),
-        KeyNumber::new(
-            "sql-unscheduled",
-            "Never run by the SQL",
-            count(u64::from(run.sql.unscheduled_accounts)),
-            "accounts with raw / ⌊R / n⌋ ≥ n",
-        )
-        .beside({
-            let stranded = run.raw_values % run.slots;
-            let plural = if stranded == 1 { "" } else { "s" };
-            format!("R mod n = {stranded} raw value{plural}")
-        }),
+        sql_unscheduled(run),
     ];
     let mean = run.costs.hashed.mean;
     if mean > 0.0 {
@@ -175,4 +166,78 @@ pub fn key_numbers(params: &SlotParams, run: &SlotRun) -> Vec<KeyNumber> {
         ));
     }
     numbers
+}
+
+/// The raw values each slot's buckets take, in the even mapping: equal
+/// when the buckets divide R, else the R mod B buckets that take one more
+/// make their slots fuller.
+fn raw_values_per_slot(params: &SlotParams, run: &SlotRun) -> KeyNumber {
+    let per_slot = &run.even.raw_values_per_slot[..run.slots as usize];
+    let (fewest, most) = (run.even.fewest_raw_values, run.even.most_raw_values);
+    let fuller = per_slot
+        .iter()
+        .take_while(|&&values| values == most)
+        .count();
+    let value = if fewest == most {
+        format!("{} in every slot", count(u64::from(most)))
+    } else if per_slot[fuller..].iter().all(|&values| values == fewest) {
+        let first = match fuller {
+            1 => "the first slot".to_string(),
+            _ => format!("the first {} slots", count(fuller as u64)),
+        };
+        format!(
+            "{} in {first}, {} in the other {}",
+            count(u64::from(most)),
+            count(u64::from(fewest)),
+            count((per_slot.len() - fuller) as u64)
+        )
+    } else {
+        format!("{} to {}", count(u64::from(fewest)), count(u64::from(most)))
+    };
+    let buckets = params.buckets;
+    let (share, extra) = (run.raw_values / buckets, run.raw_values % buckets);
+    let theory = if extra == 0 {
+        format!(
+            "R = {} raw values, {} a bucket",
+            count(u64::from(run.raw_values)),
+            count(u64::from(share))
+        )
+    } else {
+        format!(
+            "R = {} raw values into B = {}: {} {} {}, the other {} take {}",
+            count(u64::from(run.raw_values)),
+            count(u64::from(buckets)),
+            counted(u64::from(extra), "bucket", "buckets"),
+            if extra == 1 { "takes" } else { "take" },
+            count(u64::from(share + 1)),
+            count(u64::from(buckets - extra)),
+            count(u64::from(share))
+        )
+    };
+    KeyNumber::new(
+        "raw-per-slot",
+        "Raw values per slot",
+        value,
+        "raw values whose bucket = raw mod B is in the slot",
+    )
+    .beside(theory)
+}
+
+/// The accounts the SQL formula never selects, beside why: the divisor
+/// rounds down, so R mod n raw values land past the last slot.
+fn sql_unscheduled(run: &SlotRun) -> KeyNumber {
+    KeyNumber::new(
+        "sql-unscheduled",
+        "Never run by the SQL",
+        count(u64::from(run.sql.unscheduled_accounts)),
+        "accounts with raw / ⌊R / n⌋ ≥ n",
+    )
+    .beside({
+        let stranded = run.raw_values % run.slots;
+        let plural = if stranded == 1 { "" } else { "s" };
+        format!(
+            "⌊R / n⌋ = {}, so R mod n = {stranded} raw value{plural} past the last slot",
+            count(u64::from(run.raw_values / run.slots))
+        )
+    })
 }

@@ -315,7 +315,11 @@ fn without_jitter_the_key_numbers_are_exact() {
             Some("all M in one bin: 10,000 /s".into()),
         ),
         ("load", "no capacity limit".into(), None),
-        ("healthy", "1 min".into(), None),
+        (
+            "healthy",
+            "1 min".into(),
+            Some("at the earliest, the outage's end D = 1 min".into()),
+        ),
         ("calls", "70,000".into(), None),
         (
             "wasted",

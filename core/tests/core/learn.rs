@@ -1,9 +1,10 @@
 use std::collections::HashSet;
+use std::sync::Arc;
 
-use stampede_core::key_numbers::KeyNumber;
+use stampede_core::field::Kind;
 use stampede_core::panels::Panel;
 use stampede_core::panels::fleet::FleetReport;
-use stampede_core::panels::learn::{STEPS, Step, step};
+use stampede_core::panels::learn::{STEPS, Step, StepFacts, step};
 use stampede_core::panels::queue_replication::replicate;
 use stampede_core::panels::run;
 use stampede_core::panels::state::State;
@@ -11,67 +12,129 @@ use stampede_core::units::count;
 
 use crate::presets::numbers_in;
 
-/// The key numbers a step's panel prints, and for the Queue's
-/// replications the lanes' differences in words on the figures named by `keys`.
-fn printed(state: &State, keys: &[&str]) -> (Vec<KeyNumber>, Vec<String>) {
-    if state.panel == Panel::Fleet {
+/// What the step's page shows at `state`: its panel's key numbers, and
+/// the Queue's replications when it asks for them.
+fn facts(state: &State) -> StepFacts {
+    let numbers = if state.panel == Panel::Fleet {
         let params = &state.fleet;
         let report = FleetReport::new(&params.sample.text(), params, state.seed).unwrap();
-        return (report.key_numbers(params), Vec::new());
+        report.key_numbers(params)
+    } else {
+        run::run(state).unwrap().key_numbers(state)
+    };
+    let replicated = (state.panel == Panel::Queue && state.queue.replications > 0)
+        .then(|| Arc::new(replicate(&state.queue, state.seed).unwrap()));
+    StepFacts {
+        state: state.clone(),
+        numbers,
+        replicated,
     }
-    let numbers = run::run(state).unwrap().key_numbers(state);
-    let mut words = Vec::new();
-    if state.panel == Panel::Queue && state.queue.replications > 0 {
-        let replicated = replicate(&state.queue, state.seed).unwrap();
-        words.extend(
-            replicated
-                .differences
-                .iter()
-                .filter(|difference| keys.contains(&difference.key.as_str()))
-                .map(|difference| difference.text.clone()),
-        );
-    }
-    (numbers, words)
 }
 
 /// Everything the step's page shows in words and numbers: its chosen key
-/// numbers (label, value and theory), its controls' values as typed and as
-/// counted, and the replications' differences it names.
-fn shown(step: &Step, state: &State) -> String {
-    let (numbers, words) = printed(state, step.numbers);
+/// numbers (label, value and theory), its controls' values as typed, as
+/// counted and as labelled, and the replications' differences.
+fn shown(step: &Step, facts: &StepFacts) -> String {
     let mut shown = String::new();
     for key in step.numbers {
-        let Some(number) = numbers.iter().find(|number| number.key == *key) else {
-            assert!(!words.is_empty(), "{}: no key number {key}", step.slug);
+        let Some(number) = facts.numbers.iter().find(|number| number.key == *key) else {
             continue;
         };
         let theory = number.theory.clone().unwrap_or_default();
         shown.push_str(&format!("{} {} {theory} ", number.label, number.value));
     }
-    let params = state.params(state.panel);
+    let params = facts.state.params(step.panel);
     for key in step.controls {
         let value = params.value(key).unwrap();
         shown.push_str(&format!("{value} "));
         if let Ok(whole) = value.parse::<u64>() {
             shown.push_str(&format!("{} ", count(whole)));
         }
+        let field = params.fields().iter().find(|f| f.key == *key).unwrap();
+        if let Some(readout) = value.parse().ok().and_then(|x| field.readout(x)) {
+            shown.push_str(&format!("{readout} "));
+        }
+        if let Kind::Choice(options) = field.kind {
+            let chosen = options.iter().find(|option| option.slug == value).unwrap();
+            shown.push_str(&format!("{} ", chosen.label));
+        }
     }
-    shown.push_str(&words.join(" "));
+    if let Some(replicated) = &facts.replicated {
+        for difference in &replicated.differences {
+            shown.push_str(&format!("{} ", difference.text));
+        }
+    }
     shown
 }
 
+/// Five or more values across a control's range, its ends included, each
+/// as the URL writes it: evenly or, on a log slider, geometrically; every
+/// option of a choice.
+fn grid(kind: Kind) -> Vec<String> {
+    match kind {
+        Kind::Number {
+            min,
+            max,
+            step,
+            log,
+        } => {
+            let low = if log && min <= 0.0 { step } else { min };
+            let mut values = vec![min];
+            for i in 1..5 {
+                let t = f64::from(i) / 5.0;
+                let x = if log {
+                    low * (max / low).powf(t)
+                } else {
+                    min + (max - min) * t
+                };
+                values.push((x / step).round() * step);
+            }
+            values.push(max);
+            let decimals = (-step.log10().floor()).max(0.0) as usize;
+            values.iter().map(|x| format!("{x:.decimals$}")).collect()
+        }
+        Kind::Choice(options) => options.iter().map(|o| o.slug.to_string()).collect(),
+        other => panic!("no grid for {other:?}"),
+    }
+}
+
+/// Asserts every number each paragraph writes is one the page shows, and
+/// that no key number the text names is missing.
+fn assert_text_follows(step: &Step, state: &State, at: &str) {
+    let facts = facts(state);
+    let paragraphs = step.paragraphs(&facts);
+    assert!(!paragraphs.is_empty(), "{} at {at}: no text", step.slug);
+    let shown = numbers_in(&shown(step, &facts));
+    for paragraph in &paragraphs {
+        assert!(
+            !paragraph.contains('…'),
+            "{} at {at}: a key number is missing: {paragraph}",
+            step.slug
+        );
+        for number in numbers_in(paragraph) {
+            assert!(
+                shown.contains(&number),
+                "{} at {at}: {number} is not shown in {shown:?}\n{paragraph}",
+                step.slug
+            );
+        }
+    }
+}
+
 #[test]
-fn every_number_a_step_writes_is_one_its_page_shows_at_the_default_seed() {
+fn every_number_a_step_writes_is_one_its_page_shows_across_its_controls() {
     for step in STEPS {
-        let state = step.state(1);
-        let shown = numbers_in(&shown(step, &state));
-        for paragraph in step.text() {
-            for number in numbers_in(paragraph) {
-                assert!(
-                    shown.contains(&number),
-                    "{}: {number} is not shown: {shown:?}",
-                    step.slug
-                );
+        let defaults = step.state(1);
+        assert_text_follows(step, &defaults, "the defaults");
+        let fields = defaults.params(step.panel).fields();
+        for key in step.controls {
+            let field = fields.iter().find(|f| f.key == *key).unwrap();
+            let values = grid(field.kind);
+            assert!(values.len() >= 5 || matches!(field.kind, Kind::Choice(_)));
+            for value in values {
+                let mut state = defaults.clone();
+                state.set(key, &value);
+                assert_text_follows(step, &state, &format!("{key}={value}"));
             }
         }
     }
@@ -97,7 +160,6 @@ fn every_step_is_a_valid_state_of_its_panel_with_its_figure_and_few_controls() {
         for key in step.controls {
             assert!(fields.iter().any(|f| f.key == *key), "{}: {key}", step.slug);
         }
-        assert!(!step.text().is_empty());
     }
 }
 

@@ -714,7 +714,10 @@ fn the_presets_show_what_their_lessons_say() {
     );
     assert_eq!(figures("cyc=28800&bk=8&lb=1").0.sql_warning(), None);
     let stranded = &numbers.iter().find(|n| n.0 == "sql-unscheduled").unwrap();
-    assert_eq!(stranded.2.as_deref(), Some("R mod n = 1 raw value"));
+    assert_eq!(
+        stranded.2.as_deref(),
+        Some("⌊R / n⌋ = 17, so R mod n = 1 raw value past the last slot")
+    );
     // 10,000 accounts, one byte value in 256: about 39 never run.
     let never: u32 = stranded.1.parse().unwrap();
     assert!((20..=60).contains(&never), "{never}");

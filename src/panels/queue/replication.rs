@@ -25,6 +25,7 @@ use wasm_bindgen::JsValue;
 
 use super::background::{self, Background};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
+use crate::learn::StepShown;
 use crate::panels::{Caption, ChartBlock, Showing};
 use crate::store::Store;
 use crate::worker;
@@ -203,6 +204,9 @@ pub fn ReplicationView() -> impl IntoView {
     let replicator = Replicator::new();
     Effect::new(move |_| replicator.start(params.get(), seed.get(), None));
     let shown = replicator.shown;
+    if let Some(step) = StepShown::get() {
+        step.follow_replicated(shown);
+    }
 
     let band = ChartCanvas::new(300.0);
     chart::redraw_on_change("figure", move || {

@@ -118,14 +118,18 @@ fn numbers(
     late: Memo<Result<LateRun, InvalidInput>>,
     heap: Memo<Result<Compaction, InvalidInput>>,
 ) -> impl IntoView {
-    super::super::key_numbers(move || {
-        late.with(|late| {
-            heap.with(|heap| match (late, heap) {
-                (Ok(late), Ok(heap)) => Ok(panels::queue::scheduler_key_numbers(late, heap)),
-                (Err(error), _) | (_, Err(error)) => Err(error.clone()),
+    // No step's text speaks of the scheduler, so these are never a step's.
+    super::super::key_numbers(
+        move || {
+            late.with(|late| {
+                heap.with(|heap| match (late, heap) {
+                    (Ok(late), Ok(heap)) => Ok(panels::queue::scheduler_key_numbers(late, heap)),
+                    (Err(error), _) | (_, Err(error)) => Err(error.clone()),
+                })
             })
-        })
-    })
+        },
+        || false,
+    )
 }
 
 fn recurrence_block(
