@@ -323,7 +323,7 @@ pub fn never_started(summary: &sim::Summary) -> Option<String> {
     })
 }
 
-/// E[S], the mean of the durations a lane draws: a normal of the
+/// E\[S\], the mean of the durations a lane draws: a normal of the
 /// parameters' mean and p90 with negative draws folded back, which lifts
 /// the mean a little above the parameter.
 pub fn mean_duration(params: &QueueParams) -> f64 {

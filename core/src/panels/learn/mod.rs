@@ -6,7 +6,7 @@
 //! panel's state, and the codec ([`super::state`]) writes the step beside the
 //! panel's own keys, so a step's link restores every value the reader moved.
 //!
-//! Its paragraphs ([`story`]) are written from what the page shows at the
+//! Its paragraphs ([`Step::paragraphs`]) are written from what the page shows at the
 //! current parameters, so they follow every control the reader moves.
 
 mod story;
