@@ -464,7 +464,11 @@ export async function learnChecks({ check, openApp, BASE }) {
     const page = await t.newPage();
     await openApp(page, '?v=1&p=learn&step=4', '#learn');
     await page.click('#embed-button');
-    await page.check('#embed-controls');
+    // The dialog grows as its preview loads; a click while it moves can miss.
+    await poll(async () => {
+      await page.locator('#embed-controls').setChecked(true, { timeout: 2000 }).catch(() => {});
+      return page.isChecked('#embed-controls');
+    }, 'the embed picker to take "with its controls"', 15_000);
     const snippet = await page.inputValue('#embed-snippet');
     assert(/p=learn&amp;step=4/.test(snippet) && /embed=1/.test(snippet), `the snippet is ${snippet}`);
     const src = snippet.match(/src="([^"]*p=learn[^"]*)"/)[1].replace(/&amp;/g, '&');
