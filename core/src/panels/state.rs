@@ -263,7 +263,36 @@ impl State {
         let step = &learn::STEPS[number - 1];
         pairs.splice(0..0, pairs_of(step.query));
         pairs.push((PANEL_KEY.into(), step.panel.slug().into()));
-        let (mut state, notices) = Self::from_pairs(&pairs, notices);
+        // The step's text is written for its own values of everything but
+        // its controls: a link may move only those.
+        let fields = State::new(step.panel).params(step.panel).fields();
+        let fixed = |key: &str| {
+            fields.iter().any(|field| field.key == key) && !step.controls.contains(&key)
+        };
+        let own: Vec<_> = pairs
+            .iter()
+            .filter(|(key, _)| !fixed(key))
+            .cloned()
+            .collect();
+        let (mut state, mut notices) = Self::from_pairs(&pairs, notices);
+        let (kept, _) = Self::from_pairs(&[pairs_of(step.query), own].concat(), Vec::new());
+        if kept != state {
+            let params = kept.params(step.panel);
+            for field in fields {
+                let value = params.value(field.key);
+                if value != state.params(step.panel).value(field.key) {
+                    notices.push(Notice {
+                        key: field.key,
+                        label: field.label,
+                        message: format!(
+                            "step {number} keeps it at {}; open the full panel to change it",
+                            value.unwrap_or_default()
+                        ),
+                    });
+                }
+            }
+            state = kept;
+        }
         state.learn_step = Some(number);
         (state, notices)
     }

@@ -191,3 +191,21 @@ fn a_step_out_of_range_or_unreadable_shows_the_nearest_and_says_so() {
     assert_eq!((state.learn_step, notices.len()), (Some(1), 0));
     assert_eq!(state.panel, STEPS[0].panel);
 }
+
+#[test]
+fn a_step_link_moves_only_the_steps_controls_and_says_what_it_kept() {
+    let (state, notices) = State::from_page_query("p=learn&step=6&lb=2&bk=192&cyc=43200");
+    assert_eq!(
+        (state.slots.id_bytes.raw_values(), state.slots.buckets),
+        (256, 192)
+    );
+    assert_eq!(state.slots.cycle, 43_200);
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert_eq!(notices[0].key, "lb");
+    // A link the page writes, whose other values settled with its controls,
+    // comes back as it was, without a notice.
+    let mut moved = step(1).unwrap().state(3);
+    moved.set("n", "1000000");
+    let (restored, notices) = State::from_page_query(&moved.to_query());
+    assert_eq!((restored, notices.len()), (moved, 0));
+}
