@@ -27,7 +27,7 @@ pub mod clock;
 pub mod dist;
 pub mod error;
 pub mod field;
-pub mod fleet;
+pub mod fleet_format;
 pub mod hash;
 pub mod hash_spread;
 pub mod jitter;

@@ -14,6 +14,22 @@
 
 pub const SECONDS_PER_DAY: u32 = 86_400;
 
+const UNIX_EPOCH: jiff::civil::Date = jiff::civil::date(1970, 1, 1);
+
+/// The date in UTC of day number `days` (days since 1970-01-01), when it
+/// falls in jiff's years, -9999 to 9999.
+pub fn date_of_day(days: i64) -> Option<jiff::civil::Date> {
+    use jiff::ToSpan;
+    UNIX_EPOCH.checked_add(days.days()).ok()
+}
+
+/// The day number of `date`, days since 1970-01-01.
+pub fn day_of_date(date: jiff::civil::Date) -> i64 {
+    // Two dates of jiff's years are never too far apart for a span of days.
+    let days = date.since(UNIX_EPOCH).map_or(0, |span| span.get_days());
+    i64::from(days)
+}
+
 /// A duration in seconds, e.g. "288 s", "4 min 48 s", "2 h 30 min".
 pub fn duration(seconds: f64) -> String {
     if !seconds.is_finite() {
