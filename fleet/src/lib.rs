@@ -10,6 +10,21 @@
 //! Minute `i` is `[from + 60 i, from + 60 (i + 1))`. Starts are placed to
 //! the microsecond ([`plan`]); minutes are the bins. Expansion stops at
 //! [`MOST_STARTS`] starts, so no fleet can allocate without bound.
+//!
+//! The crate sits on `stampede-core` in two layers, as the core does:
+//!
+//! - **Models**, from the bottom: [`time`] (instants, windows, units and
+//!   dates; it imports nothing else from the crate) and [`line`] (a fleet
+//!   line's types); the schedulers, each a module ([`cron`], [`croniter`],
+//!   [`jenkins`], [`puppet`], [`systemd`], [`temporal`], [`prometheus`],
+//!   [`zoned`]); the dispatcher [`plan`] that reads a line by its system;
+//!   the fleet file ([`mod@file`]) and the expansion here; then the
+//!   importers of native formats ([`import`]), the fix ([`fix`],
+//!   [`level`]), what a small change moves ([`stability`]) and the link's
+//!   fragment ([`link`]). A model never imports the panel.
+//! - **The Fleet panel's run** ([`panel`]): its parameters are the core's
+//!   (`stampede_core::panels::fleet`, read by the one URL codec); this
+//!   layer reads, fixes and probes a fleet with them.
 
 pub mod cron;
 pub mod croniter;

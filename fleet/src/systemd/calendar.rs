@@ -3,7 +3,7 @@
 //! Followed: `src/shared/calendarspec.c` (and `parse_fractional_part_u`
 //! in `src/basic/parse-util.c`) at tag v252.31 of systemd-stable, the
 //! code Debian 12's 252.39 builds; the vectors in
-//! `core/tests/data/systemd_calendar.tsv` come from that build.
+//! `fleet/tests/data/systemd_calendar.tsv` come from that build.
 //!
 //! An expression is `[WEEKDAYS] [DATE] [TIME]`, or one of the shorthands
 //! `minutely` … `semiannually`, or `@UNIX-SECONDS`. Each of year, month,

@@ -62,7 +62,7 @@ public class MakeJenkinsVectors {
     }
 
     public static void main(String[] args) throws Exception {
-        System.out.println("# Jenkins H vectors: made by core/tests/data/make_jenkins_vectors.sh");
+        System.out.println("# Jenkins H vectors: made by fleet/tests/data/make_jenkins_vectors.sh");
         System.out.println("# jenkins commit: " + args[0]);
         System.out.println("# java: " + System.getProperty("java.vendor") + " " + System.getProperty("java.runtime.version"));
         System.out.println("# random<TAB>seed<TAB>bound<TAB>ten nextInt(bound) draws of new Random(seed)");

@@ -9,7 +9,7 @@ the walk starts one second before the week.
 Only specs on which croniter and Vixie cron agree are listed. They differ
 when a day field is written so that Vixie's first-character test and
 croniter's reading disagree on whether it is restricted (`*/2` in one day
-field with the other restricted, or `10,*`); core/tests/core/fleet.rs checks
+field with the other restricted, or `10,*`); fleet/tests/fleet/expand.rs checks
 those cases by hand instead.
 """
 

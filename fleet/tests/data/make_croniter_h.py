@@ -2,7 +2,7 @@
 
 Run from the repository root:
     pip install croniter==7.0.0
-    python3 core/tests/data/make_croniter_h.py > core/tests/data/croniter_h.tsv
+    python3 fleet/tests/data/make_croniter_h.py > fleet/tests/data/croniter_h.tsv
 
 Each row: id, spec, then the starts croniter gives in [FROM, FROM + 1 week)
 as comma-separated Unix seconds, or "refused" when croniter raises. Ids
@@ -96,8 +96,8 @@ def starts(spec, hash_id):
 def main():
     version = importlib.metadata.version("croniter")
     print(f"# croniter {version}, Python {platform.python_version()}")
-    print("# made with: python3 core/tests/data/make_croniter_h.py"
-          " > core/tests/data/croniter_h.tsv")
+    print("# made with: python3 fleet/tests/data/make_croniter_h.py"
+          " > fleet/tests/data/croniter_h.tsv")
     print(f"# starts in [{FROM.isoformat()}, +7 days), Unix seconds; columns: id spec starts")
     rows = 0
     for spec in SPECS:

@@ -3,7 +3,7 @@ second), one row per (id, spec).
 
 Run from the repository root:
     pip install croniter==7.0.0
-    python3 core/tests/data/make_croniter_seconds.py > core/tests/data/croniter_seconds.tsv
+    python3 fleet/tests/data/make_croniter_seconds.py > fleet/tests/data/croniter_seconds.tsv
 
 Each row: id, spec, then croniter's first starts (at most MOST) in
 [FROM, FROM + 31 days) as comma-separated Unix seconds, or "refused" when
@@ -136,8 +136,8 @@ def starts(spec, hash_id):
 def main():
     version = importlib.metadata.version("croniter")
     print(f"# croniter {version}, Python {platform.python_version()}")
-    print("# made with: python3 core/tests/data/make_croniter_seconds.py"
-          " > core/tests/data/croniter_seconds.tsv")
+    print("# made with: python3 fleet/tests/data/make_croniter_seconds.py"
+          " > fleet/tests/data/croniter_seconds.tsv")
     print(f"# first {MOST} starts in [{FROM.isoformat()}, +31 days), Unix seconds;"
           " columns: id spec starts")
     rows = 0

@@ -3,9 +3,9 @@ line as croniter itself places them, one row per (system, id, spec).
 
 Run from the repository root:
     pip install pyfarmhash==0.5.1 croniter==7.0.0
-    python3 core/tests/data/make_fix_vectors.py > core/tests/data/fix_vectors.tsv
+    python3 fleet/tests/data/make_fix_vectors.py > fleet/tests/data/fix_vectors.tsv
 
-The fix's rule (see core/src/fleet/fix/mod.rs) is restated here; the
+The fix's rule (see fleet/src/fix/mod.rs) is restated here; the
 numbers come from the real libraries: the hash is pyfarmhash's
 fingerprint32 (FarmHash 1.1), the minute and hour sets are croniter's own
 reading of the spec, and the starts are croniter's, with hash_id for H.
@@ -76,7 +76,7 @@ CRONITER_SPECS = [
     "10,15 * * * *",
 ]
 
-# Vixie cron's macros, as core/src/fleet/cron.rs reads them.
+# Vixie cron's macros, as fleet/src/cron.rs reads them.
 MACROS = {
     "@hourly": "0 * * * *",
     "@daily": "0 0 * * *",
@@ -156,8 +156,8 @@ def main():
         f"{name} {importlib.metadata.version(name)}" for name in ("pyfarmhash", "croniter")
     )
     print(f"# {versions}, Python {platform.python_version()}")
-    print("# made with: python3 core/tests/data/make_fix_vectors.py"
-          " > core/tests/data/fix_vectors.tsv")
+    print("# made with: python3 fleet/tests/data/make_fix_vectors.py"
+          " > fleet/tests/data/fix_vectors.tsv")
     print(f"# starts in [{FROM.isoformat()}, +2 days), Unix seconds;"
           " columns: system id spec fixed starts")
     rows = 0

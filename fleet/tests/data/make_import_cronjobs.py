@@ -1,8 +1,8 @@
 """Writes CronJob YAML in every scalar style and what PyYAML reads from it.
 
 Run from the repository root with Debian's python3-yaml (PyYAML 6.0):
-    /usr/bin/python3 core/tests/data/make_import_cronjobs.py \
-        core/tests/data/import_cronjobs.yaml > core/tests/data/import_cronjobs.tsv
+    /usr/bin/python3 fleet/tests/data/make_import_cronjobs.py \
+        fleet/tests/data/import_cronjobs.yaml > fleet/tests/data/import_cronjobs.tsv
 
 The YAML goes to the file named first: 120 CronJob documents (some inside
 a `kind: List`) whose names, namespaces, schedules and zones are written

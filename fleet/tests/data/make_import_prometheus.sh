@@ -2,7 +2,7 @@
 # Regenerates import_prometheus.tsv: the URL Prometheus scrapes a static
 # target at, as Go's own net/url writes it.
 #
-#   bash core/tests/data/make_import_prometheus.sh > core/tests/data/import_prometheus.tsv
+#   bash fleet/tests/data/make_import_prometheus.sh > fleet/tests/data/import_prometheus.tsv
 #
 # Needs Go 1.19 (/usr/bin/go, the standard library only). The driver below
 # builds each URL the way Target.URL() in prometheus/prometheus v3.5.0

@@ -4,8 +4,8 @@ Run from the repository root, with Go 1.19 (no module proxy), Python 3 and
 a clone of temporalio/temporal (the same as make_temporal_vectors.py, whose
 module of Temporal's own calendar.go it builds, with another driver):
 
-    python3 core/tests/data/make_import_temporal.py /tmp/temporal/.git \
-        > core/tests/data/import_temporal.tsv
+    python3 fleet/tests/data/make_import_temporal.py /tmp/temporal/.git \
+        > fleet/tests/data/import_temporal.tsv
 
 A server compiles every cron string and text calendar it is given into a
 structured calendar, which `temporal schedule describe --output json`

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates jenkins_h.tsv with Jenkins' own hudson.scheduler classes.
 #
-#   bash core/tests/data/make_jenkins_vectors.sh /path/to/jenkins-git-dir > core/tests/data/jenkins_h.tsv
+#   bash fleet/tests/data/make_jenkins_vectors.sh /path/to/jenkins-git-dir > fleet/tests/data/jenkins_h.tsv
 #
 # Needs: openjdk-17-jdk-headless, antlr4 and libantlr4-runtime-java (Debian
 # packages), and a git clone of jenkinsci/jenkins. Hash.java, BaseParser.java,
@@ -92,6 +92,6 @@ cp "$here/MakeJenkinsVectors.java" "$src/hudson/scheduler/"
 cp_rt=/usr/share/java/antlr4-runtime.jar
 javac -nowarn -cp "$cp_rt" -d "$work/classes" $(find "$src" -name '*.java') 2>&1 | grep -v '^Note:' >&2 || true
 echo "# made with: apt-get install -y openjdk-17-jdk-headless antlr4 libantlr4-runtime-java"
-echo "#            bash core/tests/data/make_jenkins_vectors.sh <jenkinsci/jenkins git dir> > core/tests/data/jenkins_h.tsv"
+echo "#            bash fleet/tests/data/make_jenkins_vectors.sh <jenkinsci/jenkins git dir> > fleet/tests/data/jenkins_h.tsv"
 echo "# antlr (tool and runtime): Debian $(dpkg-query -W -f='${Version}' antlr4); Jenkins' pom pins 4.13.2, same grammar and actions"
 java -ea -cp "$cp_rt:$work/classes" hudson.scheduler.MakeJenkinsVectors "$(git -C "$jenkins_git" log -1 --format='%H %cs')"

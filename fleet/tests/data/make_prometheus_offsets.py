@@ -4,7 +4,7 @@ Run from the repository root (Go's standard library only, so no module
 download; PyPI xxhash for XXH64, the hash Prometheus takes with
 github.com/cespare/xxhash/v2):
     pip install xxhash==4.1.0
-    python3 core/tests/data/make_prometheus_offsets.py > core/tests/data/prometheus_offsets.tsv
+    python3 fleet/tests/data/make_prometheus_offsets.py > fleet/tests/data/prometheus_offsets.tsv
 
 Made with Go 1.19.8 (/usr/bin/go) and PyPI xxhash 4.1.0 (libxxhash 0.8.4); the
 first comment line of the output names the versions that made it.
@@ -320,7 +320,7 @@ def main():
     version = subprocess.run(["go", "version"], capture_output=True, check=True).stdout.decode().strip()
     print(f"# {version}; PyPI xxhash {xxhash.VERSION} (libxxhash {xxhash.XXHASH_VERSION}); Python {sys.version.split()[0]}")
     print("# Derived from Prometheus 3.14.0's source (stringlabels), not made by a running Prometheus")
-    print("# made with: python3 core/tests/data/make_prometheus_offsets.py > core/tests/data/prometheus_offsets.tsv")
+    print("# made with: python3 fleet/tests/data/make_prometheus_offsets.py > fleet/tests/data/prometheus_offsets.tsv")
     print("# columns: address spec Job Labels URL Server ExternalLabels url labels_hash target_hash offset_seed offset_ns starts_us")
     for row, result in zip(rows, hashed):
         offset, interval = result["offset"], row["interval"]

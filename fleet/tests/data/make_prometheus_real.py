@@ -4,7 +4,7 @@ Run from the repository root, as root (one target listens on port 80, so
 that its address can be written without a port), with the `prometheus`
 binary on PATH (Debian 12's package: `apt-get install -y prometheus`):
 
-    python3 core/tests/data/make_prometheus_real.py core/tests/data/prometheus_real_2_42
+    python3 fleet/tests/data/make_prometheus_real.py core/tests/data/prometheus_real_2_42
 
 writes STEM.tsv, the observations, and STEM_server_N.yml, the configuration
 server N ran (with a `# version: X.Y` comment taken from the binary).
@@ -239,7 +239,7 @@ def main():
         out.write("# Arrivals at targets scraped by the real Prometheus below, on 127.0.0.1 (Go's FQDN here: localhost)\n")
         for line in version:
             out.write(f"#   {line.strip()}\n")
-        out.write(f"# made with: python3 core/tests/data/make_prometheus_real.py core/tests/data/{name}"
+        out.write(f"# made with: python3 fleet/tests/data/make_prometheus_real.py core/tests/data/{name}"
                   f" ({RUN_SECONDS} s; configurations in {name}_server_N.yml)\n")
         out.write("# columns: server address spec Job Labels URL Timeout ExternalLabels phases_ns\n")
         for target in targets:

@@ -3,7 +3,7 @@
 #
 # Needs Debian 12's puppet 7.23.0 (apt-get install -y puppet) and its Ruby
 # 3.1. Run from the repository root:
-#     sh core/tests/data/make_puppet_fqdn_rand.sh > core/tests/data/puppet_fqdn_rand.tsv
+#     sh fleet/tests/data/make_puppet_fqdn_rand.sh > fleet/tests/data/puppet_fqdn_rand.tsv
 #
 # Each call is evaluated by the real Puppet compiler (Puppet::Pal, a
 # script compiler over an empty environment) with the node's
@@ -118,7 +118,7 @@ end
 end
 
 puts "# Puppet #{Puppet.version}, Ruby #{RUBY_VERSION} (Debian 12 puppet 7.23.0-1+deb12u1)"
-puts '# made with: sh core/tests/data/make_puppet_fqdn_rand.sh > core/tests/data/puppet_fqdn_rand.tsv'
+puts '# made with: sh fleet/tests/data/make_puppet_fqdn_rand.sh > fleet/tests/data/puppet_fqdn_rand.tsv'
 puts '# columns: fips fqdn call value'
 rows.each do |fips, fqdn, call|
   raise 'tab or newline in a row' if (fqdn + call) =~ /[\t\n]/

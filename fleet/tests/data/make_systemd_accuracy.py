@@ -2,7 +2,7 @@
 varied boot ids, accuracies and elapses.
 
 Run from the repository root (no systemd needed):
-    python3 core/tests/data/make_systemd_accuracy.py > core/tests/data/systemd_accuracy.tsv
+    python3 fleet/tests/data/make_systemd_accuracy.py > fleet/tests/data/systemd_accuracy.tsv
 
 These vectors are NOT made by systemd: no systemd manager runs where they
 were made, and the wake-up of a real PID 1 cannot be read back to the
@@ -89,8 +89,8 @@ def main():
         monday + draw.randrange(0, 7 * 24 * 3600 * USEC_PER_SEC) for _ in range(4)]
     print("# re-implementation of systemd-stable v252.39 sd-event.c (initialize_perturb,"
           f" sleep_between), not made by systemd; Python {platform.python_version()}")
-    print("# made with: python3 core/tests/data/make_systemd_accuracy.py"
-          " > core/tests/data/systemd_accuracy.tsv")
+    print("# made with: python3 fleet/tests/data/make_systemd_accuracy.py"
+          " > fleet/tests/data/systemd_accuracy.tsv")
     print("# columns: boot_id accuracy_usec elapse_usec perturb_usec wake_usec")
     for boot_id in boot_ids:
         for accuracy in accuracies:

@@ -1,7 +1,7 @@
 """Prints systemd's own next elapses for OnCalendar= expressions.
 
 Run from the repository root on Debian 12 (systemd 252.39-1~deb12u2):
-    TZ=UTC python3 core/tests/data/make_systemd_calendar.py > core/tests/data/systemd_calendar.tsv
+    TZ=UTC python3 fleet/tests/data/make_systemd_calendar.py > fleet/tests/data/systemd_calendar.tsv
 
 The elapses come from libsystemd-shared-252.so itself, called through
 ctypes: calendar_spec_from_string() reads the expression and
@@ -140,7 +140,7 @@ def main():
     lib = library()
     version = subprocess.run(["systemd-analyze", "--version"], capture_output=True, text=True).stdout.split("\n")[0]
     print(f"# {version}, libsystemd-shared-252.so through ctypes, Python {sys.version.split()[0]}")
-    print("# made with: TZ=UTC python3 core/tests/data/make_systemd_calendar.py > core/tests/data/systemd_calendar.tsv")
+    print("# made with: TZ=UTC python3 fleet/tests/data/make_systemd_calendar.py > fleet/tests/data/systemd_calendar.tsv")
     print(f"# columns: spec base_micros elapses (up to {ITERATIONS}, comma-separated, or refused)")
     rows = 0
     for spec in SPECS:

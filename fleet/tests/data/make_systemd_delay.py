@@ -3,7 +3,7 @@ RandomizedDelaySec=, for varied unit names, machine ids and spans.
 
 Run from the repository root on Debian 12 (systemd 252.39-1~deb12u2):
     pip install siphashc==2.9.1
-    python3 core/tests/data/make_systemd_delay.py > core/tests/data/systemd_delay.tsv
+    python3 fleet/tests/data/make_systemd_delay.py > fleet/tests/data/systemd_delay.tsv
 
 The hash follows timer_get_fixed_delay_hash() in src/core/timer.c
 (systemd v252): SipHash-2-4 under the key below over the machine id's 16
@@ -96,7 +96,7 @@ def span(lib, text):
 def main():
     lib = library()
     print(f"# siphashc {importlib.metadata.version('siphashc')}, libsystemd-shared-252.so (252.39-1~deb12u2), Python {sys.version.split()[0]}")
-    print("# made with: python3 core/tests/data/make_systemd_delay.py > core/tests/data/systemd_delay.tsv")
+    print("# made with: python3 fleet/tests/data/make_systemd_delay.py > fleet/tests/data/systemd_delay.tsv")
     print("# columns: unit machine_id manager RandomizedDelaySec span_micros hash_hex delay_micros")
     spans = itertools.cycle(SPANS)
     managers = itertools.cycle(MANAGERS)

@@ -6,7 +6,7 @@ module proxy), PyPI pyfarmhash 0.5.1 and a clone of temporalio/temporal:
 
     git clone https://github.com/temporalio/temporal /tmp/temporal
     pip install pyfarmhash==0.5.1
-    python3 core/tests/data/make_temporal_vectors.py /tmp/temporal/.git core/tests/data
+    python3 fleet/tests/data/make_temporal_vectors.py /tmp/temporal/.git core/tests/data
 
 It writes temporal_starts.tsv and temporal_durations.tsv there.
 
@@ -465,7 +465,7 @@ def main():
         f"# Temporal {FOLLOWED}: calendar.go and parse_duration.go at {TEMPORAL_COMMIT},"
         f" run by {go}; pyfarmhash {importlib.metadata.version('pyfarmhash')},"
         f" Python {platform.python_version()}",
-        "# made with: python3 core/tests/data/make_temporal_vectors.py TEMPORAL_GIT_DIR core/tests/data",
+        "# made with: python3 fleet/tests/data/make_temporal_vectors.py TEMPORAL_GIT_DIR core/tests/data",
     ]
     with tempfile.TemporaryDirectory() as root:
         build(git_dir, root)
