@@ -19,16 +19,18 @@
 //! assert_eq!(time::start_of_day(at), time::parse("from", "2026-01-01T00:00:00Z").unwrap());
 //! ```
 
-use jiff::ToSpan;
 use jiff::civil::Date;
 use stampede_core::error::InvalidInput;
+use stampede_core::units::{date_of_day, day_of_date};
 
-/// Microseconds in a second: starts are placed to the microsecond.
-pub const MICROS_PER_SECOND: i64 = 1_000_000;
+/// Microseconds in a second: starts are placed to the microsecond. The
+/// core's units, signed, as instants before 1970 need.
+pub const MICROS_PER_SECOND: i64 = stampede_core::scheduler::MICROS_PER_SECOND as i64;
 
 /// Microseconds in a minute, the bin an expansion counts starts in.
 pub const MICROS_PER_MINUTE: i64 = 60 * MICROS_PER_SECOND;
 
+/// Seconds in a day: the core's, signed.
 pub const SECONDS_PER_DAY: i64 = stampede_core::units::SECONDS_PER_DAY as i64;
 
 /// A half-open span `[from, end)` of Unix microseconds.
@@ -72,8 +74,6 @@ pub struct CivilDate {
 const CYCLE_YEARS: i64 = 400;
 const CYCLE_DAYS: i64 = 146_097;
 
-const UNIX_EPOCH: Date = jiff::civil::date(1970, 1, 1);
-
 /// The day number of `year-month-day`, which must be a date of the
 /// calendar.
 pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
@@ -81,19 +81,13 @@ pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
     let cycles = (year - 1970).div_euclid(CYCLE_YEARS);
     let date = Date::new((year - cycles * CYCLE_YEARS) as i16, month as i8, day as i8)
         .expect("a date of the calendar");
-    let days = date
-        .since(UNIX_EPOCH)
-        .expect("dates of jiff's range")
-        .get_days();
-    i64::from(days) + cycles * CYCLE_DAYS
+    day_of_date(date) + cycles * CYCLE_DAYS
 }
 
 /// The date of day number `days`.
 pub fn civil_from_days(days: i64) -> CivilDate {
     let cycles = days.div_euclid(CYCLE_DAYS);
-    let date = UNIX_EPOCH
-        .checked_add((days - cycles * CYCLE_DAYS).days())
-        .expect("within 400 years of 1970");
+    let date = date_of_day(days - cycles * CYCLE_DAYS).expect("within 400 years of 1970");
     CivilDate {
         year: i64::from(date.year()) + cycles * CYCLE_YEARS,
         month: date.month() as u32,
@@ -103,9 +97,7 @@ pub fn civil_from_days(days: i64) -> CivilDate {
 
 /// The day of the week of day number `days`, 0 (Sunday) to 6.
 pub fn weekday(days: i64) -> u32 {
-    let date = UNIX_EPOCH
-        .checked_add(days.rem_euclid(CYCLE_DAYS).days())
-        .expect("within 400 years of 1970");
+    let date = date_of_day(days.rem_euclid(CYCLE_DAYS)).expect("within 400 years of 1970");
     date.weekday().to_sunday_zero_offset() as u32
 }
 
