@@ -385,7 +385,7 @@ impl Schedule {
     }
 
     /// Every start in `[from, from + horizon)`, as Unix seconds, in order.
-    /// `from` must have passed [`check_from`].
+    /// `from` must have passed [`check_from`](crate::time::check_from).
     pub fn starts(&self, from: i64, horizon: Horizon) -> impl Iterator<Item = i64> + '_ {
         let end = from + horizon.in_seconds();
         let first_day = from.div_euclid(SECONDS_PER_DAY);

@@ -14,7 +14,7 @@
 //! The crate sits on `stampede-core` in two layers, as the core does:
 //!
 //! - **Models**, from the bottom: [`time`] (instants, windows, units and
-//!   dates; it imports nothing else from the crate) and [`line`] (a fleet
+//!   dates; it imports nothing else from the crate) and [`mod@line`] (a fleet
 //!   line's types); the schedulers, each a module ([`cron`], [`croniter`],
 //!   [`jenkins`], [`puppet`], [`systemd`], [`temporal`], [`prometheus`],
 //!   [`zoned`]); the dispatcher [`plan`] that reads a line by its system;

@@ -166,7 +166,7 @@ pub struct FleetFix {
     /// The whole text, fixed, in the format it was read in.
     pub fixed_text: String,
     /// The rows of the diff's hunks, each change with up to
-    /// [`DIFF_CONTEXT`] unchanged rows around it, in text order.
+    /// [`DIFF_CONTEXT`](super::DIFF_CONTEXT) unchanged rows around it, in text order.
     pub diff: Vec<DiffRow>,
     /// Jobs the fix moved.
     pub changed: u32,
