@@ -13,15 +13,11 @@
 
 use std::cell::Cell;
 
-use std::sync::Arc;
-
 use leptos::ev;
 use leptos::html;
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
-use stampede_core::key_numbers::KeyNumber;
-use stampede_core::panels::learn::{self, STEPS, Step, StepFacts};
-use stampede_core::panels::queue_replication::Replicated;
+use stampede_core::panels::learn::{self, STEPS, Step};
 use stampede_core::panels::state::{State, View};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
@@ -30,6 +26,7 @@ use crate::controls::Controls;
 use crate::notices::NoticeSummary;
 use crate::panels::{self, Showing, with_code};
 use crate::share::Toolbar;
+use crate::step_shown::StepShown;
 use crate::store::Store;
 
 thread_local! {
@@ -549,58 +546,4 @@ fn leave_presenting_with_fullscreen(presenting: RwSignal<bool>) {
         },
     );
     on_cleanup(move || handle.remove());
-}
-
-/// What the open step's panel has computed, from which the step's
-/// paragraphs are written: the key numbers with the state they are for,
-/// and the Queue's replications. The panel's figure code keeps them, as
-/// it draws them; the step only reads.
-#[derive(Clone, Copy)]
-pub struct StepShown {
-    numbers: RwSignal<Option<(State, Vec<KeyNumber>)>>,
-    replicated: RwSignal<Option<Arc<Replicated>>>,
-}
-
-impl StepShown {
-    fn new() -> Self {
-        Self {
-            numbers: RwSignal::new(None),
-            replicated: RwSignal::new(None),
-        }
-    }
-
-    /// The one a Learn step provides around its panel's figure; `None` on
-    /// a panel's own page.
-    pub fn get() -> Option<Self> {
-        use_context()
-    }
-
-    /// Keeps `numbers` as the step's whenever they are some, with the
-    /// page's state at that moment; `numbers` says `None` while they are
-    /// not yet for the page's parameters.
-    pub fn follow_numbers(self, numbers: impl Fn() -> Option<Vec<KeyNumber>> + 'static) {
-        let state = Store::get().state;
-        Effect::new(move |_| {
-            let state = state.get();
-            if let Some(numbers) = numbers() {
-                self.numbers.set(Some((state, numbers)));
-            }
-        });
-    }
-
-    /// Keeps the replications shown, which are always the current ones.
-    pub fn follow_replicated(self, shown: RwSignal<Option<Arc<Replicated>>>) {
-        Effect::new(move |_| self.replicated.set(shown.get()));
-    }
-
-    fn facts(self) -> Memo<Option<StepFacts>> {
-        Memo::new(move |_| {
-            let (state, numbers) = self.numbers.get()?;
-            Some(StepFacts {
-                state,
-                numbers,
-                replicated: self.replicated.get(),
-            })
-        })
-    }
 }

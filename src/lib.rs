@@ -15,6 +15,7 @@ mod notices;
 mod panels;
 mod playback;
 mod share;
+mod step_shown;
 mod store;
 mod theme;
 pub mod worker;

@@ -96,7 +96,7 @@ fn NoticeText(adjusted: Adjusted, linked: bool) -> impl IntoView {
 /// phone first.
 fn focus_control(ev: leptos::ev::MouseEvent, id: &str) {
     ev.prevent_default();
-    crate::controls::open_sheet();
+    crate::store::Store::get().controls_open.set(true);
     if let Some(element) = document().get_element_by_id(id) {
         element.scroll_into_view();
         if let Ok(element) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(element) {

@@ -28,9 +28,9 @@ use stampede_core::panels::{self as core_panels, KEY_NUMBERS, Panel};
 
 use self::chart_block::{Caption, ChartBlock};
 use crate::controls::{Controls, ControlsSheet};
-use crate::learn::StepShown;
 use crate::notices::NoticeSummary;
 use crate::share::Toolbar;
+use crate::step_shown::StepShown;
 use crate::store::Store;
 
 /// The open panel as a workbench: its head with the toolbar, the presets,

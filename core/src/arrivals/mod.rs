@@ -18,24 +18,21 @@
 //! ```
 
 mod burst;
-mod calendar;
 mod describe;
 mod diagnosis;
 mod parse;
 mod rate;
 mod replay;
 mod report;
-mod words;
 
 pub use self::burst::PeriodicBurst;
-pub use self::calendar::{TimeField, WIDEST_OFFSET_S};
 pub use self::describe::{Busiest, Description, FANO_WIDTHS, FanoAt, describe};
 pub use self::diagnosis::{
     DISPERSION_WIDTHS, DailyCycle, Diagnosis, Dispersion, FanoGrowth, RescaledCheck, diagnose,
 };
 pub use self::parse::{
-    EpochUnit, MAX_BYTES, MAX_ROWS, RefusedRow, RowRefusal, TIMESTAMP_NAMES, Trace, TraceLayout,
-    parse, refused_csv,
+    EpochUnit, MAX_BYTES, MAX_ROWS, RefusedRow, RowRefusal, TIMESTAMP_NAMES, TimeField, Trace,
+    TraceLayout, WIDEST_OFFSET_S, parse, refused_csv,
 };
 pub use self::replay::{IMPORTED, Replay, replay};
 pub use self::report::{ArrivalsReport, report};

@@ -5,7 +5,6 @@
 
 use rand::RngExt;
 
-use super::fleet::{AWS_QUOTA_CAPACITY, AWS_RETRY_COST};
 use super::{MAX_DRAWS, MAX_FACTOR, MAX_RETRIES, MAX_SECONDS, QuotaScope, RetryStrategy};
 use crate::error::{InvalidInput, count_at_most, positive, within};
 use crate::rng::{Purpose, SeededRng, seeded};
@@ -26,6 +25,17 @@ pub const AWS_MAX_BACKOFF: f64 = 20.0;
 pub const AWS_TRANSIENT_SCALE: f64 = 0.05;
 /// botocore's scale for throttling errors.
 pub const AWS_THROTTLING_SCALE: f64 = 1.0;
+/// botocore's `RetryQuota.INITIAL_CAPACITY`, also its most: the tokens one
+/// SDK client starts with.
+pub const AWS_QUOTA_CAPACITY: u64 = 500;
+/// botocore's `_RETRY_COST_V2`: the tokens a retry after an error that is
+/// not throttling costs with the new retries, which charge 5
+/// (`_THROTTLING_RETRY_COST`) after throttling; without them a retry costs
+/// 5 (`_RETRY_COST`), or 10 after a timeout (`_TIMEOUT_RETRY_REQUEST`).
+pub const AWS_RETRY_COST: u64 = 14;
+/// botocore's `_NO_RETRY_INCREMENT`: the tokens a call that succeeds at once
+/// gives back.
+pub const AWS_NO_RETRY_REFUND: u64 = 1;
 
 /// Each client's stream; the delay bands share it.
 const CLIENTS: Purpose = Purpose::new("backoff.client");

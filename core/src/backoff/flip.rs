@@ -7,7 +7,7 @@
 //! A run is a few milliseconds, so [`FlipSearch`] tries one change a step,
 //! and the page steps while idle.
 
-use super::verdict::{compare, figure, meets_floor};
+use super::ranking::{compare, figure, meets_floor};
 use super::{BackoffParams, BackoffRun, Fleet, QuotaScope, RetryStrategy, simulate_fleets_against};
 use crate::field::{Field, Kind};
 use crate::units::{count, duration, percent, significant};

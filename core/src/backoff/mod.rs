@@ -100,18 +100,19 @@
 mod delays;
 mod fleet;
 mod flip;
+mod ranking;
 mod verdict;
 
 pub use delays::{
-    ACTIVE_JOB_JITTER, AWS_MAX_BACKOFF, AWS_THROTTLING_SCALE, AWS_TRANSIENT_SCALE, Backoff, Band,
-    CELERY_MAX_COUNTDOWN, DECORRELATED_SPREAD, Waits, active_job_delay, aws_standard_delay,
-    celery_countdown, celery_delay, client_rng, decorrelated, delay_bands, equal_jitter,
-    exponential, full_jitter, sidekiq_delay, uniform_below,
+    ACTIVE_JOB_JITTER, AWS_MAX_BACKOFF, AWS_NO_RETRY_REFUND, AWS_QUOTA_CAPACITY, AWS_RETRY_COST,
+    AWS_THROTTLING_SCALE, AWS_TRANSIENT_SCALE, Backoff, Band, CELERY_MAX_COUNTDOWN,
+    DECORRELATED_SPREAD, Waits, active_job_delay, aws_standard_delay, celery_countdown,
+    celery_delay, client_rng, decorrelated, delay_bands, equal_jitter, exponential, full_jitter,
+    sidekiq_delay, uniform_below,
 };
 pub use fleet::{
-    AWS_NO_RETRY_REFUND, AWS_QUOTA_CAPACITY, AWS_RETRY_COST, BREAKER_FAILURE_PERCENT,
-    BREAKER_MIN_CALLS, BREAKER_OPEN_SECONDS, BREAKER_WINDOW_SECONDS, Burst, Fleet, Timeline,
-    simulate_fleet, simulate_fleets, simulate_fleets_against,
+    BREAKER_FAILURE_PERCENT, BREAKER_MIN_CALLS, BREAKER_OPEN_SECONDS, BREAKER_WINDOW_SECONDS,
+    Burst, Fleet, Timeline, simulate_fleet, simulate_fleets, simulate_fleets_against,
 };
 pub use flip::{Flip, FlipSearch};
 pub use verdict::{Ranked, Verdict};

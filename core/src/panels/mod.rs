@@ -21,6 +21,7 @@ pub mod run;
 pub mod slots;
 pub mod snippet;
 pub mod state;
+pub mod story;
 
 use crate::field::Notice;
 use crate::preset::Preset;

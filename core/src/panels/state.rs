@@ -510,6 +510,14 @@ fn pairs_of(query: &str) -> Vec<(String, String)> {
 /// The Learn page's step, when `p` names it: `step` read as a whole number
 /// from 1 to the number of steps, the first when absent, and the nearest
 /// when out of range.
+impl learn::Step {
+    /// The state showing this step from `seed`: the panel at the step's
+    /// parameters over the defaults.
+    pub fn state(&self, seed: u64) -> State {
+        State::from_page_query(&format!("v=1&p=learn&step={}&s={seed}", self.number())).0
+    }
+}
+
 fn learn_step(pairs: &[(String, String)], notices: &mut Vec<Notice>) -> Option<usize> {
     let last = |key: &str| last_value(pairs, key);
     if last(PANEL_KEY) != Some(LEARN_SLUG) {

@@ -3,10 +3,11 @@ use std::sync::Arc;
 
 use stampede_core::field::Kind;
 use stampede_core::panels::Panel;
-use stampede_core::panels::learn::{STEPS, Step, StepFacts, step};
+use stampede_core::panels::learn::{STEPS, Step, step};
 use stampede_core::panels::queue_replication::replicate;
 use stampede_core::panels::run;
 use stampede_core::panels::state::State;
+use stampede_core::panels::story::StepFacts;
 use stampede_core::units::count;
 use stampede_fleet::panel::FleetReport;
 

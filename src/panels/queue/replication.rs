@@ -25,8 +25,8 @@ use wasm_bindgen::JsValue;
 
 use super::background::{self, Background};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
-use crate::learn::StepShown;
 use crate::panels::{Caption, ChartBlock, Showing};
+use crate::step_shown::StepShown;
 use crate::store::Store;
 use crate::worker;
 

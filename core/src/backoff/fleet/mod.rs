@@ -6,17 +6,17 @@
 //! Clients that share nothing are simulated one by one, each on its own
 //! (`independent`); clients that share the dependency's capacity or a
 //! budget are taken call by call in time order (`interacting`, with the
-//! queue of calls in `call_queue` and the retry quota and circuit breaker
-//! in `shared`).
+//! queue of calls in `call_queue`, the dependency's seconds in `dependency`,
+//! and the retry quota and circuit breaker in `shared`).
 
 mod call_queue;
+mod dependency;
 mod independent;
 mod interacting;
 mod shared;
 
 pub use shared::{
-    AWS_NO_RETRY_REFUND, AWS_QUOTA_CAPACITY, AWS_RETRY_COST, BREAKER_FAILURE_PERCENT,
-    BREAKER_MIN_CALLS, BREAKER_OPEN_SECONDS, BREAKER_WINDOW_SECONDS,
+    BREAKER_FAILURE_PERCENT, BREAKER_MIN_CALLS, BREAKER_OPEN_SECONDS, BREAKER_WINDOW_SECONDS,
 };
 
 use rand::RngExt;
@@ -26,9 +26,10 @@ use super::{Backoff, Dependency, MAX_CALLS, MAX_CAPACITY, MAX_CLIENTS, MAX_SECON
 use crate::error::{InvalidInput, count_at_most, non_negative, within};
 use crate::rng::SeededRng;
 
+use dependency::SecondCounts;
 pub(super) use independent::Clients;
 use independent::{Setup, fine_bin_seconds};
-use interacting::{SecondCounts, simulate_interacting};
+use interacting::simulate_interacting;
 
 /// A calls-per-second timeline has at most this many bins; longer runs get
 /// wider bins.

@@ -4,19 +4,8 @@
 
 use std::collections::VecDeque;
 
-use super::interacting::Service;
-
-/// botocore's `RetryQuota.INITIAL_CAPACITY`, also its most: the tokens one
-/// SDK client starts with.
-pub const AWS_QUOTA_CAPACITY: u64 = 500;
-/// botocore's `_RETRY_COST_V2`: the tokens a retry after an error that is
-/// not throttling costs with the new retries, which charge 5
-/// (`_THROTTLING_RETRY_COST`) after throttling; without them a retry costs
-/// 5 (`_RETRY_COST`), or 10 after a timeout (`_TIMEOUT_RETRY_REQUEST`).
-pub const AWS_RETRY_COST: u64 = 14;
-/// botocore's `_NO_RETRY_INCREMENT`: the tokens a call that succeeds at once
-/// gives back.
-pub const AWS_NO_RETRY_REFUND: u64 = 1;
+use super::super::delays::{AWS_NO_RETRY_REFUND, AWS_QUOTA_CAPACITY, AWS_RETRY_COST};
+use super::dependency::Service;
 
 /// The circuit breaker opens when, over its window, at least
 /// [`BREAKER_MIN_CALLS`] calls reached the dependency and at least this

@@ -1,4 +1,4 @@
-//! The steps' paragraphs, written from what the step's page shows.
+//! The Learn steps' paragraphs, written from what the step's page shows.
 //!
 //! A paragraph states a measured number only as the key number the page
 //! prints beside it, and a number that follows from the parameters alone
@@ -22,7 +22,7 @@ use crate::queue::QueueStrategy;
 use crate::slots::Layout;
 use crate::units::{count, counted, duration, significant};
 
-use super::Step;
+use crate::panels::learn::Step;
 
 /// What a step's page shows for one state, from which its paragraphs are
 /// written: the panel's key numbers, and the Queue's replications once

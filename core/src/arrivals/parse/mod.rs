@@ -8,20 +8,24 @@
 //! bare number of epoch seconds or milliseconds: the unit is guessed once,
 //! from the median magnitude (10¹¹ s is the year 5138, 10¹¹ ms March
 //! 1973), and stated; a row out of range in it is refused, as is one whose
-//! date, clock time or offset no calendar or zone has ([`super::calendar`]). A BOM and any
+//! date, clock time or offset no calendar or zone has ([`calendar`]). A BOM and any
 //! line end (LF, CRLF, CR) are read as [`crate::line_ends`] says. Rows are read line by line, quotes only within a
 //! line, so a stray quote costs its own row and never the rest of the
 //! file; every refused row is kept with its line and reason.
+
+mod calendar;
+
+pub use calendar::{TimeField, WIDEST_OFFSET_S};
 
 use std::collections::HashMap;
 use std::fmt::{self, Write};
 
 use serde::{Deserialize, Serialize};
 
-use super::calendar::{Offset, TimeField, days_in, impossible_field};
 use crate::error::InvalidInput;
 use crate::line_ends;
 use crate::units::counted;
+use calendar::{Offset, days_in, impossible_field};
 
 /// The most bytes an import may have: a million CSV rows with a
 /// timestamp, a duration, an account and a kind fit.

@@ -13,6 +13,8 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 use statrs::function::erf::erfc;
 
+mod words;
+
 use super::burst::{self, PeriodicBurst};
 use super::rate::Rate;
 use crate::rng::{Purpose, seeded};
@@ -166,7 +168,7 @@ pub fn diagnose(times_us: &[i64], seed: u64) -> Diagnosis {
         scaling,
         sentences: Vec::new(),
     };
-    diagnosis.sentences = super::words::sentences(&diagnosis);
+    diagnosis.sentences = words::sentences(&diagnosis);
     diagnosis
 }
 

@@ -11,7 +11,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::parse::RowRefusal;
+use super::RowRefusal;
 
 /// The widest offset from UTC any zone uses, in seconds.
 pub const WIDEST_OFFSET_S: i32 = 14 * 3_600;

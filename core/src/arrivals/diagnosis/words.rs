@@ -1,7 +1,7 @@
 //! A diagnosis in the reader's words: the verdict, then each finding.
 
-use super::burst::PeriodicBurst;
-use super::diagnosis::{DailyCycle, Diagnosis, Dispersion, FanoGrowth};
+use super::{DailyCycle, Diagnosis, Dispersion, FanoGrowth};
+use crate::arrivals::burst::PeriodicBurst;
 use crate::units::{counted, duration, significant};
 
 pub(super) fn sentences(diagnosis: &Diagnosis) -> Vec<String> {

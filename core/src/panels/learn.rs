@@ -6,15 +6,10 @@
 //! panel's state, and the codec ([`super::state`]) writes the step beside the
 //! panel's own keys, so a step's link restores every value the reader moved.
 //!
-//! Its paragraphs ([`Step::paragraphs`]) are written from what the page shows at the
+//! Its paragraphs ([`Step::paragraphs`], in [`super::story`]) are written from what the page shows at the
 //! current parameters, so they follow every control the reader moves.
 
-mod story;
-
-pub use story::StepFacts;
-
 use super::Panel;
-use super::state::State;
 
 /// One screen of the story.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -42,12 +37,6 @@ impl Step {
             .iter()
             .position(|step| step.slug == self.slug)
             .map_or(1, |index| index + 1)
-    }
-
-    /// The state showing this step from `seed`: the panel at the step's
-    /// parameters over the defaults.
-    pub fn state(&self, seed: u64) -> State {
-        State::from_page_query(&format!("v=1&p=learn&step={}&s={seed}", self.number())).0
     }
 }
 
