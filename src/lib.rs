@@ -23,10 +23,13 @@ pub mod worker;
 pub use app::App;
 pub use browser::show_error_banner;
 
-/// Entry point of the bundle: report panics on the page, then mount the app
-/// in place of the skeleton index.html shows until now.
+/// Entry point of the bundle: report panics on the page, start downloading
+/// the opening panel's code, then mount the app in place of the skeleton
+/// index.html shows until now.
 pub fn start() {
     browser::report_panics_on_page();
+    let (opening, _) = stampede_core::panels::state::State::from_page_query(&browser::query());
+    panels::preload(opening.panel);
     leptos::mount::mount_to_body(App);
     browser::remove_skeleton();
 }

@@ -221,15 +221,45 @@ fn not_loaded(panel: Panel) -> impl IntoView {
     }
 }
 
+/// Starts downloading `panel`'s module, so that it arrives while the app
+/// mounts instead of after. The first poll asks the split loader for the
+/// module's files at once; a failed load is not kept, so [`parts`] asks
+/// again and reports it.
+pub fn preload(panel: Panel) {
+    let mut load = Box::pin(async move {
+        match panel {
+            Panel::Poisson => poisson_preload().await,
+            Panel::Jitter => jitter_preload().await,
+            Panel::Backoff => backoff_preload().await,
+            Panel::HashSpread => hash_spread_preload().await,
+            Panel::Slots => slots_preload().await,
+            Panel::Queue => queue_preload().await,
+            Panel::Fleet => fleet_preload().await,
+        }
+    });
+    let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+    // Before the app mounts, so Leptos' executor is not set up yet.
+    if load.as_mut().poll(&mut context).is_pending() {
+        wasm_bindgen_futures::spawn_local(async move {
+            let _ = load.await;
+        });
+    }
+}
+
 /// One split point per panel, in three modules: the panels of arrivals
 /// and retries, the two that simulate queues, and Fleet. Everything only a
 /// module's panels reach moves into it, and code two modules share into
 /// modules of their own. Fewer, larger modules: a panel's first opening
 /// asks for a few files instead of one per group of panels sharing code.
 macro_rules! split_points {
-    ($($function:ident in $module:ident => $panel:ident),* $(,)?) => {$(
+    ($($function:ident, $preload:ident in $module:ident => $panel:ident),* $(,)?) => {$(
         #[cfg(feature = "split")]
-        #[leptos::wasm_split::wasm_split($module, wasm_split_path = ::leptos::wasm_split, fallible)]
+        #[leptos::wasm_split::wasm_split(
+            $module,
+            wasm_split_path = ::leptos::wasm_split,
+            fallible,
+            preload($preload)
+        )]
         fn $function() -> Result<Parts, SplitLoaderError> {
             Ok(Parts::of($panel::explanation(), $panel::figure()))
         }
@@ -238,17 +268,22 @@ macro_rules! split_points {
         async fn $function() -> Result<Parts, SplitLoaderError> {
             Ok(Parts::of($panel::explanation(), $panel::figure()))
         }
+
+        #[cfg(not(feature = "split"))]
+        async fn $preload() -> Result<(), SplitLoaderError> {
+            Ok(())
+        }
     )*};
 }
 
 split_points! {
-    poisson_parts in arrivals => poisson,
-    jitter_parts in arrivals => jitter,
-    backoff_parts in arrivals => backoff,
-    hash_spread_parts in arrivals => hash_spread,
-    slots_parts in queues => slots,
-    queue_parts in queues => queue,
-    fleet_parts in fleet => fleet,
+    poisson_parts, poisson_preload in arrivals => poisson,
+    jitter_parts, jitter_preload in arrivals => jitter,
+    backoff_parts, backoff_preload in arrivals => backoff,
+    hash_spread_parts, hash_spread_preload in arrivals => hash_spread,
+    slots_parts, slots_preload in queues => slots,
+    queue_parts, queue_preload in queues => queue,
+    fleet_parts, fleet_preload in fleet => fleet,
 }
 
 /// One panel's parameters and its run, as memos: the run is recomputed only
