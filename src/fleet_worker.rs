@@ -17,7 +17,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use serde::de::DeserializeOwned;
-use stampede_core::panels::fleet::{FleetFix, FleetProbe, FleetRead};
+use stampede_fleet::panel::{FleetFix, FleetProbe, FleetRead};
 use wasm_bindgen::prelude::*;
 use web_sys::{Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 

@@ -23,7 +23,7 @@
 //!   it stands for; then `{id, stage, value}` for the stages `"read"`,
 //!   `"link"`, `"fix"` and `"probe"` in that order, or `{id, error}` as
 //!   soon as one fails. `value` is a `Uint8Array` holding the stage's
-//!   result from `stampede_core::panels::fleet::report` in postcard, its
+//!   result from `stampede_fleet::panel::report` in postcard, its
 //!   buffer transferred to the page.
 //!
 //! Only the newest request matters. Each stage is its own task, reached
@@ -36,11 +36,10 @@ use std::cell::RefCell;
 
 use serde::Serialize;
 use stampede_core::error::InvalidInput;
-use stampede_core::fleet::link;
-use stampede_core::panels::fleet::{
-    FixMethod, FleetParams, Probe, Sample, WeekStart, budget, report,
-};
+use stampede_core::panels::fleet::{FixMethod, FleetParams, Probe, Sample, WeekStart};
 use stampede_core::panels::state::State;
+use stampede_fleet::link;
+use stampede_fleet::panel::{budget, report};
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent, MessagePort};
 

@@ -213,7 +213,8 @@ async fn a_fleet_worker_that_cannot_load_says_so_and_the_next_request_starts_ane
 /// skipped field) has crept into their types.
 #[wasm_bindgen_test]
 fn a_fleets_stages_cross_from_the_worker_unchanged() {
-    use panels::fleet::{FleetFix, FleetParams, FleetProbe, FleetRead, Probe, Sample, report};
+    use panels::fleet::{FleetParams, Probe, Sample};
+    use stampede_fleet::panel::{FleetFix, FleetProbe, FleetRead, report};
     fn round_trip<T>(value: &T) -> T
     where
         T: serde::Serialize + serde::de::DeserializeOwned,

@@ -63,24 +63,25 @@ use clap::{CommandFactory, Parser, Subcommand};
 use serde::Serialize;
 use stampede_core::error::InvalidInput;
 use stampede_core::field::Choice;
-use stampede_core::fleet::Expansion;
-use stampede_core::fleet::cron::{Horizon, MOST_HORIZON_MINUTES};
-use stampede_core::fleet::file::SkippedLine;
-use stampede_core::fleet::fix::{self, FixChange, FixFigures, NightHours, native};
-use stampede_core::fleet::import::{self, FleetFormat, Imported, InputReport};
-use stampede_core::fleet::instant;
-use stampede_core::fleet::level;
-use stampede_core::fleet::link as fleet_link;
+use stampede_core::fleet_format::FleetFormat;
 use stampede_core::hash_spread::{HashMode, Reduction};
 use stampede_core::key_numbers::KeyNumber;
 use stampede_core::panels::Panel;
-use stampede_core::panels::fleet::FleetReport;
 use stampede_core::panels::run::{self, KeyOffset, TimeSeries};
 use stampede_core::panels::snippet;
 use stampede_core::panels::state::{RESERVED_KEYS, State};
 use stampede_core::panels::{queue_arrivals, queue_replication};
 use stampede_core::replication::{MAX_REPLICATIONS, MIN_REPLICATIONS};
 use stampede_core::units::counted;
+use stampede_fleet::Expansion;
+use stampede_fleet::cron::{Horizon, MOST_HORIZON_MINUTES};
+use stampede_fleet::file::SkippedLine;
+use stampede_fleet::fix::{self, FixChange, FixFigures, NightHours, native};
+use stampede_fleet::import::{self, Imported, InputReport};
+use stampede_fleet::level;
+use stampede_fleet::link as fleet_link;
+use stampede_fleet::panel::FleetReport;
+use stampede_fleet::time;
 
 #[derive(Parser)]
 #[command(
@@ -187,7 +188,7 @@ enum Command {
         /// Where the horizon starts, in RFC 3339: 2026-01-01T00:00:00Z, or
         /// with an offset such as +02:00. By default, the start of the
         /// current day in UTC.
-        #[arg(long, value_name = "RFC3339", value_parser = |text: &str| instant::parse("--from", text).map_err(|e| e.reason))]
+        #[arg(long, value_name = "RFC3339", value_parser = |text: &str| time::parse("--from", text).map_err(|e| e.reason))]
         from: Option<i64>,
         /// How long the horizon is, in hours: 1 to 744 (31 days).
         #[arg(long, value_name = "H", default_value_t = 24, value_parser = clap::value_parser!(u32).range(1..=i64::from(MOST_HORIZON_MINUTES / 60)))]
@@ -241,7 +242,7 @@ fn start_of_today() -> i64 {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |since| since.as_secs() as i64);
-    instant::start_of_day(now)
+    time::start_of_day(now)
 }
 
 /// A parser for one of a core choice's options, by slug, listing each with
@@ -614,7 +615,7 @@ fn fleet(
                 "{}\t{}\t{}",
                 start.line,
                 start.id,
-                instant::format_micros(start.at_micros)
+                time::format_micros(start.at_micros)
             )
         });
         return written
@@ -767,7 +768,7 @@ fn fleet_fix(
     let over_capacity = match how {
         FixHow::Capacity(capacity) => {
             let over = |lines: &[_]| {
-                stampede_core::fleet::expand(lines, from, horizon, seed).map(|expansion| {
+                stampede_fleet::expand(lines, from, horizon, seed).map(|expansion| {
                     let minutes = &expansion.starts_per_minute;
                     minutes.iter().filter(|&&starts| starts > capacity).count()
                 })

@@ -592,7 +592,7 @@ fn fleet_refuses_bad_arguments() {
 #[test]
 fn fleet_reads_the_fleet_a_shared_link_carries() {
     let fleet = "cron\tnightly\t30 2 * * *\ncron\tbroken\t61 * * * *\n";
-    let fragment = stampede_core::fleet::link::encode(fleet).unwrap();
+    let fragment = stampede_fleet::link::encode(fleet).unwrap();
     let link = format!("https://example.org/stampede/?p=fleet#{fragment}");
     for given in [link.as_str(), fragment.as_str()] {
         let output = stampede(

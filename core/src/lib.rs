@@ -9,8 +9,10 @@
 //!   and one module per idea: Poisson arrivals ([`poisson`]), jitter
 //!   ([`jitter`]), retry backoff ([`backoff`]), offsets from ids
 //!   ([`hash_spread`]), slots ([`slots`]), the event scheduler
-//!   ([`scheduler`], [`recurrence`]) and the queue simulation ([`sim`],
-//!   [`queue`]). A model never imports a panel.
+//!   ([`scheduler`], [`recurrence`]), the queue simulation ([`sim`],
+//!   [`queue`]) and a trace's arrivals ([`arrivals`]). A model never
+//!   imports a panel. The fleet's models (a reader's own schedules) are a
+//!   crate of their own on top of this one, `stampede-fleet`.
 //! - **Panels** ([`panels`]): each panel's URL parameters, settle rules,
 //!   presets and key numbers, the URL codec ([`panels::state`]) and the
 //!   entry point that runs the open panel ([`panels::run`]).
@@ -19,7 +21,8 @@
 //! [`field`] (how a parameter is read from text),
 //! [`clock`] (a time of day), [`multinomial`] (how full the busiest of
 //! equal cells gets), [`key_numbers`], [`preset`], [`polyline`] (a chart's path thinned
-//! to its corners) and [`line_ends`] (what ends a line of pasted text).
+//! to its corners), [`line_ends`] (what ends a line of pasted text) and
+//! [`fleet_format`] (the formats a fleet's text is written in).
 
 pub mod arrivals;
 pub mod backoff;
@@ -27,7 +30,7 @@ pub mod clock;
 pub mod dist;
 pub mod error;
 pub mod field;
-pub mod fleet;
+pub mod fleet_format;
 pub mod hash;
 pub mod hash_spread;
 pub mod jitter;

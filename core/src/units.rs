@@ -14,6 +14,21 @@
 
 pub const SECONDS_PER_DAY: u32 = 86_400;
 
+const UNIX_EPOCH: jiff::civil::Date = jiff::civil::date(1970, 1, 1);
+
+/// The date in UTC of day number `days` (days since 1970-01-01), when it
+/// falls in jiff's years, -9999 to 9999.
+pub fn date_of_day(days: i64) -> Option<jiff::civil::Date> {
+    let hours = days.checked_mul(24)?;
+    let duration = jiff::SignedDuration::try_from_hours(hours)?;
+    UNIX_EPOCH.checked_add(duration).ok()
+}
+
+/// The day number of `date`, days since 1970-01-01.
+pub fn day_of_date(date: jiff::civil::Date) -> i64 {
+    date.duration_since(UNIX_EPOCH).as_hours() / 24
+}
+
 /// A duration in seconds, e.g. "288 s", "4 min 48 s", "2 h 30 min".
 pub fn duration(seconds: f64) -> String {
     if !seconds.is_finite() {
@@ -132,6 +147,17 @@ pub fn percent(share: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn day_numbers_are_the_dates_of_jiffs_years() {
+        let leap = jiff::civil::date(2024, 2, 29);
+        assert_eq!(day_of_date(leap), 19_782);
+        assert_eq!(date_of_day(19_782), Some(leap));
+        assert_eq!(date_of_day(-1), Some(jiff::civil::date(1969, 12, 31)));
+        // 10000-01-01, past jiff's last year.
+        assert_eq!(date_of_day(2_932_897), None);
+        assert_eq!(date_of_day(i64::MAX), None);
+    }
 
     #[test]
     fn one_of_a_thing_is_singular() {

@@ -13,14 +13,11 @@ mod heatmap;
 mod input;
 
 use leptos::prelude::*;
-use stampede_core::panels;
 use stampede_core::panels::Panel;
-use stampede_core::panels::fleet::{
-    CapacityLoad, CapacityUnit, FixMethod, FleetFix, FleetParams, FleetProbe, FleetRead, HeatView,
-    Sample,
-};
+use stampede_core::panels::fleet::{CapacityUnit, FixMethod, FleetParams, HeatView, Sample};
 use stampede_core::panels::state::State;
 use stampede_core::units::count;
+use stampede_fleet::panel::{CapacityLoad, FleetFix, FleetProbe, FleetRead};
 
 use self::heat_canvas::HeatCanvas;
 use self::heatmap::Grid;
@@ -414,7 +411,7 @@ fn key_numbers(fleet: Fleet) -> impl IntoView {
                 fleet.fix.with(|fix| {
                     Ok(read
                         .as_ref()
-                        .map(|read| panels::fleet::key_numbers(&params, read, fix.as_ref()))
+                        .map(|read| stampede_fleet::panel::key_numbers(&params, read, fix.as_ref()))
                         .unwrap_or_default())
                 })
             })

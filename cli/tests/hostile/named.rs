@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use stampede_core::fleet::link;
+use stampede_fleet::link;
 
 use crate::cases::Case;
 use crate::generate::nines;

@@ -3,8 +3,6 @@
 
 mod arrivals;
 mod backoff;
-mod fleet;
-mod fleet_linear;
 mod hash_spread;
 mod poisson;
 mod scheduler;
@@ -18,7 +16,5 @@ criterion::criterion_main!(
     sim::benches,
     slots::benches,
     hash_spread::benches,
-    fleet::benches,
-    fleet_linear::benches,
     arrivals::benches
 );

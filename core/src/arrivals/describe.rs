@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-const MICROS_PER_SECOND: i64 = 1_000_000;
+const MICROS_PER_SECOND: i64 = crate::scheduler::MICROS_PER_SECOND as i64;
 /// The bin widths of the raw Fano factors, in seconds.
 pub const FANO_WIDTHS: [u32; 5] = [1, 10, 60, 600, 3_600];
 /// The fewest bins a Fano factor is computed over.

@@ -45,8 +45,11 @@ pub use self::report::{ArrivalsReport, report};
 /// rather than by jiff, whose printer the app's wasm would then carry.
 pub fn format_instant(at_us: i64) -> String {
     let seconds = at_us.div_euclid(1_000_000);
-    let date = crate::fleet::civil::civil_from_days(seconds.div_euclid(86_400));
-    let of_day = seconds.rem_euclid(86_400);
+    let day = i64::from(crate::units::SECONDS_PER_DAY);
+    let Some(date) = crate::units::date_of_day(seconds.div_euclid(day)) else {
+        return format!("{at_us} µs");
+    };
+    let of_day = seconds.rem_euclid(day);
     let millis = at_us.rem_euclid(1_000_000) / 1_000;
     let fraction = match millis {
         0 => String::new(),
@@ -54,9 +57,9 @@ pub fn format_instant(at_us: i64) -> String {
     };
     format!(
         "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}{fraction}Z",
-        date.year,
-        date.month,
-        date.day,
+        date.year(),
+        date.month(),
+        date.day(),
         of_day / 3_600,
         of_day / 60 % 60,
         of_day % 60

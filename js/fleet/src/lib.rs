@@ -14,11 +14,12 @@
 use js_sys::{Array, Error, Object, Reflect};
 use serde::Serialize;
 use stampede_core::field::not_an_option;
-use stampede_core::fleet::cron::{self, Horizon, MOST_HORIZON_MINUTES};
-use stampede_core::fleet::file::SkippedLine;
-use stampede_core::fleet::import::{self, FleetFormat, InputReport};
-use stampede_core::fleet::{Expansion, instant};
+use stampede_core::fleet_format::FleetFormat;
 use stampede_core::panels::state::DEFAULT_SEED;
+use stampede_fleet::cron::{Horizon, MOST_HORIZON_MINUTES};
+use stampede_fleet::file::SkippedLine;
+use stampede_fleet::import::{self, InputReport};
+use stampede_fleet::{Expansion, time};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -116,7 +117,7 @@ impl FleetOptions {
                 Some(format) => format_value(&format)?,
             },
             from: match member("from") {
-                None => instant::start_of_day((js_sys::Date::now() / 1000.0).floor() as i64),
+                None => time::start_of_day((js_sys::Date::now() / 1000.0).floor() as i64),
                 Some(from) => from_value(&from)?,
             },
             horizon: Horizon::hours(hours)
@@ -154,7 +155,7 @@ fn format_value(value: &JsValue) -> Result<FleetFormat, Error> {
 /// The Unix second `from` names: RFC 3339 text or a number of seconds.
 fn from_value(value: &JsValue) -> Result<i64, Error> {
     if let Some(text) = value.as_string() {
-        return instant::parse("from", &text).map_err(|e| Error::new(&e.to_string()));
+        return time::parse("from", &text).map_err(|e| Error::new(&e.to_string()));
     }
     let seconds = value
         .as_f64()
@@ -163,7 +164,7 @@ fn from_value(value: &JsValue) -> Result<i64, Error> {
         return Err(Error::new("from: expected a whole number of Unix seconds"));
     }
     // Out of range values saturate, and check_from refuses them.
-    cron::check_from(seconds as i64).map_err(|e| Error::new(&e.to_string()))
+    time::check_from(seconds as i64).map_err(|e| Error::new(&e.to_string()))
 }
 
 #[cfg(test)]

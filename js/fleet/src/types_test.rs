@@ -2,8 +2,9 @@
 
 use std::collections::BTreeSet;
 
-use stampede_core::fleet::import::{self, FleetFormat};
-use stampede_core::fleet::{self, cron::Horizon};
+use stampede_core::fleet_format::FleetFormat;
+use stampede_fleet::import::{self};
+use stampede_fleet::{self, cron::Horizon};
 
 use super::{FLEET_OPTIONS, FleetResult};
 
@@ -40,7 +41,7 @@ fn fleet_takes_and_returns_its_declared_shape() {
     );
     imported.file.lines[2].spec = "61 * * * *".to_string();
     let read = &imported.file;
-    let expansion = fleet::expand(&read.lines, 0, Horizon::hours(2).unwrap(), 0).unwrap();
+    let expansion = stampede_fleet::expand(&read.lines, 0, Horizon::hours(2).unwrap(), 0).unwrap();
     let result = FleetResult {
         expansion: &expansion,
         input: imported.input(),

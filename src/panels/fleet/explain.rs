@@ -1,6 +1,6 @@
 //! "How it works" for the Fleet panel: how the fleet is read, then one
 //! short section per system with the rule that places its starts, the
-//! formula and the version followed (as `core/src/fleet/` follows them),
+//! formula and the version followed (as `fleet/src/` follows them),
 //! and an example of what the rule does to a fleet.
 
 use leptos::prelude::*;

@@ -6,15 +6,14 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use stampede_core::fleet::file::System;
-use stampede_core::panels::fleet::{
-    CapacityUnit, DiffKind, DiffRow, FixMethod, FleetFix, FleetProbe, FleetRead, Probe, WeekLoad,
-};
+use stampede_core::panels::fleet::{CapacityUnit, FixMethod, Probe};
 use stampede_core::units::{count, significant};
+use stampede_fleet::file::System;
+use stampede_fleet::panel::{DiffKind, DiffRow, FleetFix, FleetProbe, FleetRead, WeekLoad};
 
 use super::heat_canvas::HeatCanvas;
 use super::heatmap::Grid;
-use super::input::notice_list;
+use super::input::{file_name, notice_list};
 use super::{Caption, ChartBlock, Fleet, with_code};
 use crate::browser;
 use crate::store::Store;
@@ -247,24 +246,6 @@ fn counted_jobs(n: u32) -> String {
     match n {
         1 => "1 job".to_string(),
         n => format!("{} jobs", count(u64::from(n))),
-    }
-}
-
-/// A file name for the fleet's text, after its format: `crontab.txt`,
-/// `crontab.fixed.txt`.
-pub fn file_name(read: Option<&FleetRead>, suffix: &str) -> String {
-    let base = read.map_or("fleet", |read| match read.format.as_str() {
-        "" | "auto" => "fleet",
-        format => format,
-    });
-    let base: String = base
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    if suffix.is_empty() {
-        format!("{base}.txt")
-    } else {
-        format!("{base}.{suffix}.txt")
     }
 }
 

@@ -12,11 +12,10 @@
 
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use stampede_core::fleet::civil;
-use stampede_core::panels::fleet::{
-    CellJobs, CellMeasure, FleetRead, HeatView, ShownDay, WeekLoad,
-};
+use stampede_core::panels::fleet::{CellMeasure, HeatView, ShownDay};
 use stampede_core::units::{count, significant};
+use stampede_fleet::panel::{CellJobs, FleetRead, WeekLoad};
+use stampede_fleet::time;
 
 use crate::chart::{self, Area, Drawn, Ink, Pen};
 
@@ -166,7 +165,7 @@ impl Grid {
     /// The weekday and date of the week's day `day` (0 to 6).
     fn row_day(&self, day: usize) -> String {
         let days = self.from.div_euclid(86_400) + day as i64;
-        let date = civil::civil_from_days(days);
+        let date = time::civil_from_days(days);
         format!(
             "{} {} {}",
             WEEKDAYS[days.rem_euclid(7) as usize],

@@ -10,14 +10,14 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use stampede_core::fleet::import::FleetFormat;
-use stampede_core::fleet::import::parts::join_files;
-use stampede_core::panels::fleet::{FleetRead, LineNotice, Sample, grouped_notices};
+use stampede_core::fleet_format::FleetFormat;
+use stampede_core::panels::fleet::Sample;
 use stampede_core::units::{count, counted};
+use stampede_fleet::import::parts::join_files;
+use stampede_fleet::panel::{FleetRead, LineNotice, grouped_notices};
 use wasm_bindgen::JsCast;
 
 use super::Fleet;
-use super::fix::file_name;
 use crate::browser;
 use crate::panels::upload::{file_text, files_of, upload_button};
 use crate::store::Store;
@@ -331,7 +331,7 @@ fn lines_words(first: u32, last: u32, one: &str, many: &str) -> String {
 }
 
 /// "line 12 (spec): why", as the list and the download write it.
-fn skipped_row(skipped: &stampede_core::panels::fleet::Skipped) -> String {
+fn skipped_row(skipped: &stampede_fleet::panel::Skipped) -> String {
     format!(
         "line {} ({}): {}",
         skipped.line, skipped.field, skipped.reason
@@ -462,5 +462,23 @@ fn read_report(fleet: Fleet, read: &FleetRead) -> impl IntoView + use<> {
         {skipped_lines(fleet, read)}
         {notice_list(&read.notices, "Notices")}
         {link_notice}
+    }
+}
+
+/// A file name for the fleet's text, after its format: `crontab.txt`,
+/// `crontab.fixed.txt`.
+pub fn file_name(read: Option<&FleetRead>, suffix: &str) -> String {
+    let base = read.map_or("fleet", |read| match read.format.as_str() {
+        "" | "auto" => "fleet",
+        format => format,
+    });
+    let base: String = base
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    if suffix.is_empty() {
+        format!("{base}.txt")
+    } else {
+        format!("{base}.{suffix}.txt")
     }
 }

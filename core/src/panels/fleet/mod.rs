@@ -1,29 +1,23 @@
 //! The Fleet panel: a reader's own schedules, where they pile up, and the
 //! fix to paste back.
 //!
-//! Its URL holds the settings ([`FleetParams`]); the fleet's text travels
-//! in the link's fragment ([`crate::fleet::link`]) or, for a sample, as the
-//! sample's name (`smp`). [`report`] reads and expands the text over one
-//! week from midnight UTC of `wk`, and gives the page every number it draws,
-//! so switching the view, the day or the capacity redraws without reading
-//! the fleet again.
+//! Its URL holds the settings ([`FleetParams`]), which the one URL codec
+//! ([`crate::panels::state`]) reads and writes; the fleet's text travels in
+//! the link's fragment or, for a sample, as the sample's name (`smp`). The
+//! fleet itself, and the run that reads and expands the text over one week
+//! from midnight UTC of `wk`, live in the fleet crate (`stampede-fleet`,
+//! whose `panel` module runs this panel): only the parameters, samples and
+//! presets are here, below it.
 
-pub mod budget;
-mod diff;
-mod keys;
-mod load;
-pub mod report;
 pub mod samples;
 
 use crate::choice_enum;
 use crate::field::{Field, FieldValue};
-use crate::fleet::civil::{self, SECONDS_PER_DAY};
-use crate::fleet::fix::NightHours;
-use crate::fleet::import::FleetFormat;
+use crate::fleet_format::FleetFormat;
 use crate::panel_params;
 use crate::preset::Preset;
+use crate::units::{SECONDS_PER_DAY, date_of_day, day_of_date};
 
-pub use report::*;
 pub use samples::Sample;
 
 choice_enum! {
@@ -66,8 +60,8 @@ choice_enum! {
 }
 
 choice_enum! {
-    /// How the fix places the lines it moves ([`crate::fleet::fix`],
-    /// [`crate::fleet::level`]).
+    /// How the fix places the lines it moves: hashed into their windows,
+    /// levelled, or moved to fit a capacity.
     pub enum FixMethod {
         Hash = ("hash", "Hash each job into its window"),
         Level = ("level", "Level: each job where the load is lowest"),
@@ -76,8 +70,7 @@ choice_enum! {
 }
 
 choice_enum! {
-    /// The small change whose effect the stability figure shows
-    /// ([`crate::fleet::stability`]).
+    /// The small change whose effect the stability figure shows.
     pub enum Probe {
         None = ("none", "No change"),
         Rename = ("rename", "Rename a job"),
@@ -142,17 +135,21 @@ impl FieldValue for WeekStart {
         let (Some(year), Some(month), Some(day)) = (number(4), number(2), number(2)) else {
             return Err("expected a date written YYYY-MM-DD, such as 2026-01-05".into());
         };
-        let days = civil::days_from_civil(i64::from(year), month, day);
-        let date = civil::civil_from_days(days);
-        if (date.year, date.month, date.day) != (i64::from(year), month, day) {
+        let Ok(date) = jiff::civil::Date::new(year as i16, month as i8, day as i8) else {
             return Err(format!("{text} is not a date of the calendar"));
-        }
-        Ok((WeekStart(days * SECONDS_PER_DAY), None))
+        };
+        Ok((
+            WeekStart(day_of_date(date) * i64::from(SECONDS_PER_DAY)),
+            None,
+        ))
     }
 
     fn encode(&self) -> String {
-        let date = civil::civil_from_days(self.0.div_euclid(SECONDS_PER_DAY));
-        format!("{:04}-{:02}-{:02}", date.year, date.month, date.day)
+        match date_of_day(self.0.div_euclid(i64::from(SECONDS_PER_DAY))) {
+            Some(date) => format!("{:04}-{:02}-{:02}", date.year(), date.month(), date.day()),
+            // Past jiff's years, which no week read from a link reaches.
+            None => self.0.to_string(),
+        }
     }
 }
 
@@ -166,20 +163,6 @@ choice_enum! {
         ToSix = ("0-5", "00:00 to 05:59"),
         ToEight = ("0-7", "00:00 to 07:59"),
         OneToSix = ("1-6", "01:00 to 06:59"),
-    }
-}
-
-impl NightWindow {
-    /// The night's hours; `None` for a job's own hour.
-    pub fn hours(self) -> Option<NightHours> {
-        let (first, last) = match self {
-            Self::OwnHour => return None,
-            Self::ToFour => (0, 3),
-            Self::ToSix => (0, 5),
-            Self::ToEight => (0, 7),
-            Self::OneToSix => (1, 6),
-        };
-        Some(NightHours { first, last })
     }
 }
 
@@ -217,6 +200,3 @@ pub const PRESETS: &[Preset] = &[
         query: "smp=k8s&vw=week",
     },
 ];
-
-#[cfg(test)]
-mod tests;

@@ -140,7 +140,7 @@ fn systemd_timer() -> String {
 
 /// A `prometheus.yml` with 500 static targets in three jobs, scraped every
 /// minute, 2 and 5 minutes: 1,915,200 scrapes a week, under the
-/// expansion's cap of [`crate::fleet::MOST_STARTS`] (500 targets every
+/// expansion's cap of the fleet crate's `MOST_STARTS` (500 targets every
 /// minute would be 5,040,000).
 fn prometheus() -> String {
     let mut text = String::from(

@@ -1,0 +1,7 @@
+//! Benchmarks of the fleet, one module per topic, in one binary:
+//! `cargo bench -p stampede-fleet`.
+
+mod expand;
+mod linear;
+
+criterion::criterion_main!(expand::benches, linear::benches);
