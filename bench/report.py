@@ -6,7 +6,7 @@ Reads the JSON files scripts/bench-report left in its work folder
 hashes.json from the bench/ scripts), criterion's estimates of the
 benchmarks run since the stamp file was touched, and the machine's
 description; writes report.json (every figure) and report.md (a Markdown
-table for README's "Performance" section) into the output folder; prints
+table for the book's Performance chapter) into the output folder; prints
 PASS or FAIL for each budget and exits 1 if any fails.
 
 Usage: python3 bench/report.py WORK_DIR OUT_DIR CRITERION_DIR STAMP

@@ -7,7 +7,7 @@
 //   beside FILE by scripts/build, with Content-Encoding.
 // - Every file may be loaded from any origin (CORS), as the element's
 //   script and the JS modules are by other sites' pages.
-// - With `caching: 'build'` it sends the cache rules README gives (fixed
+// - With `caching: 'build'` it sends the book's Publishing cache rules (fixed
 //   names revalidate, content-named files are immutable); with `'none'`,
 //   no-store, so a test never sees an earlier build.
 

@@ -3,7 +3,7 @@
 // by function (self time, idle left out). Not a test and not a benchmark:
 // the profiler slows the page, so read the shares, not the times.
 //
-// Build with the wasm names kept first (README, "Performance"), then:
+// Build with the wasm names kept first (the book's Performance chapter), then:
 //   node tests/e2e/profile-drag.mjs DIST PANEL KEY   e.g. target/prof/dist queue w
 // TOP=N prints the N largest (default 30); the whole profile is written to
 // target/drag.cpuprofile, which Chromium's DevTools opens.

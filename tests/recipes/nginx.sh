@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Follows the publishing recipe in recipes/nginx.conf: serves a build under
+# Follows the publishing recipe in docs/deploy/nginx.conf: serves a build under
 # Debian's nginx, in the foreground on 127.0.0.1, and checks what a browser
 # gets: the page as HTML that is revalidated, hashed files as long-lived
 # wasm or JavaScript, gzip where the build wrote it, CORS on everything.
@@ -17,8 +17,12 @@ cleanup() {
 trap cleanup EXIT
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-sed "s|/srv/stampede/dist/|$dist/|" recipes/nginx.conf > "$work/stampede.conf"
-# The smallest server around the recipe, writing only inside $work.
+# The recipe as a reader edits it: its folder and a local port.
+sed -e "s|/srv/stampede/dist/|$dist/|" -e "s|listen 80;|listen 127.0.0.1:$port;|" \
+  docs/deploy/nginx.conf > "$work/stampede.conf"
+grep -q "listen 127.0.0.1:$port;" "$work/stampede.conf" ||
+  { echo "nginx recipe: no 'listen 80;' to point at a local port" >&2; exit 1; }
+# The smallest http block around the recipe, writing only inside $work.
 cat > "$work/nginx.conf" <<CONF
 daemon off;
 pid $work/nginx.pid;
@@ -33,10 +37,7 @@ http {
   fastcgi_temp_path $work/fastcgi;
   uwsgi_temp_path $work/uwsgi;
   scgi_temp_path $work/scgi;
-  server {
-    listen 127.0.0.1:$port;
-    include $work/stampede.conf;
-  }
+  include $work/stampede.conf;
 }
 CONF
 
@@ -78,6 +79,8 @@ if [[ -f "$dist/$wasm.gz" ]]; then
 fi
 expect js/stampede.js Content-Type 'javascript'
 expect js/stampede.js Cache-Control '^no-cache$'
+# The book, which scripts/build copies into the build.
+expect docs/ Content-Type '^text/html'
 
 if ((failures > 0)); then
   echo "nginx recipe: $failures checks failed" >&2
