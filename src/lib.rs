@@ -11,6 +11,7 @@ mod chart;
 mod controls;
 pub mod fleet_worker;
 mod learn;
+mod messages;
 mod notices;
 mod panels;
 mod playback;

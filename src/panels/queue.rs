@@ -159,7 +159,7 @@ impl Runner {
                 Err(why) => self.status.set(Status::WorkerFailed(why)),
             }
         };
-        match worker::start(query, on_progress, on_done) {
+        match worker::start(worker::Request::Run(query), on_progress, on_done) {
             Ok(run) => self.background.hold(run),
             Err(why) => self.status.set(Status::WorkerFailed(why)),
         }

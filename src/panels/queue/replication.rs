@@ -21,7 +21,6 @@ use stampede_core::panels::state::State;
 use stampede_core::queue::QueueParams;
 use stampede_core::replication::DEFAULT_REPLICATIONS;
 use stampede_core::units::count;
-use wasm_bindgen::JsValue;
 
 use super::background::{self, Background};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
@@ -169,24 +168,17 @@ impl Replicator {
     }
 }
 
-/// `{replicate: query, from, to}`, with `arrivals` and `resample` for a
-/// trace: the runs `runs` of the replications of `query`, for one worker.
-fn part_request(query: &str, runs: &Range<u32>, trace: Option<&TraceRequest>) -> JsValue {
-    let request = js_sys::Object::new();
-    let mut fields = vec![
-        ("replicate", JsValue::from(query)),
-        ("from", runs.start.into()),
-        ("to", runs.end.into()),
-    ];
-    if let Some(trace) = trace {
-        fields.push(("arrivals", JsValue::from(trace.text.as_str())));
-        fields.push(("resample", trace.resample.into()));
+/// The request of the runs `runs` of the replications of `query`, for one
+/// worker, replaying `trace` when there is one.
+fn part_request(query: &str, runs: &Range<u32>, trace: Option<&TraceRequest>) -> worker::Request {
+    worker::Request::Replicate {
+        query: query.to_string(),
+        runs: runs.clone(),
+        trace: trace.map(|trace| worker::Trace {
+            text: trace.text.to_string(),
+            resample: trace.resample,
+        }),
     }
-    for (key, value) in fields {
-        // Setting a key on a fresh plain object cannot fail.
-        let _ = js_sys::Reflect::set(&request, &key.into(), &value);
-    }
-    request.into()
 }
 
 /// The workers to run replications on: one per core the browser offers,
