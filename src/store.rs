@@ -5,9 +5,9 @@
 use leptos::prelude::*;
 use stampede_core::field::Notice;
 use stampede_core::panels::Panel;
+use stampede_core::panels::State;
 use stampede_core::panels::fleet::Sample;
 use stampede_core::panels::learn::Step;
-use stampede_core::panels::state::State;
 use stampede_core::preset::Preset;
 
 use crate::browser;

@@ -16,9 +16,10 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use stampede_core::arrivals::{self, MAX_BYTES};
 use stampede_core::panels::Panel;
+use stampede_core::panels::State;
+use stampede_core::panels::queue;
 use stampede_core::panels::queue::wait_percentile;
 use stampede_core::panels::queue_arrivals::ArrivalsRun;
-use stampede_core::panels::state::State;
 use stampede_core::queue::{Lane, QueueParams};
 use stampede_core::units::{count, duration, significant};
 
@@ -235,7 +236,7 @@ pub fn view() -> impl IntoView {
     });
     let is_current = move || is_current.get();
     view! {
-        <ChartBlock figure="imported" png=false>
+        <ChartBlock figure=queue::IMPORTED png=false>
             <Caption slot>
                 "Paste job arrivals, one timestamp a line (RFC 3339, or epoch seconds or
                 milliseconds), or CSV with a header naming a timestamp column and, if you have

@@ -16,8 +16,9 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use stampede_core::panels::Panel;
+use stampede_core::panels::State;
+use stampede_core::panels::queue;
 use stampede_core::panels::queue_replication::{Replicated, ReplicationPart, split_runs};
-use stampede_core::panels::state::State;
 use stampede_core::queue::QueueParams;
 use stampede_core::replication::DEFAULT_REPLICATIONS;
 use stampede_core::units::count;
@@ -215,7 +216,7 @@ pub fn ReplicationView() -> impl IntoView {
             <ReplicationStatus replicator ids=PANEL_IDS />
             {move || shown.with(|shown| shown.clone().map(|shown| view! { <Figures shown whose="The panel's lanes" /> }))}
             <Show when=move || shown.with(Option::is_some)>
-                <ChartBlock figure="depth-band">
+                <ChartBlock figure=queue::DEPTH_BAND>
                     <Caption slot>
                         "The most jobs waiting in each bin across the seeds: the median line over \
                          the band from the 10th to the 90th percentile, one per lane."
