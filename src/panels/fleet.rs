@@ -25,7 +25,7 @@ use self::heatmap::Grid;
 use super::{Caption, ChartBlock, PanelUi, Showing, with_code};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
 use crate::fleet_worker::{self, Reply, Source};
-use crate::store::Store;
+use crate::store::{Arrivals, Store};
 
 use explain::explanation;
 
@@ -513,11 +513,9 @@ fn simulate_starts(fleet: Fleet) -> impl IntoView {
             move |reply| match reply {
                 Reply::Arrivals(text) => {
                     fleet.status.set(Status::Idle);
-                    super::queue::hand_over(text, format!("day {} of the fleet", day + 1));
-                    fleet.store.show_panel(Panel::Queue);
-                    if let Some(workers) = workers {
-                        fleet.store.set("w", &workers.to_string());
-                    }
+                    let source = format!("day {} of the fleet", day + 1);
+                    let arrivals = Arrivals { text, source };
+                    fleet.store.simulate_in_queue(arrivals, workers);
                 }
                 Reply::Failed(why) | Reply::OverBudget(why) => {
                     fleet.status.set(Status::Failed(why))

@@ -12,7 +12,6 @@ mod refused;
 mod replication;
 mod scheduler;
 
-pub use imported::hand_over;
 use stampede_core::panels;
 use std::sync::Arc;
 
