@@ -3,8 +3,9 @@
 
 use leptos::prelude::*;
 use stampede_core::panels::Panel;
+use stampede_core::panels::State;
 use stampede_core::panels::learn;
-use stampede_core::panels::state::{LEARN_SLUG, State};
+use stampede_core::panels::state::LEARN_SLUG;
 
 use crate::browser;
 use crate::controls::SkipToControls;

@@ -1,6 +1,6 @@
-//! The page's side of the Fleet panel's worker (`src/fleet_worker_main.rs`,
-//! whose module text gives the messages): one worker a page, started by
-//! the first request, that reads, fixes and probes a fleet.
+//! The page's side of the Fleet panel's worker (`src/fleet_worker_main.rs`):
+//! one worker a page, started by the first request, that reads, fixes and
+//! probes a fleet. The two speak the enums of [`crate::messages::fleet`].
 //!
 //! Every request gets a larger id, and a reply to any but the newest is
 //! dropped, so a slow answer never overwrites a newer one. The worker
@@ -16,12 +16,12 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use serde::de::DeserializeOwned;
-use stampede_fleet::panel::{FleetFix, FleetProbe, FleetRead};
 use wasm_bindgen::prelude::*;
 use web_sys::{Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-use crate::worker::{describe, error_detail, message_field};
+use crate::messages::fleet::{Message, Request};
+pub use crate::messages::fleet::{Reply, Source};
+use crate::worker::{describe, error_detail};
 
 /// The loader of the `stampede-fleet-worker` binary (index.html), relative to the page
 /// like every other asset, so the app works under any sub-path: the one the
@@ -43,35 +43,6 @@ const TAKE_MS: f64 = 250.0;
 /// every stage of a 10,000-line fleet takes a tenth of this.
 const STAGE_MS: f64 = 5_000.0;
 
-/// Where the fleet's text comes from.
-pub enum Source {
-    /// The text itself, typed, pasted or dropped.
-    Text(String),
-    /// A link's fragment, without `#`; the worker replies with its text.
-    Fragment(String),
-    /// The sample the query names; the worker replies with its text.
-    Sample,
-}
-
-/// One message of the worker about the newest request.
-pub enum Reply {
-    /// The text a fragment or a sample stands for.
-    Text(String),
-    Read(Box<FleetRead>),
-    /// The link fragment that carries the reader's own fleet, or why none
-    /// can; `None` for a sample.
-    Link(Option<Result<String, String>>),
-    Fix(Box<FleetFix>),
-    Probe(Option<FleetProbe>),
-    /// A day's starts as arrivals for the Queue panel (a CSV text).
-    Arrivals(String),
-    /// The fleet was not read, or its reading was stopped, because it could
-    /// take minutes: why, for the reader to ask for it anyway.
-    OverBudget(String),
-    /// The request failed, or the worker did: the reader's message.
-    Failed(String),
-}
-
 type OnReply = Rc<dyn Fn(Reply)>;
 /// What the browser calls: on a message, an error, a timer.
 type Listener = Closure<dyn FnMut(JsValue)>;
@@ -80,7 +51,7 @@ type Listener = Closure<dyn FnMut(JsValue)>;
 #[derive(Clone, Copy, PartialEq)]
 enum Awaiting {
     Nothing,
-    /// The worker's `ready`.
+    /// The worker's word that it is ready.
     Ready,
     /// The worker's word that it took the newest request.
     Taken,
@@ -88,21 +59,18 @@ enum Awaiting {
     Stage,
 }
 
-/// The newest request: what the worker needs to run it again, and who
+/// The newest request, which a fresh worker can be sent again, and who
 /// hears the replies.
 #[derive(Clone)]
-struct Request {
-    id: f64,
-    message: JsValue,
-    /// Whether the reader asked to wait however long it takes.
-    patient: bool,
+struct Newest {
+    request: Request,
     on_reply: OnReply,
 }
 
 struct Connection {
     worker: Worker,
     ready: Cell<bool>,
-    request: RefCell<Request>,
+    newest: RefCell<Newest>,
     /// Whether the worker works on the newest request.
     busy: Cell<bool>,
     /// When the worker last sent anything, in ms since the epoch.
@@ -122,7 +90,7 @@ pub fn stall_own_fleets() {
 thread_local! {
     static STALL: Cell<bool> = const { Cell::new(false) };
     static CONNECTION: RefCell<Option<Rc<Connection>>> = const { RefCell::new(None) };
-    static NEXT_ID: Cell<f64> = const { Cell::new(1.0) };
+    static NEXT_ID: Cell<u32> = const { Cell::new(1) };
 }
 
 /// Asks the worker to read the fleet of `source` under the settings of
@@ -138,36 +106,21 @@ pub fn request(
     on_reply: impl Fn(Reply) + 'static,
 ) {
     let id = NEXT_ID.get();
-    NEXT_ID.set(id + 1.0);
-    let message = js_sys::Object::new();
-    let set = |key: &str, value: JsValue| {
-        let _ = js_sys::Reflect::set(&message, &key.into(), &value);
-    };
-    set("id", id.into());
-    set("query", query.into());
-    match source {
-        Source::Text(text) => set("text", text.into()),
-        Source::Fragment(fragment) => set("fragment", fragment.into()),
-        Source::Sample => {}
-    }
-    if let Some(day) = day {
-        set("day", day.into());
-    }
-    if patient {
-        set("patient", JsValue::TRUE);
-    }
-    if STALL.get() {
-        set("stall", JsValue::TRUE);
-    }
-    let request = Request {
-        id,
-        message: message.into(),
-        patient,
+    NEXT_ID.set(id + 1);
+    let newest = Newest {
+        request: Request {
+            id,
+            query: query.to_string(),
+            source,
+            day,
+            patient,
+            stall: STALL.get(),
+        },
         on_reply: Rc::new(on_reply),
     };
     match CONNECTION.with_borrow(Clone::clone) {
-        Some(connection) => connection.take(request),
-        None => start_with(request),
+        Some(connection) => connection.take(newest),
+        None => start_with(newest),
     }
 }
 
@@ -175,18 +128,18 @@ pub fn request(
 /// the panel is closing.
 pub fn stop() {
     if let Some(connection) = CONNECTION.with_borrow(Clone::clone) {
-        connection.request.borrow_mut().on_reply = Rc::new(|_| {});
+        connection.newest.borrow_mut().on_reply = Rc::new(|_| {});
         if connection.busy.get() {
             connection.forget();
         }
     }
 }
 
-/// Starts a worker for `request`, or tells its listener why none starts.
-fn start_with(request: Request) {
+/// Starts a worker for `newest`, or tells its listener why none starts.
+fn start_with(newest: Newest) {
     match start() {
-        Ok(connection) => connection.take(request),
-        Err(why) => (request.on_reply)(Reply::Failed(why)),
+        Ok(connection) => connection.take(newest),
+        Err(why) => (newest.on_reply)(Reply::Failed(why)),
     }
 }
 
@@ -204,10 +157,15 @@ fn start() -> Result<Rc<Connection>, String> {
     let connection = Rc::new(Connection {
         worker,
         ready: Cell::new(false),
-        request: RefCell::new(Request {
-            id: 0.0,
-            message: JsValue::NULL,
-            patient: false,
+        newest: RefCell::new(Newest {
+            request: Request {
+                id: 0,
+                query: String::new(),
+                source: Source::Sample,
+                day: None,
+                patient: false,
+                stall: false,
+            },
             on_reply: Rc::new(|_| {}),
         }),
         busy: Cell::new(false),
@@ -219,7 +177,7 @@ fn start() -> Result<Rc<Connection>, String> {
     let weak = Rc::downgrade(&connection);
     let on_message = Listener::new(move |event: JsValue| {
         if let Some(connection) = weak.upgrade() {
-            connection.receive(&event.unchecked_into::<MessageEvent>().data());
+            connection.receive(event.unchecked_into::<MessageEvent>().data());
         }
     });
     let weak = Rc::downgrade(&connection);
@@ -247,82 +205,73 @@ fn start() -> Result<Rc<Connection>, String> {
 }
 
 impl Connection {
-    /// Makes `request` the newest, sent now or once the worker is ready,
-    /// or sent to a fresh worker when this one is stuck in a long stage.
-    fn take(&self, request: Request) {
+    /// Makes `newest` the newest request, sent now or once the worker is
+    /// ready, or sent to a fresh worker when this one is stuck in a long
+    /// stage.
+    fn take(&self, newest: Newest) {
         let stuck = self.busy.get() && js_sys::Date::now() - self.heard.get() >= TAKE_MS;
         if stuck && self.ready.get() {
             self.forget();
-            return start_with(request);
+            return start_with(newest);
         }
         if !self.busy.get() {
             // An idle worker has until TAKE_MS from now to answer.
             self.heard.set(js_sys::Date::now());
         }
-        let message = request.message.clone();
-        *self.request.borrow_mut() = request;
+        *self.newest.borrow_mut() = newest;
         self.busy.set(true);
         if self.ready.get() {
-            self.send(&message);
+            self.send();
         }
     }
 
-    fn receive(&self, message: &JsValue) {
+    fn receive(&self, data: JsValue) {
         self.heard.set(js_sys::Date::now());
-        let field = |key: &str| message_field(message, key);
-        if field("ready").is_some() {
-            self.ready.set(true);
-            if self.busy.get() {
-                let message = self.request.borrow().message.clone();
-                self.send(&message);
-            } else {
-                self.wait_for(Awaiting::Nothing);
-            }
-            return;
-        }
-        if field("id").and_then(|id| id.as_f64()) != Some(self.request.borrow().id) {
-            return;
-        }
-        let stage = field("stage").and_then(|stage| stage.as_string());
-        let last = field("error").is_some()
-            || field("over").is_some()
-            || matches!(stage.as_deref(), Some("probe" | "arrivals"));
-        if last {
-            self.busy.set(false);
-            self.wait_for(Awaiting::Nothing);
-        } else {
-            self.wait_for(Awaiting::Stage);
-        }
-        let reply = if field("taken").is_some() {
-            return;
-        } else if let Some(text) = field("text") {
-            Reply::Text(text.as_string().unwrap_or_default())
-        } else if let Some(error) = field("error") {
-            Reply::Failed(error.as_string().unwrap_or_default())
-        } else if let Some(why) = field("over") {
-            Reply::OverBudget(why.as_string().unwrap_or_default())
-        } else {
-            let value = field("value").unwrap_or(JsValue::NULL);
-            match stage.as_deref() {
-                Some("read") => decode(value).map(|read| Reply::Read(Box::new(read))),
-                Some("link") => decode(value).map(Reply::Link),
-                Some("fix") => decode(value).map(|fix| Reply::Fix(Box::new(fix))),
-                Some("probe") => decode(value).map(Reply::Probe),
-                Some("arrivals") => decode(value).map(Reply::Arrivals),
-                _ => return,
-            }
-            .unwrap_or_else(Reply::Failed)
+        let message = match decode(data) {
+            Ok(message) => message,
+            Err(why) => return self.fail(why),
         };
-        self.reply(reply);
+        let newest = self.newest.borrow().request.id;
+        match message {
+            Message::Ready => {
+                self.ready.set(true);
+                if self.busy.get() {
+                    self.send();
+                } else {
+                    self.wait_for(Awaiting::Nothing);
+                }
+            }
+            Message::Taken(id) if id == newest => self.wait_for(Awaiting::Stage),
+            Message::Reply(id, reply) if id == newest => {
+                if reply.is_last() {
+                    self.busy.set(false);
+                    self.wait_for(Awaiting::Nothing);
+                } else {
+                    self.wait_for(Awaiting::Stage);
+                }
+                self.reply(reply);
+            }
+            Message::Taken(_) | Message::Reply(..) => {}
+            Message::Unreadable(why) => self.fail(format!(
+                "the fleet's worker could not read the request: {why}"
+            )),
+        }
     }
 
-    fn send(&self, message: &JsValue) {
-        match self.worker.post_message(message) {
+    /// Sends the newest request, in postcard with its buffer transferred.
+    fn send(&self) {
+        let sent = postcard::to_allocvec(&self.newest.borrow().request)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| {
+                let bytes = js_sys::Uint8Array::from(&bytes[..]);
+                let transfer = js_sys::Array::of1(&bytes.buffer());
+                self.worker
+                    .post_message_with_transfer(&bytes, &transfer)
+                    .map_err(|error| describe(&error))
+            });
+        match sent {
             Ok(()) => self.wait_for(Awaiting::Taken),
-            Err(error) => self.fail(format!(
-                "the fleet could not be sent to its worker: {}",
-                describe(&error)
-            )),
+            Err(why) => self.fail(format!("the fleet could not be sent to its worker: {why}")),
         }
     }
 
@@ -340,7 +289,7 @@ impl Connection {
             Awaiting::Taken => {
                 TAKE_MS - (js_sys::Date::now() - self.heard.get()).clamp(0.0, TAKE_MS)
             }
-            Awaiting::Stage if !self.request.borrow().patient => STAGE_MS,
+            Awaiting::Stage if !self.newest.borrow().request.patient => STAGE_MS,
             Awaiting::Stage | Awaiting::Nothing => return,
         } as i32;
         let listeners = self.listeners.borrow();
@@ -364,9 +313,9 @@ impl Connection {
                 READY_TIMEOUT_MS / 1000.0
             )),
             Awaiting::Taken => {
-                let request = self.request.borrow().clone();
+                let newest = self.newest.borrow().clone();
                 self.forget();
-                start_with(request);
+                start_with(newest);
             }
             Awaiting::Stage => {
                 self.forget();
@@ -410,14 +359,14 @@ impl Connection {
     }
 
     fn reply(&self, reply: Reply) {
-        let on_reply = self.request.borrow().on_reply.clone();
+        let on_reply = self.newest.borrow().on_reply.clone();
         on_reply(reply);
     }
 }
 
-/// A stage's value, read back into core's type from its postcard bytes.
-fn decode<T: DeserializeOwned>(value: JsValue) -> Result<T, String> {
-    let bytes = value
+/// A message of the worker, read back from its postcard bytes.
+fn decode(data: JsValue) -> Result<Message, String> {
+    let bytes = data
         .dyn_into::<js_sys::Uint8Array>()
         .map_err(|_| "the fleet's worker sent no bytes".to_string())?
         .to_vec();

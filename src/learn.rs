@@ -17,8 +17,9 @@ use leptos::ev;
 use leptos::html;
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
+use stampede_core::panels::State;
 use stampede_core::panels::learn::{self, STEPS, Step};
-use stampede_core::panels::state::{State, View};
+use stampede_core::panels::state::View;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 

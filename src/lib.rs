@@ -1,7 +1,7 @@
 //! The Stampede web app: a Leptos shell around `stampede-core`.
 //!
 //! Data flows one way: the URL is decoded by core into a validated
-//! [`State`](stampede_core::panels::state::State), panels draw what core computes
+//! [`State`](stampede_core::panels::State), panels draw what core computes
 //! from it, and controls write back through the same core codec. This crate
 //! only wires and draws; every number comes from core.
 
@@ -11,6 +11,7 @@ mod chart;
 mod controls;
 pub mod fleet_worker;
 mod learn;
+mod messages;
 mod notices;
 mod panels;
 mod playback;
@@ -28,7 +29,7 @@ pub use browser::show_error_banner;
 /// index.html shows until now.
 pub fn start() {
     browser::report_panics_on_page();
-    let (opening, _) = stampede_core::panels::state::State::from_page_query(&browser::query());
+    let (opening, _) = stampede_core::panels::State::from_page_query(&browser::query());
     panels::preload(opening.panel);
     leptos::mount::mount_to_body(App);
     browser::remove_skeleton();

@@ -9,8 +9,9 @@ use std::time::Duration;
 use leptos::html;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use stampede_core::panels::State;
 use stampede_core::panels::learn;
-use stampede_core::panels::state::{State, Theme, View};
+use stampede_core::panels::state::{Theme, View};
 use stampede_core::panels::{Figure, Panel};
 use wasm_bindgen::{JsCast, JsValue};
 

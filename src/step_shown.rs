@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use stampede_core::key_numbers::KeyNumber;
+use stampede_core::panels::State;
 use stampede_core::panels::queue_replication::Replicated;
-use stampede_core::panels::state::State;
 use stampede_core::panels::story::StepFacts;
 
 use crate::store::Store;

@@ -5,10 +5,11 @@
 use leptos::prelude::*;
 use stampede_core::field::Notice;
 use stampede_core::panels::Panel;
+use stampede_core::panels::State;
 use stampede_core::panels::fleet::Sample;
 use stampede_core::panels::learn::Step;
-use stampede_core::panels::state::State;
 use stampede_core::preset::Preset;
+use stampede_core::queue::QueueParams;
 
 use crate::browser;
 
@@ -23,6 +24,16 @@ pub struct Store {
     pub fragment: RwSignal<Option<String>>,
     /// Whether the Learn page is in presenter mode, which outlives a step.
     pub presenting: RwSignal<bool>,
+    /// Arrivals another panel handed to the Queue panel (the Fleet's
+    /// starts of a day), until the Queue panel takes them as its own.
+    pub arrivals_for_queue: RwSignal<Option<Arrivals>>,
+}
+
+/// A text of arrivals, and what it is, as the Queue's import box names it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Arrivals {
+    pub text: String,
+    pub source: String,
 }
 
 /// A notice, and the field whose change made it when that was another
@@ -49,6 +60,7 @@ impl Store {
             controls_open: RwSignal::new(false),
             fragment: RwSignal::new(None),
             presenting: RwSignal::new(false),
+            arrivals_for_queue: RwSignal::new(None),
         }
     }
 
@@ -123,6 +135,16 @@ impl Store {
         let entry = self.state.with_untracked(|state| self.entry(state));
         browser::push_entry(entry);
         request_animation_frame(|| browser::focus("step-title"));
+    }
+
+    /// Opens the Queue panel on `arrivals`, and on `workers` workers when
+    /// given, in a new history entry.
+    pub fn simulate_in_queue(&self, arrivals: Arrivals, workers: Option<u32>) {
+        self.arrivals_for_queue.set(Some(arrivals));
+        self.show_panel(Panel::Queue);
+        if let Some(workers) = workers {
+            self.set(QueueParams::WORKERS.key, &workers.to_string());
+        }
     }
 
     /// Shows the state of a history entry's `query`, as loading it would.

@@ -2,28 +2,28 @@
 //! long simulation leaves the page responsive, and a run nobody waits for
 //! any more is stopped by terminating its worker.
 //!
-//! Each run gets a worker of its own: it announces itself with `{ready: true}`,
-//! then receives the request (a query, `{replicate: query, from, to}`, or
-//! `{query, arrivals}`), answers with `{progress: share}` messages (and, for
-//! arrivals, `{parsed: ms}` once the text is read and described) and one `{done: result}`
-//! or `{error: text}`. The listeners hold the run only
-//! weakly, so dropping the [`WorkerRun`] ends everything; they are dropped
-//! as soon as the run ends.
+//! Each run gets a worker of its own, and the two speak the enums of
+//! [`crate::messages::queue`]: the worker says it is ready, receives the
+//! [`Request`], reports progress and ends with its result or why there is
+//! none. The listeners hold the run only weakly, so dropping the
+//! [`WorkerRun`] ends everything; they are dropped as soon as the run ends.
 //!
 //! Loading a worker (its script and wasm fetched, compiled and started)
 //! takes about 35 ms, so a panel that may need one keeps one loading ahead
 //! ([`prepare_standby`]): the next run takes it, ready or nearly, and a new
 //! one loads behind it. While it waits, the standby draws the sync
-//! durations of the run on the page (`{ahead: query}`, [`draw_ahead`]),
-//! which the next run reads where they are its own.
+//! durations of the run on the page ([`draw_ahead`]), which the next run
+//! reads where they are its own.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use serde::de::DeserializeOwned;
+use serde::de::{DeserializeOwned, IgnoredAny};
 use stampede_core::panels::queue_arrivals::ArrivalsRun;
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+pub use crate::messages::queue::{Reply, Request, Trace};
 
 /// The loader of the `stampede-worker` binary (index.html), relative to the page
 /// like every other asset, so the app works under any sub-path: the one the
@@ -56,7 +56,7 @@ struct Standby {
 #[derive(Clone, Copy, PartialEq)]
 enum Loading {
     Started,
-    /// It said `{ready: true}`, which the run taking it will not hear.
+    /// It said it is ready, which the run taking it will not hear.
     Ready,
     /// Its script failed to load: a run makes its own worker, to report why.
     Failed,
@@ -88,16 +88,21 @@ pub fn draw_ahead(query: String) {
     });
 }
 
-/// Posts `{ahead: query}` to `worker` for the state [`draw_ahead`] last named.
+/// Asks `worker` to draw ahead for the state [`draw_ahead`] last named.
 fn post_ahead(worker: &Worker) {
     AHEAD_OF.with_borrow(|query| {
         let Some(query) = query else {
             return;
         };
-        let message = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(&message, &"ahead".into(), &query.into());
-        let _ = worker.post_message(&message);
+        // Drawing ahead only saves time: a failed post costs nothing else.
+        let _ = post(worker, &Request::Ahead(query.clone()));
     });
+}
+
+/// Posts `request` to `worker`.
+fn post(worker: &Worker, request: &Request) -> Result<(), JsValue> {
+    let message = serde_wasm_bindgen::to_value(request)?;
+    worker.post_message(&message)
 }
 
 /// Ends the waiting worker, when the panel that asked for it goes.
@@ -113,7 +118,8 @@ impl Standby {
         let state = Rc::new(Cell::new(Loading::Started));
         let (ready, loaded) = (Rc::clone(&state), worker.clone());
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-            if message_field(&event.data(), "ready").is_some() {
+            let reply = serde_wasm_bindgen::from_value::<Reply<IgnoredAny>>(event.data());
+            if matches!(reply, Ok(Reply::Ready)) {
                 ready.set(Loading::Ready);
                 post_ahead(&loaded);
             }
@@ -178,7 +184,7 @@ trait Stop {
 struct Run<T> {
     worker: Worker,
     /// Sent once the worker is ready; `None` from then on.
-    query: RefCell<Option<JsValue>>,
+    request: RefCell<Option<Request>>,
     on_progress: Box<dyn Fn(f64)>,
     /// How long the worker took to read arrivals, in ms.
     on_parsed: Box<dyn Fn(f64)>,
@@ -195,23 +201,23 @@ struct Listeners {
     ready_timeout: i32,
 }
 
-/// Starts simulating the Queue panel of `request` (a query string as the
-/// URL holds it, or `{replicate: query, from, to}`) in a new worker. `on_progress`
-/// receives the share done, from 0 to 1; `on_done` receives the result, or
-/// a message saying why there is none, exactly once, unless the run is
-/// cancelled first.
+/// Starts `request` (a run or a part of replications; arrivals go
+/// through [`start_arrivals`]) in a worker. `on_progress` receives the
+/// share done, from 0 to 1; `on_done` receives the result, or a message
+/// saying why there is none, exactly once, unless the run is cancelled
+/// first.
 pub fn start<T: DeserializeOwned + 'static>(
-    request: impl Into<JsValue>,
+    request: Request,
     on_progress: impl Fn(f64) + 'static,
     on_done: impl FnOnce(Result<T, String>) + 'static,
 ) -> Result<WorkerRun, String> {
-    start_with(request.into(), on_progress, |_| {}, on_done)
+    start_with(request, on_progress, |_| {}, on_done)
 }
 
 /// Starts reading, describing and replaying `arrivals` (the reader's text)
-/// under the Queue parameters of `query` in a new worker; as [`start`],
-/// and `on_parsed` receives how long reading and describing the text
-/// took, in ms.
+/// under the Queue parameters of `query` in a worker; as [`start`], and
+/// `on_parsed` receives how long reading and describing the text took, in
+/// ms.
 pub fn start_arrivals(
     query: String,
     arrivals: String,
@@ -219,16 +225,15 @@ pub fn start_arrivals(
     on_parsed: impl Fn(f64) + 'static,
     on_done: impl FnOnce(Result<ArrivalsRun, String>) + 'static,
 ) -> Result<WorkerRun, String> {
-    let message = js_sys::Object::new();
-    for (key, value) in [("query", query), ("arrivals", arrivals)] {
-        js_sys::Reflect::set(&message, &key.into(), &value.into())
-            .map_err(|error| describe(&error))?;
-    }
-    start_with(message.into(), on_progress, on_parsed, on_done)
+    let request = Request::Arrivals {
+        query,
+        text: arrivals,
+    };
+    start_with(request, on_progress, on_parsed, on_done)
 }
 
 fn start_with<T: DeserializeOwned + 'static>(
-    request: JsValue,
+    request: Request,
     on_progress: impl Fn(f64) + 'static,
     on_parsed: impl Fn(f64) + 'static,
     on_done: impl FnOnce(Result<T, String>) + 'static,
@@ -239,7 +244,7 @@ fn start_with<T: DeserializeOwned + 'static>(
     let (worker, ready) = take_worker().map_err(cannot_start)?;
     let run = Rc::new(Run {
         worker,
-        query: RefCell::new(Some(request)),
+        request: RefCell::new(Some(request)),
         on_progress: Box::new(on_progress),
         on_parsed: Box::new(on_parsed),
         on_done: RefCell::new(Some(Box::new(on_done))),
@@ -249,7 +254,7 @@ fn start_with<T: DeserializeOwned + 'static>(
     let weak = Rc::downgrade(&run);
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         if let Some(run) = weak.upgrade() {
-            run.receive(&event.data());
+            run.receive(event.data());
         }
     });
     let weak = Rc::downgrade(&run);
@@ -286,7 +291,7 @@ fn start_with<T: DeserializeOwned + 'static>(
         ready_timeout,
     });
     if ready {
-        run.send_query();
+        run.send_request();
     }
     Ok(WorkerRun { run })
 }
@@ -312,32 +317,27 @@ impl<T> Stop for Run<T> {
 }
 
 impl<T: DeserializeOwned> Run<T> {
-    fn receive(&self, message: &JsValue) {
-        let field = |key: &str| message_field(message, key);
-        if field("ready").is_some() {
-            self.send_query();
-        } else if let Some(share) = field("progress").and_then(|share| share.as_f64()) {
-            (self.on_progress)(share);
-        } else if let Some(ms) = field("parsed").and_then(|ms| ms.as_f64()) {
-            (self.on_parsed)(ms);
-        } else if let Some(run) = field("done") {
-            self.finish(
-                serde_wasm_bindgen::from_value(run)
-                    .map_err(|e| format!("the simulation's result could not be read: {e}")),
-            );
-        } else if let Some(error) = field("error") {
-            self.finish(Err(error.as_string().unwrap_or_else(|| describe(&error))));
+    fn receive(&self, message: JsValue) {
+        match serde_wasm_bindgen::from_value(message) {
+            Ok(Reply::Ready) => self.send_request(),
+            Ok(Reply::Progress(share)) => (self.on_progress)(share),
+            Ok(Reply::Parsed(ms)) => (self.on_parsed)(ms),
+            Ok(Reply::Done(run)) => self.finish(Ok(run)),
+            Ok(Reply::Failed(why)) => self.finish(Err(why)),
+            Err(error) => self.finish(Err(format!(
+                "the simulation's result could not be read: {error}"
+            ))),
         }
     }
 
-    fn send_query(&self) {
-        let Some(query) = self.query.borrow_mut().take() else {
+    fn send_request(&self) {
+        let Some(request) = self.request.borrow_mut().take() else {
             return;
         };
         if let (Some(window), Some(listeners)) = (web_sys::window(), &*self.listeners.borrow()) {
             window.clear_timeout_with_handle(listeners.ready_timeout);
         }
-        if let Err(error) = self.worker.post_message(&query) {
+        if let Err(error) = post(&self.worker, &request) {
             self.finish(Err(format!(
                 "the simulation could not start: {}",
                 describe(&error)
@@ -349,7 +349,7 @@ impl<T: DeserializeOwned> Run<T> {
     /// ready, or the simulation threw (a panic) after.
     fn crash(&self, event: &Event) {
         let detail = error_detail(event);
-        let what = if self.query.borrow().is_some() {
+        let what = if self.request.borrow().is_some() {
             "the simulation's worker could not be loaded"
         } else {
             "the simulation stopped unexpectedly"
@@ -381,14 +381,6 @@ impl<T> Run<T> {
             window.clear_timeout_with_handle(listeners.ready_timeout);
         }
     }
-}
-
-/// The value of `key` in a message from a worker, when
-/// the message sets it (neither undefined nor null).
-pub fn message_field(message: &JsValue, key: &str) -> Option<JsValue> {
-    js_sys::Reflect::get(message, &JsValue::from_str(key))
-        .ok()
-        .filter(|value| !value.is_undefined() && !value.is_null())
 }
 
 /// What a worker's error event says, as " (message)", or nothing.

@@ -1,26 +1,11 @@
 //! The Queue panel's simulation, run in a Web Worker so that a long run
 //! never freezes the page (the app's side is `src/worker.rs`).
 //!
-//! Trunk builds this binary as a module worker (see index.html). One
-//! message is one object with one key:
-//! - to the page, `{ready: true}` as soon as the wasm runs: a message the
-//!   page posts before that is lost, so the page waits for it;
-//! - from the page, `{ahead: query}` while the worker waits for its run:
-//!   it draws that state's sync durations a slice per task, and the run
-//!   reads them where they are its own (the same seed and durations);
-//! - from the page, the query string of the state to simulate,
-//!   `{replicate: query, from: i, to: j}` to run its lanes under runs i
-//!   to j (j excluded) of the query's replications, one worker's part of
-//!   them ([`stampede_core::panels::queue_replication`]), the same with
-//!   `arrivals: text, resample: bool` to run a replay of the reader's
-//!   arrivals instead, or `{query, arrivals}` to read, describe and replay
-//!   the reader's arrivals (their text) under that state's Queue
-//!   parameters ([`stampede_core::arrivals`]);
-//! - to the page, for arrivals, `{parsed: ms}` once the text is read,
-//!   described and diagnosed (the import; the replay follows);
-//! - to the page, `{progress: share}` (0 to 1) now and then, and finally
-//!   `{done: result}` (the `QueueRun`, the `ReplicationPart` or the
-//!   `ArrivalsRun`, as a JS value) or `{error: text}`.
+//! Trunk builds this binary as a module worker (see index.html). It
+//! speaks the enums of `src/messages/queue.rs`: it says
+//! [`Reply::Ready`] as soon as its wasm runs, may draw ahead while it
+//! waits ([`Request::Ahead`]), then serves one run, with progress now and
+//! then and its result or why there is none at the end.
 //!
 //! The page stops a run by terminating the worker. Chromium lets a worker
 //! that is busy in one long task run on for up to two seconds after that,
@@ -28,12 +13,16 @@
 //! back in its event loop every few milliseconds, where termination ends
 //! it at once.
 
+#[path = "messages/queue.rs"]
+mod messages;
+
+use messages::{Reply, Request, Trace};
 use serde::Serialize;
 use stampede_core::arrivals::{self, ArrivalsReport};
 use stampede_core::error::InvalidInput;
+use stampede_core::panels::State;
 use stampede_core::panels::queue_arrivals::{self, ArrivalsRun};
 use stampede_core::panels::queue_replication::{ReplicationPart, ReplicationSteps};
-use stampede_core::panels::state::State;
 use stampede_core::queue::{self, QueueRun, QueueSteps};
 use stampede_core::sim::SyncDurations;
 use std::cell::{Cell, RefCell};
@@ -57,67 +46,54 @@ thread_local! {
 fn main() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let replies = scope.clone();
-    let on_query = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-        let data = event.data();
-        let field = |key: &str| js_sys::Reflect::get(&data, &key.into()).ok();
-        let text_of_key = |key: &str| field(key).and_then(|value| value.as_string());
-        // A run's index: a whole number, which JS sends as a float.
-        let run_of_key = |key: &str| {
-            field(key)
-                .and_then(|value| value.as_f64())
-                .map(|run| run as u32)
-        };
-        if let Some(query) = text_of_key("ahead") {
-            return draw_ahead(&query);
-        }
-        match (
-            data.as_string(),
-            text_of_key("replicate"),
-            text_of_key("query"),
-            text_of_key("arrivals"),
-        ) {
-            (Some(query), ..) => {
-                let (state, _notices) = State::from_query(&query);
-                let steps = QueueSteps::new(&state.queue, state.seed)
-                    .map(|steps| steps.reading(AHEAD.take()));
-                run_in_steps(steps, replies.clone());
-            }
-            (None, Some(query), _, arrivals) => {
-                let (state, _notices) = State::from_query(&query);
-                let resample = field("resample").is_some_and(|value| value.is_truthy());
-                let steps = match (run_of_key("from"), run_of_key("to"), arrivals) {
-                    (Some(from), Some(to), None) => {
-                        ReplicationSteps::for_runs(&state.queue, state.seed, from..to)
-                    }
-                    (Some(from), Some(to), Some(text)) => {
-                        arrivals::parse(&text).and_then(|trace| {
-                            queue_arrivals::replication_steps(
-                                &state.queue,
-                                &trace,
-                                state.seed,
-                                from..to,
-                                resample,
-                            )
-                        })
-                    }
-                    _ => Err(InvalidInput::new("repl", "a replication names its runs")),
-                };
-                run_in_steps(steps, replies.clone());
-            }
-            (None, None, Some(query), Some(arrivals)) => {
-                run_in_steps(replay(&query, &arrivals, &replies), replies.clone());
-            }
-            _ => post(
+    let on_request = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+        match serde_wasm_bindgen::from_value(event.data()) {
+            Ok(request) => serve(request, &replies),
+            Err(error) => post(
                 &replies,
-                "error",
-                &"the simulation expects a query string, a replication or arrivals".into(),
+                Reply::<()>::Failed(format!(
+                    "the simulation could not read its request: {error}"
+                )),
             ),
         }
     });
-    scope.set_onmessage(Some(on_query.as_ref().unchecked_ref()));
+    scope.set_onmessage(Some(on_request.as_ref().unchecked_ref()));
     // The handler serves the worker until the page terminates it.
-    on_query.forget();
-    post(&scope, "ready", &JsValue::TRUE);
+    on_request.forget();
+    post(&scope, Reply::<()>::Ready);
+}
+
+/// Serves one request of the page. Each names a state by its query
+/// string, which the page decodes too and shows the notices of itself.
+fn serve(request: Request, scope: &DedicatedWorkerGlobalScope) {
+    match request {
+        Request::Ahead(query) => draw_ahead(&query),
+        Request::Run(query) => {
+            let (state, _notices) = State::from_query(&query);
+            let steps =
+                QueueSteps::new(&state.queue, state.seed).map(|steps| steps.reading(AHEAD.take()));
+            run_in_steps(steps, scope.clone());
+        }
+        Request::Replicate { query, runs, trace } => {
+            let (state, _notices) = State::from_query(&query);
+            let steps = match trace {
+                None => ReplicationSteps::for_runs(&state.queue, state.seed, runs),
+                Some(Trace { text, resample }) => arrivals::parse(&text).and_then(|trace| {
+                    queue_arrivals::replication_steps(
+                        &state.queue,
+                        &trace,
+                        state.seed,
+                        runs,
+                        resample,
+                    )
+                }),
+            };
+            run_in_steps(steps, scope.clone());
+        }
+        Request::Arrivals { query, text } => {
+            run_in_steps(replay(&query, &text, scope), scope.clone());
+        }
+    }
 }
 
 /// Draws the sync durations of `query`'s state into [`AHEAD`] a slice
@@ -217,7 +193,7 @@ fn replay(
     let reading = js_sys::Date::now();
     let trace = arrivals::parse(text)?;
     let (report, replay) = arrivals::report(&state.queue, &trace, state.seed)?;
-    post(scope, "parsed", &(js_sys::Date::now() - reading).into());
+    post(scope, Reply::<()>::Parsed(js_sys::Date::now() - reading));
     Ok(ArrivalsSteps {
         report,
         steps: replay.steps(state.seed),
@@ -236,7 +212,7 @@ fn run_in_steps<S: Steps>(steps: Result<S, InvalidInput>, scope: DedicatedWorker
     // loop: timers are clamped to 4 ms once nested.
     let channel = match MessageChannel::new() {
         Ok(channel) => channel,
-        Err(error) => return post(&scope, "error", &text_of(&error)),
+        Err(error) => return post(&scope, Reply::<()>::Failed(text_of(&error))),
     };
     let next_step = channel.port1();
     let mut under_way = Some(steps);
@@ -250,11 +226,11 @@ fn run_in_steps<S: Steps>(steps: Result<S, InvalidInput>, scope: DedicatedWorker
                 let now = js_sys::Date::now();
                 if now - last_progress >= PROGRESS_INTERVAL_MS {
                     last_progress = now;
-                    post(&scope, "progress", &share.into());
+                    post(&scope, Reply::<()>::Progress(share));
                 }
                 if let Err(error) = next_step.post_message(&JsValue::NULL) {
                     under_way = None;
-                    post(&scope, "error", &text_of(&error));
+                    post(&scope, Reply::<()>::Failed(text_of(&error)));
                 }
             }
             Ok(None) => {
@@ -280,27 +256,28 @@ fn run_in_steps<S: Steps>(steps: Result<S, InvalidInput>, scope: DedicatedWorker
     on_step.forget();
 }
 
-/// Posts the run's last message: `{done: result}` or `{error: text}`.
+/// Posts the run's last message: its result, or why there is none.
 fn answer<T: Serialize>(scope: &DedicatedWorkerGlobalScope, run: Result<T, InvalidInput>) {
-    let run = run
-        .map_err(|invalid| invalid.to_string())
-        .and_then(|run| serde_wasm_bindgen::to_value(&run).map_err(|e| e.to_string()));
     match run {
-        Ok(run) => post(scope, "done", &run),
-        Err(text) => post(scope, "error", &text.into()),
+        Ok(run) => post(scope, Reply::Done(run)),
+        Err(invalid) => post(scope, Reply::<()>::Failed(invalid.to_string())),
     }
 }
 
-/// Posts `{key: value}` to the page.
-fn post(scope: &DedicatedWorkerGlobalScope, key: &str, value: &JsValue) {
-    let message = js_sys::Object::new();
-    // Setting a key on a fresh plain object cannot fail, and a failed post
-    // (a value that cannot be cloned) has nobody else to tell.
-    let _ = js_sys::Reflect::set(&message, &key.into(), value);
-    let _ = scope.post_message(&message);
+/// Posts `reply` to the page, or why it could not be sent.
+fn post<T: Serialize>(scope: &DedicatedWorkerGlobalScope, reply: Reply<T>) {
+    let message = serde_wasm_bindgen::to_value(&reply).or_else(|error| {
+        serde_wasm_bindgen::to_value(&Reply::<()>::Failed(format!(
+            "the simulation's result could not be sent: {error}"
+        )))
+    });
+    // A failed post (a value that cannot be cloned) has nobody else to tell.
+    if let Ok(message) = message {
+        let _ = scope.post_message(&message);
+    }
 }
 
 /// A JS exception as text.
-fn text_of(error: &JsValue) -> JsValue {
+fn text_of(error: &JsValue) -> String {
     js_sys::Object::from(error.clone()).to_string().into()
 }

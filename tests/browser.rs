@@ -137,7 +137,7 @@ fn start_queue_run() -> (WorkerRun, js_sys::Promise, Rc<Reports>) {
     let resolve = resolve_done.expect("a promise calls its executor at once");
     let (progressed, finished) = (reports.clone(), reports.clone());
     let run = worker::start::<stampede_core::queue::QueueRun>(
-        "v=1&p=queue",
+        worker::Request::Run("v=1&p=queue".into()),
         move |_| progressed.progress.set(progressed.progress.get() + 1),
         move |result| {
             finished.done.set(true);
@@ -208,18 +208,16 @@ async fn a_fleet_worker_that_cannot_load_says_so_and_the_next_request_starts_ane
     }
 }
 
-/// The fleet worker's stages reach the page in postcard: each comes back
-/// equal, so no serde attribute postcard cannot carry (an untagged or
+/// The fleet worker's replies reach the page in postcard: each comes
+/// back equal, so no serde attribute postcard cannot carry (an untagged or
 /// skipped field) has crept into their types.
 #[wasm_bindgen_test]
-fn a_fleets_stages_cross_from_the_worker_unchanged() {
+fn a_fleets_replies_cross_from_the_worker_unchanged() {
     use panels::fleet::{FleetParams, Probe, Sample};
-    use stampede_fleet::panel::{FleetFix, FleetProbe, FleetRead, report};
-    fn round_trip<T>(value: &T) -> T
-    where
-        T: serde::Serialize + serde::de::DeserializeOwned,
-    {
-        postcard::from_bytes(&postcard::to_allocvec(value).unwrap()).unwrap()
+    use stampede_fleet::panel::report;
+    fn round_trip(reply: Reply) {
+        let bytes = postcard::to_allocvec(&reply).unwrap();
+        assert_eq!(postcard::from_bytes::<Reply>(&bytes).unwrap(), reply);
     }
     // Durations, machines and a delay drawn at random: every field is set.
     let params = FleetParams {
@@ -230,12 +228,23 @@ fn a_fleets_stages_cross_from_the_worker_unchanged() {
     let text = params.sample.text();
     let read = report::read(&text, &params, DEFAULT_SEED).unwrap();
     assert!(read.load.running.is_some() && !read.notices.is_empty());
-    assert_eq!(round_trip::<FleetRead>(&read), read);
-    let fix = report::fix(&text, &params, DEFAULT_SEED).unwrap();
-    assert_eq!(round_trip::<FleetFix>(&fix), fix);
+    round_trip(Reply::Read(Box::new(read)));
+    round_trip(Reply::Fix(Box::new(
+        report::fix(&text, &params, DEFAULT_SEED).unwrap(),
+    )));
     let probe = report::probe(&text, &params, DEFAULT_SEED).unwrap();
     assert!(probe.is_some());
-    assert_eq!(round_trip::<Option<FleetProbe>>(&probe), probe);
-    let link = report::link(&text, Sample::Own);
-    assert_eq!(round_trip(&link), link);
+    round_trip(Reply::Probe(probe));
+    round_trip(Reply::Link(report::link(&text, Sample::Own)));
+}
+
+/// A queue run reaches the page as a JS value, each f64 exactly.
+#[wasm_bindgen_test]
+fn a_queue_run_crosses_from_the_worker_unchanged() {
+    use stampede_core::queue::{self, QueueParams, QueueRun};
+    let run = queue::run(&QueueParams::default(), DEFAULT_SEED).unwrap();
+    let reply = worker::Reply::Done(run);
+    let value = serde_wasm_bindgen::to_value(&reply).unwrap();
+    let back: worker::Reply<QueueRun> = serde_wasm_bindgen::from_value(value).unwrap();
+    assert_eq!(back, reply);
 }

@@ -67,9 +67,11 @@ use stampede_core::fleet_format::FleetFormat;
 use stampede_core::hash_spread::{HashMode, Reduction};
 use stampede_core::key_numbers::KeyNumber;
 use stampede_core::panels::Panel;
-use stampede_core::panels::run::{self, KeyOffset, TimeSeries};
+use stampede_core::panels::State;
+use stampede_core::panels::run::{self, KeyOffset};
+use stampede_core::panels::series::TimeSeries;
 use stampede_core::panels::snippet;
-use stampede_core::panels::state::{RESERVED_KEYS, State};
+use stampede_core::panels::state::RESERVED_KEYS;
 use stampede_core::panels::{queue_arrivals, queue_replication};
 use stampede_core::replication::{MAX_REPLICATIONS, MIN_REPLICATIONS};
 use stampede_core::units::counted;
@@ -447,9 +449,9 @@ fn run_query(link: &OsStr, csv: Option<&Path>, replicate: Option<u32>) -> Result
             .map_err(|e| input(format!("QUERY: {e}")))?;
         return print_json(&replicated, "the results");
     }
-    let result = run::run_with_flip(&state).map_err(|e| input(format!("QUERY: {e}")))?;
+    let report = run::report(&state).map_err(|e| input(format!("QUERY: {e}")))?;
     if let Some(path) = csv {
-        let series = result.time_series().ok_or_else(|| {
+        let series = report.series.ok_or_else(|| {
             input(format!(
                 "--csv: the {} panel gave no time series",
                 state.panel.slug()
@@ -457,7 +459,7 @@ fn run_query(link: &OsStr, csv: Option<&Path>, replicate: Option<u32>) -> Result
         })?;
         write_csv(path, &series)?;
     }
-    print_json(&result, "the results")
+    print_json(&report.run, "the results")
 }
 
 /// `value` as one line of JSON on stdout.
@@ -532,7 +534,7 @@ struct PresetFigures {
 fn presets(seed: u64) -> Result<(), Failure> {
     let mut listed = Vec::new();
     for panel in Panel::ALL {
-        for preset in stampede_core::panels::presets(panel) {
+        for preset in panel.presets() {
             let (state, _) = preset.state(panel, seed);
             let refused = |e: InvalidInput| input(format!("preset {}: {e}", preset.slug));
             let key_numbers = if panel == Panel::Fleet {
@@ -543,9 +545,7 @@ fn presets(seed: u64) -> Result<(), Failure> {
                     .map_err(refused)?
                     .key_numbers(params)
             } else {
-                run::run_with_flip(&state)
-                    .map_err(refused)?
-                    .key_numbers(&state)
+                run::report(&state).map_err(refused)?.key_numbers
             };
             listed.push(PresetFigures {
                 panel: panel.slug(),

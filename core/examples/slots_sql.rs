@@ -8,8 +8,8 @@
 
 use std::process::ExitCode;
 
+use stampede_core::panels::State;
 use stampede_core::panels::snippet::slots::snippets;
-use stampede_core::panels::state::State;
 
 fn main() -> ExitCode {
     let query = std::env::args().nth(1).unwrap_or_default();

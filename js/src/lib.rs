@@ -19,8 +19,8 @@ use serde::Serialize;
 use stampede_core::field::{Choice, Notice, not_an_option};
 use stampede_core::hash_spread::{HashMode, Reduction};
 use stampede_core::panels::Panel;
+use stampede_core::panels::State;
 use stampede_core::panels::run::{self, PanelRun};
-use stampede_core::panels::state::State;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]

@@ -10,7 +10,8 @@
 
 use stampede_core::field::{Field, Notice};
 use stampede_core::panels::Panel;
-use stampede_core::panels::state::{SEED_FIELD, State};
+use stampede_core::panels::State;
+use stampede_core::panels::state::SEED_FIELD;
 
 /// The state for `panel` with `params` (key and text, as in a URL) set, or a
 /// message naming the first key the codec would not take as written.

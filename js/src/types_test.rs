@@ -7,7 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 use stampede_core::hash_spread::{HashMode, Reduction};
 use stampede_core::panels::Panel;
-use stampede_core::panels::state::{SEED_FIELD, State};
+use stampede_core::panels::State;
+use stampede_core::panels::state::SEED_FIELD;
 
 use stampede_core::panels::run;
 
@@ -104,7 +105,7 @@ fn result_types_list_every_key_of_the_results() {
         state.poisson.bucket_capacity = 10;
         // With Backoff's flip searched, as the command line prints it, so
         // that the Flip the types declare is checked too.
-        let result = serde_json::to_value(run::run_with_flip(&state).unwrap()).unwrap();
+        let result = serde_json::to_value(run::report(&state).unwrap().run).unwrap();
         assert_eq!(result["panel"], panel.slug());
         assert_shape(result_type, &result, nested);
     }

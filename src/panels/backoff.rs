@@ -10,14 +10,25 @@ use stampede_core::backoff::{
 use stampede_core::error::InvalidInput;
 use stampede_core::key_numbers::KeyNumber;
 use stampede_core::panels;
+use stampede_core::panels::backoff::BackoffPanel;
 use stampede_core::panels::snippet;
 use stampede_core::units::{count, duration, significant};
 
-use super::{Caption, ChartBlock, Computed, ready_when_idle, use_it};
+use super::{Caption, ChartBlock, Computed, PanelUi, ready_when_idle, use_it};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
 use crate::store::Store;
 
-pub fn explanation() -> impl IntoView {
+impl PanelUi for BackoffPanel {
+    fn explanation() -> impl IntoView + 'static {
+        explanation()
+    }
+
+    fn figure() -> impl IntoView + 'static {
+        figure()
+    }
+}
+
+fn explanation() -> impl IntoView {
     view! {
         <p class="explain">
             "A client whose call failed usually tries again. When a dependency goes down, thousands
@@ -77,7 +88,7 @@ pub fn explanation() -> impl IntoView {
     }
 }
 
-pub fn figure() -> impl IntoView {
+fn figure() -> impl IntoView {
     let computed = Computed::cached(|s| &s.backoff, backoff::BackoffCache::run);
     let Computed { params, run } = computed;
 
@@ -142,7 +153,7 @@ fn calls_block(computed: BackoffComputed, calls: ChartCanvas) -> impl IntoView {
         None => "from the dashed line at D on every call succeeds.",
     };
     view! {
-        <ChartBlock figure="calls">
+        <ChartBlock figure=panels::backoff::CALLS>
             <Caption slot>
                 "Each strategy's calls reaching the dependency, on a logarithmic scale so that a spike of
             the whole fleet and a thin trickle both show; a line along the bottom edge is a stretch
@@ -253,7 +264,7 @@ fn waits_block(params: Memo<BackoffParams>, waits: ChartCanvas) -> impl IntoView
     };
     let strategy = move || params.with(|params| params.strategy.label());
     view! {
-        <ChartBlock figure="waits">
+        <ChartBlock figure=panels::backoff::WAITS>
             <Caption slot>
                 {strategy}
                 ": over 10,000 draws for each retry, the shaded range runs from the shortest wait to the
@@ -294,7 +305,7 @@ fn totals_block(run: Memo<Result<BackoffRun, InvalidInput>>) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <ChartBlock figure="totals" png=false>
+        <ChartBlock figure=panels::backoff::TOTALS png=false>
             <Caption slot>
                 "The same fleet and the same outage for every strategy: the load it brings back, and
             when its clients are done."

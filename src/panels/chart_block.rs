@@ -4,7 +4,7 @@
 //! block's id, `fig-{slug}`, is what an embed of one figure names.
 
 use leptos::prelude::*;
-use stampede_core::panels::state::State;
+use stampede_core::panels::{Figure, State};
 
 use super::Showing;
 use crate::store::Store;
@@ -20,19 +20,17 @@ pub struct Caption {
 /// charts are not drawn. `png` is false for a figure that is not a chart.
 #[component]
 pub fn ChartBlock(
-    /// The figure's slug, as core names it.
-    figure: &'static str,
+    /// The figure, one of its panel's in core.
+    figure: Figure,
     caption: Caption,
     #[prop(default = true)] png: bool,
     children: Children,
 ) -> impl IntoView {
-    let panel = Store::get().state.with_untracked(|state| state.panel);
     let showing = Showing::get();
     if !showing.figure(figure) {
         return ().into_any();
     }
-    let slug = figure;
-    let title = panel.figure(slug).map_or(slug, |figure| figure.title);
+    let Figure { slug, title } = figure;
     let block_id = format!("fig-{slug}");
     let save = png.then(|| {
         let block_id = block_id.clone();

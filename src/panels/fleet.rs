@@ -14,24 +14,34 @@ mod input;
 
 use leptos::prelude::*;
 use stampede_core::panels::Panel;
-use stampede_core::panels::fleet::{CapacityUnit, FixMethod, FleetParams, HeatView, Sample};
-use stampede_core::panels::state::State;
+use stampede_core::panels::State;
+use stampede_core::panels::fleet::FleetPanel;
+use stampede_core::panels::fleet::{self, CapacityUnit, FixMethod, FleetParams, HeatView, Sample};
 use stampede_core::units::count;
 use stampede_fleet::panel::{CapacityLoad, FleetFix, FleetProbe, FleetRead};
 
 use self::heat_canvas::HeatCanvas;
 use self::heatmap::Grid;
-use super::{Caption, ChartBlock, Showing, with_code};
+use super::{Caption, ChartBlock, PanelUi, Showing, with_code};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
 use crate::fleet_worker::{self, Reply, Source};
-use crate::store::Store;
+use crate::store::{Arrivals, Store};
 
-pub use explain::explanation;
+use explain::explanation;
 
-/// The fields the panel shows as its own buttons rather than in the
-/// controls' sheet: the sample (above the paste box) and the change (in
-/// the stability figure).
-pub const OWN_CONTROLS: &[&str] = &["smp", "chg"];
+impl PanelUi for FleetPanel {
+    /// The sample (above the paste box) and the change (in the stability
+    /// figure).
+    const OWN_CONTROLS: &'static [&'static str] = &["smp", "chg"];
+
+    fn explanation() -> impl IntoView + 'static {
+        explanation()
+    }
+
+    fn figure() -> impl IntoView + 'static {
+        figure()
+    }
+}
 
 /// The most lines the box holds: a text area takes the browser some 13 ms
 /// to lay out per 1,000 lines, twice that on a busy machine, so a paste of
@@ -266,7 +276,7 @@ impl Fleet {
     }
 }
 
-pub fn figure() -> impl IntoView {
+fn figure() -> impl IntoView {
     let fleet = Fleet::new();
     // What the worker's answer depends on; the view, the day, the measure
     // and the capacity only redraw, but for the fix to capacity, which
@@ -390,7 +400,7 @@ fn heatmap_block(fleet: Fleet, heat: HeatCanvas) -> impl IntoView {
         })
     };
     view! {
-        <ChartBlock figure="heatmap">
+        <ChartBlock figure=fleet::HEATMAP>
             <Caption slot>
                 "Each cell is a minute of the day (or an hour of the week), its colour stronger for
                 more starts, or for more jobs running when the fleet gives durations (on a
@@ -503,11 +513,9 @@ fn simulate_starts(fleet: Fleet) -> impl IntoView {
             move |reply| match reply {
                 Reply::Arrivals(text) => {
                     fleet.status.set(Status::Idle);
-                    super::queue::hand_over(text, format!("day {} of the fleet", day + 1));
-                    fleet.store.show_panel(Panel::Queue);
-                    if let Some(workers) = workers {
-                        fleet.store.set("w", &workers.to_string());
-                    }
+                    let source = format!("day {} of the fleet", day + 1);
+                    let arrivals = Arrivals { text, source };
+                    fleet.store.simulate_in_queue(arrivals, workers);
                 }
                 Reply::Failed(why) | Reply::OverBudget(why) => {
                     fleet.status.set(Status::Failed(why))
@@ -552,7 +560,7 @@ fn concurrency_block(fleet: Fleet, canvas: ChartCanvas) -> impl IntoView {
         )
     };
     view! {
-        <ChartBlock figure="concurrency">
+        <ChartBlock figure=fleet::CONCURRENCY>
             <Caption slot>
                 "The load in each minute: jobs running when the fleet gives durations, else starts;
                 or, counting requests a second, the busiest second of each minute. The red line is

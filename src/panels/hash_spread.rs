@@ -3,13 +3,24 @@
 use leptos::prelude::*;
 use stampede_core::hash_spread::{self, HashMode, HashSpreadParams, HashSpreadRun, Reduction};
 use stampede_core::panels;
+use stampede_core::panels::hash_spread::HashSpreadPanel;
 use stampede_core::panels::snippet;
 use stampede_core::units::{count, significant};
 
-use super::{Caption, ChartBlock, Computed, use_it};
+use super::{Caption, ChartBlock, Computed, PanelUi, use_it};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot, number_tick};
 
-pub fn explanation() -> impl IntoView {
+impl PanelUi for HashSpreadPanel {
+    fn explanation() -> impl IntoView + 'static {
+        explanation()
+    }
+
+    fn figure() -> impl IntoView + 'static {
+        figure()
+    }
+}
+
+fn explanation() -> impl IntoView {
     view! {
         <p class="explain">
             "Many recurring tasks that share one schedule all fire at the same
@@ -55,7 +66,7 @@ pub fn explanation() -> impl IntoView {
 /// Chromium with Ruby's generator among the functions.
 const IDS_PER_IDLE_SLICE: u32 = 2_000;
 
-pub fn figure() -> impl IntoView {
+fn figure() -> impl IntoView {
     let computed = Computed::cached_ahead(
         |s| &s.hash_spread,
         hash_spread::HashSpreadCache::run,
@@ -117,7 +128,7 @@ fn strip_block(computed: HashComputed, strips: ChartCanvas) -> impl IntoView {
         )
     });
     view! {
-        <ChartBlock figure="strip">
+        <ChartBlock figure=panels::hash_spread::STRIP>
             <Caption slot>
                 "Each spike is a bin of the window holding ids, on the same ids and the same axis. "
                 {functions(computed.params)}
@@ -148,7 +159,7 @@ fn buckets_block(computed: HashComputed, [first, second]: [ChartCanvas; 2]) -> i
         )
     });
     view! {
-        <ChartBlock figure="buckets">
+        <ChartBlock figure=panels::hash_spread::BUCKETS>
             <Caption slot>
                 "Counts per bucket against the count a uniform spread expects (dashed); the χ² key numbers test the gap between them. "
                 {functions(computed.params)}

@@ -3,18 +3,29 @@
 use leptos::prelude::*;
 use stampede_core::jitter::{self, JitterParams, JitterRun, JitterStrategy, TimeAxis};
 use stampede_core::panels;
+use stampede_core::panels::jitter::JitterPanel;
 use stampede_core::panels::snippet;
 use stampede_core::units::{count, significant};
 
-use super::{Caption, ChartBlock, Computed, use_it};
+use super::{Caption, ChartBlock, Computed, PanelUi, use_it};
 use crate::chart::{self, Area, ChartCanvas, Drawn, Ink, Layer, Pen, Plot};
 use crate::store::Store;
+
+impl PanelUi for JitterPanel {
+    fn explanation() -> impl IntoView + 'static {
+        explanation()
+    }
+
+    fn figure() -> impl IntoView + 'static {
+        figure()
+    }
+}
 
 /// Ink of the chosen strategy and of the no-jitter herd, the same in both charts.
 const CHOSEN: Ink = Ink::Series(0);
 const HERD: Ink = Ink::Series(1);
 
-pub fn explanation() -> impl IntoView {
+fn explanation() -> impl IntoView {
     view! {
         <p class="explain">
             "A scheduler often creates a pile of work in one go: a nightly task
@@ -62,7 +73,7 @@ pub fn explanation() -> impl IntoView {
     }
 }
 
-pub fn figure() -> impl IntoView {
+fn figure() -> impl IntoView {
     let computed = Computed::cached(|s| &s.jitter, jitter::JitterCache::run);
     let Computed { params, run } = computed;
     let herd = Memo::new(move |_| {
@@ -127,7 +138,7 @@ fn arrivals_block(
         )
     };
     view! {
-        <ChartBlock figure="arrivals">
+        <ChartBlock figure=panels::jitter::ARRIVALS>
             <Caption slot>
                 "One night, this seed's: jobs starting in each bin, without jitter (top) and with the
             chosen delay (bottom), each on its own scale; bars above the dashed line break the
@@ -150,7 +161,7 @@ fn completion_block(params: Memo<JitterParams>, completion: ChartCanvas) -> impl
         )
     };
     view! {
-        <ChartBlock figure="completion">
+        <ChartBlock figure=panels::jitter::COMPLETION>
             <Caption slot>
                 "How many jobs have started by each moment; where a curve runs above the dashed line,
             the most the downstream can take at its limit, jobs arrive faster than it can serve them."

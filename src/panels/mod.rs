@@ -1,5 +1,8 @@
 //! The seven panels. Each module owns its text and its figure (charts and key
-//! numbers); this module lays a panel out for the full app or an embed.
+//! numbers), and gives them by [`PanelUi`] on the type core registers the
+//! panel by (`PoissonPanel`); [`split_points!`], the app's registry, maps
+//! each panel to it. This module lays a panel out for the full app or an
+//! embed.
 
 mod backoff;
 mod chart_block;
@@ -21,10 +24,18 @@ use leptos::wasm_split::SplitLoaderError;
 use send_wrapper::SendWrapper;
 use stampede_core::error::InvalidInput;
 use stampede_core::key_numbers::KeyNumber;
+use stampede_core::panels::State;
+use stampede_core::panels::backoff::BackoffPanel;
+use stampede_core::panels::fleet::FleetPanel;
+use stampede_core::panels::hash_spread::HashSpreadPanel;
+use stampede_core::panels::jitter::JitterPanel;
 use stampede_core::panels::learn::Step;
+use stampede_core::panels::poisson::PoissonPanel;
+use stampede_core::panels::queue::QueuePanel;
+use stampede_core::panels::slots::SlotsPanel;
 use stampede_core::panels::snippet::Snippet;
-use stampede_core::panels::state::{State, View};
-use stampede_core::panels::{self as core_panels, KEY_NUMBERS, Panel};
+use stampede_core::panels::state::View;
+use stampede_core::panels::{Figure, KEY_NUMBERS, Panel};
 
 use self::chart_block::{Caption, ChartBlock};
 use crate::controls::{Controls, ControlsSheet};
@@ -41,10 +52,7 @@ use crate::store::Store;
 pub fn PanelView(panel: Panel) -> impl IntoView {
     let view_flags = Store::get().state.with_untracked(|state| state.view);
     provide_context(Showing::of_view(&view_flags));
-    let leave_out = match panel {
-        Panel::Fleet => fleet::OWN_CONTROLS,
-        _ => &[],
-    };
+    let leave_out = own_controls(panel);
     let single = view_flags.figure.is_some();
     let figures =
         move |figure| view! { <div class="figure" class:single=single id="figure">{figure}</div> };
@@ -111,7 +119,7 @@ pub fn Loading() -> impl IntoView {
 /// numbers. Provided by the page around the panel's figure.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Showing {
-    figure: Option<&'static str>,
+    figure: Option<Figure>,
     /// The key numbers listed, by key; all of them when `None`.
     numbers: Option<&'static [&'static str]>,
 }
@@ -119,7 +127,7 @@ pub struct Showing {
 impl Showing {
     fn of_view(view: &View) -> Self {
         Self {
-            figure: view.figure.map(|figure| figure.slug),
+            figure: view.figure.copied(),
             numbers: None,
         }
     }
@@ -136,12 +144,12 @@ impl Showing {
         expect_context()
     }
 
-    /// Whether the page draws the figure `slug`.
-    pub fn figure(self, slug: &str) -> bool {
+    /// Whether the page draws `figure`.
+    pub fn figure(self, figure: Figure) -> bool {
         match (self.figure, self.numbers) {
-            (Some(figure), _) if figure == slug => true,
-            (_, Some(numbers)) => slug == KEY_NUMBERS.slug && !numbers.is_empty(),
-            (figure, None) => figure.is_none(),
+            (Some(shown), _) if shown == figure => true,
+            (_, Some(numbers)) => figure == KEY_NUMBERS && !numbers.is_empty(),
+            (shown, None) => shown.is_none(),
         }
     }
 
@@ -194,16 +202,7 @@ impl Parts {
 pub fn parts(panel: Panel) -> impl Future<Output = Parts> + Send {
     // The loader's future is not Send; the app runs on one thread.
     SendWrapper::new(async move {
-        let loaded = match panel {
-            Panel::Poisson => poisson_parts().await,
-            Panel::Jitter => jitter_parts().await,
-            Panel::Backoff => backoff_parts().await,
-            Panel::HashSpread => hash_spread_parts().await,
-            Panel::Slots => slots_parts().await,
-            Panel::Queue => queue_parts().await,
-            Panel::Fleet => fleet_parts().await,
-        };
-        loaded.unwrap_or_else(|_| Parts {
+        load_parts(panel).await.unwrap_or_else(|_| Parts {
             explanation: None,
             figure: not_loaded(panel).into_any(),
         })
@@ -226,17 +225,7 @@ fn not_loaded(panel: Panel) -> impl IntoView {
 /// module's files at once; a failed load is not kept, so [`parts`] asks
 /// again and reports it.
 pub fn preload(panel: Panel) {
-    let mut load = Box::pin(async move {
-        match panel {
-            Panel::Poisson => poisson_preload().await,
-            Panel::Jitter => jitter_preload().await,
-            Panel::Backoff => backoff_preload().await,
-            Panel::HashSpread => hash_spread_preload().await,
-            Panel::Slots => slots_preload().await,
-            Panel::Queue => queue_preload().await,
-            Panel::Fleet => fleet_preload().await,
-        }
-    });
+    let mut load = Box::pin(load_module(panel));
     let mut context = std::task::Context::from_waker(std::task::Waker::noop());
     // Before the app mounts, so Leptos' executor is not set up yet.
     if load.as_mut().poll(&mut context).is_pending() {
@@ -246,44 +235,81 @@ pub fn preload(panel: Panel) {
     }
 }
 
-/// One split point per panel, in three modules: the panels of arrivals
-/// and retries, the two that simulate queues, and Fleet. Everything only a
-/// module's panels reach moves into it, and code two modules share into
-/// modules of their own. Fewer, larger modules: a panel's first opening
-/// asks for a few files instead of one per group of panels sharing code.
+/// One panel as the app shows it, implemented by each panel's module on
+/// the type core registers the panel by, in the manner of egui's `Demo`.
+pub trait PanelUi {
+    /// The fields the panel shows as its own buttons rather than in the
+    /// controls' sheet.
+    const OWN_CONTROLS: &'static [&'static str] = &[];
+    /// "How it works".
+    fn explanation() -> impl IntoView + 'static;
+    /// The figures, which read the store's state.
+    fn figure() -> impl IntoView + 'static;
+}
+
+/// The app's registry: each panel's line names its [`PanelUi`] type, its
+/// split point and the module its code goes in. The split points make
+/// three modules: the panels of arrivals and retries, the two that
+/// simulate queues, and Fleet. Everything only a module's panels reach
+/// moves into it, and code two modules share into modules of their own.
+/// Fewer, larger modules: a panel's first opening asks for a few files
+/// instead of one per group of panels sharing code.
 macro_rules! split_points {
-    ($($function:ident, $preload:ident in $module:ident => $panel:ident),* $(,)?) => {$(
-        #[cfg(feature = "split")]
-        #[leptos::wasm_split::wasm_split(
-            $module,
-            wasm_split_path = ::leptos::wasm_split,
-            fallible,
-            preload($preload)
-        )]
-        fn $function() -> Result<Parts, SplitLoaderError> {
-            Ok(Parts::of($panel::explanation(), $panel::figure()))
+    ($($panel:ident: $ui:ty => $parts:ident, $preload:ident in $module:ident),* $(,)?) => {
+        $(
+            #[cfg(feature = "split")]
+            #[leptos::wasm_split::wasm_split(
+                $module,
+                wasm_split_path = ::leptos::wasm_split,
+                fallible,
+                preload($preload)
+            )]
+            fn $parts() -> Result<Parts, SplitLoaderError> {
+                Ok(Parts::of(<$ui>::explanation(), <$ui>::figure()))
+            }
+
+            #[cfg(not(feature = "split"))]
+            async fn $parts() -> Result<Parts, SplitLoaderError> {
+                Ok(Parts::of(<$ui>::explanation(), <$ui>::figure()))
+            }
+
+            #[cfg(not(feature = "split"))]
+            async fn $preload() -> Result<(), SplitLoaderError> {
+                Ok(())
+            }
+        )*
+
+        /// The parts of `panel`, once its module is loaded.
+        async fn load_parts(panel: Panel) -> Result<Parts, SplitLoaderError> {
+            match panel {
+                $(Panel::$panel => $parts().await,)*
+            }
         }
 
-        #[cfg(not(feature = "split"))]
-        async fn $function() -> Result<Parts, SplitLoaderError> {
-            Ok(Parts::of($panel::explanation(), $panel::figure()))
+        /// Loads the module of `panel`.
+        async fn load_module(panel: Panel) -> Result<(), SplitLoaderError> {
+            match panel {
+                $(Panel::$panel => $preload().await,)*
+            }
         }
 
-        #[cfg(not(feature = "split"))]
-        async fn $preload() -> Result<(), SplitLoaderError> {
-            Ok(())
+        /// The fields `panel` shows as its own buttons.
+        fn own_controls(panel: Panel) -> &'static [&'static str] {
+            match panel {
+                $(Panel::$panel => <$ui as PanelUi>::OWN_CONTROLS,)*
+            }
         }
-    )*};
+    };
 }
 
 split_points! {
-    poisson_parts, poisson_preload in arrivals => poisson,
-    jitter_parts, jitter_preload in arrivals => jitter,
-    backoff_parts, backoff_preload in arrivals => backoff,
-    hash_spread_parts, hash_spread_preload in arrivals => hash_spread,
-    slots_parts, slots_preload in queues => slots,
-    queue_parts, queue_preload in queues => queue,
-    fleet_parts, fleet_preload in fleet => fleet,
+    Poisson: PoissonPanel => poisson_parts, poisson_preload in arrivals,
+    Jitter: JitterPanel => jitter_parts, jitter_preload in arrivals,
+    Backoff: BackoffPanel => backoff_parts, backoff_preload in arrivals,
+    HashSpread: HashSpreadPanel => hash_spread_parts, hash_spread_preload in arrivals,
+    Slots: SlotsPanel => slots_parts, slots_preload in queues,
+    Queue: QueuePanel => queue_parts, queue_preload in queues,
+    Fleet: FleetPanel => fleet_parts, fleet_preload in fleet,
 }
 
 /// One panel's parameters and its run, as memos: the run is recomputed only
@@ -469,9 +495,9 @@ fn key_numbers(
         Err(error) => view! { <div class="key-number" role="alert">{error.to_string()}</div> }.into_any(),
     }
     };
-    showing.figure(KEY_NUMBERS.slug).then(|| {
+    showing.figure(KEY_NUMBERS).then(|| {
         view! {
-            <dl class="key-numbers" class:chosen=showing.single() id="fig-numbers" hidden=empty>
+            <dl class="key-numbers" class:chosen=showing.single() id=format!("fig-{}", KEY_NUMBERS.slug) hidden=empty>
                 {items}
             </dl>
         }
@@ -484,7 +510,7 @@ fn key_numbers(
 #[component]
 fn Presets(panel: Panel) -> impl IntoView {
     let store = Store::get();
-    let presets = core_panels::presets(panel);
+    let presets = panel.presets();
     let pressed = RwSignal::new(None::<usize>);
     let lesson = move || pressed.get().map(|index| presets[index].lesson);
     (!presets.is_empty()).then(|| {

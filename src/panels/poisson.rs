@@ -2,13 +2,24 @@
 
 use leptos::prelude::*;
 use stampede_core::panels;
+use stampede_core::panels::poisson::PoissonPanel;
 use stampede_core::poisson::{self, BucketOutcome, PoissonParams, PoissonRun, Tenant};
 use stampede_core::units::{self, SECONDS_PER_DAY, clock, count, duration, rate};
 
-use super::{Caption, ChartBlock, Computed};
+use super::{Caption, ChartBlock, Computed, PanelUi};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot, number_tick};
 
-pub fn explanation() -> impl IntoView {
+impl PanelUi for PoissonPanel {
+    fn explanation() -> impl IntoView + 'static {
+        explanation()
+    }
+
+    fn figure() -> impl IntoView + 'static {
+        figure()
+    }
+}
+
+fn explanation() -> impl IntoView {
     view! {
         <p class="explain">
             "Some work should happen about N times a day, but not on a fixed
@@ -50,7 +61,7 @@ pub fn explanation() -> impl IntoView {
 /// Chromium.
 const DRAWS_PER_IDLE_SLICE: usize = 100_000;
 
-pub fn figure() -> impl IntoView {
+fn figure() -> impl IntoView {
     let computed = Computed::cached_ahead(
         |s| &s.poisson,
         poisson::PoissonCache::run,
@@ -103,7 +114,7 @@ fn timeline_block(computed: PoissonComputed, timeline: ChartCanvas) -> impl Into
         )
     });
     view! {
-        <ChartBlock figure="timeline">
+        <ChartBlock figure=panels::poisson::TIMELINE>
             <Caption slot>"Each bar is a minute with events; the shaded stretch is the window."</Caption>
             {timeline.view("poisson-timeline", label)}
         </ChartBlock>
@@ -121,7 +132,7 @@ fn gaps_block(computed: PoissonComputed, gaps: ChartCanvas) -> impl IntoView {
         )
     });
     view! {
-        <ChartBlock figure="gaps">
+        <ChartBlock figure=panels::poisson::GAPS>
             <Caption slot>
                 "Measured gaps against the exponential curve; dashed marks are the measured p50 and p95."
             </Caption>
@@ -140,7 +151,7 @@ fn hours_block(computed: PoissonComputed, hours: ChartCanvas) -> impl IntoView {
         )
     });
     view! {
-        <ChartBlock figure="hours">
+        <ChartBlock figure=panels::poisson::HOURS>
             <Caption slot>"Summed over the horizon, local time; one colour per tenant."</Caption>
             {hours.view("poisson-hours", label)}
         </ChartBlock>
@@ -326,7 +337,7 @@ fn bucket_block(outcome: BucketOutcome) -> impl IntoView {
             </ul>
     };
     view! {
-        <ChartBlock figure="bucket" png=false>
+        <ChartBlock figure=panels::poisson::BUCKET png=false>
             <Caption slot>"What happened to each event that reached the bucket."</Caption>
             {bar}
         </ChartBlock>

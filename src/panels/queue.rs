@@ -12,26 +12,36 @@ mod refused;
 mod replication;
 mod scheduler;
 
-pub use imported::hand_over;
 use stampede_core::panels;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use stampede_core::panels::Panel;
+use stampede_core::panels::PanelSpec;
+use stampede_core::panels::State;
+use stampede_core::panels::queue::QueuePanel;
 use stampede_core::panels::queue::percentile_value;
-use stampede_core::panels::run::PanelRun;
-use stampede_core::panels::state::State;
+use stampede_core::panels::{Figure, Panel};
 use stampede_core::queue::{self, Lane, QueueParams, QueueRun};
 use stampede_core::sim::SimRun;
 use stampede_core::units::{count, duration};
 
-use super::{Caption, ChartBlock, Showing, key_numbers, ready_when_idle};
+use super::{Caption, ChartBlock, PanelUi, Showing, key_numbers, ready_when_idle};
 use crate::browser;
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
 use crate::playback::{PlaybackControls, Playhead};
 use crate::store::Store;
 use crate::worker;
 use background::Background;
+
+impl PanelUi for QueuePanel {
+    fn explanation() -> impl IntoView + 'static {
+        explanation()
+    }
+
+    fn figure() -> impl IntoView + 'static {
+        figure()
+    }
+}
 
 /// The most jobs, over all lanes, a run may enqueue and still run on the
 /// main thread: about 30 ms of simulation in the browser, which keeps the
@@ -48,7 +58,7 @@ const SPEEDS: &[(&str, f64)] = &[
 /// Height of the small multiples, whose strips share it, CSS pixels.
 const STRIPS_HEIGHT: f64 = 380.0;
 
-pub fn explanation() -> impl IntoView {
+fn explanation() -> impl IntoView {
     view! {
         <p class="explain">
             "N accounts each need a sync job once per cycle C, and W workers take jobs from one
@@ -159,7 +169,7 @@ impl Runner {
                 Err(why) => self.status.set(Status::WorkerFailed(why)),
             }
         };
-        match worker::start(query, on_progress, on_done) {
+        match worker::start(worker::Request::Run(query), on_progress, on_done) {
             Ok(run) => self.background.hold(run),
             Err(why) => self.status.set(Status::WorkerFailed(why)),
         }
@@ -210,7 +220,7 @@ impl Runner {
     }
 }
 
-pub fn figure() -> impl IntoView {
+fn figure() -> impl IntoView {
     let state = Store::get().state;
     // The replications run on their own (`replication`): their count
     // leaves the single run as it is.
@@ -242,8 +252,8 @@ pub fn figure() -> impl IntoView {
     }
     // A page about the replications' band leaves out the single run's
     // status and clock; a Learn step leaves out the tools around the charts.
-    let single_run = showing.tools() || !showing.figure("depth-band");
-    let replications = showing.tools() || showing.figure("depth-band");
+    let single_run = showing.tools() || !showing.figure(panels::queue::DEPTH_BAND);
+    let replications = showing.tools() || showing.figure(panels::queue::DEPTH_BAND);
     view! {
         {single_run.then(|| view! { <RunStatus runner params seed /> })}
         {single_run.then(|| view! { <PlaybackControls
@@ -255,7 +265,7 @@ pub fn figure() -> impl IntoView {
             scrub_label="Simulated time"
         /> })}
         <LaneChart
-            figure="depth"
+            figure=panels::queue::DEPTH
             canvas_id="queue-depth"
             caption="The most jobs waiting for a worker in each bin, one line per lane, up to the clock."
             canvas=charts.depth
@@ -266,7 +276,7 @@ pub fn figure() -> impl IntoView {
         {showing.tools().then(|| view! { <SummaryTable shown /> })}
         {replications.then(|| view! { <replication::ReplicationView /> })}
         <LaneChart
-            figure="busy"
+            figure=panels::queue::BUSY
             canvas_id="queue-busy"
             caption="Busy workers averaged over each bin, one strip per lane; the thin line is the workers ready."
             canvas=charts.busy
@@ -274,7 +284,7 @@ pub fn figure() -> impl IntoView {
             label=|s| describe_lanes(s, "utilization", |r| percent(r.summary.utilization))
         />
         <LaneChart
-            figure="ingress"
+            figure=panels::queue::INGRESS
             canvas_id="queue-ingress"
             caption="Jobs enqueued in each bin, one strip per lane, each on its own scale."
             canvas=charts.ingress
@@ -282,7 +292,7 @@ pub fn figure() -> impl IntoView {
             label=|s| describe_lanes(s, "jobs enqueued", |r| count(r.summary.jobs_enqueued))
         />
         <LaneChart
-            figure="waits"
+            figure=panels::queue::WAITS
             canvas_id="queue-waits"
             caption="How long jobs waited from falling due to starting, over the whole run, or to its end for a job never started; each strip on its own scale."
             canvas=charts.waits
@@ -290,7 +300,7 @@ pub fn figure() -> impl IntoView {
             label=|s| describe_lanes(s, "p95 wait", |r| percentile_value(&r.summary, r.summary.p95_wait_s))
         />
         <LaneChart
-            figure="gaps"
+            figure=panels::queue::GAPS
             canvas_id="queue-gaps"
             caption="From one finished sync of an account to its next, over the whole run; a lane that keeps its cycle peaks at C."
             canvas=charts.gaps
@@ -423,7 +433,7 @@ fn numbers(shown: RwSignal<Option<Arc<Shown>>>, params: Memo<QueueParams>) -> im
 /// One chart of the run shown, its text alternative `label` of it.
 #[component]
 fn LaneChart(
-    figure: &'static str,
+    figure: Figure,
     canvas_id: &'static str,
     caption: &'static str,
     canvas: ChartCanvas,
@@ -796,7 +806,7 @@ fn empty_plot() -> Plot {
 fn save_csv(shown: RwSignal<Option<Arc<Shown>>>) {
     let csv = shown.with_untracked(|shown| {
         let shown = shown.as_deref()?;
-        let series = PanelRun::Queue(shown.run.clone()).time_series()?;
+        let series = QueuePanel::time_series(&shown.run)?;
         let mut text = Vec::new();
         series.write_csv(&mut text).ok()?;
         String::from_utf8(text).ok()

@@ -7,13 +7,24 @@ mod donut;
 use leptos::prelude::*;
 use stampede_core::error::InvalidInput;
 use stampede_core::panels;
+use stampede_core::panels::slots::SlotsPanel;
 use stampede_core::panels::snippet;
 use stampede_core::slots::{self, SlotRun};
 use stampede_core::units::{count, counted, duration, significant};
 
-use super::{Caption, ChartBlock, Computed, use_it};
+use super::{Caption, ChartBlock, Computed, PanelUi, use_it};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot, number_tick};
 use crate::playback::{PlaybackControls, Playhead};
+
+impl PanelUi for SlotsPanel {
+    fn explanation() -> impl IntoView + 'static {
+        explanation()
+    }
+
+    fn figure() -> impl IntoView + 'static {
+        figure()
+    }
+}
 
 /// The most slots listed as buttons; the ring still answers hover on all.
 const LISTED_SLOTS: u32 = 64;
@@ -25,7 +36,7 @@ const SPEEDS: &[(&str, f64)] = &[
     ("fast: a cycle in 5 s", 5.0),
 ];
 
-pub fn explanation() -> impl IntoView {
+fn explanation() -> impl IntoView {
     view! {
         <p class="explain">
             "Account ids fall into B buckets by their last byte or last two
@@ -70,7 +81,7 @@ pub fn explanation() -> impl IntoView {
     }
 }
 
-pub fn figure() -> impl IntoView {
+fn figure() -> impl IntoView {
     let computed = Computed::cached(|s| &s.slots, slots::SlotsCache::run);
     let run = computed.run;
     let ring = Ring {
@@ -218,7 +229,7 @@ fn ring_block(ring: Ring) -> impl IntoView {
         )
     });
     view! {
-        <ChartBlock figure="ring">
+        <ChartBlock figure=panels::slots::RING>
             <Caption slot>
                 "Thicker, darker slots hold more accounts; the thin grey hand is the clock, the coloured hands the job kinds."
             </Caption>
@@ -458,7 +469,7 @@ fn ingress_block(run: SlotRunMemo, ingress: ChartCanvas) -> impl IntoView {
         )
     });
     view! {
-        <ChartBlock figure="ingress">
+        <ChartBlock figure=panels::slots::INGRESS>
             <Caption slot>
                 "Jobs entering the queue and jobs waiting in it, slotted against everything enqueued at once."
             </Caption>
@@ -475,7 +486,7 @@ fn costs_block(run: SlotRunMemo, costs: ChartCanvas) -> impl IntoView {
         )
     });
     view! {
-        <ChartBlock figure="costs">
+        <ChartBlock figure=panels::slots::COSTS>
             <Caption slot>
                 "Summed account cost in each slot, placed by bucket and balanced heaviest first."
             </Caption>

@@ -76,8 +76,10 @@ const countTakenRequests = (page) =>
     window.Worker = class extends Native {
       constructor(...args) {
         super(...args);
+        // The worker's `Message::Taken` (src/messages/fleet.rs), whose
+        // postcard bytes start with its variant's index, 1.
         this.addEventListener('message', (event) => {
-          if (event.data?.taken) window.__fleetTaken++;
+          if (event.data instanceof Uint8Array && event.data[0] === 1) window.__fleetTaken++;
         });
       }
     };

@@ -3,7 +3,7 @@ use std::hint::black_box;
 use criterion::Criterion;
 use stampede_core::hash_spread::{HashMode, HashSpreadCache, Placement, Reduction, run, stability};
 use stampede_core::keys::{KeyKind, generate};
-use stampede_core::panels::state::State;
+use stampede_core::panels::State;
 
 /// Keys per measured pass: the most a run places.
 const KEYS: u32 = 1_000_000;

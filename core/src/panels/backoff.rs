@@ -1,7 +1,11 @@
 //! The Backoff panel: its parameters in URLs and controls, the rules that
 //! keep a run within its call budget, its presets and key numbers.
 
+use super::series::{self, TimeSeries};
+use super::snippet::{self, Snippet};
+use super::{Figure, KEY_NUMBERS, PanelSpec, State};
 use crate::backoff::*;
+use crate::error::InvalidInput;
 use crate::field::{ChoiceSet, Field, Notice};
 use crate::key_numbers::KeyNumber;
 use crate::panel_params;
@@ -66,6 +70,69 @@ fn settle(params: &mut BackoffParams) -> Vec<Notice> {
         )));
     }
     notices
+}
+
+// The figures, in the order the panel draws them after its key numbers.
+pub const CALLS: Figure = Figure::new("calls", "Calls per second after the failure");
+pub const WAITS: Figure = Figure::new("waits", "Wait before each retry");
+pub const TOTALS: Figure = Figure::new("totals", "Totals per strategy");
+
+/// The Backoff panel, in the registry (`for_panel!`).
+pub struct BackoffPanel;
+
+impl PanelSpec for BackoffPanel {
+    type Params = BackoffParams;
+    type Run = BackoffRun;
+    const SLUG: &'static str = "backoff";
+    const TITLE: &'static str = "Backoff";
+    const FIGURES: &'static [Figure] = &[KEY_NUMBERS, CALLS, WAITS, TOTALS];
+    const PRESETS: &'static [Preset] = PRESETS;
+    const FIELDS: &'static [Field] = BackoffParams::FIELDS;
+
+    fn params(state: &State) -> &BackoffParams {
+        &state.backoff
+    }
+
+    fn params_mut(state: &mut State) -> &mut BackoffParams {
+        &mut state.backoff
+    }
+
+    fn run(params: &BackoffParams, seed: u64) -> Result<BackoffRun, InvalidInput> {
+        crate::backoff::run(params, seed)
+    }
+
+    /// With the search for the verdict's flip, which runs the fleets again
+    /// for each change it tries: the page searches while idle.
+    fn run_in_full(params: &BackoffParams, seed: u64) -> Result<BackoffRun, InvalidInput> {
+        let mut run = Self::run(params, seed)?;
+        run.search_flip(params, seed);
+        Ok(run)
+    }
+
+    fn key_numbers(params: &BackoffParams, run: &BackoffRun) -> Vec<KeyNumber> {
+        key_numbers(params, run)
+    }
+
+    fn time_series(run: &BackoffRun) -> Option<TimeSeries> {
+        // The fleets share their bins, so one time column serves all.
+        let timeline = &run.fleets.first()?.fleet.timeline;
+        let [starts, _] = series::counted(&timeline.calls, timeline.bin_seconds);
+        let calls = run.fleets.iter().map(|strategy| {
+            let calls = strategy.fleet.timeline.calls.iter();
+            calls.map(|&c| f64::from(c)).collect()
+        });
+        Some(TimeSeries {
+            header: std::iter::once("time_s")
+                .chain(run.fleets.iter().map(|strategy| strategy.strategy.slug()))
+                .map(String::from)
+                .collect(),
+            columns: std::iter::once(starts).chain(calls).collect(),
+        })
+    }
+
+    fn snippets(params: &BackoffParams) -> Vec<Snippet> {
+        snippet::backoff::snippets(params)
+    }
 }
 
 /// The panel's "try this" presets. Every number in a lesson is what the

@@ -2,6 +2,10 @@
 //! pasted ids among them), the rules that keep a run in bounds, its presets,
 //! verdict and key numbers.
 
+use super::series::TimeSeries;
+use super::snippet::{self, Snippet};
+use super::{Figure, KEY_NUMBERS, PanelSpec, State};
+use crate::error::InvalidInput;
 use crate::field::{Field, FieldValue, Notice};
 use crate::hash_spread::*;
 use crate::key_numbers::KeyNumber;
@@ -131,6 +135,52 @@ fn settle(params: &mut HashSpreadParams) -> Vec<Notice> {
         )));
     }
     notices
+}
+
+// The figures, in the order the panel draws them after its key numbers.
+pub const STRIP: Figure = Figure::new("strip", "Every offset in the window");
+pub const BUCKETS: Figure = Figure::new("buckets", "Ids per bucket");
+
+/// The Hash spread panel, in the registry (`for_panel!`).
+pub struct HashSpreadPanel;
+
+impl PanelSpec for HashSpreadPanel {
+    type Params = HashSpreadParams;
+    type Run = HashSpreadRun;
+    const SLUG: &'static str = "hash";
+    const TITLE: &'static str = "Hash spread";
+    const FIGURES: &'static [Figure] = &[KEY_NUMBERS, STRIP, BUCKETS];
+    const PRESETS: &'static [Preset] = PRESETS;
+    const FIELDS: &'static [Field] = HashSpreadParams::FIELDS;
+
+    fn params(state: &State) -> &HashSpreadParams {
+        &state.hash_spread
+    }
+
+    fn params_mut(state: &mut State) -> &mut HashSpreadParams {
+        &mut state.hash_spread
+    }
+
+    fn run(params: &HashSpreadParams, seed: u64) -> Result<HashSpreadRun, InvalidInput> {
+        crate::hash_spread::run(params, seed)
+    }
+
+    fn key_numbers(params: &HashSpreadParams, run: &HashSpreadRun) -> Vec<KeyNumber> {
+        key_numbers(params, run)
+    }
+
+    fn time_series(run: &HashSpreadRun) -> Option<TimeSeries> {
+        Some(TimeSeries::counted(
+            "offset_s",
+            "keys",
+            &run.bucket_counts,
+            f64::from(run.bucket_width),
+        ))
+    }
+
+    fn snippets(params: &HashSpreadParams) -> Vec<Snippet> {
+        snippet::hash::snippets(params)
+    }
 }
 
 /// The panel's "try this" presets.

@@ -1,7 +1,11 @@
 //! The Jitter panel: its parameters in URLs and controls, the rules that
 //! keep the delay range sound, its presets and key numbers.
 
+use super::series::TimeSeries;
+use super::snippet::{self, Snippet};
+use super::{Figure, KEY_NUMBERS, PanelSpec, State};
 use crate::clock::ClockTime;
+use crate::error::InvalidInput;
 use crate::field::{Field, Notice};
 use crate::jitter::*;
 use crate::key_numbers::KeyNumber;
@@ -89,6 +93,62 @@ fn is_relevant(params: &JitterParams, key: &str) -> bool {
         JitterStrategy::TwoPeak => &[min, max, sd],
     };
     ![min, max, fixed, mean, sd].contains(&key) || uses.contains(&key)
+}
+
+// The figures, in the order the panel draws them after its key numbers.
+pub const ARRIVALS: Figure = Figure::new("arrivals", "Arrivals at the downstream");
+pub const COMPLETION: Figure = Figure::new("completion", "Jobs started so far");
+
+/// The Jitter panel, in the registry (`for_panel!`).
+pub struct JitterPanel;
+
+impl PanelSpec for JitterPanel {
+    type Params = JitterParams;
+    type Run = JitterRun;
+    const SLUG: &'static str = "jitter";
+    const TITLE: &'static str = "Jitter";
+    const FIGURES: &'static [Figure] = &[KEY_NUMBERS, ARRIVALS, COMPLETION];
+    const PRESETS: &'static [Preset] = PRESETS;
+    const FIELDS: &'static [Field] = JitterParams::FIELDS;
+
+    fn params(state: &State) -> &JitterParams {
+        &state.jitter
+    }
+
+    fn params_mut(state: &mut State) -> &mut JitterParams {
+        &mut state.jitter
+    }
+
+    fn run(params: &JitterParams, seed: u64) -> Result<JitterRun, InvalidInput> {
+        crate::jitter::run(params, seed)
+    }
+
+    fn key_numbers(params: &JitterParams, run: &JitterRun) -> Vec<KeyNumber> {
+        key_numbers(params, run)
+    }
+
+    fn time_series(run: &JitterRun) -> Option<TimeSeries> {
+        Some(TimeSeries::counted("second", "jobs", &run.per_second, 1.0))
+    }
+
+    fn snippets(params: &JitterParams) -> Vec<Snippet> {
+        snippet::jitter::snippets(params)
+    }
+
+    /// Links made while the limit was per minute still open with the same
+    /// limit, read per second, unless they name the new key too.
+    fn read_old_keys<'a>(
+        params: &mut JitterParams,
+        last: &dyn Fn(&str) -> Option<&'a str>,
+    ) -> Vec<Notice> {
+        match (
+            last(PER_MINUTE_LIMIT_KEY),
+            last(JitterParams::LIMIT_PER_SECOND.key),
+        ) {
+            (Some(raw), None) => vec![params.read_per_minute_limit(raw)],
+            _ => Vec::new(),
+        }
+    }
 }
 
 /// The panel's "try this" presets.

@@ -9,7 +9,9 @@
 //! Its paragraphs ([`Step::paragraphs`], in [`super::story`]) are written from what the page shows at the
 //! current parameters, so they follow every control the reader moves.
 
+use super::Figure;
 use super::Panel;
+use super::{backoff, fleet, hash_spread, jitter, poisson, queue, slots};
 
 /// One screen of the story.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -21,8 +23,8 @@ pub struct Step {
     /// The panel's parameters, as a query string of its keys; the rest keep
     /// their defaults.
     pub query: &'static str,
-    /// The slug of the one figure the step draws.
-    pub figure: &'static str,
+    /// The one figure the step draws.
+    pub figure: Figure,
     /// The keys of the step's controls, at most three.
     pub controls: &'static [&'static str],
     /// The keys of the key numbers the step prints under its figure; for
@@ -52,7 +54,7 @@ pub const STEPS: &[Step] = &[
         title: "The herd",
         panel: Panel::Queue,
         query: "st=herd&vs=&n=2000&w=4&hz=2",
-        figure: "depth",
+        figure: queue::DEPTH,
         controls: &["n", "w"],
         numbers: &["max-depth", "mean-wait", "p95-wait", "utilization"],
     },
@@ -61,7 +63,7 @@ pub const STEPS: &[Step] = &[
         title: "Jitter",
         panel: Panel::Jitter,
         query: "n=5000&rps=50&hi=2",
-        figure: "arrivals",
+        figure: jitter::ARRIVALS,
         controls: &["n", "hi", "rps"],
         numbers: &[
             "herd",
@@ -76,7 +78,7 @@ pub const STEPS: &[Step] = &[
         title: "What random looks like",
         panel: Panel::Poisson,
         query: "n=300",
-        figure: "timeline",
+        figure: poisson::TIMELINE,
         controls: &["n"],
         numbers: &["mean-gap", "median-gap", "p95-gap", "busiest-minute"],
     },
@@ -85,7 +87,7 @@ pub const STEPS: &[Step] = &[
         title: "Retries",
         panel: Panel::Backoff,
         query: "st=exponential&vs=full",
-        figure: "calls",
+        figure: backoff::CALLS,
         controls: &["st", "cp"],
         numbers: &["peak", "load", "healthy", "succeeded", "verdict"],
     },
@@ -94,7 +96,7 @@ pub const STEPS: &[Step] = &[
         title: "Deterministic spreading",
         panel: Panel::HashSpread,
         query: "",
-        figure: "strip",
+        figure: hash_spread::STRIP,
         controls: &["n"],
         numbers: &["keys", "moved-on-growth", "largest-gap"],
     },
@@ -103,7 +105,7 @@ pub const STEPS: &[Step] = &[
         title: "Slots",
         panel: Panel::Slots,
         query: "cyc=28800&bk=255&lb=1&kj=2",
-        figure: "ring",
+        figure: slots::RING,
         controls: &["cyc", "bk", "kj"],
         numbers: &[
             "slots",
@@ -118,7 +120,7 @@ pub const STEPS: &[Step] = &[
         title: "Your fleet",
         panel: Panel::Fleet,
         query: "smp=jenkins-h",
-        figure: "fix",
+        figure: fleet::FIX,
         controls: &["smp"],
         numbers: &["jobs", "peak-minute", "peak-after"],
     },
@@ -127,7 +129,7 @@ pub const STEPS: &[Step] = &[
         title: "Prove it",
         panel: Panel::Queue,
         query: "st=herd&vs=jitter,hash,slots&hz=4&repl=20",
-        figure: "depth-band",
+        figure: queue::DEPTH_BAND,
         controls: &["w", "repl"],
         numbers: &["p95_wait_s"],
     },

@@ -1,6 +1,9 @@
 //! The Poisson panel: its parameters in URLs and controls, the rule that
 //! keeps a run's expected events in bounds, its presets and key numbers.
 
+use super::series::TimeSeries;
+use super::{Figure, KEY_NUMBERS, PanelSpec, State};
+use crate::error::InvalidInput;
 use crate::field::{Field, FieldValue, Kind, Notice, shorten};
 use crate::key_numbers::KeyNumber;
 use crate::panel_params;
@@ -105,6 +108,45 @@ fn parse_tenant(item: &str) -> Result<Tenant, String> {
         window_start,
         window_end,
     })
+}
+
+// The figures, in the order the panel draws them after its key numbers.
+pub const TIMELINE: Figure = Figure::new("timeline", "The first day, minute by minute");
+pub const GAPS: Figure = Figure::new("gaps", "Gaps between events");
+pub const HOURS: Figure = Figure::new("hours", "Events per hour of the day");
+pub const BUCKET: Figure = Figure::new("bucket", "Token bucket");
+
+/// The Poisson panel, in the registry (`for_panel!`).
+pub struct PoissonPanel;
+
+impl PanelSpec for PoissonPanel {
+    type Params = PoissonParams;
+    type Run = PoissonRun;
+    const SLUG: &'static str = "poisson";
+    const TITLE: &'static str = "Poisson";
+    const FIGURES: &'static [Figure] = &[KEY_NUMBERS, TIMELINE, GAPS, HOURS, BUCKET];
+    const PRESETS: &'static [Preset] = PRESETS;
+    const FIELDS: &'static [Field] = PoissonParams::FIELDS;
+
+    fn params(state: &State) -> &PoissonParams {
+        &state.poisson
+    }
+
+    fn params_mut(state: &mut State) -> &mut PoissonParams {
+        &mut state.poisson
+    }
+
+    fn run(params: &PoissonParams, seed: u64) -> Result<PoissonRun, InvalidInput> {
+        crate::poisson::run(params, seed)
+    }
+
+    fn key_numbers(params: &PoissonParams, run: &PoissonRun) -> Vec<KeyNumber> {
+        key_numbers(params, run)
+    }
+
+    fn time_series(run: &PoissonRun) -> Option<TimeSeries> {
+        Some(TimeSeries::new(&["time_s"], vec![run.run_times.clone()]))
+    }
 }
 
 /// The panel's "try this" presets.

@@ -2,8 +2,11 @@
 //! every lane within the job cap, its presets, key numbers and the summary
 //! table that sets the lanes side by side.
 
+use super::series::TimeSeries;
+use super::{Figure, KEY_NUMBERS, PanelSpec, State};
 use crate::backoff;
 use crate::dist::Dist;
+use crate::error::InvalidInput;
 use crate::field::{ChoiceSet, Field, Notice};
 use crate::key_numbers::KeyNumber;
 use crate::panel_params;
@@ -191,6 +194,91 @@ fn largest_fitting(most: u32, with: impl Fn(u32) -> QueueParams) -> u32 {
         }
     }
     fits
+}
+
+// The figures, in the order the panel draws them after its key numbers.
+pub const DEPTH: Figure = Figure::new("depth", "Jobs waiting");
+pub const BUSY: Figure = Figure::new("busy", "Workers busy");
+pub const INGRESS: Figure = Figure::new("ingress", "Jobs entering the queue");
+pub const WAITS: Figure = Figure::new("waits", "Start delay");
+pub const GAPS: Figure = Figure::new("gaps", "Time between an account's syncs");
+pub const DEPTH_BAND: Figure = Figure::new("depth-band", "Jobs waiting across seeds");
+pub const RECURRENCE: Figure = Figure::new("recurrence", "When each run starts");
+pub const HEAP: Figure = Figure::new("heap", "Heap entries, live and dead");
+pub const IMPORTED: Figure = Figure::new("imported", "Your own arrivals");
+
+/// The Queue panel, in the registry (`for_panel!`).
+pub struct QueuePanel;
+
+impl PanelSpec for QueuePanel {
+    type Params = QueueParams;
+    type Run = QueueRun;
+    const SLUG: &'static str = "queue";
+    const TITLE: &'static str = "Queue";
+    const FIGURES: &'static [Figure] = &[
+        KEY_NUMBERS,
+        DEPTH,
+        BUSY,
+        INGRESS,
+        WAITS,
+        GAPS,
+        DEPTH_BAND,
+        RECURRENCE,
+        HEAP,
+        IMPORTED,
+    ];
+    const PRESETS: &'static [Preset] = PRESETS;
+    const FIELDS: &'static [Field] = QueueParams::FIELDS;
+
+    fn params(state: &State) -> &QueueParams {
+        &state.queue
+    }
+
+    fn params_mut(state: &mut State) -> &mut QueueParams {
+        &mut state.queue
+    }
+
+    fn run(params: &QueueParams, seed: u64) -> Result<QueueRun, InvalidInput> {
+        crate::queue::run(params, seed)
+    }
+
+    fn key_numbers(params: &QueueParams, run: &QueueRun) -> Vec<KeyNumber> {
+        key_numbers(params, run)
+    }
+
+    fn time_series(run: &QueueRun) -> Option<TimeSeries> {
+        queue_series(run)
+    }
+}
+
+/// The lanes' series side by side; the lanes share their bins.
+fn queue_series(run: &QueueRun) -> Option<TimeSeries> {
+    let first = &run.lanes.first()?.run;
+    let bins = first.queue_depth.len();
+    let mut header = vec!["time_s".to_string()];
+    let mut columns = vec![
+        (0..bins)
+            .map(|bin| bin as f64 * f64::from(first.bin_seconds))
+            .collect(),
+    ];
+    let whole = |counts: &[u32]| counts.iter().map(|&c| f64::from(c)).collect();
+    for lane in &run.lanes {
+        let series = &lane.run;
+        let lane_columns: [(&str, Vec<f64>); 7] = [
+            ("queue_depth", whole(&series.queue_depth)),
+            ("executing", series.executing.clone()),
+            ("workers", series.workers.clone()),
+            ("ingress", whole(&series.ingress)),
+            ("done", whole(&series.done)),
+            ("lock_conflicts", whole(&series.lock_conflicts)),
+            ("failed", whole(&series.failed)),
+        ];
+        for (name, column) in lane_columns {
+            header.push(format!("{name}_{}", lane.name.slug));
+            columns.push(column);
+        }
+    }
+    Some(TimeSeries { header, columns })
 }
 
 /// The panel's "try this" presets.

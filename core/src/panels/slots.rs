@@ -1,6 +1,10 @@
 //! The Slots panel: its parameters in URLs and controls, the rules that
 //! keep a plan in bounds, its presets and key numbers.
 
+use super::series::{self, TimeSeries};
+use super::snippet::{self, Snippet};
+use super::{Figure, KEY_NUMBERS, PanelSpec, State};
+use crate::error::InvalidInput;
 use crate::field::{Field, Notice};
 use crate::key_numbers::KeyNumber;
 use crate::panel_params;
@@ -39,6 +43,54 @@ fn settle(params: &mut SlotParams) -> Vec<Notice> {
         )));
     }
     notices
+}
+
+// The figures, in the order the panel draws them after its key numbers.
+pub const RING: Figure = Figure::new("ring", "The cycle as a ring of slots");
+pub const INGRESS: Figure = Figure::new("ingress", "Queue ingress over one cycle");
+pub const COSTS: Figure = Figure::new("costs", "Cost per slot: jumbo accounts");
+
+/// The Slots panel, in the registry (`for_panel!`).
+pub struct SlotsPanel;
+
+impl PanelSpec for SlotsPanel {
+    type Params = SlotParams;
+    type Run = SlotRun;
+    const SLUG: &'static str = "slots";
+    const TITLE: &'static str = "Slots";
+    const FIGURES: &'static [Figure] = &[KEY_NUMBERS, RING, INGRESS, COSTS];
+    const PRESETS: &'static [Preset] = PRESETS;
+    const FIELDS: &'static [Field] = SlotParams::FIELDS;
+
+    fn params(state: &State) -> &SlotParams {
+        &state.slots
+    }
+
+    fn params_mut(state: &mut State) -> &mut SlotParams {
+        &mut state.slots
+    }
+
+    fn run(params: &SlotParams, seed: u64) -> Result<SlotRun, InvalidInput> {
+        crate::slots::run(params, seed)
+    }
+
+    fn key_numbers(params: &SlotParams, run: &SlotRun) -> Vec<KeyNumber> {
+        key_numbers(params, run)
+    }
+
+    fn time_series(run: &SlotRun) -> Option<TimeSeries> {
+        let plan = &run.plan;
+        let [starts, slotted] = series::counted(&plan.ingress_slotted, plan.bin_seconds);
+        let all_at_once = plan.ingress_all_at_once.iter().map(|&c| f64::from(c));
+        Some(TimeSeries::new(
+            &["time_s", "ingress_slotted", "ingress_all_at_once"],
+            vec![starts, slotted, all_at_once.collect()],
+        ))
+    }
+
+    fn snippets(params: &SlotParams) -> Vec<Snippet> {
+        snippet::slots::snippets(params)
+    }
 }
 
 /// The panel's "try this" presets.

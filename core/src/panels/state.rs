@@ -14,15 +14,8 @@
 //! while [`State::to_full_query`] writes it whole for the page's own
 //! history, where no one copies it.
 
-use super::fleet::FleetParams;
-use super::{Figure, Panel, learn};
-use crate::backoff::BackoffParams;
+use super::{Figure, Panel, State, for_panel, learn};
 use crate::field::{Field, Kind, Notice, PanelParams, shorten};
-use crate::hash_spread::HashSpreadParams;
-use crate::jitter::JitterParams;
-use crate::poisson::PoissonParams;
-use crate::queue::QueueParams;
-use crate::slots::SlotParams;
 
 /// The query format this code writes and reads.
 pub const VERSION: &str = "1";
@@ -101,25 +94,6 @@ impl View {
     }
 }
 
-/// Everything a shared URL restores.
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct State {
-    /// The panel whose parameters the page shows: the open panel, or the
-    /// Learn step's.
-    pub panel: Panel,
-    /// On the Learn page, its step (from 1, as its URL writes it).
-    pub learn_step: Option<usize>,
-    pub seed: u64,
-    pub view: View,
-    pub poisson: PoissonParams,
-    pub jitter: JitterParams,
-    pub backoff: BackoffParams,
-    pub hash_spread: HashSpreadParams,
-    pub slots: SlotParams,
-    pub queue: QueueParams,
-    pub fleet: FleetParams,
-}
-
 impl State {
     /// The default state, showing `panel`.
     pub fn new(panel: Panel) -> Self {
@@ -132,27 +106,11 @@ impl State {
 
     /// The parameters of `panel`.
     pub fn params(&self, panel: Panel) -> &dyn PanelParams {
-        match panel {
-            Panel::Poisson => &self.poisson,
-            Panel::Jitter => &self.jitter,
-            Panel::Backoff => &self.backoff,
-            Panel::HashSpread => &self.hash_spread,
-            Panel::Slots => &self.slots,
-            Panel::Queue => &self.queue,
-            Panel::Fleet => &self.fleet,
-        }
+        for_panel!(panel, P => P::params(self))
     }
 
     pub fn params_mut(&mut self, panel: Panel) -> &mut dyn PanelParams {
-        match panel {
-            Panel::Poisson => &mut self.poisson,
-            Panel::Jitter => &mut self.jitter,
-            Panel::Backoff => &mut self.backoff,
-            Panel::HashSpread => &mut self.hash_spread,
-            Panel::Slots => &mut self.slots,
-            Panel::Queue => &mut self.queue,
-            Panel::Fleet => &mut self.fleet,
-        }
+        for_panel!(panel, P => P::params_mut(self))
     }
 
     /// The fields of `panel`.
@@ -163,43 +121,19 @@ impl State {
     /// `is_relevant` into the docs module, which reads URLs but never
     /// calls them.
     pub fn fields(panel: Panel) -> &'static [Field] {
-        match panel {
-            Panel::Poisson => PoissonParams::FIELDS,
-            Panel::Jitter => JitterParams::FIELDS,
-            Panel::Backoff => BackoffParams::FIELDS,
-            Panel::HashSpread => HashSpreadParams::FIELDS,
-            Panel::Slots => SlotParams::FIELDS,
-            Panel::Queue => QueueParams::FIELDS,
-            Panel::Fleet => FleetParams::FIELDS,
-        }
+        for_panel!(panel, P => P::FIELDS)
     }
 
     /// Sets the field of `panel` with `key` from text, as
     /// [`PanelParams::set`] does.
     pub fn set_param(&mut self, panel: Panel, key: &str, raw: &str) -> Option<Notice> {
-        match panel {
-            Panel::Poisson => self.poisson.set(key, raw),
-            Panel::Jitter => self.jitter.set(key, raw),
-            Panel::Backoff => self.backoff.set(key, raw),
-            Panel::HashSpread => self.hash_spread.set(key, raw),
-            Panel::Slots => self.slots.set(key, raw),
-            Panel::Queue => self.queue.set(key, raw),
-            Panel::Fleet => self.fleet.set(key, raw),
-        }
+        for_panel!(panel, P => P::params_mut(self).set(key, raw))
     }
 
     /// Repairs the combinations of `panel`'s values, as
     /// [`PanelParams::settle`] does.
     pub fn settle(&mut self, panel: Panel) -> Vec<Notice> {
-        match panel {
-            Panel::Poisson => self.poisson.settle(),
-            Panel::Jitter => self.jitter.settle(),
-            Panel::Backoff => self.backoff.settle(),
-            Panel::HashSpread => self.hash_spread.settle(),
-            Panel::Slots => self.slots.settle(),
-            Panel::Queue => self.queue.settle(),
-            Panel::Fleet => self.fleet.settle(),
-        }
+        for_panel!(panel, P => P::params_mut(self).settle())
     }
 
     /// Sets one parameter of the open panel (or the seed) from text, as a
@@ -335,16 +269,9 @@ impl State {
                 notices.extend(state.set_param(panel, field.key, raw));
             }
         }
-        // Links made while the limit was per minute still open with the
-        // same limit, read per second, unless they name the new key too.
-        let limit_key = JitterParams::LIMIT_PER_SECOND.key;
-        if let (Panel::Jitter, Some(raw), None) = (
-            panel,
-            last(super::jitter::PER_MINUTE_LIMIT_KEY),
-            last(limit_key),
-        ) {
-            notices.push(state.jitter.read_per_minute_limit(raw));
-        }
+        notices.extend(for_panel!(panel, P => {
+            P::read_old_keys(P::params_mut(&mut state), &last)
+        }));
         notices.extend(state.settle(panel));
         (state, notices)
     }

@@ -2,9 +2,9 @@
 //! interval that holds the imported lane's mean wait over the draws.
 
 use stampede_core::arrivals::{self, Trace};
+use stampede_core::panels::State;
 use stampede_core::panels::queue_arrivals;
 use stampede_core::panels::queue_replication::{HourBlocks, Replicated, Varied};
-use stampede_core::panels::state::State;
 use stampede_core::queue::QueueParams;
 use stampede_core::sim;
 

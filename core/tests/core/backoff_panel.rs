@@ -9,8 +9,8 @@ use stampede_core::backoff::{
 use stampede_core::error::InvalidInput;
 use stampede_core::field::{ChoiceSet, PanelParams};
 use stampede_core::panels::Panel;
+use stampede_core::panels::State;
 use stampede_core::panels::backoff::{PRESETS, key_numbers};
-use stampede_core::panels::state::State;
 
 use super::backoff::doubling;
 use super::backoff_fleet::assert_consistent;

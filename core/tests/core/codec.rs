@@ -1,7 +1,8 @@
 use proptest::prelude::*;
 use stampede_core::field::{Field, Kind};
 use stampede_core::panels::Panel;
-use stampede_core::panels::state::{RESERVED_KEYS, State, Theme, View};
+use stampede_core::panels::State;
+use stampede_core::panels::state::{RESERVED_KEYS, Theme, View};
 
 /// A raw value for `field` from a uniform `u` in [0, 1): a number snapped to
 /// the field's step, one of its choices, a few of its choices, or its

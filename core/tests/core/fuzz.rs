@@ -12,8 +12,9 @@ use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 use stampede_core::field::{Field, Kind};
 use stampede_core::panels::Panel;
+use stampede_core::panels::State;
 use stampede_core::panels::run;
-use stampede_core::panels::state::{RESERVED_KEYS, State};
+use stampede_core::panels::state::RESERVED_KEYS;
 use stampede_core::queue::{self, MAX_TOTAL_JOBS};
 use stampede_core::{backoff, poisson, slots};
 

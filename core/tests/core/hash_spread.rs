@@ -9,8 +9,8 @@ use stampede_core::hash_spread::{
 use stampede_core::keys::{KeyKind, generate};
 use stampede_core::panels;
 use stampede_core::panels::Panel;
+use stampede_core::panels::State;
 use stampede_core::panels::hash_spread::{PRESETS, key_numbers};
-use stampede_core::panels::state::State;
 
 /// Ruby's own offsets for keys under the ruby mode's seed rule; the header
 /// says how they were made.

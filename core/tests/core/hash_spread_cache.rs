@@ -2,7 +2,7 @@
 //! ahead, give the runs a fresh cache gives.
 
 use stampede_core::hash_spread::{HashSpreadCache, HashSpreadParams, Placement, READIED_KEYS, run};
-use stampede_core::panels::state::State;
+use stampede_core::panels::State;
 
 #[test]
 fn a_run_cache_gives_what_a_fresh_run_gives() {

@@ -3,8 +3,9 @@ use stampede_core::jitter::{
 };
 use stampede_core::key_numbers::KeyNumber;
 use stampede_core::panels::Panel;
+use stampede_core::panels::State;
 use stampede_core::panels::jitter::{PRESETS, key_numbers};
-use stampede_core::panels::state::{DEFAULT_SEED, State};
+use stampede_core::panels::state::DEFAULT_SEED;
 use stampede_core::units::{count, duration};
 
 fn jitter(strategy: JitterStrategy) -> JitterParams {

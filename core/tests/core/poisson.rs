@@ -1,7 +1,7 @@
 use stampede_core::field::{FieldValue, PanelParams};
 use stampede_core::key_numbers::KeyNumber;
+use stampede_core::panels::State;
 use stampede_core::panels::poisson::key_numbers;
-use stampede_core::panels::state::State;
 use stampede_core::poisson::{
     BucketPolicy, ExtraTenants, PoissonCache, PoissonParams, PoissonRun, WindowPolicy, run,
 };

@@ -3,7 +3,7 @@
 
 use stampede_core::field::PanelParams;
 use stampede_core::panels;
-use stampede_core::panels::state::State;
+use stampede_core::panels::State;
 use stampede_core::queue::{self, MAX_TOTAL_JOBS, QueueParams};
 use stampede_core::units::count;
 

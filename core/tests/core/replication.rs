@@ -2,10 +2,10 @@
 //! panel's replicated figures.
 
 use stampede_core::dist::Dist;
+use stampede_core::panels::State;
 use stampede_core::panels::queue_replication::{
     Replicated, ReplicationSteps, replicate, split_runs,
 };
-use stampede_core::panels::state::State;
 use stampede_core::queue::QueueParams;
 use stampede_core::replication::{Interval, seeds};
 use stampede_core::sim::{self, SimParams, SyncSchedule, mm_c_mean_wait};

@@ -4,8 +4,8 @@ use stampede_core::field::PanelParams;
 use stampede_core::keys;
 use stampede_core::panels;
 use stampede_core::panels::Panel;
+use stampede_core::panels::State;
 use stampede_core::panels::snippet::slots::snippets;
-use stampede_core::panels::state::State;
 use stampede_core::ruby;
 use stampede_core::slots::{
     self, DelaySource, IdBytes, Layout, MAX_BINS, MAX_RUBY_ACCOUNTS, SlotParams, SlotRun,

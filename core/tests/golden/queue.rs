@@ -75,7 +75,7 @@ pub const GOLDEN_QUEUE: [(&str, [f64; 10]); 4] = [
 
 /// Runs the golden query and compares each lane's figures, bit for bit.
 pub fn assert_queue_golden() {
-    let (state, notices) = stampede_core::panels::state::State::from_query(GOLDEN_QUEUE_QUERY);
+    let (state, notices) = stampede_core::panels::State::from_query(GOLDEN_QUEUE_QUERY);
     assert!(notices.is_empty(), "{notices:?}");
     let run = stampede_core::queue::run(&state.queue, state.seed).unwrap();
     assert_eq!(run.lanes.len(), GOLDEN_QUEUE.len());

@@ -361,13 +361,13 @@ fn a_fleet_past_the_cap_stops_with_a_notice() {
 
 #[test]
 fn an_impossible_week_keeps_the_default_with_a_notice() {
-    let (state, notices) = stampede_core::panels::state::State::from_query("p=fleet&wk=9999-99-99");
+    let (state, notices) = stampede_core::panels::State::from_query("p=fleet&wk=9999-99-99");
     assert_eq!(notices.len(), 1, "{notices:?}");
     assert_eq!(state.fleet.week, WeekStart::DEFAULT);
     let text = Sample::MinuteZero.text();
     assert!(read(&text, &state.fleet, 1).is_ok());
     // The last week the calendar holds is refused, not overflowed.
-    let (late, _) = stampede_core::panels::state::State::from_query("p=fleet&wk=9999-12-31");
+    let (late, _) = stampede_core::panels::State::from_query("p=fleet&wk=9999-12-31");
     every_stage(&text, &late.fleet);
 }
 

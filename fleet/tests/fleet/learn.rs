@@ -3,10 +3,10 @@ use std::sync::Arc;
 
 use stampede_core::field::Kind;
 use stampede_core::panels::Panel;
+use stampede_core::panels::State;
 use stampede_core::panels::learn::{STEPS, Step, step};
 use stampede_core::panels::queue_replication::replicate;
 use stampede_core::panels::run;
-use stampede_core::panels::state::State;
 use stampede_core::panels::story::StepFacts;
 use stampede_core::units::count;
 use stampede_fleet::panel::FleetReport;
@@ -21,7 +21,7 @@ fn facts(state: &State) -> StepFacts {
         let report = FleetReport::new(&params.sample.text(), params, state.seed).unwrap();
         report.key_numbers(params)
     } else {
-        run::run(state).unwrap().key_numbers(state)
+        run::report(state).unwrap().key_numbers
     };
     let replicated = (state.panel == Panel::Queue && state.queue.replications > 0)
         .then(|| Arc::new(replicate(&state.queue, state.seed).unwrap()));
@@ -155,7 +155,7 @@ fn every_step_is_a_valid_state_of_its_panel_with_its_figure_and_few_controls() {
             (state.panel, state.learn_step),
             (step.panel, Some(index + 1))
         );
-        assert!(step.panel.figure(step.figure).is_some(), "{}", step.slug);
+        assert!(step.panel.figures().contains(&step.figure), "{}", step.slug);
         assert!(step.controls.len() <= 3, "{}", step.slug);
         let fields = state.params(step.panel).fields();
         for key in step.controls {

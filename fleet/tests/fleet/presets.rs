@@ -2,10 +2,9 @@ use std::collections::HashSet;
 
 use stampede_core::key_numbers::KeyNumber;
 use stampede_core::panels::Panel;
+use stampede_core::panels::State;
 use stampede_core::panels::fleet;
-use stampede_core::panels::presets;
 use stampede_core::panels::run;
-use stampede_core::panels::state::State;
 use stampede_fleet::panel::FleetReport;
 
 /// The key numbers of a preset's state: the Fleet panel reads its sample,
@@ -16,14 +15,15 @@ fn key_numbers(state: &State) -> Vec<KeyNumber> {
         let report = FleetReport::new(&params.sample.text(), params, state.seed).unwrap();
         return report.key_numbers(params);
     }
-    let result = run::run(state).unwrap_or_else(|e| panic!("{e}"));
-    result.key_numbers(state)
+    run::report(state)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .key_numbers
 }
 
 #[test]
 fn every_preset_is_a_valid_state_that_runs_and_shows_its_numbers() {
     for panel in Panel::ALL {
-        for preset in presets(panel) {
+        for preset in panel.presets() {
             let (state, notices) = preset.state(panel, 42);
             assert!(notices.is_empty(), "{}: {notices:?}", preset.slug);
             assert_eq!((state.panel, state.seed), (panel, 42));
@@ -45,7 +45,7 @@ fn the_charted_panels_teach_with_at_least_three_presets_each() {
         Panel::HashSpread,
         Panel::Slots,
     ] {
-        let listed = presets(panel);
+        let listed = panel.presets();
         assert!(listed.len() >= 3, "{panel:?} has {}", listed.len());
         for preset in listed {
             assert!(slugs.insert(preset.slug), "{} twice", preset.slug);
@@ -59,7 +59,7 @@ fn the_charted_panels_teach_with_at_least_three_presets_each() {
 
 #[test]
 fn a_preset_keeps_the_seed_and_resets_what_it_does_not_name() {
-    let preset = &presets(Panel::Poisson)[1];
+    let preset = &Panel::Poisson.presets()[1];
     let (state, _) = preset.state(Panel::Poisson, 7);
     assert_eq!(state.seed, 7);
     assert_eq!(state.poisson.days, 1);

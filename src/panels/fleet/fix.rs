@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use stampede_core::panels::fleet::{CapacityUnit, FixMethod, Probe};
+use stampede_core::panels::fleet::{self, CapacityUnit, FixMethod, Probe};
 use stampede_core::units::{count, significant};
 use stampede_fleet::file::System;
 use stampede_fleet::panel::{DiffKind, DiffRow, FleetFix, FleetProbe, FleetRead, WeekLoad};
@@ -61,7 +61,7 @@ pub fn grids(fleet: Fleet) -> (Memo<Option<Grid>>, Memo<Option<Grid>>) {
 pub fn fix_block(fleet: Fleet, before: HeatCanvas, after: HeatCanvas) -> impl IntoView {
     let has_fix = move || fleet.fix.with(Option::is_some);
     view! {
-        <ChartBlock figure="fix">
+        <ChartBlock figure=fleet::FIX>
             <Caption slot>
                 "The fleet as written (left) and as fixed (right), on one colour scale; below, what
                 changed in numbers and in the text, ready to copy."

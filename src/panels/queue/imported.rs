@@ -9,16 +9,16 @@
 //! replicates them when `repl` asks (`replication`); until the new result
 //! is back, the old one is marked as being for other parameters.
 
-use std::cell::RefCell;
 use std::sync::Arc;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use stampede_core::arrivals::{self, MAX_BYTES};
 use stampede_core::panels::Panel;
+use stampede_core::panels::State;
+use stampede_core::panels::queue;
 use stampede_core::panels::queue::wait_percentile;
 use stampede_core::panels::queue_arrivals::ArrivalsRun;
-use stampede_core::panels::state::State;
 use stampede_core::queue::{Lane, QueueParams};
 use stampede_core::units::{count, duration, significant};
 
@@ -28,20 +28,8 @@ use crate::browser;
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
 use crate::panels::upload::{file_text, upload_button};
 use crate::panels::{Caption, ChartBlock};
-use crate::store::Store;
+use crate::store::{Arrivals, Store};
 use crate::worker::{self, WorkerRun};
-
-thread_local! {
-    /// Arrivals another panel handed over (the Fleet's starts), with what
-    /// they are, for the Queue panel to take when it opens.
-    static HANDED_OVER: RefCell<Option<(String, String)>> = const { RefCell::new(None) };
-}
-
-/// Hands `text` over as arrivals, named `source`, to the Queue panel that
-/// opens next.
-pub fn hand_over(text: String, source: String) {
-    HANDED_OVER.set(Some((text, source)));
-}
 
 #[derive(Clone, PartialEq)]
 enum Status {
@@ -189,10 +177,13 @@ impl Imported {
 /// The import box and, once replayed, the description and the lanes.
 pub fn view() -> impl IntoView {
     let imported = Imported::new();
-    if let Some((text, source)) = HANDED_OVER.take() {
+    let store = imported.store;
+    // Arrivals handed over through the store become the panel's own.
+    if let Some(Arrivals { text, source }) =
+        store.arrivals_for_queue.try_update(Option::take).flatten()
+    {
         imported.take(text, source);
     }
-    let store = imported.store;
     let replayed_for = Memo::new(move |_| ReplayedFor::now(store));
     Effect::new(move |_| {
         // Read, not only tracked: a memo nobody has read has not computed,
@@ -235,7 +226,7 @@ pub fn view() -> impl IntoView {
     });
     let is_current = move || is_current.get();
     view! {
-        <ChartBlock figure="imported" png=false>
+        <ChartBlock figure=queue::IMPORTED png=false>
             <Caption slot>
                 "Paste job arrivals, one timestamp a line (RFC 3339, or epoch seconds or
                 milliseconds), or CSV with a header naming a timestamp column and, if you have

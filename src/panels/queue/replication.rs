@@ -16,12 +16,12 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use stampede_core::panels::Panel;
+use stampede_core::panels::State;
+use stampede_core::panels::queue;
 use stampede_core::panels::queue_replication::{Replicated, ReplicationPart, split_runs};
-use stampede_core::panels::state::State;
 use stampede_core::queue::QueueParams;
 use stampede_core::replication::DEFAULT_REPLICATIONS;
 use stampede_core::units::count;
-use wasm_bindgen::JsValue;
 
 use super::background::{self, Background};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
@@ -169,24 +169,17 @@ impl Replicator {
     }
 }
 
-/// `{replicate: query, from, to}`, with `arrivals` and `resample` for a
-/// trace: the runs `runs` of the replications of `query`, for one worker.
-fn part_request(query: &str, runs: &Range<u32>, trace: Option<&TraceRequest>) -> JsValue {
-    let request = js_sys::Object::new();
-    let mut fields = vec![
-        ("replicate", JsValue::from(query)),
-        ("from", runs.start.into()),
-        ("to", runs.end.into()),
-    ];
-    if let Some(trace) = trace {
-        fields.push(("arrivals", JsValue::from(trace.text.as_str())));
-        fields.push(("resample", trace.resample.into()));
+/// The request of the runs `runs` of the replications of `query`, for one
+/// worker, replaying `trace` when there is one.
+fn part_request(query: &str, runs: &Range<u32>, trace: Option<&TraceRequest>) -> worker::Request {
+    worker::Request::Replicate {
+        query: query.to_string(),
+        runs: runs.clone(),
+        trace: trace.map(|trace| worker::Trace {
+            text: trace.text.to_string(),
+            resample: trace.resample,
+        }),
     }
-    for (key, value) in fields {
-        // Setting a key on a fresh plain object cannot fail.
-        let _ = js_sys::Reflect::set(&request, &key.into(), &value);
-    }
-    request.into()
 }
 
 /// The workers to run replications on: one per core the browser offers,
@@ -223,7 +216,7 @@ pub fn ReplicationView() -> impl IntoView {
             <ReplicationStatus replicator ids=PANEL_IDS />
             {move || shown.with(|shown| shown.clone().map(|shown| view! { <Figures shown whose="The panel's lanes" /> }))}
             <Show when=move || shown.with(Option::is_some)>
-                <ChartBlock figure="depth-band">
+                <ChartBlock figure=queue::DEPTH_BAND>
                     <Caption slot>
                         "The most jobs waiting in each bin across the seeds: the median line over \
                          the band from the 10th to the 90th percentile, one per lane."

@@ -138,7 +138,7 @@ fn recurrence_block(
 ) -> impl IntoView {
     let label = move || late.with(|late| late.as_ref().map(describe_runs).unwrap_or_default());
     view! {
-        <ChartBlock figure="recurrence">
+        <ChartBlock figure=panels::queue::RECURRENCE>
             <Caption slot>
                 "A job every minute whose third run lasts P plus the overrun (shaded): fixed rate
                 (top) fires once late and is back on the dashed grid; fixed delay (bottom) keeps the
@@ -152,7 +152,7 @@ fn recurrence_block(
 fn heap_block(heap: Memo<Result<Compaction, InvalidInput>>, canvas: ChartCanvas) -> impl IntoView {
     let label = move || heap.with(|heap| heap.as_ref().map(describe_heap).unwrap_or_default());
     view! {
-        <ChartBlock figure="heap">
+        <ChartBlock figure=panels::queue::HEAP>
             <Caption slot>
                 "A thousand events are scheduled, the chosen share cancelled, then the rest popped.
                 Where the solid heap line drops during the cancels, the scheduler compacted; the

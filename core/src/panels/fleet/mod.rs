@@ -11,9 +11,15 @@
 
 pub mod samples;
 
+use std::convert::Infallible;
+
+use super::series::TimeSeries;
+use super::{Figure, KEY_NUMBERS, PanelSpec, State};
 use crate::choice_enum;
+use crate::error::InvalidInput;
 use crate::field::{Field, FieldValue};
 use crate::fleet_format::FleetFormat;
+use crate::key_numbers::KeyNumber;
 use crate::panel_params;
 use crate::preset::Preset;
 use crate::units::{SECONDS_PER_DAY, date_of_day, day_of_date};
@@ -163,6 +169,49 @@ choice_enum! {
         ToSix = ("0-5", "00:00 to 05:59"),
         ToEight = ("0-7", "00:00 to 07:59"),
         OneToSix = ("1-6", "01:00 to 06:59"),
+    }
+}
+
+// The figures, in the order the panel draws them after its key numbers.
+pub const HEATMAP: Figure = Figure::new("heatmap", "Where the starts fall");
+pub const CONCURRENCY: Figure = Figure::new("concurrency", "Load over time against capacity");
+pub const FIX: Figure = Figure::new("fix", "Before and after the fix");
+
+/// The Fleet panel, in the registry (`for_panel!`). Its run reads
+/// a fleet's text, which no state holds, in the fleet crate; from a state
+/// alone it has none.
+pub struct FleetPanel;
+
+impl PanelSpec for FleetPanel {
+    type Params = FleetParams;
+    type Run = Infallible;
+    const SLUG: &'static str = "fleet";
+    const TITLE: &'static str = "Fleet";
+    const FIGURES: &'static [Figure] = &[KEY_NUMBERS, HEATMAP, CONCURRENCY, FIX];
+    const PRESETS: &'static [Preset] = PRESETS;
+    const FIELDS: &'static [Field] = FleetParams::FIELDS;
+
+    fn params(state: &State) -> &FleetParams {
+        &state.fleet
+    }
+
+    fn params_mut(state: &mut State) -> &mut FleetParams {
+        &mut state.fleet
+    }
+
+    fn run(_params: &FleetParams, _seed: u64) -> Result<Infallible, InvalidInput> {
+        Err(InvalidInput::new(
+            "p",
+            "the Fleet panel reads a fleet's text: give it to `stampede fleet` or the fleet module",
+        ))
+    }
+
+    fn key_numbers(_params: &FleetParams, run: &Infallible) -> Vec<KeyNumber> {
+        match *run {}
+    }
+
+    fn time_series(run: &Infallible) -> Option<TimeSeries> {
+        match *run {}
     }
 }
 

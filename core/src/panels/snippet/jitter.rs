@@ -403,8 +403,7 @@ mod tests {
     use super::*;
 
     fn params(query: &str) -> JitterParams {
-        let (state, notices) =
-            crate::panels::state::State::from_query(&format!("p=jitter&{query}"));
+        let (state, notices) = crate::panels::State::from_query(&format!("p=jitter&{query}"));
         assert_eq!(notices, [], "{query}");
         state.jitter
     }

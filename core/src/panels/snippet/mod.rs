@@ -14,8 +14,7 @@ pub mod slots;
 
 use serde::Serialize;
 
-use crate::panels::Panel;
-use crate::panels::state::State;
+use crate::panels::{State, for_panel};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Snippet {
@@ -50,15 +49,8 @@ impl Snippet {
     }
 }
 
-/// The snippets of the open panel of `state`, for its parameters; none for
-/// a panel whose figures are not something to paste.
+/// The snippets of the open panel of `state`, for its parameters
+/// ([`crate::panels::PanelSpec::snippets`]).
 pub fn of_panel(state: &State) -> Vec<Snippet> {
-    match state.panel {
-        Panel::Jitter => jitter::snippets(&state.jitter),
-        Panel::Backoff => backoff::snippets(&state.backoff),
-        Panel::HashSpread => hash::snippets(&state.hash_spread),
-        Panel::Slots => slots::snippets(&state.slots),
-        // Fleet's fix is its own text to paste, shown beside its diff.
-        Panel::Poisson | Panel::Queue | Panel::Fleet => Vec::new(),
-    }
+    for_panel!(state.panel, P => P::snippets(P::params(state)))
 }
