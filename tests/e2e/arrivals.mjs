@@ -17,7 +17,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, PREFIX, startServer } from './e2e.mjs';
+import { CHROMIUM, PREFIX, startServer } from './helpers.mjs';
 
 export const ARRIVAL_ROWS = 1_000_000;
 

@@ -59,7 +59,7 @@ import {
   firstPaintTimes,
   percentile,
   startServer,
-} from './e2e.mjs';
+} from './helpers.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DIST = path.resolve(process.argv[2] ?? path.join(REPO, 'dist'));

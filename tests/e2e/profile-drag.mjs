@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, PREFIX, dragSlider, percentile, startServer } from './e2e.mjs';
+import { CHROMIUM, PREFIX, dragSlider, percentile, startServer } from './helpers.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const [dist, slug, key] = process.argv.slice(2);
