@@ -80,6 +80,24 @@ for (const [, module] of read(SPLIT_LOADER).toString('utf8').matchAll(/"\.\/([\w
   const hashed = renameByContent(`${module}.wasm`, `stampede-app-${module.replace(/_\d+$/, '')}`, '.wasm');
   rewrite(SPLIT_LOADER, `"./${module}.wasm"`, `"./${hashed}"`);
 }
+// Which files each group of panels fetches, its own module and the shared
+// ones, for index.html to start downloading the opening panel's with the
+// main module's.
+const loader = read(SPLIT_LOADER).toString('utf8');
+const fileOf = (declaration) => declaration.match(/new URL\("\.\/([\w.-]+)"/)?.[1] ?? fail(`no file in ${declaration}`);
+const chunks = Object.fromEntries(
+  [...loader.matchAll(/const (__chunk_\d+) = makeLoad\(\(\) => \{[\s\S]*?\n\}/g)].map(([declaration, chunk]) => [chunk, fileOf(declaration)]),
+);
+const groups = Object.fromEntries(
+  [...loader.matchAll(/export const __wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad\(\(\) => \{[\s\S]*?\n\}\s*, \[([\w, ]*)\]/g)].map(
+    ([declaration, group, deps]) => [
+      group,
+      [fileOf(declaration), ...deps.split(',').filter((d) => d.trim()).map((d) => chunks[d.trim()] ?? fail(`${group} needs ${d}, never declared`))],
+    ],
+  ),
+);
+if (!Object.keys(groups).length) fail(`${SPLIT_LOADER} declares no group of panels`);
+rewrite('index.html', 'var groupFiles = {};', `var groupFiles = ${JSON.stringify(groups)};`);
 const appWasm = renameByContent('stampede-app_bg.wasm', 'stampede-app', '_bg.wasm');
 rewrite('stampede-app.js', "'stampede-app_bg.wasm'", `'${appWasm}'`);
 rewriteAll('index.html', 'stampede-app_bg.wasm"', `${appWasm}"`);

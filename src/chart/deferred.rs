@@ -1,5 +1,5 @@
-//! Charts out of view wait: while a reader drags a slider or a run plays,
-//! only the charts on screen are redrawn.
+//! Charts out of view wait: a panel's first picture, a drag of a slider and
+//! a run playing draw only the charts on screen.
 //!
 //! A chart skipped that way is drawn as it scrolls into view (an
 //! IntersectionObserver, with a margin so that it is usually ready
@@ -28,12 +28,14 @@ use crate::browser;
 /// playing, short enough that a reader who scrolls down finds them drawn.
 const CATCH_UP: Duration = Duration::from_millis(250);
 
-/// How far beyond the viewport a chart counts as in view.
-const VIEW_MARGIN: &str = "200px 0px";
+/// How far above or below the viewport a chart counts as in view, CSS pixels.
+const VIEW_MARGIN_PX: f64 = 200.0;
 
 #[derive(Clone, Copy, Default)]
 struct Visibility {
-    on_screen: bool,
+    /// As the observer last reported; until it first does, the canvas's
+    /// place is measured at each draw.
+    on_screen: Option<bool>,
     /// A draw was skipped; the canvas shows an older picture, or none.
     stale: bool,
 }
@@ -61,14 +63,9 @@ thread_local! {
 }
 
 impl Deferred {
-    /// A chart counts as on screen until the observer says otherwise, so
-    /// the first draw never waits for it.
     pub(super) fn new() -> Self {
         Self {
-            visibility: StoredValue::new(Visibility {
-                on_screen: true,
-                ..Visibility::default()
-            }),
+            visibility: StoredValue::new(Visibility::default()),
             wake: Trigger::new(),
         }
     }
@@ -82,7 +79,7 @@ impl Deferred {
             }
         });
         let options = web_sys::IntersectionObserverInit::new();
-        options.set_root_margin(VIEW_MARGIN);
+        options.set_root_margin(&format!("{VIEW_MARGIN_PX}px 0px"));
         let Ok(observer) = web_sys::IntersectionObserver::new_with_options(
             on_change.as_ref().unchecked_ref(),
             &options,
@@ -98,7 +95,7 @@ impl Deferred {
         let was_stale = self
             .visibility
             .try_update_value(|v| {
-                v.on_screen = on_screen;
+                v.on_screen = Some(on_screen);
                 v.stale
             })
             .unwrap_or(false);
@@ -116,7 +113,8 @@ impl Deferred {
         let Some(visibility) = self.visibility.try_get_value() else {
             return false;
         };
-        if visibility.on_screen || CATCHING_UP.get() || forced {
+        let on_screen = visibility.on_screen.unwrap_or_else(|| in_view_now(canvas));
+        if on_screen || CATCHING_UP.get() || forced {
             if visibility.stale {
                 let _ = canvas.remove_attribute("data-stale");
                 self.visibility.set_value(Visibility {
@@ -137,6 +135,23 @@ impl Deferred {
         put_off_catch_up(newly_stale.then_some(self));
         false
     }
+}
+
+/// Whether `canvas` is within [`VIEW_MARGIN_PX`] of the viewport now, for
+/// a draw before the observer's first report: a page's first picture
+/// draws the charts in view, not every chart of the panel. A canvas not yet
+/// in the document counts as in view.
+fn in_view_now(canvas: &HtmlCanvasElement) -> bool {
+    if !canvas.is_connected() {
+        return true;
+    }
+    let rect = canvas.get_bounding_client_rect();
+    let height = window()
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(f64::INFINITY);
+    rect.bottom() > -VIEW_MARGIN_PX && rect.top() < height + VIEW_MARGIN_PX
 }
 
 /// Puts the catch-up off to [`CATCH_UP`] from now, adding `chart` to

@@ -34,6 +34,25 @@ test("each panel's code arrives when the panel first opens", async ({ app }) => 
   await expect.poll(() => blankCanvases(page), { message: 'the Queue panel drawing its charts once its code arrived' }).toEqual([]);
 });
 
+test("the opening panel's code downloads beside the main module, not after it starts", async ({ app }) => {
+  // index.html preloads the opening panel's group (its map of panels to
+  // groups must agree with src/panels/mod.rs); a module the app fetched
+  // itself would show as initiated by `fetch`.
+  for (const slug of SLUGS) {
+    const page = await app.newPage();
+    await app.open(page, `?v=1&p=${slug}&s=1`);
+    const modules = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .filter((entry) => /\/stampede-app-(split|chunk)[\w-]*\.wasm$/.test(entry.name))
+        .map((entry) => [entry.name.split('/').pop(), entry.initiatorType]),
+    );
+    expect(modules.length, `${slug}: the panel's modules fetched`).toBeGreaterThan(0);
+    expect(modules.filter(([, by]) => by !== 'link'), `${slug}: modules fetched only once the app asked`).toEqual([]);
+    await page.context().close();
+  }
+});
+
 test('a panel whose code cannot be downloaded says so, and the others keep working', async ({ app }) => {
   // Without the service worker, which would fetch the module itself.
   const page = await app.newPage({ serviceWorkers: 'block' });

@@ -24,12 +24,13 @@ test('queue: a week-long run goes to the worker, shows progress and matches stam
 
 test('queue: a week-long run reading durations drawn ahead by the standby worker matches stampede run', async ({ app }) => {
   const page = await app.newPage();
-  // Records what the page asks its workers to draw ahead.
+  // Records what the page asks its workers to draw ahead: `Request::Ahead`
+  // (src/messages/queue.rs), which crosses as `{ Ahead: query }`.
   await page.addInitScript(() => {
     window.__drawAhead = 0;
     const post = Worker.prototype.postMessage;
     Worker.prototype.postMessage = function (message, ...rest) {
-      if (message?.ahead) window.__drawAhead++;
+      if (message?.Ahead !== undefined) window.__drawAhead++;
       return post.call(this, message, ...rest);
     };
   });
