@@ -1,6 +1,6 @@
 //! The page's side of the Fleet panel's worker (`src/fleet_worker_main.rs`):
-//! one worker a page, started by the first request, that reads, fixes and
-//! probes a fleet. The two speak the enums of [`crate::messages::fleet`].
+//! one worker a page, started by the first request (or by index.html, when
+//! the page opens on the panel), that reads, fixes and probes a fleet. The two speak the enums of [`crate::messages::fleet`].
 //!
 //! Every request gets a larger id, and a reply to any but the newest is
 //! dropped, so a slow answer never overwrites a newer one. The worker
@@ -29,6 +29,8 @@ use crate::worker::{describe, error_detail};
 /// by their content), else Trunk's.
 const WORKER_META: &str = "stampede:fleet-worker";
 const WORKER_SCRIPT: &str = "./stampede-fleet-worker_loader.js";
+/// Where index.html keeps the worker it started with the page.
+const EARLY_WORKER: &str = "stampedeEarlyFleetWorker";
 
 /// A worker that has not said it is ready after this long is taken as
 /// failed to load (a missing script raises an error at once instead).
@@ -147,13 +149,16 @@ fn start_with(newest: Newest) {
 fn start() -> Result<Rc<Connection>, String> {
     let cannot_start =
         |error: JsValue| format!("the fleet's worker could not start: {}", describe(&error));
-    let options = WorkerOptions::new();
-    options.set_type(WorkerType::Module);
-    let worker = Worker::new_with_options(
-        &crate::browser::named_asset(WORKER_META, WORKER_SCRIPT),
-        &options,
-    )
-    .map_err(cannot_start)?;
+    let (worker, heard) = match take_early_worker() {
+        Some(early) => early,
+        None => {
+            let options = WorkerOptions::new();
+            options.set_type(WorkerType::Module);
+            let url = crate::browser::named_asset(WORKER_META, WORKER_SCRIPT);
+            let worker = Worker::new_with_options(&url, &options).map_err(cannot_start)?;
+            (worker, Vec::new())
+        }
+    };
     let connection = Rc::new(Connection {
         worker,
         ready: Cell::new(false),
@@ -201,7 +206,31 @@ fn start() -> Result<Rc<Connection>, String> {
     *connection.listeners.borrow_mut() = vec![on_message, on_error, on_timer];
     connection.wait_for(Awaiting::Ready);
     CONNECTION.set(Some(connection.clone()));
+    for data in heard {
+        connection.receive(data);
+    }
     Ok(connection)
+}
+
+/// The worker index.html started with a page that opened on the Fleet
+/// panel, and what it posted before this took it over; none if there is
+/// no such worker, or it failed to load (a fresh one then says why).
+fn take_early_worker() -> Option<(Worker, Vec<JsValue>)> {
+    let window = web_sys::window()?;
+    let key = JsValue::from_str(EARLY_WORKER);
+    let early = js_sys::Reflect::get(&window, &key)
+        .ok()
+        .filter(JsValue::is_object)?;
+    // Taken once: a worker started later is the app's own.
+    let _ = js_sys::Reflect::delete_property(&window, &key);
+    let field = |name: &str| js_sys::Reflect::get(&early, &JsValue::from_str(name)).ok();
+    let worker: Worker = field("worker")?.dyn_into().ok()?;
+    if field("failed")?.is_truthy() {
+        worker.terminate();
+        return None;
+    }
+    let heard: js_sys::Array = field("heard")?.dyn_into().ok()?;
+    Some((worker, heard.iter().collect()))
 }
 
 impl Connection {

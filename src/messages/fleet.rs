@@ -41,7 +41,7 @@ pub enum Source {
 }
 
 /// What the worker says. The end-to-end test counts `Taken` by its
-/// index, which postcard writes first (tests/e2e/fleet.mjs).
+/// index, which postcard writes first (tests/e2e/specs/fleet.spec.mjs).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Message {
     /// The worker runs and hears requests: one posted earlier is lost, so

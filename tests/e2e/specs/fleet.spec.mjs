@@ -347,6 +347,40 @@ test("fleet: the fix's copied text, read back in, gives the after peak", async (
   expect((await pageFigures(page)).peak, 'the peak of the fixed text read back').toBe(before.peakAfter);
 });
 
+/** Counts, in `window.__fleetWorkersStarted`, the fleet workers the page starts. */
+const countFleetWorkers = (page) =>
+  page.addInitScript(() => {
+    window.__fleetWorkersStarted = 0;
+    const Native = window.Worker;
+    window.Worker = class extends Native {
+      constructor(url, ...rest) {
+        super(url, ...rest);
+        if (String(url).includes('fleet-worker')) window.__fleetWorkersStarted++;
+      }
+    };
+  });
+
+test('fleet: a page that opens on the panel starts its worker with the page, and the app takes that one over', async ({ app }) => {
+  const page = await app.newPage();
+  await countFleetWorkers(page);
+  await app.open(page, '?v=1&p=fleet&s=1');
+  await fleetSettled(page);
+  await expect(page.locator('#fleet-summary')).toHaveText(/^\d[\d,]* jobs? from /);
+  expect(await page.evaluate(() => window.__fleetWorkersStarted), 'fleet workers started').toBe(1);
+  expect(await page.evaluate(() => 'stampedeEarlyFleetWorker' in window), 'the early worker left for the taking').toBe(false);
+});
+
+test("fleet: when the worker's code cannot load, the panel says so", async ({ app }) => {
+  const page = await app.newPage({ serviceWorkers: 'block' });
+  await page.route('**/stampede-fleet-worker-*', (route) => route.abort());
+  app.allowErrors(/Failed to fetch|ERR_FAILED|fleet-worker/);
+  await app.open(page, '?v=1&p=fleet&s=1');
+  const status = page.locator('#fleet-status[data-status="failed"]');
+  // Whether the app took over the failed worker index.html started or
+  // started its own, the reader hears the same.
+  await expect(status, "the fleet's worker failing, reported").toContainText("the fleet's worker could not be loaded");
+});
+
 test('fleet: capacity, view and day redraw from the page without the worker', async ({ app }) => {
   const page = await app.newPage();
   await app.open(page, '?v=1&p=fleet&smp=jenkins-h');
