@@ -43,6 +43,7 @@ use crate::dist::{Dist, Peak};
 use crate::error::{InvalidInput, count_at_most, positive, within};
 use crate::multinomial::chance_max_at_most;
 use crate::rng::{Purpose, seeded};
+use crate::speedup::Speedup;
 use crate::stats;
 
 const DELAYS: Purpose = Purpose::new("jitter.delays");
@@ -183,7 +184,8 @@ pub struct WindowFit {
 /// Draws every job's delay for `params` with `seed` and counts what the
 /// downstream sees.
 pub fn run(params: &JitterParams, seed: u64) -> Result<JitterRun, InvalidInput> {
-    JitterCache::default().run(params, seed)
+    let run_at = draw(params, seed)?;
+    Ok(counted(params, run_at, fit_window(params, seed)))
 }
 
 /// Keeps the last [`WindowFit`], which does not depend on the max delay,
@@ -203,10 +205,17 @@ struct FitInputs {
     seed: u64,
 }
 
-impl JitterCache {
+impl Speedup for JitterCache {
+    type Params = JitterParams;
+    type Run = JitterRun;
+
+    fn plain(params: &JitterParams, seed: u64) -> Result<JitterRun, InvalidInput> {
+        run(params, seed)
+    }
+
     /// [`run`], reusing the window fit when only the delays' shape or the
     /// max delay changed.
-    pub fn run(&mut self, params: &JitterParams, seed: u64) -> Result<JitterRun, InvalidInput> {
+    fn run(&mut self, params: &JitterParams, seed: u64) -> Result<JitterRun, InvalidInput> {
         let run_at = draw(params, seed)?;
         let inputs = FitInputs {
             jobs: params.jobs,

@@ -50,5 +50,6 @@ pub mod ruby;
 pub mod scheduler;
 pub mod sim;
 pub mod slots;
+pub mod speedup;
 pub mod stats;
 pub mod units;

@@ -33,6 +33,7 @@ use crate::choice_enum;
 use crate::dist::{self, Dist};
 use crate::error::{InvalidInput, count_at_most, positive, within};
 use crate::rng::{Purpose, SeededRng, seeded};
+use crate::speedup::Speedup;
 use crate::stats;
 use crate::units::SECONDS_PER_DAY;
 
@@ -373,7 +374,7 @@ impl Arrivals {
 
 /// Runs the schedule `params` describes with `seed`.
 pub fn run(params: &PoissonParams, seed: u64) -> Result<PoissonRun, InvalidInput> {
-    PoissonCache::default().run(params, seed)
+    run_with(&mut Vec::new(), params, seed)
 }
 
 /// Each tenant's unit-rate exponential draws ([`dist::unit_exponential`]),
@@ -412,18 +413,24 @@ impl Stream {
     }
 }
 
-impl PoissonCache {
+impl Speedup for PoissonCache {
+    type Params = PoissonParams;
+    type Run = PoissonRun;
+
+    fn plain(params: &PoissonParams, seed: u64) -> Result<PoissonRun, InvalidInput> {
+        run(params, seed)
+    }
+
     /// [`run`], reusing the draws of earlier runs.
-    pub fn run(&mut self, params: &PoissonParams, seed: u64) -> Result<PoissonRun, InvalidInput> {
+    fn run(&mut self, params: &PoissonParams, seed: u64) -> Result<PoissonRun, InvalidInput> {
         self.keep_seed(seed);
         run_with(&mut self.streams, params, seed)
     }
 
     /// Draws up to `most` more of the first tenant's draws under `seed`,
-    /// up to [`READIED_DRAWS`]: a page calls it while idle, so that a drag
-    /// up N finds its draws made. The runs are the same either way.
-    /// Returns whether more is left.
-    pub fn ready_ahead(&mut self, seed: u64, most: usize) -> bool {
+    /// up to [`READIED_DRAWS`], so that a drag up N finds its draws made.
+    fn ready_ahead(&mut self, _params: &PoissonParams, seed: u64, most: u32) -> bool {
+        let most = most as usize;
         self.keep_seed(seed);
         if self.streams.is_empty() {
             self.streams.push(Stream::new(seed, 0));
@@ -437,7 +444,9 @@ impl PoissonCache {
         stream.draw_up_to(next);
         next < READIED_DRAWS
     }
+}
 
+impl PoissonCache {
     fn keep_seed(&mut self, seed: u64) {
         if seed != self.seed {
             (self.seed, self.streams) = (seed, Vec::new());

@@ -89,7 +89,7 @@ fn explanation() -> impl IntoView {
 }
 
 fn figure() -> impl IntoView {
-    let computed = Computed::cached(|s| &s.backoff, backoff::BackoffCache::run);
+    let computed = Computed::cached::<backoff::BackoffCache>(|s| &s.backoff);
     let Computed { params, run } = computed;
 
     let calls = ChartCanvas::new(320.0);

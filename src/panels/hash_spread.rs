@@ -67,14 +67,9 @@ fn explanation() -> impl IntoView {
 const IDS_PER_IDLE_SLICE: u32 = 2_000;
 
 fn figure() -> impl IntoView {
-    let computed = Computed::cached_ahead(
+    let computed = Computed::cached_ahead::<hash_spread::HashSpreadCache>(
         |s| &s.hash_spread,
-        hash_spread::HashSpreadCache::run,
-        |cache, params, seed| {
-            cache
-                .ready_ahead(params, seed, IDS_PER_IDLE_SLICE)
-                .unwrap_or(false)
-        },
+        IDS_PER_IDLE_SLICE,
     );
     let Computed { params, run } = computed;
 

@@ -74,7 +74,7 @@ fn explanation() -> impl IntoView {
 }
 
 fn figure() -> impl IntoView {
-    let computed = Computed::cached(|s| &s.jitter, jitter::JitterCache::run);
+    let computed = Computed::cached::<jitter::JitterCache>(|s| &s.jitter);
     let Computed { params, run } = computed;
     let herd = Memo::new(move |_| {
         run.with(|run| {

@@ -36,6 +36,7 @@ use stampede_core::panels::slots::SlotsPanel;
 use stampede_core::panels::snippet::Snippet;
 use stampede_core::panels::state::View;
 use stampede_core::panels::{Figure, KEY_NUMBERS, Panel};
+use stampede_core::speedup::Speedup;
 
 use self::chart_block::{Caption, ChartBlock};
 use crate::controls::{Controls, ControlsSheet};
@@ -332,26 +333,24 @@ where
     P: Clone + PartialEq + Send + Sync + 'static,
     R: PartialEq + Send + Sync + 'static,
 {
-    /// The memos of a panel's parameters and of its run by `compute`,
-    /// which keeps in a `C` what the next run can reuse, so that a moving
-    /// slider redoes only what changed.
-    fn cached<C: Default + Send + 'static>(
+    /// The memos of a panel's parameters and of its run through the
+    /// speed-up `S`, which keeps what the next run can reuse, so that a
+    /// moving slider redoes only what changed.
+    fn cached<S: Speedup<Params = P, Run = R> + Send + 'static>(
         params_of: fn(&State) -> &P,
-        compute: fn(&mut C, &P, u64) -> Result<R, InvalidInput>,
     ) -> Self {
-        Self::with_cache(params_of, compute, Arc::default())
+        Self::with_cache(params_of, Arc::<Mutex<S>>::default())
     }
 
     /// As [`Computed::cached`], and after each run, while the page is idle,
-    /// `ahead` readies in the cache, a slice at a time, what later runs may
-    /// ask for, until it says nothing is left or the parameters change.
-    fn cached_ahead<C: Default + Send + 'static>(
+    /// `S` readies `slice` at a time what later runs may ask for, until it
+    /// says nothing is left or the parameters change.
+    fn cached_ahead<S: Speedup<Params = P, Run = R> + Send + 'static>(
         params_of: fn(&State) -> &P,
-        compute: fn(&mut C, &P, u64) -> Result<R, InvalidInput>,
-        ahead: fn(&mut C, &P, u64) -> bool,
+        slice: u32,
     ) -> Self {
-        let cache = Arc::<Mutex<C>>::default();
-        let computed = Self::with_cache(params_of, compute, Arc::clone(&cache));
+        let cache = Arc::<Mutex<S>>::default();
+        let computed = Self::with_cache(params_of, Arc::clone(&cache));
         let state = Store::get().state;
         ready_when_idle(
             move || computed.run.track(),
@@ -360,7 +359,7 @@ where
                     .params
                     .try_with_untracked(|params| {
                         let mut cache = cache.lock().unwrap_or_else(PoisonError::into_inner);
-                        ahead(&mut cache, params, state.with_untracked(|s| s.seed))
+                        cache.ready_ahead(params, state.with_untracked(|s| s.seed), slice)
                     })
                     .unwrap_or(false)
             },
@@ -368,10 +367,9 @@ where
         computed
     }
 
-    fn with_cache<C: Send + 'static>(
+    fn with_cache<S: Speedup<Params = P, Run = R> + Send + 'static>(
         params_of: fn(&State) -> &P,
-        compute: fn(&mut C, &P, u64) -> Result<R, InvalidInput>,
-        cache: Arc<Mutex<C>>,
+        cache: Arc<Mutex<S>>,
     ) -> Self {
         let state = Store::get().state;
         let params = Memo::new(move |_| state.with(|s| params_of(s).clone()));
@@ -379,7 +377,7 @@ where
         let run = Memo::new(move |_| {
             params.with(|p| {
                 let mut cache = cache.lock().unwrap_or_else(PoisonError::into_inner);
-                compute(&mut cache, p, seed.get())
+                cache.run(p, seed.get())
             })
         });
         Self { params, run }

@@ -59,14 +59,11 @@ fn explanation() -> impl IntoView {
 
 /// The draws made ahead in one idle moment: about 3 ms of work in
 /// Chromium.
-const DRAWS_PER_IDLE_SLICE: usize = 100_000;
+const DRAWS_PER_IDLE_SLICE: u32 = 100_000;
 
 fn figure() -> impl IntoView {
-    let computed = Computed::cached_ahead(
-        |s| &s.poisson,
-        poisson::PoissonCache::run,
-        |cache, _, seed| cache.ready_ahead(seed, DRAWS_PER_IDLE_SLICE),
-    );
+    let computed =
+        Computed::cached_ahead::<poisson::PoissonCache>(|s| &s.poisson, DRAWS_PER_IDLE_SLICE);
     let Computed { params, run } = computed;
 
     let timeline = ChartCanvas::new(110.0);

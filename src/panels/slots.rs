@@ -82,7 +82,7 @@ fn explanation() -> impl IntoView {
 }
 
 fn figure() -> impl IntoView {
-    let computed = Computed::cached(|s| &s.slots, slots::SlotsCache::run);
+    let computed = Computed::cached::<slots::SlotsCache>(|s| &s.slots);
     let run = computed.run;
     let ring = Ring {
         run,

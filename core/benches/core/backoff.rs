@@ -3,6 +3,7 @@ use std::hint::black_box;
 use criterion::Criterion;
 use stampede_core::backoff::{self, Backoff, BackoffParams, DependencyModel, RetryStrategy};
 use stampede_core::panels::State;
+use stampede_core::speedup::Speedup;
 
 /// The fleet the panel can least afford to be slow on: 100,000 clients
 /// retrying with decorrelated jitter through a one-minute outage.

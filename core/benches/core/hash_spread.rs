@@ -4,6 +4,7 @@ use criterion::Criterion;
 use stampede_core::hash_spread::{HashMode, HashSpreadCache, Placement, Reduction, run, stability};
 use stampede_core::keys::{KeyKind, generate};
 use stampede_core::panels::State;
+use stampede_core::speedup::Speedup;
 
 /// Keys per measured pass: the most a run places.
 const KEYS: u32 = 1_000_000;

@@ -3,6 +3,7 @@ use std::hint::black_box;
 use criterion::Criterion;
 use stampede_core::jitter::{self, JitterParams};
 use stampede_core::poisson::{self, PoissonParams};
+use stampede_core::speedup::Speedup;
 
 /// A million events a day, and a quarter of a million: the events slider
 /// at the panel's defaults where the browser's frame budget is tightest.

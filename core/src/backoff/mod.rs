@@ -120,6 +120,7 @@ pub use verdict::{Ranked, Verdict};
 use crate::choice_enum;
 use crate::error::InvalidInput;
 use crate::field::ChoiceSet;
+use crate::speedup::Speedup;
 
 use fleet::{Clients, simulate_fleets_keeping};
 use verdict::verdict;
@@ -434,10 +435,17 @@ struct KeptBands {
     bands: Vec<Band>,
 }
 
-impl BackoffCache {
+impl Speedup for BackoffCache {
+    type Params = BackoffParams;
+    type Run = BackoffRun;
+
+    fn plain(params: &BackoffParams, seed: u64) -> Result<BackoffRun, InvalidInput> {
+        run(params, seed)
+    }
+
     /// [`run`], simulating only the independent clients the last run did
     /// not, and drawing only the bands it did not.
-    pub fn run(&mut self, params: &BackoffParams, seed: u64) -> Result<BackoffRun, InvalidInput> {
+    fn run(&mut self, params: &BackoffParams, seed: u64) -> Result<BackoffRun, InvalidInput> {
         let strategies = params.strategies();
         let backoffs = strategies
             .iter()

@@ -84,6 +84,7 @@ use std::collections::HashSet;
 use crate::error::{InvalidInput, count_at_most};
 use crate::keys::{self, KeyKind, KeyStream};
 use crate::ruby;
+use crate::speedup::Speedup;
 use crate::units::SECONDS_PER_DAY;
 
 mod measure;
@@ -352,13 +353,16 @@ impl Digests {
     }
 }
 
-impl HashSpreadCache {
+impl Speedup for HashSpreadCache {
+    type Params = HashSpreadParams;
+    type Run = HashSpreadRun;
+
+    fn plain(params: &HashSpreadParams, seed: u64) -> Result<HashSpreadRun, InvalidInput> {
+        run(params, seed)
+    }
+
     /// [`run`], reusing the ids and digests of earlier runs.
-    pub fn run(
-        &mut self,
-        params: &HashSpreadParams,
-        seed: u64,
-    ) -> Result<HashSpreadRun, InvalidInput> {
+    fn run(&mut self, params: &HashSpreadParams, seed: u64) -> Result<HashSpreadRun, InvalidInput> {
         if !params.ids.0.is_empty() {
             return run_with_ids(params, params.ids.0.clone(), seed);
         }
@@ -396,8 +400,15 @@ impl HashSpreadCache {
     /// the stability check adds to them: each made and digested, and once
     /// all are, sorted. A page calls it while idle, so that a drag up N
     /// finds its ids ready; the runs are the same either way. Returns
-    /// whether more is left; pasted ids need nothing.
-    pub fn ready_ahead(
+    /// whether more is left; pasted ids need nothing, and ids a run
+    /// refuses are not readied.
+    fn ready_ahead(&mut self, params: &HashSpreadParams, seed: u64, most: u32) -> bool {
+        self.ready_ids_ahead(params, seed, most).unwrap_or(false)
+    }
+}
+
+impl HashSpreadCache {
+    fn ready_ids_ahead(
         &mut self,
         params: &HashSpreadParams,
         seed: u64,

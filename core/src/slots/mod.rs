@@ -57,6 +57,7 @@ use crate::choice_enum;
 use crate::error::{InvalidInput, count_at_most};
 use crate::rng::{Purpose, seeded};
 use crate::ruby;
+use crate::speedup::Speedup;
 use crate::units::{count, counted, duration};
 
 mod balance;
@@ -589,7 +590,27 @@ pub struct SlotRun {
 
 /// Runs the Slots panel for `params` with `seed`.
 pub fn run(params: &SlotParams, seed: u64) -> Result<SlotRun, InvalidInput> {
-    SlotsCache::default().run(params, seed)
+    let (layout, kinds) = checked(params)?;
+    let costs = account_costs(seed, params.accounts, params.cost_sigma)?;
+    let ids = account_ids(seed, params.accounts)?;
+    run_with(params, layout, kinds, &ids, &costs)
+}
+
+/// The layout and kinds of `params`, once its numbers are checked.
+fn checked(params: &SlotParams) -> Result<(Layout, Reciprocals), InvalidInput> {
+    let layout = Layout::new(params.cycle, params.buckets, params.id_bytes)?;
+    let kinds = reciprocals(layout.slots, params.kinds)?;
+    if params.accounts == 0 {
+        return Err(InvalidInput::new("accounts", "must be at least 1"));
+    }
+    if params.delays == DelaySource::Ruby {
+        count_at_most(
+            "accounts",
+            u64::from(params.accounts),
+            u64::from(MAX_RUBY_ACCOUNTS),
+        )?;
+    }
+    Ok((layout, kinds))
 }
 
 /// The accounts of the last run, kept: their ids and lognormal costs
@@ -611,21 +632,17 @@ struct Accounts {
     costs: Vec<f64>,
 }
 
-impl SlotsCache {
+impl Speedup for SlotsCache {
+    type Params = SlotParams;
+    type Run = SlotRun;
+
+    fn plain(params: &SlotParams, seed: u64) -> Result<SlotRun, InvalidInput> {
+        run(params, seed)
+    }
+
     /// [`run`], reusing the accounts of the last run where they are the same.
-    pub fn run(&mut self, params: &SlotParams, seed: u64) -> Result<SlotRun, InvalidInput> {
-        let layout = Layout::new(params.cycle, params.buckets, params.id_bytes)?;
-        let kinds = reciprocals(layout.slots, params.kinds)?;
-        if params.accounts == 0 {
-            return Err(InvalidInput::new("accounts", "must be at least 1"));
-        }
-        if params.delays == DelaySource::Ruby {
-            count_at_most(
-                "accounts",
-                u64::from(params.accounts),
-                u64::from(MAX_RUBY_ACCOUNTS),
-            )?;
-        }
+    fn run(&mut self, params: &SlotParams, seed: u64) -> Result<SlotRun, InvalidInput> {
+        let (layout, kinds) = checked(params)?;
         let (count, sigma_bits) = (params.accounts, params.cost_sigma.to_bits());
         let accounts = match self.accounts.take() {
             Some(kept) if (kept.seed, kept.count, kept.sigma_bits) == (seed, count, sigma_bits) => {

@@ -1,13 +1,10 @@
 //! The fleets after an outage: what the clients do against an unlimited
-//! dependency, against one with finite capacity and with a shared budget,
-//! and what a run cache keeps.
+//! dependency, against one with finite capacity and with a shared budget.
 
 use stampede_core::backoff::{
-    AWS_QUOTA_CAPACITY, AWS_RETRY_COST, BREAKER_MIN_CALLS, BREAKER_OPEN_SECONDS, Backoff,
-    BackoffCache, BackoffParams, Burst, Dependency, DependencyModel, Fleet, QuotaScope,
-    RetryStrategy, run, simulate_fleet, simulate_fleets_against,
+    AWS_QUOTA_CAPACITY, AWS_RETRY_COST, BREAKER_MIN_CALLS, BREAKER_OPEN_SECONDS, Backoff, Burst,
+    Dependency, Fleet, QuotaScope, RetryStrategy, run, simulate_fleet, simulate_fleets_against,
 };
-use stampede_core::field::ChoiceSet;
 use stampede_core::stats::histogram;
 
 use super::backoff::{backoff, doubling, waits_of};
@@ -244,87 +241,6 @@ fn long_runs_get_wider_timeline_bins() {
     assert_eq!(fleet.timeline.bin_seconds, 1_000.0);
     assert!(fleet.last_success.is_some());
     assert_consistent(&fleet, 200, 1e6);
-}
-
-#[test]
-fn a_run_cache_gives_what_a_fresh_run_gives() {
-    let defaults = BackoffParams {
-        clients: 2_000,
-        dependency: DependencyModel::Unlimited,
-        ..Default::default()
-    };
-    let jittered = BackoffParams {
-        strategy: RetryStrategy::EqualJitter,
-        compared: ChoiceSet::new([RetryStrategy::Decorrelated, RetryStrategy::Sidekiq]),
-        clients: 3_000,
-        ..defaults.clone()
-    };
-    // Waits far longer than the first client's on some seeds, so calls
-    // outgrow the fine bins and are drawn again (see the test above).
-    let long = BackoffParams {
-        strategy: RetryStrategy::FullJitter,
-        compared: ChoiceSet::new([]),
-        base: 1_000.0,
-        factor: 20.0,
-        cap: 1e6,
-        outage: 1e7,
-        retries: 3,
-        clients: 300,
-        ..defaults.clone()
-    };
-    let overflowing = (0..1_000)
-        .find(|&seed| {
-            let fleet = run(&long, seed).unwrap().fleets.remove(0).fleet;
-            fleet.timeline.bin_seconds * fleet.timeline.calls.len() as f64 > 200_000.0
-        })
-        .expect("a seed whose calls outgrow the fine bins");
-    // A reader's path: M up and down, the outage, the strategies, the seed
-    // and the retries changed, runs too long for fine bins, and back.
-    let changed = |from: &BackoffParams, change: &dyn Fn(&mut BackoffParams)| {
-        let mut params = from.clone();
-        change(&mut params);
-        params
-    };
-    let steps = [
-        (defaults.clone(), 1),
-        (changed(&defaults, &|p| p.clients = 5_000), 1),
-        (changed(&defaults, &|p| p.clients = 1_200), 1),
-        (
-            changed(&defaults, &|p| (p.clients, p.outage) = (1_200, 120.0)),
-            1,
-        ),
-        (jittered.clone(), 1),
-        (changed(&jittered, &|p| p.clients = 3_500), 2),
-        (changed(&jittered, &|p| p.retries = 3), 2),
-        (long.clone(), overflowing),
-        (changed(&long, &|p| p.clients = 100), overflowing),
-        (changed(&long, &|p| p.clients = 400), overflowing),
-        (changed(&defaults, &|p| p.clients = 1), 1),
-        (defaults.clone(), 1),
-        // Under capacity and with shared budgets the cache keeps the bands.
-        (
-            changed(&defaults, &|p| p.dependency = DependencyModel::Capacity),
-            1,
-        ),
-        (
-            changed(&defaults, &|p| {
-                (p.dependency, p.clients) = (DependencyModel::Capacity, 30_000)
-            }),
-            1,
-        ),
-        (
-            changed(&defaults, &|p| {
-                p.strategy = RetryStrategy::Breaker;
-                p.compared = ChoiceSet::new([RetryStrategy::AwsQuota, RetryStrategy::FullJitter]);
-            }),
-            1,
-        ),
-        (defaults, 1),
-    ];
-    let mut cache = BackoffCache::default();
-    for (index, (params, seed)) in steps.into_iter().enumerate() {
-        assert_eq!(cache.run(&params, seed), run(&params, seed), "step {index}");
-    }
 }
 
 // ---------------------------------------------------------------------------

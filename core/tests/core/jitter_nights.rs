@@ -5,6 +5,7 @@
 use stampede_core::jitter::{Confidence, JitterCache, JitterParams, fit_window, run};
 use stampede_core::multinomial::chance_max_at_most;
 use stampede_core::panels::State;
+use stampede_core::speedup::Speedup;
 
 use super::jitter::operator;
 

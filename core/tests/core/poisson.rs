@@ -1,9 +1,8 @@
 use stampede_core::field::{FieldValue, PanelParams};
 use stampede_core::key_numbers::KeyNumber;
-use stampede_core::panels::State;
 use stampede_core::panels::poisson::key_numbers;
 use stampede_core::poisson::{
-    BucketPolicy, ExtraTenants, PoissonCache, PoissonParams, PoissonRun, WindowPolicy, run,
+    BucketPolicy, ExtraTenants, PoissonParams, PoissonRun, WindowPolicy, run,
 };
 use stampede_core::stats::{bin_index, ks_p_value, ks_statistic, quantile_sorted};
 
@@ -334,44 +333,6 @@ fn a_bucket_slower_than_the_stream_drops_about_one_minus_r_over_lambda() {
         number(&numbers, "bucket").theory.as_deref(),
         Some("λ > r: about 1 − r / λ = 14 % find no token")
     );
-}
-
-#[test]
-fn a_run_cache_gives_what_a_fresh_run_gives() {
-    // A reader's path: N up and down, a window with either policy, more
-    // days, tenants added and taken away, a bucket, another seed, and back.
-    let steps = [
-        "s=1&n=300",
-        "s=1&n=5000",
-        "s=1&n=1200",
-        "s=1&n=1200&ws=9&we=17&wp=defer",
-        "s=1&n=1200&ws=22&we=6&wp=scale&d=3",
-        "s=1&n=800&t=1000@22-6,50",
-        "s=1&n=900&t=50",
-        "s=1&n=900&bc=5&br=0.01&bp=wait",
-        "s=2&n=900",
-        "s=2&n=20000&tz=5.5",
-        "s=1&n=300",
-    ];
-    let mut cache = PoissonCache::default();
-    // The same path again, the draws readied ahead between the runs: a
-    // slice of them, all of them, and again under a new seed.
-    let mut readied = PoissonCache::default();
-    for (index, step) in steps.into_iter().enumerate() {
-        let (state, _) = State::from_query(&format!("v=1&p=poisson&{step}"));
-        let fresh = run(&state.poisson, state.seed);
-        assert_eq!(cache.run(&state.poisson, state.seed), fresh, "{step}");
-        if index % 3 == 0 {
-            while readied.ready_ahead(state.seed, 400_000) {}
-        } else {
-            readied.ready_ahead(state.seed, 2_000);
-        }
-        assert_eq!(
-            readied.run(&state.poisson, state.seed),
-            fresh,
-            "{step}, readied"
-        );
-    }
 }
 
 /// The counts of a run, made again by looking at every event: per local

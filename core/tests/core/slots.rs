@@ -859,33 +859,3 @@ fn the_snippets_note_counts_what_the_common_form_strands() {
     };
     assert!(snippets(&unsettled).is_empty());
 }
-
-/// A cache walked through parameter changes gives what a fresh run gives
-/// at every step: new accounts where the seed, count or cost tail changes,
-/// and the kept ones placed anew where only the cycle, buckets, bytes,
-/// kinds or offsets do.
-#[test]
-fn kept_accounts_give_fresh_runs() {
-    let steps = [
-        "s=1",
-        "s=1&cyc=3600",
-        "s=1&cyc=3600&bk=256&lb=1",
-        "s=1&cyc=3600&bk=256&lb=1&dl=ruby&kj=5",
-        "s=1&cyc=3600&ct=0.4",
-        "s=1&cyc=3600&ct=0.4&a=2500",
-        "s=1&cyc=0",
-        "s=1&cyc=3600&ct=0.4&a=2500&cyc=86400",
-        "s=2&cyc=3600&ct=0.4&a=2500",
-        "s=2&a=300000&dl=ruby",
-        "s=2&a=300&ct=0",
-    ];
-    let mut cache = slots::SlotsCache::default();
-    for step in steps {
-        let (state, _) = State::from_query(&format!("v=1&p=slots&{step}"));
-        assert_eq!(
-            cache.run(&state.slots, state.seed),
-            run(&state.slots, state.seed),
-            "{step}"
-        );
-    }
-}
