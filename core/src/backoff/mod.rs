@@ -415,7 +415,53 @@ impl BackoffRun {
 /// `seed`, and the verdict, its flip not yet searched for
 /// ([`BackoffRun::search_flip`]).
 pub fn run(params: &BackoffParams, seed: u64) -> Result<BackoffRun, InvalidInput> {
-    BackoffCache::default().run(params, seed)
+    let backoffs = backoffs_of(params)?;
+    let retries = params.retries;
+    let fleets = simulate_fleets_against(
+        &backoffs,
+        params.clients,
+        params.dependency(),
+        retries,
+        seed,
+    )?;
+    let bands = backoffs
+        .iter()
+        .map(|backoff| delay_bands(backoff, backoff.retries_allowed(retries), BAND_DRAWS, seed))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(assembled(params, seed, fleets, bands))
+}
+
+/// The backoff of each strategy `params` compares, in order.
+fn backoffs_of(params: &BackoffParams) -> Result<Vec<Backoff>, InvalidInput> {
+    params
+        .strategies()
+        .iter()
+        .map(|&strategy| params.backoff(strategy))
+        .collect()
+}
+
+/// The run of `params` with `seed` from each strategy's fleet and delay
+/// bands, in the order of [`BackoffParams::strategies`].
+fn assembled(
+    params: &BackoffParams,
+    seed: u64,
+    fleets: Vec<Fleet>,
+    bands: Vec<Vec<Band>>,
+) -> BackoffRun {
+    let fleets: Vec<StrategyFleet> = params
+        .strategies()
+        .into_iter()
+        .zip(fleets)
+        .zip(bands)
+        .map(|((strategy, fleet), bands)| StrategyFleet {
+            strategy,
+            label: strategy.label(),
+            bands,
+            fleet,
+        })
+        .collect();
+    let verdict = verdict(params, seed, &fleets);
+    BackoffRun { fleets, verdict }
 }
 
 /// What [`run`] simulated, kept for the next run: the independent clients
@@ -446,11 +492,7 @@ impl Speedup for BackoffCache {
     /// [`run`], simulating only the independent clients the last run did
     /// not, and drawing only the bands it did not.
     fn run(&mut self, params: &BackoffParams, seed: u64) -> Result<BackoffRun, InvalidInput> {
-        let strategies = params.strategies();
-        let backoffs = strategies
-            .iter()
-            .map(|&strategy| params.backoff(strategy))
-            .collect::<Result<Vec<_>, _>>()?;
+        let backoffs = backoffs_of(params)?;
         let retries = params.retries;
         let fleets = simulate_fleets_keeping(
             &mut self.clients,
@@ -476,18 +518,7 @@ impl Speedup for BackoffCache {
                 bands,
             });
         }
-        let fleets: Vec<StrategyFleet> = strategies
-            .into_iter()
-            .zip(fleets)
-            .zip(&self.bands)
-            .map(|((strategy, fleet), kept)| StrategyFleet {
-                strategy,
-                label: strategy.label(),
-                bands: kept.bands.clone(),
-                fleet,
-            })
-            .collect();
-        let verdict = verdict(params, seed, &fleets);
-        Ok(BackoffRun { fleets, verdict })
+        let bands = self.bands.iter().map(|kept| kept.bands.clone()).collect();
+        Ok(assembled(params, seed, fleets, bands))
     }
 }

@@ -274,7 +274,26 @@ pub struct HashSpreadRun {
 /// Places the ids `params` asks for under `seed`: the pasted ones if there
 /// are any, else N generated ones of the chosen kind.
 pub fn run(params: &HashSpreadParams, seed: u64) -> Result<HashSpreadRun, InvalidInput> {
-    HashSpreadCache::default().run(params, seed)
+    if !params.ids.0.is_empty() {
+        return run_with_ids(params, params.ids.0.clone(), seed);
+    }
+    let count = generated_count(params)?;
+    let ids = keys::generate(params.key_kind, count + growth(count), seed)?;
+    let (keys, added) = ids.split_at(count as usize);
+    analyse(params, keys, added, Known::default())
+}
+
+/// How many ids `params` asks to generate, checked.
+fn generated_count(params: &HashSpreadParams) -> Result<u32, InvalidInput> {
+    count_at_most(
+        "keys",
+        u64::from(params.keys),
+        u64::from(params.most_keys()),
+    )?;
+    if params.keys == 0 {
+        return Err(InvalidInput::new("keys", "at least one id is needed"));
+    }
+    Ok(params.keys)
 }
 
 /// What [`run`] computed for generated ids, kept for the next run.
@@ -366,16 +385,9 @@ impl Speedup for HashSpreadCache {
         if !params.ids.0.is_empty() {
             return run_with_ids(params, params.ids.0.clone(), seed);
         }
-        count_at_most(
-            "keys",
-            u64::from(params.keys),
-            u64::from(params.most_keys()),
-        )?;
-        if params.keys == 0 {
-            return Err(InvalidInput::new("keys", "at least one id is needed"));
-        }
-        let count = params.keys as usize;
-        let total = params.keys + growth(params.keys);
+        let count = generated_count(params)?;
+        let total = count + growth(count);
+        let count = count as usize;
         let generated = self.generated(params.key_kind, seed, total)?;
         let total = total as usize;
         let modes = [params.mode, params.mode2];

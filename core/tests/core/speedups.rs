@@ -88,7 +88,7 @@ fn session_agrees<P, S>(panel: Panel, session: &[Step]) -> Result<(), TestCaseEr
 where
     P: PanelSpec,
     S: Speedup<Params = P::Params, Run = P::Run>,
-    P::Run: PartialEq + Debug,
+    P::Run: Debug,
 {
     let mut state = State::default();
     let mut speedup = S::default();
@@ -100,9 +100,12 @@ where
             state.seed += 1;
         }
         let params = P::params(&state);
+        // Compared as printed: a run with no gaps measures its quantiles
+        // as NaN, which equals nothing, and `{:?}` tells every other f64
+        // apart exactly.
         prop_assert_eq!(
-            speedup.run(params, state.seed),
-            S::plain(params, state.seed),
+            format!("{:?}", speedup.run(params, state.seed)),
+            format!("{:?}", S::plain(params, state.seed)),
             "{} = {}, seed {}",
             field.key,
             value_at(field.kind, step.place),
