@@ -8,7 +8,7 @@ use std::fmt::Debug;
 
 use proptest::prelude::*;
 use proptest::sample::Index;
-use stampede_core::field::Kind;
+use stampede_core::field::{Field, Kind};
 use stampede_core::panels::backoff::BackoffPanel;
 use stampede_core::panels::hash_spread::HashSpreadPanel;
 use stampede_core::panels::jitter::JitterPanel;
@@ -46,23 +46,15 @@ fn sessions() -> impl Strategy<Value = Vec<Step>> {
     prop::collection::vec(step, 1..7)
 }
 
-/// What a control at `place` (0 to 1) on its track writes in the URL: a
-/// number snapped to its step; an option; a run of options; for text and
-/// lists, nothing or the field's example.
-fn value_at(kind: Kind, place: f64) -> String {
-    match kind {
-        Kind::Number {
-            min,
-            max,
-            step,
-            log,
-        } => {
-            let value = if log && min > 0.0 {
-                min * (max / min).powf(place)
-            } else {
-                min + (max - min) * place
-            };
-            ((value / step).round() * step).clamp(min, max).to_string()
+/// What `field`'s control at `place` (0 to 1) on its track writes in the
+/// URL: a number where its slider puts it (log sliders spread their
+/// decades), an option, a run of options; for text and lists, nothing or
+/// the field's example.
+fn value_at(field: &Field, place: f64) -> String {
+    match field.kind {
+        Kind::Number { .. } => {
+            let (low, high, _) = field.slider_range().expect("a number has a slider");
+            field.slider_value(low + (high - low) * place).to_string()
         }
         Kind::Choice(options) => {
             let index = ((place * options.len() as f64) as usize).min(options.len() - 1);
@@ -94,7 +86,7 @@ where
     let mut speedup = S::default();
     for step in session {
         let field = step.field.get(P::FIELDS);
-        state.set_param(panel, field.key, &value_at(field.kind, step.place));
+        state.set_param(panel, field.key, &value_at(field, step.place));
         state.settle(panel);
         if step.new_seed {
             state.seed += 1;
@@ -108,7 +100,7 @@ where
             format!("{:?}", S::plain(params, state.seed)),
             "{} = {}, seed {}",
             field.key,
-            value_at(field.kind, step.place),
+            value_at(field, step.place),
             state.seed
         );
         if step.idle {
