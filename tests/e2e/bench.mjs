@@ -10,7 +10,9 @@
 // - first chart: per panel, from navigation (performance.now() counts
 //   from it) to the first frame in which a chart of #figure is not blank;
 //   the median of LOADS fresh loads. The server sends no-store, so every
-//   load downloads and compiles the wasm again.
+//   load downloads and compiles the wasm again. The page itself reports
+//   the frame (helpers.mjs, firstPaintTimes), so no script of Playwright's
+//   runs in it while it loads.
 // - first paint: the first contentful paint (index.html's skeleton) over
 //   all those loads, median; and the first chart of Jitter on a slow device
 //   (SLOW_DEVICE: 4× CPU slowdown, 1.6 Mbit/s), median of SLOW_LOADS.
