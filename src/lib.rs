@@ -24,13 +24,17 @@ pub mod worker;
 pub use app::App;
 pub use browser::show_error_banner;
 
-/// Entry point of the bundle: report panics on the page, start downloading
-/// the opening panel's code, then mount the app in place of the skeleton
-/// index.html shows until now.
+/// Entry point of the bundle: report panics on the page, then mount the app
+/// in place of the skeleton index.html shows until now, once the opening
+/// panel's code is in. The page then goes from the skeleton to the panel
+/// with its figures in one layout, instead of first laying out the app
+/// without them.
 pub fn start() {
     browser::report_panics_on_page();
     let (opening, _) = stampede_core::panels::State::from_page_query(&browser::query());
-    panels::preload(opening.panel);
-    leptos::mount::mount_to_body(App);
-    browser::remove_skeleton();
+    wasm_bindgen_futures::spawn_local(async move {
+        panels::load(opening.panel).await;
+        leptos::mount::mount_to_body(App);
+        browser::remove_skeleton();
+    });
 }

@@ -121,14 +121,9 @@ impl Canvas {
         }
     }
 
-    /// Sets the font plotters-canvas draws with, as the CSS `font` shorthand.
+    /// Sets the font plotters-canvas draws with.
     fn font(&self, style: &impl BackendTextStyle) {
-        let font = format!(
-            "{} {}px {}",
-            style.style().as_str(),
-            style.size(),
-            style.family().as_str()
-        );
+        let font = css_font(style);
         let mut state = self.state.borrow_mut();
         if state.font != font {
             self.context.set_font(&font);
@@ -390,9 +385,41 @@ impl DrawingBackend for Canvas {
         text: &str,
         style: &S,
     ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
+        let key = (css_font(style), text.to_owned());
+        if let Some(size) = TEXT_SIZES.with_borrow(|sizes| sizes.get(&key).copied()) {
+            return Ok(size);
+        }
         self.font(style);
         let metrics = self.context.measure_text(text).map_err(failed)?;
         let height = metrics.font_bounding_box_ascent() + metrics.font_bounding_box_descent();
-        Ok((metrics.width().round() as u32, height.round() as u32))
+        let size = (metrics.width().round() as u32, height.round() as u32);
+        TEXT_SIZES.with_borrow_mut(|sizes| {
+            if sizes.len() >= TEXT_SIZES_KEPT {
+                sizes.clear();
+            }
+            sizes.insert(key, size);
+        });
+        Ok(size)
     }
+}
+
+/// The most label sizes [`TEXT_SIZES`] keeps before it starts over.
+const TEXT_SIZES_KEPT: usize = 4096;
+
+thread_local! {
+    /// Each label's measured size by its font and text. Measuring is most of
+    /// what sizing a chart's axes costs, and every chart and redraw sizes the
+    /// same few labels again. The page's fonts are the system's, which do not
+    /// change under a page, so a size stays right for its lifetime.
+    static TEXT_SIZES: RefCell<HashMap<(String, String), (u32, u32)>> = RefCell::default();
+}
+
+/// The CSS `font` shorthand of `style`, as plotters-canvas writes it.
+fn css_font(style: &impl BackendTextStyle) -> String {
+    format!(
+        "{} {}px {}",
+        style.style().as_str(),
+        style.size(),
+        style.family().as_str()
+    )
 }

@@ -221,19 +221,10 @@ fn not_loaded(panel: Panel) -> impl IntoView {
     }
 }
 
-/// Starts downloading `panel`'s module, so that it arrives while the app
-/// mounts instead of after. The first poll asks the split loader for the
-/// module's files at once; a failed load is not kept, so [`parts`] asks
-/// again and reports it.
-pub fn preload(panel: Panel) {
-    let mut load = Box::pin(load_module(panel));
-    let mut context = std::task::Context::from_waker(std::task::Waker::noop());
-    // Before the app mounts, so Leptos' executor is not set up yet.
-    if load.as_mut().poll(&mut context).is_pending() {
-        wasm_bindgen_futures::spawn_local(async move {
-            let _ = load.await;
-        });
-    }
+/// Loads `panel`'s module, for the app to wait on before it first mounts.
+/// A failed load is not kept, so [`parts`] asks again and reports it.
+pub async fn load(panel: Panel) {
+    let _ = load_module(panel).await;
 }
 
 /// One panel as the app shows it, implemented by each panel's module on
