@@ -17,7 +17,8 @@
 //! through a MessageChannel, so a request that arrives meanwhile replaces
 //! the one under way before its next stage. Each stage's last result is
 //! kept with its inputs, so a change of the probe alone recomputes only
-//! the probe.
+//! the probe. A worker named by a page's query reads the sample it names
+//! ahead of any request ([`read_ahead`]), into those same caches.
 
 #[path = "messages/fleet.rs"]
 mod messages;
@@ -27,8 +28,8 @@ use std::cell::RefCell;
 use messages::{Message, Reply, Request, Source};
 use serde::de::DeserializeOwned;
 use stampede_core::error::InvalidInput;
-use stampede_core::panels::State;
 use stampede_core::panels::fleet::{FixMethod, FleetParams, Probe, Sample, WeekStart};
+use stampede_core::panels::{Panel, State};
 use stampede_fleet::link;
 use stampede_fleet::panel::{budget, report};
 use wasm_bindgen::prelude::*;
@@ -43,6 +44,9 @@ struct Job {
     stage: Stage,
     /// The day whose starts an arrivals request asks for.
     day: Option<u32>,
+    /// Read ahead of any request ([`read_ahead`]): its results go to the
+    /// stages' caches only.
+    ahead: bool,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -108,6 +112,7 @@ fn main() {
     let next_step = channel.port1();
     let replies = scope.clone();
     let to_step = next_step.clone();
+    let ahead_step = next_step.clone();
     let on_request =
         Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             match decode(event.data()) {
@@ -125,6 +130,35 @@ fn main() {
     on_request.forget();
     on_step.forget();
     post(&scope, &Message::Ready);
+    read_ahead(&scope, &ahead_step);
+}
+
+/// Starts on the sample a page opening on the Fleet panel will ask for.
+/// index.html starts this worker beside the app's own download and names
+/// it by the page's query, so the stages' caches hold the answers by the
+/// time the app, mounted, asks. The reader's own fleet waits for the
+/// app's request, which brings its text.
+fn read_ahead(scope: &DedicatedWorkerGlobalScope, next_step: &MessagePort) {
+    let query = scope.name();
+    if query.is_empty() {
+        return;
+    }
+    let (state, _notices) = State::from_query(&query);
+    if state.panel != Panel::Fleet || state.fleet.sample == Sample::Own {
+        return;
+    }
+    WORKER.with_borrow_mut(|worker| {
+        worker.job = Some(Job {
+            id: 0,
+            text: state.fleet.sample.text(),
+            params: state.fleet,
+            seed: state.seed,
+            stage: Stage::Read,
+            day: None,
+            ahead: true,
+        });
+        worker.step_posted = next_step.post_message(&JsValue::NULL).is_ok();
+    });
 }
 
 /// Takes a request from the page in place of any under way, and asks for
@@ -174,6 +208,7 @@ fn accept(request: Request, scope: &DedicatedWorkerGlobalScope, next_step: &Mess
                 Stage::Read
             },
             day,
+            ahead: false,
         });
         if !worker.step_posted {
             worker.step_posted = next_step.post_message(&JsValue::NULL).is_ok();
@@ -204,7 +239,7 @@ fn step(scope: &DedicatedWorkerGlobalScope, next_step: &MessagePort) {
                 reply
             }
         };
-        let id = job.id;
+        let (id, ahead) = (job.id, job.ahead);
         match stage.next() {
             Some(next) if !reply.is_last() => job.stage = next,
             _ => worker.job = None,
@@ -212,7 +247,7 @@ fn step(scope: &DedicatedWorkerGlobalScope, next_step: &MessagePort) {
         if worker.job.is_some() {
             worker.step_posted = next_step.post_message(&JsValue::NULL).is_ok();
         }
-        Some(Message::Reply(id, reply))
+        (!ahead).then_some(Message::Reply(id, reply))
     });
     if let Some(message) = done {
         post(scope, &message);

@@ -87,6 +87,9 @@ struct Fleet {
     fix: RwSignal<Option<FleetFix>>,
     probe: RwSignal<Option<FleetProbe>>,
     status: RwSignal<Status>,
+    /// Counts the requests: a reply held back for a frame is dropped once
+    /// a newer request has started.
+    requests: StoredValue<u32>,
 }
 
 impl Fleet {
@@ -106,7 +109,15 @@ impl Fleet {
             fix: RwSignal::new(None),
             probe: RwSignal::new(None),
             status: RwSignal::new(Status::Idle),
+            requests: StoredValue::new(0),
         }
+    }
+
+    /// Starts a new request: replies of earlier ones still held back are
+    /// dropped.
+    fn next_request(self) -> u32 {
+        self.requests.update_value(|count| *count += 1);
+        self.requests.get_value()
     }
 
     /// The query the worker reads: the panel's own settings and the seed,
@@ -136,8 +147,9 @@ impl Fleet {
             Source::Sample => {}
         }
         self.status.set(Status::Working);
+        let request = self.next_request();
         fleet_worker::request(&query, source, None, patient, move |reply| {
-            self.receive(reply)
+            self.receive(request, reply)
         });
     }
 
@@ -163,6 +175,7 @@ impl Fleet {
         }
         let text = self.text.get_value();
         if text.trim().is_empty() {
+            self.next_request();
             self.status.set(Status::Idle);
             self.read.set(None);
             self.link.set(None);
@@ -209,20 +222,25 @@ impl Fleet {
         if !self.box_behind.get_value() {
             return;
         }
-        request_animation_frame(move || {
-            set_timeout(
-                move || {
-                    if self.box_behind.get_value() {
-                        self.box_behind.set_value(false);
-                        self.show_in_box(false);
-                    }
-                },
-                std::time::Duration::ZERO,
-            );
+        after_next_frame(move || {
+            if self.box_behind.get_value() {
+                self.box_behind.set_value(false);
+                self.show_in_box(false);
+            }
         });
     }
 
-    fn receive(self, reply: Reply) {
+    /// Runs `apply` after the next frame, unless a newer request than
+    /// `request` has started by then.
+    fn after_next_frame_of(self, request: u32, apply: impl FnOnce() + 'static) {
+        after_next_frame(move || {
+            if self.requests.get_value() == request {
+                apply();
+            }
+        });
+    }
+
+    fn receive(self, request: u32, reply: Reply) {
         match reply {
             Reply::Text(text) => {
                 self.fragment.set_value(None);
@@ -236,11 +254,14 @@ impl Fleet {
                 self.store.fragment.set(link.clone().and_then(Result::ok));
                 self.link.set(link);
             }
-            Reply::Fix(fix) => self.fix.set(Some(*fix)),
-            Reply::Probe(probe) => {
+            // The fix and the probe, which the worker sends right after the
+            // read, wait for the frame that shows the read: drawing them
+            // first kept the figure off the screen for as long again.
+            Reply::Fix(fix) => self.after_next_frame_of(request, move || self.fix.set(Some(*fix))),
+            Reply::Probe(probe) => self.after_next_frame_of(request, move || {
                 self.probe.set(probe);
                 self.status.set(Status::Idle);
-            }
+            }),
             Reply::OverBudget(why) => {
                 self.status.set(Status::OverBudget(why));
                 self.catch_up_box();
@@ -571,4 +592,9 @@ fn concurrency_block(fleet: Fleet, canvas: ChartCanvas) -> impl IntoView {
             {simulate_starts(fleet)}
         </ChartBlock>
     }
+}
+
+/// Runs `f` once the next frame is on screen.
+fn after_next_frame(f: impl FnOnce() + 'static) {
+    request_animation_frame(move || set_timeout(f, std::time::Duration::ZERO));
 }
