@@ -222,8 +222,9 @@ impl Fleet {
         if !self.box_behind.get_value() {
             return;
         }
+        // The panel may have closed by then.
         after_next_frame(move || {
-            if self.box_behind.get_value() {
+            if self.box_behind.try_get_value() == Some(true) {
                 self.box_behind.set_value(false);
                 self.show_in_box(false);
             }
@@ -231,10 +232,10 @@ impl Fleet {
     }
 
     /// Runs `apply` after the next frame, unless a newer request than
-    /// `request` has started by then.
+    /// `request` has started by then, or the panel has closed.
     fn after_next_frame_of(self, request: u32, apply: impl FnOnce() + 'static) {
         after_next_frame(move || {
-            if self.requests.get_value() == request {
+            if self.requests.try_get_value() == Some(request) {
                 apply();
             }
         });
