@@ -461,8 +461,18 @@ fn RunStatus(runner: Runner, params: Memo<QueueParams>, seed: Memo<u64>) -> impl
         Status::Failed(_) => "failed",
         Status::WorkerFailed(_) => "worker-failed",
     };
-    let body = move || match status.get() {
-        Status::Running(share) => background::progress(
+    let share = move || match status.get() {
+        Status::Running(share) => share,
+        _ => 1.0,
+    };
+    // Every share alike: the body is rebuilt when the status changes
+    // kind, not on every progress update.
+    let kind = Memo::new(move |_| match status.get() {
+        Status::Running(_) => Status::Running(0.0),
+        other => other,
+    });
+    let body = move || match kind.get() {
+        Status::Running(_) => background::progress(
             ["queue-progress", "queue-cancel"],
             "Simulating in the background ",
             share,

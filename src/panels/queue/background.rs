@@ -51,17 +51,18 @@ impl Background {
 }
 
 /// "`label` [progress] Cancel": the bar `id` at `share` done, and the
-/// button `cancel_id`.
+/// button `cancel_id`. The bar follows `share` in place, so a progress
+/// update leaves the button, and a reader's focus on it, where they are.
 pub fn progress(
     [id, cancel_id]: [&'static str; 2],
     label: &'static str,
-    share: f64,
+    share: impl Fn() -> f64 + Copy + Send + Sync + 'static,
     on_cancel: impl Fn() + 'static,
 ) -> impl IntoView {
     view! {
         <label for=id>{label}</label>
         <progress id=id max="1" value=share>
-            {format!("{:.0} %", share * 100.0)}
+            {move || format!("{:.0} %", share() * 100.0)}
         </progress>
         <button type="button" id=cancel_id on:click=move |_| on_cancel()>
             "Cancel"

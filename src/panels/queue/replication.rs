@@ -267,8 +267,18 @@ pub fn ReplicationStatus(replicator: Replicator, ids: StatusIds) -> impl IntoVie
         };
         store.set(QueueParams::REPLICATIONS.key, &runs.to_string());
     };
+    let share = move || match status.get() {
+        Status::Running(share) => share,
+        _ => 1.0,
+    };
+    // Every share alike: the body is rebuilt when the status changes
+    // kind, not on every progress update.
+    let kind = Memo::new(move |_| match status.get() {
+        Status::Running(_) => Status::Running(0.0),
+        other => other,
+    });
     let body = move || {
-        match status.get() {
+        match kind.get() {
         Status::Off => view! {
             <button type="button" id=ids.replicate on:click=replicate>
                 {format!("Replicate ×{DEFAULT_REPLICATIONS}")}
@@ -276,7 +286,7 @@ pub fn ReplicationStatus(replicator: Replicator, ids: StatusIds) -> impl IntoVie
             " One seed is one sample: run every lane under more seeds for the figures' 95 % intervals."
         }
         .into_any(),
-        Status::Running(share) => background::progress(
+        Status::Running(_) => background::progress(
             [ids.progress, ids.cancel],
             "Replicating in the background ",
             share,
