@@ -158,9 +158,9 @@ enum Command {
     /// optional Duration= and Weight= fields and the system's own options.
     /// SYSTEM is cron (TZ= or CRON_TZ=Area/City), jenkins, croniter, systemd
     /// (RandomizedDelaySec=, FixedRandomDelay=, MachineID=,
-    /// RandomizedOffsetSec=), temporal (Jitter=, Namespace=), prometheus
-    /// (Job=, Labels=, URL=, Server=, ExternalLabels=) or puppet; each start
-    /// is placed as that scheduler places it. Prints the expansion and the
+    /// RandomizedOffsetSec=), temporal (Jitter=, Namespace=), prometheus (Job=,
+    /// Labels=, URL=, Server=, ExternalLabels=), puppet or quartz (Quartz 2.3.2
+    /// in UTC); each start is placed as that scheduler places it. Prints the expansion and the
     /// skipped lines as one JSON object. Skipped lines, and lines not
     /// expanded, are reported on stderr with their line numbers.
     Fleet {

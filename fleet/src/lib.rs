@@ -16,8 +16,8 @@
 //! - **Models**, from the bottom: [`time`] (instants, windows, units and
 //!   dates; it imports nothing else from the crate) and [`mod@line`] (a fleet
 //!   line's types); the schedulers, each a module ([`cron`], [`croniter`],
-//!   [`jenkins`], [`puppet`], [`systemd`], [`temporal`], [`prometheus`],
-//!   [`zoned`]); the dispatcher [`plan`] that reads a line by its system;
+//!   [`jenkins`], [`puppet`], [`quartz`], [`systemd`], [`temporal`],
+//!   [`prometheus`], [`zoned`]); the dispatcher [`plan`] that reads a line by its system;
 //!   the fleet file ([`mod@file`]) and the expansion here; then the
 //!   importers of native formats ([`import`]), the fix ([`fix`],
 //!   [`level`]), what a small change moves ([`stability`]) and the link's
@@ -39,6 +39,7 @@ pub mod panel;
 pub mod plan;
 pub mod prometheus;
 pub mod puppet;
+pub mod quartz;
 #[cfg(test)]
 mod reference;
 pub mod stability;
@@ -292,7 +293,7 @@ fn read_starts(
 }
 
 /// What a line's starts, `starts`, do not show exactly: that it never
-/// runs, a systemd timer's accuracy, and a horizon past where its
+/// runs or stops, a systemd timer's accuracy, and a horizon past where its
 /// scheduler searches.
 fn placement_notices(
     plan: &LinePlan,
@@ -311,6 +312,9 @@ fn placement_notices(
             line,
             message: format!("\"{spec}\" never runs: {why}"),
         });
+    }
+    if let Some(message) = plan.stops_searching(starts) {
+        notices.push(FleetNotice { line, message });
     }
     let searched = plan.last_searched();
     let last_searched = searched.map_or(time::LATEST_FROM, |(at, _)| at);

@@ -21,6 +21,7 @@ choice_enum! {
         Temporal = ("temporal", "Temporal schedule"),
         Prometheus = ("prometheus", "Prometheus interval"),
         Puppet = ("puppet", "Puppet cron"),
+        Quartz = ("quartz", "Quartz cron (Java)"),
     }
 }
 

@@ -9,7 +9,7 @@
 use crate::line::{FleetLine, Refusal, System};
 use crate::time::{MICROS_PER_SECOND, Window};
 use crate::zoned::{ZoneClock, ZonedCron};
-use crate::{cron, croniter, jenkins, prometheus, puppet, systemd, temporal};
+use crate::{cron, croniter, jenkins, prometheus, puppet, quartz, systemd, temporal};
 
 /// A line read into the schedule its system places its starts by.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,6 +30,8 @@ pub enum LinePlan {
     Temporal(temporal::TemporalSchedule),
     /// Prometheus lines: every interval, at the target's hashed offset.
     Prometheus(prometheus::PrometheusScrapes),
+    /// Quartz lines: seconds of the UTC calendar, as Quartz searches them.
+    Quartz(quartz::QuartzCron),
 }
 
 /// The option keys lines of `system` read, besides `Duration` and `Weight`.
@@ -40,7 +42,7 @@ pub fn option_keys(system: System) -> &'static [&'static str] {
         System::Systemd => &systemd::OPTION_KEYS,
         System::Temporal => &["Jitter", "Namespace"],
         System::Prometheus => &prometheus::OPTION_KEYS,
-        System::Jenkins | System::Croniter => &[],
+        System::Jenkins | System::Croniter | System::Quartz => &[],
     }
 }
 
@@ -81,6 +83,7 @@ impl LinePlan {
             System::Prometheus => {
                 prometheus::read_target(line).map(|target| Self::Prometheus(target.scrapes))
             }
+            System::Quartz => quartz::read(&line.spec).map(Self::Quartz).map_err(spec),
         }
     }
 
@@ -122,6 +125,7 @@ impl LinePlan {
             Self::Systemd(timer) => timer.push_starts(window, out, most),
             Self::Temporal(schedule) => schedule.push_starts(window, out, most),
             Self::Prometheus(scrapes) => scrapes.push_starts(window, out, most),
+            Self::Quartz(cron) => cron.push_starts(window, out, most),
         }
     }
 
@@ -136,6 +140,7 @@ impl LinePlan {
             Self::Zoned(zoned) => return zoned.schedule().never_runs(),
             Self::Delayed(plan, _) => return plan.never_runs(after),
             Self::Prometheus(_) => return None,
+            Self::Quartz(cron) => return cron.never_runs(after),
             Self::Systemd(timer) => timer.calendar.next_elapse(after * MICROS_PER_SECOND),
             Self::Temporal(schedule) => schedule.first_nominal(after),
         };
@@ -147,6 +152,15 @@ impl LinePlan {
                 &crate::time::format(last)[..4]
             )
         })
+    }
+
+    /// Why the line starts no more after the last of `starts` (Unix
+    /// microseconds), when its scheduler's search from there never ends.
+    pub fn stops_searching(&self, starts: &[i64]) -> Option<String> {
+        match self {
+            Self::Quartz(cron) => cron.stops_searching(starts),
+            _ => None,
+        }
     }
 
     /// The last second whose starts the line's system searches for, and
@@ -173,7 +187,8 @@ impl LinePlan {
             | Self::Croniter(_)
             | Self::Zoned(_)
             | Self::Temporal(_)
-            | Self::Prometheus(_) => None,
+            | Self::Prometheus(_)
+            | Self::Quartz(_) => None,
         }
     }
 
@@ -187,7 +202,8 @@ impl LinePlan {
             | Self::Croniter(_)
             | Self::Systemd(_)
             | Self::Temporal(_)
-            | Self::Prometheus(_) => Vec::new(),
+            | Self::Prometheus(_)
+            | Self::Quartz(_) => Vec::new(),
         }
     }
 
@@ -218,7 +234,8 @@ impl LinePlan {
             | Self::Croniter(_)
             | Self::Zoned(_)
             | Self::Temporal(_)
-            | Self::Prometheus(_) => None,
+            | Self::Prometheus(_)
+            | Self::Quartz(_) => None,
         }
     }
 }

@@ -32,7 +32,24 @@ pub fn named() -> Vec<Case> {
     cases
 }
 
-/// Inputs that once took time quadratic in their size.
+/// Quartz specs at the edges of its parser and its search, a line each:
+/// `L-29W` and `L-30W` are searches Quartz 2.3.2 never returns from.
+const QUARTZ_EDGES: &str = "0 0 * * * ?\n*/0 * * * * ?\n0 0 0 30 2 ?\n0 0 0 ? 2 2#5\n\
+    0 0 0 L-30W * ?\n0 0 0 L-29W * ?\n0 0 0 ? * 0#1\nL 0 0 * * ?\n0 0 0 31W 2 ? 2126\n\
+    0 0 0 ? * 7L 1970-2999\n0 0 0 1-4294967296 * ?\n? ? ? ? ? ?\n# # # # # #\n";
+
+/// `count` Quartz lines cycling through [`QUARTZ_EDGES`].
+fn quartz_lines(count: usize) -> String {
+    QUARTZ_EDGES
+        .lines()
+        .cycle()
+        .take(count)
+        .enumerate()
+        .map(|(i, spec)| format!("quartz\tjob {i}\t{spec}\n"))
+        .collect()
+}
+
+/// Inputs that once took time quadratic in their size, or without end.
 fn slow() -> Vec<Case> {
     let mut continued = String::from("[Timer]\nOnCalendar=*-*-* 00:00:00 \\\n");
     continued.push_str(&" \\\n".repeat(300_000));
@@ -70,6 +87,16 @@ fn slow() -> Vec<Case> {
             "systemd-long-continued-line",
             &from_2026(&["--format", "systemd"]),
             long_continued,
+        ),
+        Case::fleet(
+            "quartz-edges-4k-lines-fixed",
+            &from_2026(&["--format", "fleet", "--fix"]),
+            quartz_lines(4_000),
+        ),
+        Case::fleet(
+            "quartz-nines-300kb",
+            &from_2026(&["--format", "fleet"]),
+            format!("quartz\tq\t0 0 0 ? * {}#1\n", nines(300_000)),
         ),
         Case::fleet(
             "fix-200k-lines",

@@ -8,7 +8,7 @@ use super::FixChange;
 use super::native::retext;
 use crate::cron::{self, Schedule};
 use crate::line::{FleetLine, System};
-use crate::{croniter, jenkins};
+use crate::{croniter, jenkins, quartz};
 
 /// The span a line's fixed starts may move within, chosen from the minutes
 /// and hours it fires at (see the [module docs](super)).
@@ -148,6 +148,7 @@ pub fn fixed_schedule(line: &FleetLine) -> Result<Schedule, String> {
             return Err("Puppet's fqdn_rand already spreads it per node".into());
         }
         System::Puppet => cron::parse(spec),
+        System::Quartz => quartz::read(spec).map(|cron| cron.clock()),
         other => return Err(format!("{} lines have no cron fields", other.slug())),
     };
     let schedule = read.map_err(|refusal| format!("its spec is not read: {refusal}"))?;
@@ -157,9 +158,9 @@ pub fn fixed_schedule(line: &FleetLine) -> Result<Schedule, String> {
     }
 }
 
-/// The five fields a cron-like spec stands for: a Vixie macro's own, or
-/// the spec itself.
-fn five_fields(spec: &str) -> Vec<String> {
+/// The fields a cron-like spec stands for: a Vixie macro's own, or the
+/// spec itself.
+fn spec_fields(spec: &str) -> Vec<String> {
     let spec = spec.trim();
     let fields = if spec.starts_with('@') {
         cron::macro_fields(spec).unwrap_or(spec)
@@ -167,6 +168,12 @@ fn five_fields(spec: &str) -> Vec<String> {
         spec
     };
     fields.split_whitespace().map(str::to_string).collect()
+}
+
+/// Where the minute field is among a line's fields: Quartz writes the
+/// second first.
+fn minute_field(system: System) -> usize {
+    usize::from(system == System::Quartz)
 }
 
 /// `line`'s spec with its minute (and, for a night, hour) fields set to
@@ -178,21 +185,22 @@ pub fn placed_at(
     window: SpreadWindow,
     position: u32,
 ) -> Option<String> {
-    let mut fields = five_fields(&line.spec);
+    let mut fields = spec_fields(&line.spec);
+    let minute = minute_field(line.system);
     let (minute_text, minutes, hour) = window.explicit(position);
     let mut changed = false;
     if minutes != schedule.minutes {
-        fields[0] = minute_text;
+        fields[minute] = minute_text;
         changed = true;
     }
     if let Some(hour) = hour.filter(|&hour| 1 << hour != schedule.hours) {
-        fields[1] = hour.to_string();
+        fields[minute + 1] = hour.to_string();
         changed = true;
     }
     changed.then(|| retext(&line.spec, &fields.join(" ")))
 }
 
-/// The cron fix: the line moves to `⌊h · w / 2³²⌋` in its window of `w`
+/// The cron and Quartz fix: the line moves to `⌊h · w / 2³²⌋` in its window of `w`
 /// minutes, `h` the FarmHash Fingerprint32 of its id with its blanks
 /// folded ([`hash_identity`]).
 pub fn hashed_by_id(line: &FleetLine, night: Option<NightHours>) -> FixChange {
@@ -252,7 +260,7 @@ pub fn hashed_by_scheduler(line: &FleetLine, night: Option<NightHours>) -> FixCh
         (_, SpreadWindow::Night { .. } | SpreadWindow::Hour) => ("H".into(), None),
         (_, SpreadWindow::Step(step)) => (format!("H/{step}"), None),
     };
-    let mut fields = five_fields(&line.spec);
+    let mut fields = spec_fields(&line.spec);
     fields[0] = minute;
     if let Some(hour) = hour {
         fields[1] = hour;

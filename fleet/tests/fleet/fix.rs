@@ -128,6 +128,38 @@ fn jenkins_croniter_and_puppet_fixes_write_their_own_syntax() {
 }
 
 #[test]
+fn a_quartz_line_moves_to_the_minute_a_cron_line_of_its_id_moves_to() {
+    let fixed = |system, spec| fix::fix_line(&line(system, "billing/invoices", spec, &[]), None);
+    let minute = |change: FixChange| match change {
+        FixChange::Rewritten { spec, .. } => spec.split(' ').next().unwrap().to_string(),
+        kept => panic!("{kept:?}"),
+    };
+    let hourly = minute(fixed(System::Cron, "0 * * * *"));
+    assert_eq!(
+        fixed(System::Quartz, "0 0 * * * ?"),
+        rewritten(&format!("0 {hourly} * * * ?"), &[])
+    );
+    let nightly = minute(fixed(System::Cron, "0 2 * * 1-5"));
+    assert_eq!(
+        fixed(System::Quartz, "30 0 2 ? * MON-FRI"),
+        rewritten(&format!("30 {nightly} 2 ? * MON-FRI"), &[])
+    );
+    let quarterly = minute(fixed(System::Cron, "*/15 * * * *"));
+    assert_eq!(
+        fixed(System::Quartz, "0 0/15 * * * ?"),
+        rewritten(&format!("0 {quarterly} * * * ?"), &[])
+    );
+    for kept in [
+        "0 * * * * ?",
+        "0 5,17 * * * ?",
+        "0 0 0 30 2 ?",
+        "0 0 0 * * *",
+    ] {
+        assert!(is_kept(&fixed(System::Quartz, kept)), "{kept}");
+    }
+}
+
+#[test]
 fn systemd_temporal_and_prometheus_fixes_set_their_options() {
     let systemd = |spec, options: &[(&str, &str)]| {
         fix::fix_line(&line(System::Systemd, "backup.timer", spec, options), None)
@@ -453,6 +485,15 @@ fn near_spec() -> impl Strategy<Value = String> {
             "99999999999999999999",
             "mon",
             "1-5",
+            "?",
+            "L",
+            "LW",
+            "L-3",
+            "6#3",
+            "15W",
+            "FRIL",
+            "JAN-MAR",
+            "0/5",
         ]),
         0..14,
     )

@@ -16,6 +16,7 @@ mod mixed;
 mod presets;
 mod prometheus;
 mod puppet;
+mod quartz;
 mod systemd;
 mod temporal;
 mod zoned;
