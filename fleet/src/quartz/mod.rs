@@ -22,7 +22,9 @@
 //! Every spec Quartz refuses is refused with its message; a spec Quartz
 //! accepts but cannot place (a field left empty by an `L` where Quartz
 //! ignores it) is refused as well, since Quartz throws when asked for
-//! its first fire time.
+//! its first fire time. Where Quartz's search goes round for ever
+//! (`L-28W` to `L-30W` from some dates), the line's starts end there, with
+//! a notice ([`Search::Endless`]).
 
 use std::collections::BTreeSet;
 
@@ -36,10 +38,11 @@ pub const MAX_YEAR: i32 = 2126;
 /// Quartz stops looking for a fire time past this year.
 const LAST_SEARCHED_YEAR: i64 = 2999;
 /// What a reader is told of a search Quartz never returns from.
-const ENDLESS: &str = "Quartz 2.3.2 searches for the next fire time without end, stepping \
-                       back a month from the day its L-nW rule gives, so the trigger never \
-                       fires again and holds one of the scheduler's threads";
+const ENDLESS: &str = "Quartz 2.3.2's search for the next fire time goes round without end, \
+                       so the trigger never fires again and holds one of the scheduler's threads";
 
+/// Quartz's markers among a field's values for `*` and `?`
+/// (`ALL_SPEC_INT`, `NO_SPEC_INT`), which its search meets as values.
 const ALL: i32 = 99;
 const NONE: i32 = 98;
 
@@ -575,9 +578,9 @@ pub enum Search {
     Fires(i64),
     /// With no fire time before Quartz stops looking.
     Never,
-    /// It does not: Quartz 2.3.2 steps back and forth without end, as it
-    /// does for some `L-nW` days (the last day less `n` falling before
-    /// the month's first), and the trigger never fires again.
+    /// It does not end: Quartz 2.3.2's search goes round in a loop, as it
+    /// does for `L-28W` to `L-30W` from some dates, and the trigger never
+    /// fires again.
     Endless,
 }
 

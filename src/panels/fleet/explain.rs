@@ -94,6 +94,17 @@ const SYSTEMS: &[System] = &[
                   keeps two jobs of one node apart.",
     },
     System {
+        name: "Quartz cron (Java)",
+        followed: "Quartz 2.3.2, CronExpression, in UTC",
+        rule: "Seven fields from the second to an optional year, one of the two day fields `?`; \
+               L, W and # pick the last day, the nearest weekday and the nth weekday of a month. \
+               Nothing spreads it: triggers written alike fire in the same second.",
+        formula: "fires(t) = second ∧ minute ∧ hour ∧ month ∧ year ∧ (day of month, or day of week)",
+        example: "Thirty triggers on `0 0 2 ? * MON-FRI` all fire at 02:00:00; the fix gives each a \
+                  minute hashed from its name, as for cron. `0 0 0 L-29W * ?` fires on 2 January \
+                  2026 and never again: Quartz's search for the next time goes round without end.",
+    },
+    System {
         name: "Kubernetes CronJobs",
         followed: "robfig/cron v3 as the CronJob controller reads it",
         rule: "A CronJob's schedule is plain cron with timeZone as CRON_TZ=; there is no H and no \

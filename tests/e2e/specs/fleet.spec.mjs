@@ -4,7 +4,8 @@
 // 100,000-line garbage paste within the frame budget, a too-long fleet
 // kept on the page, bad lines named, CR-only and BOM'd files, a paste that
 // mixes formats and files uploaded together read whole, the fix's copied
-// text read back in, and what redraws without the worker.
+// text read back in, Quartz lines placed, refused and fixed in Quartz's
+// syntax, and what redraws without the worker.
 
 import fs from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
@@ -345,6 +346,36 @@ test("fleet: the fix's copied text, read back in, gives the after peak", async (
   await expect.poll(() => new URL(page.url()).searchParams.get('smp'), { message: 'smp after the paste' }).toBe('own');
   await fleetSettled(page);
   expect((await pageFigures(page)).peak, 'the peak of the fixed text read back').toBe(before.peakAfter);
+});
+
+test('fleet: Quartz lines are placed as Quartz places them, a refused one named in its words, and fixed in its syntax', async ({ app }) => {
+  const page = await app.newPage({ viewport: { width: 1280, height: 1400 } });
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });
+  await app.open(page, '?v=1&p=fleet');
+  const jobs = Array.from({ length: 30 }, (_, i) => `quartz\tcom.example.jobs.Report${i}\t0 0 ${i % 3 ? 2 : '*'} ? * ${i % 2 ? 'MON-FRI' : '*'}`);
+  const text = [...jobs, 'quartz\tcom.example.jobs.Broken\t0 0 0 1 * MON', 'quartz\tcom.example.jobs.MonthEnd\t0 30 23 LW * ?'].join('\n');
+  await pasteInto(page, '#fleet-text', text);
+  await fleetSettled(page);
+  const shown = await pageFigures(page);
+  expectFigures(shown, coreFleet(text), 'quartz lines');
+  const items = await skippedItems(page);
+  expect(
+    items.some((item) => item.startsWith('line 31 ') && item.includes('Quartz: Support for specifying both a day-of-week AND a day-of-month')),
+    `line 31 named with Quartz's message in ${JSON.stringify(items)}`,
+  ).toBe(true);
+  await page.locator('#copy-fixed').scrollIntoViewIfNeeded();
+  await app.shot(page, 'fleet-quartz');
+  await page.click('#copy-fixed');
+  await expect(page.locator('#copy-fixed')).toContainText(/copied/i);
+  const fixed = await page.evaluate(() => navigator.clipboard.readText());
+  const moved = fixed.split('\n').filter((line) => line.startsWith('quartz') && !/\t0 0 /.test(line));
+  expect(moved.length, `Quartz lines the fix moved, in ${JSON.stringify(fixed)}`).toBeGreaterThan(10);
+  for (const line of moved.filter((line) => line.includes('Report'))) {
+    expect(line, 'a moved line keeps its second, hour and days').toMatch(/\t0 \d{1,2} (\*|2) \? \* (MON-FRI|\*)$/);
+  }
+  await pasteInto(page, '#fleet-text', fixed);
+  await fleetSettled(page);
+  expect((await pageFigures(page)).peak, 'the peak of the fixed text read back').toBe(shown.peakAfter);
 });
 
 /** Counts, in `window.__fleetWorkersStarted`, the fleet workers the page starts. */
