@@ -173,14 +173,14 @@ enum Command {
         /// CronJob YAML; GitHub Actions workflow YAML ("# file: name.yml"
         /// before each); Temporal schedule JSON (describe or list output,
         /// with "scheduleId" and "namespaceId" beside it); Jenkins job
-        /// config.xml files ("# file: jobs/NAME/config.xml" before each).
-        /// Auto cuts stdin into parts, each in one of these, and reads each
-        /// as if given alone: a part starts at a "# file:" or "// job:"
-        /// line, a unit's [Section], a Jenkinsfile's pipeline {, a YAML
-        /// document or key, JSON's { or [, XML's <, a fleet line, or a
-        /// crontab line. Where every line went (read, comments, blank or
-        /// settings, skipped) goes to stderr and, as "input", into the
-        /// JSON.
+        /// config.xml files ("# file: jobs/NAME/config.xml" before each);
+        /// Quartz job files (quartz_data.xml, its cron triggers). Auto cuts
+        /// stdin into parts, each in one of these, and reads each as if
+        /// given alone: a part starts at a "# file:" or "// job:" line, a
+        /// unit's [Section], a Jenkinsfile's pipeline {, a YAML document or
+        /// key, JSON's { or [, XML's <, a fleet line, or a crontab line.
+        /// Where every line went (read, comments, blank or settings,
+        /// skipped) goes to stderr and, as "input", into the JSON.
         #[arg(long, value_name = "FORMAT", default_value = "auto", value_parser = choices(FleetFormat::OPTIONS, FleetFormat::from_slug))]
         format: FleetFormat,
         /// Read the fleet a shared Fleet panel link carries instead of

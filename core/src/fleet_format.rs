@@ -14,6 +14,7 @@ choice_enum! {
         Crontab = ("crontab", "crontab (user or system)"),
         Jenkins = ("jenkins", "Jenkinsfiles (cron triggers)"),
         JenkinsXml = ("jenkins-xml", "Jenkins job config.xml"),
+        QuartzXml = ("quartz-xml", "Quartz job XML (quartz_data.xml)"),
         Systemd = ("systemd", "systemd .timer units"),
         Prometheus = ("prometheus", "prometheus.yml"),
         Kubernetes = ("k8s", "Kubernetes CronJob YAML"),

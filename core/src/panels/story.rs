@@ -416,6 +416,7 @@ fn fleet(facts: &StepFacts) -> Vec<String> {
         Sample::Prometheus => "Prometheus scraping its targets, each at its own offset",
         Sample::Kubernetes => "a cluster's Kubernetes CronJobs",
         Sample::GithubActions => "GitHub Actions workflows across repositories",
+        Sample::QuartzJobs => "a Java service's Quartz triggers, written alike",
     };
     let mut text = vec![format!(
         "Real schedulers spread work if asked. This sample, {} jobs in all, is {what}.",

@@ -159,7 +159,7 @@ fn read_file(
 }
 
 /// Where `text` ends once trailing blank and `#` lines are left out.
-fn xml_end(text: &str) -> usize {
+pub(super) fn xml_end(text: &str) -> usize {
     let mut end = 0;
     let mut at = 0;
     for raw in text.split_inclusive('\n') {

@@ -22,7 +22,8 @@
 //!    other format starts a line that way;
 //! 2. a line is `[Timer]`: systemd units;
 //! 3. the first character that is not blank is `{` or `[`: Temporal JSON;
-//!    `<`: a Jenkins job's `config.xml`;
+//!    `<`: a Quartz job file when it holds `<job-scheduling-data`, else a
+//!    Jenkins job's `config.xml`;
 //! 4. a line is `kind: CronJob` (at any indent, so `List` items count):
 //!    Kubernetes; a line starts with `scrape_configs:`: Prometheus; a line
 //!    starts with `on:` or `jobs:`: GitHub Actions;
@@ -37,6 +38,7 @@ pub mod jenkins_xml;
 pub mod kubernetes;
 pub mod parts;
 pub mod prometheus;
+pub mod quartz_xml;
 pub mod systemd;
 pub mod temporal;
 pub mod yaml;
@@ -344,6 +346,7 @@ fn read_as(text: &str, format: FleetFormat) -> Imported {
         }
         FleetFormat::Jenkins => jenkins::translate(text),
         FleetFormat::JenkinsXml => jenkins_xml::translate(text),
+        FleetFormat::QuartzXml => quartz_xml::translate(text),
         FleetFormat::Systemd => systemd::translate(text),
         FleetFormat::Prometheus => prometheus::translate(text),
         FleetFormat::Kubernetes => kubernetes::translate(text),
@@ -351,6 +354,15 @@ fn read_as(text: &str, format: FleetFormat) -> Imported {
         FleetFormat::Temporal => temporal::translate(text),
     };
     translation.read()
+}
+
+/// The format of XML `text`: a Quartz job file or Jenkins jobs' configs.
+pub fn xml_format(text: &str) -> FleetFormat {
+    if text.contains(&format!("<{}", quartz_xml::ROOT)) {
+        FleetFormat::QuartzXml
+    } else {
+        FleetFormat::JenkinsXml
+    }
 }
 
 /// The format `text` is in, by the rules in the module's docs. Text with
@@ -377,7 +389,7 @@ pub fn detect(text: &str) -> FleetFormat {
     } else if first.starts_with(['{', '[']) {
         FleetFormat::Temporal
     } else if first.starts_with('<') {
-        FleetFormat::JenkinsXml
+        xml_format(text)
     } else if lines().any(|line| {
         let line = line.trim_start().trim_start_matches("- ");
         matches!(

@@ -59,7 +59,7 @@ enum Kind {
     Fleet,
     Crontab,
     Jenkins,
-    JenkinsXml,
+    Xml,
     Systemd,
     Yaml,
     Json,
@@ -123,7 +123,7 @@ pub fn parts(text: &str) -> Vec<Part> {
         match open.kind {
             Some(Kind::Jenkins) => depth.groovy(line),
             Some(Kind::Json) => depth.json(line),
-            Some(Kind::JenkinsXml) => depth.xml(line),
+            Some(Kind::Xml) => depth.xml(line),
             _ => {}
         }
         continued = open.kind == Some(Kind::Systemd) && line.ends_with('\\');
@@ -222,7 +222,7 @@ fn kind_of_file(name: &str) -> Option<Kind> {
     if base.ends_with(".timer") || base.ends_with(".service") {
         Some(Kind::Systemd)
     } else if base.ends_with(".xml") {
-        Some(Kind::JenkinsXml)
+        Some(Kind::Xml)
     } else if base.starts_with("Jenkinsfile") || base.ends_with(".groovy") {
         Some(Kind::Jenkins)
     } else if name.contains(".github/workflows/") {
@@ -255,7 +255,7 @@ fn step(kind: Option<Kind>, line: &str, depth: &Depth, continued: bool) -> Optio
         };
     };
     let goes_on = match kind {
-        Kind::Jenkins | Kind::Json | Kind::JenkinsXml if depth.is_open() => true,
+        Kind::Jenkins | Kind::Json | Kind::Xml if depth.is_open() => true,
         Kind::Systemd => continued || plain_comment || is_section(trimmed) || is_setting(trimmed),
         // `---` and a prometheus.yml's own comments start a document.
         Kind::Yaml => {
@@ -276,7 +276,7 @@ fn step(kind: Option<Kind>, line: &str, depth: &Depth, continued: bool) -> Optio
         Kind::Jenkins => {
             opens.is_none_or(|opened| opened == kind) && (plain_comment || is_groovy(trimmed))
         }
-        Kind::JenkinsXml | Kind::Fleet | Kind::Crontab => opens.is_none_or(|opened| opened == kind),
+        Kind::Xml | Kind::Fleet | Kind::Crontab => opens.is_none_or(|opened| opened == kind),
     };
     if goes_on {
         None
@@ -303,7 +303,7 @@ fn opens(line: &str) -> Option<Kind> {
         return None;
     }
     if trimmed.starts_with('<') {
-        return Some(Kind::JenkinsXml);
+        return Some(Kind::Xml);
     }
     if trimmed.starts_with(['{', '[']) {
         return Some(Kind::Json);
@@ -576,7 +576,7 @@ fn format_of(kind: Kind, text: &str) -> FleetFormat {
         Kind::Fleet => FleetFormat::Fleet,
         Kind::Crontab => FleetFormat::Crontab,
         Kind::Jenkins => FleetFormat::Jenkins,
-        Kind::JenkinsXml => FleetFormat::JenkinsXml,
+        Kind::Xml => super::xml_format(text),
         Kind::Systemd => FleetFormat::Systemd,
         Kind::Json => FleetFormat::Temporal,
         Kind::Yaml => match detect(text) {

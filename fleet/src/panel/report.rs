@@ -239,6 +239,7 @@ fn format_words(format: FleetFormat) -> &'static str {
         FleetFormat::Crontab => "a crontab",
         FleetFormat::Jenkins => "Jenkinsfiles",
         FleetFormat::JenkinsXml => "Jenkins job configs",
+        FleetFormat::QuartzXml => "Quartz job files",
         FleetFormat::Systemd => "systemd timers",
         FleetFormat::Prometheus => "prometheus.yml",
         FleetFormat::Kubernetes => "Kubernetes CronJobs",

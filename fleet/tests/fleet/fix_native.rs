@@ -4,6 +4,7 @@
 
 use proptest::prelude::*;
 use stampede_core::fleet_format::FleetFormat;
+use stampede_core::panels::fleet::Sample;
 use stampede_fleet::file::FleetLine;
 use stampede_fleet::fix::{self, FixChange, LineFix, native};
 use stampede_fleet::import::{self};
@@ -178,6 +179,33 @@ fn workflows_get_a_new_cron_in_their_own_quotes() {
     assert_eq!(written, want);
     assert_rereads_as_fixed(&written, FleetFormat::GithubActions, &lines, &fixes, &[]);
     assert_kept(WORKFLOWS, &written, &[4, 5, 9], |_| false);
+}
+
+#[test]
+fn quartz_triggers_get_a_new_expression_in_place() {
+    let text = Sample::QuartzJobs.text();
+    let (lines, fixes, written) = fixed(&text, FleetFormat::QuartzXml);
+    assert!(rewritten_lines(&fixes).len() >= 20, "{fixes:?}");
+    assert_rereads_as_fixed(&written, FleetFormat::QuartzXml, &lines, &fixes, &[]);
+    // Only the expressions change: the file is the same line for line
+    // outside them, and each new one keeps its second, hour and days.
+    for (before, after) in text.lines().zip(written.lines()) {
+        if before != after {
+            let expression = |line: &str| {
+                let inner = line.trim().strip_prefix("<cron-expression>")?;
+                inner.strip_suffix("</cron-expression>").map(str::to_string)
+            };
+            let (old, new) = (expression(before).unwrap(), expression(after).unwrap());
+            let fields =
+                |spec: &str| -> Vec<String> { spec.split(' ').map(String::from).collect() };
+            let (old, new) = (fields(&old), fields(&new));
+            assert_eq!(
+                (&old[0], &old[2..]),
+                (&new[0], &new[2..]),
+                "{before} → {after}"
+            );
+        }
+    }
 }
 
 #[test]

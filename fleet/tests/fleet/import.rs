@@ -8,7 +8,8 @@ use proptest::prelude::*;
 use stampede_core::fleet_format::FleetFormat;
 use stampede_fleet::file::SkippedLine;
 use stampede_fleet::import::{
-    self, NativeTranslation, github_actions, jenkins, kubernetes, prometheus, systemd, temporal,
+    self, NativeTranslation, github_actions, jenkins, kubernetes, prometheus, quartz_xml, systemd,
+    temporal,
 };
 use stampede_fleet::plan::LinePlan;
 use stampede_fleet::time::{MICROS_PER_SECOND, Window};
@@ -488,6 +489,7 @@ fn every_format_has_a_slug_and_auto_tells_them_apart() {
             "crontab",
             "jenkins",
             "jenkins-xml",
+            "quartz-xml",
             "systemd",
             "prometheus",
             "k8s",
@@ -496,7 +498,75 @@ fn every_format_has_a_slug_and_auto_tells_them_apart() {
         ]
     );
     assert_eq!(import::detect("0 * * * * /bin/x\n"), FleetFormat::Crontab);
+    assert_eq!(import::detect(QUARTZ_JOBS), FleetFormat::QuartzXml);
+    assert_eq!(import::detect("<project/>\n"), FleetFormat::JenkinsXml);
     assert_eq!(import::detect("cron\tx\t* * * * *\n"), FleetFormat::Fleet);
+}
+
+/// A Quartz job file: a cron trigger in UTC, one in the JVM's zone, one
+/// in Paris, one with an entity in its expression, and a simple trigger.
+const QUARTZ_JOBS: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<job-scheduling-data xmlns="http://www.quartz-scheduler.org/xml/JobSchedulingData" version="2.0">
+  <schedule>
+    <trigger>
+      <cron>
+        <name>nightly</name>
+        <group>reports</group>
+        <cron-expression>0 0 2 ? * MON-FRI</cron-expression>
+        <time-zone>UTC</time-zone>
+      </cron>
+    </trigger>
+    <trigger>
+      <cron>
+        <name>hourly</name>
+        <cron-expression> 0 0 * ? * * </cron-expression>
+      </cron>
+    </trigger>
+    <trigger>
+      <cron>
+        <name>paris</name>
+        <cron-expression>0 0 9 ? * *</cron-expression>
+        <time-zone>Europe/Paris</time-zone>
+      </cron>
+    </trigger>
+    <trigger>
+      <cron>
+        <name>entity</name>
+        <cron-expression>0 0 3 &#63; * *</cron-expression>
+        <time-zone>GMT</time-zone>
+      </cron>
+    </trigger>
+    <trigger>
+      <simple>
+        <name>every-minute</name>
+        <repeat-interval>60000</repeat-interval>
+      </simple>
+    </trigger>
+  </schedule>
+</job-scheduling-data>
+"#;
+
+#[test]
+fn a_quartz_job_file_reads_its_cron_triggers_and_names_the_rest() {
+    let translation = quartz_xml::translate(QUARTZ_JOBS);
+    assert_eq!(
+        translation.fleet_text(),
+        "quartz\treports.nightly\t0 0 2 ? * MON-FRI\nquartz\tDEFAULT.hourly\t0 0 * ? * *\n\
+         quartz\tDEFAULT.entity\t0 0 3 ? * *\n"
+    );
+    assert_eq!(lines(&translation), [8, 15, 28]);
+    assert_eq!(skipped(&translation), [(19, "time-zone"), (33, "trigger")]);
+    let notes: Vec<usize> = translation.notes.iter().map(|note| note.line).collect();
+    assert_eq!(notes, [15]);
+    // The fix writes in place only where the expression is plain text.
+    let sources: Vec<bool> = translation
+        .lines
+        .iter()
+        .map(|line| line.source.is_some())
+        .collect();
+    assert_eq!(sources, [true, true, false]);
+    let other = quartz_xml::translate("<job-scheduling-data><schedule></schedule>");
+    assert_eq!(skipped(&other), [(1, "xml")]);
 }
 
 /// The text of the paste a skipped line names, for a check that it is in

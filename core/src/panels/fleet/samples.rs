@@ -4,8 +4,9 @@
 //! with the names and times people pick, so each shows one lesson: a
 //! crontab where everything starts at minute 0, Jenkins' `H` beside plain
 //! midnights, one systemd timer on 50 machines with and without a fixed
-//! delay, Prometheus' own spread, a cluster's CronJobs and GitHub Actions
-//! workflows. Every one reads with no line skipped, which a test checks.
+//! delay, Prometheus' own spread, a cluster's CronJobs, GitHub Actions
+//! workflows and a Java service's Quartz triggers. Every one reads with no
+//! line skipped, which a test checks.
 
 use std::fmt::Write;
 
@@ -22,6 +23,7 @@ choice_enum! {
         Prometheus = ("prometheus-500", "Prometheus: 500 targets"),
         Kubernetes = ("k8s", "A cluster's Kubernetes CronJobs"),
         GithubActions = ("gha", "GitHub Actions across repositories"),
+        QuartzJobs = ("quartz", "Quartz: a Java service's triggers"),
     }
 }
 
@@ -36,6 +38,7 @@ impl Sample {
             Sample::Prometheus => prometheus(),
             Sample::Kubernetes => kubernetes(),
             Sample::GithubActions => github_actions(),
+            Sample::QuartzJobs => quartz_jobs(),
         }
     }
 }
@@ -236,4 +239,56 @@ fn github_actions() -> String {
         }
     }
     text
+}
+
+/// A Java service's Quartz job file: 26 cron triggers as teams write
+/// them, nightly reports at 02:00:00 on weekdays, hourly syncs on the
+/// hour, pollers every 15 minutes and a month-end close on the last
+/// weekday, each in UTC.
+fn quartz_jobs() -> String {
+    const TRIGGERS: [(&str, &str, usize); 4] = [
+        ("reports", "0 0 2 ? * MON-FRI", 12),
+        ("sync", "0 0 * ? * *", 8),
+        ("poll", "0 0/15 * ? * *", 4),
+        ("finance", "0 30 23 LW * ?", 2),
+    ];
+    const NAMES: [&str; 6] = [
+        "orders",
+        "invoices",
+        "customers",
+        "stock",
+        "payouts",
+        "audit",
+    ];
+    let mut text = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <job-scheduling-data xmlns=\"http://www.quartz-scheduler.org/xml/JobSchedulingData\" version=\"2.0\">\n\
+         \x20 <schedule>\n",
+    );
+    for (group, cron, count) in TRIGGERS {
+        for i in 0..count {
+            let name = format!("{}-{}", pick(&NAMES, i), i / NAMES.len() + 1);
+            let _ = write!(
+                text,
+                "    <job>\n      <name>{name}</name>\n      <group>{group}</group>\n      \
+                 <job-class>com.example.{group}.{}Job</job-class>\n    </job>\n    <trigger>\n      \
+                 <cron>\n        <name>{name}-trigger</name>\n        <group>{group}</group>\n        \
+                 <job-name>{name}</job-name>\n        <job-group>{group}</job-group>\n        \
+                 <cron-expression>{cron}</cron-expression>\n        \
+                 <time-zone>UTC</time-zone>\n      </cron>\n    </trigger>\n",
+                capitalized(pick(&NAMES, i))
+            );
+        }
+    }
+    text.push_str("  </schedule>\n</job-scheduling-data>\n");
+    text
+}
+
+/// `word` with its first letter upper case, as a Java class name starts.
+fn capitalized(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|first| first.to_ascii_uppercase().to_string() + chars.as_str())
+        .unwrap_or_default()
 }

@@ -33,7 +33,9 @@ use stampede_core::line_ends;
 
 use super::{FixChange, LineFix};
 use crate::file;
-use crate::import::{self, NativeTranslation, github_actions, jenkins, jenkins_xml, kubernetes};
+use crate::import::{
+    self, NativeTranslation, github_actions, jenkins, jenkins_xml, kubernetes, quartz_xml,
+};
 
 /// A format's editor of one rewritten line: the line without its ending,
 /// the new spec and the options to set, to the line's new text.
@@ -113,6 +115,9 @@ fn write(text: &str, format: FleetFormat, fixes: &[LineFix]) -> Result<String, I
         }
         FleetFormat::JenkinsXml => {
             specs_in_place(text, jenkins_xml::translate(text), fixes, scalar::xml)
+        }
+        FleetFormat::QuartzXml => {
+            specs_in_place(text, quartz_xml::translate(text), fixes, scalar::xml)
         }
         FleetFormat::Kubernetes => {
             specs_in_place(text, kubernetes::translate(text), fixes, scalar::yaml)
