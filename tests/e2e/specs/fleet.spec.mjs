@@ -364,7 +364,7 @@ test('fleet: Quartz lines are placed as Quartz places them, a refused one named 
     `line 31 named with Quartz's message in ${JSON.stringify(items)}`,
   ).toBe(true);
   await page.locator('#copy-fixed').scrollIntoViewIfNeeded();
-  await app.shot(page, 'fleet-quartz');
+  await app.shot(page, 'fleet-quartz-paste');
   await page.click('#copy-fixed');
   await expect(page.locator('#copy-fixed')).toContainText(/copied/i);
   const fixed = await page.evaluate(() => navigator.clipboard.readText());
