@@ -23,7 +23,7 @@ choice_enum! {
         Prometheus = ("prometheus-500", "Prometheus: 500 targets"),
         Kubernetes = ("k8s", "A cluster's Kubernetes CronJobs"),
         GithubActions = ("gha", "GitHub Actions across repositories"),
-        QuartzJobs = ("quartz", "Quartz: a Java service's triggers"),
+        QuartzJobs = ("quartz", "Quartz: 26 triggers"),
     }
 }
 
