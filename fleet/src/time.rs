@@ -163,6 +163,75 @@ pub fn start_of_day(at: i64) -> i64 {
     at - at.rem_euclid(SECONDS_PER_DAY)
 }
 
+/// A broken-down UTC time, as C's `struct tm` and Java's lenient
+/// `GregorianCalendar` hold it: a scheduler's search sets fields past
+/// their ranges (the 32nd of January, month 12) and the time they stand
+/// for carries each into the one above.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BrokenDown {
+    pub year: i64,
+    /// 0 (January) to 11 once normalised.
+    pub month: i64,
+    pub day: i64,
+    pub hour: i64,
+    pub minute: i64,
+    pub second: i64,
+}
+
+impl BrokenDown {
+    /// The fields of Unix second `seconds` (`gmtime()`).
+    pub fn from_seconds(seconds: i64) -> Self {
+        let days = seconds.div_euclid(SECONDS_PER_DAY);
+        let of_day = seconds.rem_euclid(SECONDS_PER_DAY);
+        let date = civil_from_days(days);
+        Self {
+            year: date.year,
+            month: i64::from(date.month) - 1,
+            day: i64::from(date.day),
+            hour: of_day / 3600,
+            minute: of_day / 60 % 60,
+            second: of_day % 60,
+        }
+    }
+
+    /// The fields, overflowing ones carried, as Unix seconds (`timegm()`).
+    pub fn to_seconds(self) -> i64 {
+        let year = self.year + self.month.div_euclid(12);
+        let month = self.month.rem_euclid(12) as u32 + 1;
+        let days = days_from_civil(year, month, 1) + self.day - 1;
+        days * SECONDS_PER_DAY + self.hour * 3600 + self.minute * 60 + self.second
+    }
+
+    /// Every field within its range.
+    pub fn normalized(self) -> Self {
+        Self::from_seconds(self.to_seconds())
+    }
+
+    /// How many days the month (carried into its year) has.
+    pub fn days_in_month(self) -> i64 {
+        let year = self.year + self.month.div_euclid(12);
+        let month = self.month.rem_euclid(12) as u32 + 1;
+        let (next_year, next_month) = if month == 12 {
+            (year + 1, 1)
+        } else {
+            (year, month + 1)
+        };
+        days_from_civil(next_year, next_month, 1) - days_from_civil(year, month, 1)
+    }
+
+    /// Midnight of the day.
+    pub fn clear_from_hour(&mut self) {
+        self.hour = 0;
+        self.clear_from_minute();
+    }
+
+    /// The start of the minute.
+    pub fn clear_from_minute(&mut self) {
+        self.minute = 0;
+        self.second = 0;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,91 +1,58 @@
 //! Quartz's search for the next fire time (`CronExpression.getTimeAfter`),
-//! step for step, on a calendar as lenient as Java's: a field may be set
-//! out of its range (the 32nd of January, month 12), and the date it
-//! stands for is worked out only when a field is read, as
+//! step for step, on a calendar as lenient as Java's ([`BrokenDown`]): a
+//! field may be set out of its range (the 32nd of January, month 12), and
+//! the date it stands for is worked out only when a field is read, as
 //! `GregorianCalendar` does. The steps depend on that: setting the day
 //! before the month gives another date than the other way round.
 
 use std::collections::HashSet;
 
-use super::{Field, LAST_SEARCHED_YEAR, MAX_YEAR, QuartzCron, Search, first_of_month};
-use crate::time::{SECONDS_PER_DAY, civil_from_days, weekday};
+use super::{Field, LAST_SEARCHED_YEAR, MAX_YEAR, QuartzCron, Search};
+use crate::time::{BrokenDown, SECONDS_PER_DAY, weekday};
 
 /// `java.util.Calendar.SATURDAY` and `SUNDAY`, Sunday first from 1.
 const SATURDAY: i64 = 7;
 const SUNDAY: i64 = 1;
 
-/// A UTC `GregorianCalendar`: fields as set, read through [`Self::complete`].
-#[derive(Clone, Copy, Debug)]
-struct Lenient {
-    year: i64,
-    /// 0-based, as Java's.
-    month: i64,
-    day: i64,
-    hour: i64,
-    minute: i64,
-    second: i64,
+/// Reads a field of the calendar: as Java's does, the read first brings
+/// every field into its range.
+fn complete(cl: &mut BrokenDown) -> BrokenDown {
+    *cl = cl.normalized();
+    *cl
 }
 
-impl Lenient {
-    fn at(seconds: i64) -> Self {
-        let days = seconds.div_euclid(SECONDS_PER_DAY);
-        let of_day = seconds.rem_euclid(SECONDS_PER_DAY);
-        let date = civil_from_days(days);
-        Self {
-            year: date.year,
-            month: i64::from(date.month) - 1,
-            day: i64::from(date.day),
-            hour: of_day / 3600,
-            minute: of_day / 60 % 60,
-            second: of_day % 60,
-        }
-    }
-
-    /// The Unix second the fields stand for, each out-of-range field
-    /// carried into the next larger one.
-    fn seconds(&self) -> i64 {
-        let days = first_of_month(self.year, self.month + 1) + self.day - 1;
-        days * SECONDS_PER_DAY + self.hour * 3600 + self.minute * 60 + self.second
-    }
-
-    /// Brings every field into its range, as a read of any field does.
-    fn complete(&mut self) -> &Self {
-        *self = Self::at(self.seconds());
-        self
-    }
-
-    /// `DAY_OF_WEEK`: 1 (Sunday) to 7.
-    fn day_of_week(&mut self) -> i64 {
-        let days = self.complete().seconds().div_euclid(SECONDS_PER_DAY);
-        i64::from(weekday(days)) + 1
-    }
-
-    /// `setCalendarHour`: sets the hour and reads it back; in UTC the
-    /// read only completes the fields.
-    fn set_hour(&mut self, hour: i64) {
-        self.hour = hour;
-        self.complete();
-    }
-
-    /// Midnight, the way each step that moves the day starts it.
-    fn start_day(&mut self) {
-        self.second = 0;
-        self.minute = 0;
-        self.hour = 0;
-    }
-
-    /// `add(YEAR, 1)`: complete, move the year, keep the day within the
-    /// month.
-    fn add_year(&mut self) {
-        self.complete();
-        self.year += 1;
-        self.day = self.day.min(last_day_of_month(self.month + 1, self.year));
-        self.complete();
-    }
+/// `DAY_OF_WEEK`: 1 (Sunday) to 7.
+fn weekday_of(cl: &mut BrokenDown) -> i64 {
+    let days = complete(cl).to_seconds().div_euclid(SECONDS_PER_DAY);
+    i64::from(weekday(days)) + 1
 }
 
+/// `setCalendarHour`: sets the hour and reads it back; in UTC the read
+/// only completes the fields.
+fn set_hour(cl: &mut BrokenDown, hour: i64) {
+    cl.hour = hour;
+    complete(cl);
+}
+
+/// `add(YEAR, 1)`: complete, move the year, keep the day within the month.
+fn add_year(cl: &mut BrokenDown) {
+    complete(cl);
+    cl.year += 1;
+    cl.day = cl.day.min(cl.days_in_month());
+    complete(cl);
+}
+
+/// How many days `month` (1 to 12) of `year` has.
 fn last_day_of_month(month: i64, year: i64) -> i64 {
-    first_of_month(year, month + 1) - first_of_month(year, month)
+    let first = BrokenDown {
+        year,
+        month: month - 1,
+        day: 1,
+        hour: 0,
+        minute: 0,
+        second: 0,
+    };
+    first.days_in_month()
 }
 
 /// Where a day rule leaves the search: the day and month (1-based, either
@@ -111,88 +78,39 @@ const MOST_STEPS: u32 = 200_000;
 /// than one that ends, is counted endless too.
 pub(super) fn time_after(cron: &QuartzCron, after: i64) -> Search {
     let base = after + 1;
-    let mut cl = Lenient::at(base);
-    let first = |field: Field| *cron.set(field).first().expect("read refuses empty fields");
-    let next = |field: Field, from: i64| {
-        cron.set(field)
-            .range(from as i32..)
-            .next()
-            .map(|&value| i64::from(value))
-    };
-    let mut latest = base;
-    let mut seen: Option<HashSet<i64>> = None;
+    let mut cl = BrokenDown::from_seconds(base);
+    let mut cycle = Cycle::new(base);
     for _ in 0..MOST_STEPS {
-        let now = cl.seconds();
-        if now < base {
+        if cycle.comes_back(cl.to_seconds()) {
             return Search::Endless;
         }
-        if now < latest {
-            seen.get_or_insert_with(HashSet::new);
-        }
-        if let Some(seen) = &mut seen
-            && !seen.insert(now)
-        {
-            return Search::Endless;
-        }
-        latest = latest.max(now);
-        if cl.complete().year > LAST_SEARCHED_YEAR {
+        if complete(&mut cl).year > LAST_SEARCHED_YEAR {
             return Search::Never;
         }
-        let mut min = cl.minute;
-        let sec = match next(Field::Second, cl.second) {
-            Some(sec) => sec,
-            None => {
-                min += 1;
-                cl.minute = min;
-                i64::from(first(Field::Second))
-            }
-        };
+        let (sec, carry) = at_or_after(cron, Field::Second, cl.second);
+        cl.minute += carry;
         cl.second = sec;
 
-        let mut min = cl.complete().minute;
-        let mut hour = cl.hour;
-        let mut t = -1;
-        match next(Field::Minute, min) {
-            Some(found) => {
-                t = min;
-                min = found;
-            }
-            None => {
-                min = i64::from(first(Field::Minute));
-                hour += 1;
-            }
-        }
-        if min != t {
+        let min = complete(&mut cl).minute;
+        let (found, carry) = at_or_after(cron, Field::Minute, min);
+        if carry == 1 || found != min {
             cl.second = 0;
-            cl.minute = min;
-            cl.set_hour(hour);
+            cl.minute = found;
+            let hour = cl.hour + carry;
+            set_hour(&mut cl, hour);
             continue;
         }
-        cl.minute = min;
 
-        let mut hour = cl.complete().hour;
-        let mut day = cl.day;
-        let mut t = -1;
-        match next(Field::Hour, hour) {
-            Some(found) => {
-                t = hour;
-                hour = found;
-            }
-            None => {
-                hour = i64::from(first(Field::Hour));
-                day += 1;
-            }
-        }
-        if hour != t {
-            cl.second = 0;
-            cl.minute = 0;
-            cl.day = day;
-            cl.set_hour(hour);
+        let hour = complete(&mut cl).hour;
+        let (found, carry) = at_or_after(cron, Field::Hour, hour);
+        if carry == 1 || found != hour {
+            cl.clear_from_minute();
+            cl.day += carry;
+            set_hour(&mut cl, found);
             continue;
         }
-        cl.hour = hour;
 
-        let day = cl.complete().day;
+        let day = complete(&mut cl).day;
         let month = cl.month + 1;
         let step = if cron.set(Field::DayOfWeek).contains(&super::NONE) {
             day_of_month(cron, &mut cl, base, day, month, (sec, min, hour))
@@ -200,59 +118,90 @@ pub(super) fn time_after(cron: &QuartzCron, after: i64) -> Search {
             day_of_week(cron, &mut cl, day, month)
         };
         if step.moved {
-            cl.start_day();
+            cl.clear_from_hour();
             cl.day = step.day;
             cl.month = step.month - 1;
             continue;
         }
         cl.day = step.day;
 
-        let mut month = cl.complete().month + 1;
-        let mut year = cl.year;
-        let mut t = -1;
-        if year > i64::from(MAX_YEAR) {
+        let month = complete(&mut cl).month + 1;
+        if cl.year > i64::from(MAX_YEAR) {
             return Search::Never;
         }
-        match next(Field::Month, month) {
-            Some(found) => {
-                t = month;
-                month = found;
-            }
-            None => {
-                month = i64::from(first(Field::Month));
-                year += 1;
-            }
-        }
-        if month != t {
-            cl.start_day();
+        let (found, carry) = at_or_after(cron, Field::Month, month);
+        if carry == 1 || found != month {
+            cl.clear_from_hour();
             cl.day = 1;
-            cl.month = month - 1;
-            cl.year = year;
+            cl.month = found - 1;
+            cl.year += carry;
             continue;
         }
-        cl.month = month - 1;
 
-        let year = cl.complete().year;
-        let Some(found) = next(Field::Year, year) else {
+        let year = complete(&mut cl).year;
+        let Some(&found) = cron.set(Field::Year).range(year as i32..).next() else {
             return Search::Never;
         };
-        if found != year {
-            cl.start_day();
+        if i64::from(found) != year {
+            cl.clear_from_hour();
             cl.day = 1;
             cl.month = 0;
-            cl.year = found;
+            cl.year = i64::from(found);
             continue;
         }
-        return Search::Fires(cl.seconds());
+        return Search::Fires(cl.to_seconds());
     }
     Search::Endless
+}
+
+/// The first value of `field` at or after `current`, with no carry; or,
+/// past the last, its first value and a carry of one into the field above.
+fn at_or_after(cron: &QuartzCron, field: Field, current: i64) -> (i64, i64) {
+    let values = cron.set(field);
+    match values.range(current as i32..).next() {
+        Some(&value) => (i64::from(value), 0),
+        None => {
+            let first = values.first().expect("read refuses empty fields");
+            (i64::from(*first), 1)
+        }
+    }
+}
+
+/// The times a search has been at, kept once it has gone back in time.
+struct Cycle {
+    base: i64,
+    latest: i64,
+    seen: Option<HashSet<i64>>,
+}
+
+impl Cycle {
+    fn new(base: i64) -> Self {
+        Self {
+            base,
+            latest: base,
+            seen: None,
+        }
+    }
+
+    /// Whether the search, now at `now`, has fallen back before where it
+    /// started or come back to a time it was at.
+    fn comes_back(&mut self, now: i64) -> bool {
+        if now < self.base {
+            return true;
+        }
+        if now < self.latest {
+            self.seen.get_or_insert_with(HashSet::new);
+        }
+        self.latest = self.latest.max(now);
+        self.seen.as_mut().is_some_and(|seen| !seen.insert(now))
+    }
 }
 
 /// The day-of-month part of a step. `time` is the second, minute and hour
 /// found so far, which the `W` rules test against `base`.
 fn day_of_month(
     cron: &QuartzCron,
-    cl: &mut Lenient,
+    cl: &mut BrokenDown,
     base: i64,
     day: i64,
     month: i64,
@@ -269,7 +218,7 @@ fn day_of_month(
             if month > 12 {
                 month = 1;
                 month_tested = 3333;
-                cl.add_year();
+                add_year(cl);
             }
             (1, month)
         } else {
@@ -304,18 +253,18 @@ fn day_of_month(
 /// The weekday nearest `day` of `month`, as Quartz's throwaway calendar
 /// (`tcal`) finds it, with the fire time's clock.
 struct Nearest {
-    calendar: Lenient,
+    calendar: BrokenDown,
     day_set: i64,
 }
 
 impl Nearest {
     fn seconds(&self) -> i64 {
-        self.calendar.seconds()
+        self.calendar.to_seconds()
     }
 }
 
 fn nearest_weekday(day: i64, month: i64, year: i64, (sec, min, hour): (i64, i64, i64)) -> Nearest {
-    let mut calendar = Lenient {
+    let mut calendar = BrokenDown {
         year,
         month: month - 1,
         day,
@@ -325,7 +274,7 @@ fn nearest_weekday(day: i64, month: i64, year: i64, (sec, min, hour): (i64, i64,
     };
     let last = last_day_of_month(month, year);
     let mut day_set = day;
-    match calendar.day_of_week() {
+    match weekday_of(&mut calendar) {
         SATURDAY if day == 1 => day_set += 2,
         SATURDAY => day_set -= 1,
         SUNDAY if day == last => day_set -= 2,
@@ -341,10 +290,10 @@ fn nearest_weekday(day: i64, month: i64, year: i64, (sec, min, hour): (i64, i64,
 }
 
 /// The day-of-week part of a step: `nL`, `n#k` or plain days.
-fn day_of_week(cron: &QuartzCron, cl: &mut Lenient, day: i64, month: i64) -> Step {
+fn day_of_week(cron: &QuartzCron, cl: &mut BrokenDown, day: i64, month: i64) -> Step {
     let days = cron.set(Field::DayOfWeek);
     let first = days.first().map_or(0, |&day| i64::from(day));
-    let today = cl.day_of_week();
+    let today = weekday_of(cl);
     let last = last_day_of_month(month, cl.year);
     let next_month = Step {
         day: 1,

@@ -31,7 +31,7 @@ use std::collections::BTreeSet;
 use stampede_core::error::InvalidInput;
 
 use crate::cron::{DayRule, Schedule};
-use crate::time::{MICROS_PER_SECOND, SECONDS_PER_DAY, Window, civil_from_days, days_from_civil};
+use crate::time::{MICROS_PER_SECOND, SECONDS_PER_DAY, Window, civil_from_days};
 
 /// The last year a `*` or stepped year field reaches (`MAX_YEAR`).
 pub const MAX_YEAR: i32 = 2126;
@@ -659,10 +659,4 @@ impl QuartzCron {
             )
         })
     }
-}
-
-/// The day number of the first of `month` (1-based, any value) of `year`.
-fn first_of_month(year: i64, month: i64) -> i64 {
-    let months = year * 12 + month - 1;
-    days_from_civil(months.div_euclid(12), (months.rem_euclid(12) + 1) as u32, 1)
 }

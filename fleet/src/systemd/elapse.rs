@@ -18,76 +18,15 @@
 
 use super::calendar::{CalendarItem, CalendarSpec, LAST_YEAR};
 use crate::time::MICROS_PER_SECOND;
-use crate::time::{civil_from_days, days_from_civil, weekday};
+use crate::time::{BrokenDown, weekday};
 
 /// `MAX_CALENDAR_ITERATIONS`: the walk gives up after this many restarts.
 const MOST_WALK_STEPS: usize = 1000;
 
-/// A broken-down UTC time, as `struct tm` holds it while the walk moves
-/// its fields past their ranges before normalising.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct BrokenDown {
-    year: i64,
-    /// 0 (January) to 11 once normalised.
-    month: i64,
-    day: i64,
-    hour: i64,
-    minute: i64,
-    second: i64,
-}
-
 impl BrokenDown {
-    /// `gmtime()`.
-    fn from_seconds(seconds: i64) -> Self {
-        let days = seconds.div_euclid(86_400);
-        let of_day = seconds.rem_euclid(86_400);
-        let date = civil_from_days(days);
-        Self {
-            year: date.year,
-            month: i64::from(date.month) - 1,
-            day: i64::from(date.day),
-            hour: of_day / 3600,
-            minute: of_day / 60 % 60,
-            second: of_day % 60,
-        }
-    }
-
-    /// `timegm()`: the fields, overflowing ones carried, as Unix seconds.
-    fn to_seconds(self) -> i64 {
-        let year = self.year + self.month.div_euclid(12);
-        let month = self.month.rem_euclid(12) as u32 + 1;
-        let days = days_from_civil(year, month, 1) + self.day - 1;
-        days * 86_400 + self.hour * 3600 + self.minute * 60 + self.second
-    }
-
-    fn normalized(self) -> Self {
-        Self::from_seconds(self.to_seconds())
-    }
-
-    fn days_in_month(self) -> i64 {
-        let year = self.year + self.month.div_euclid(12);
-        let month = self.month.rem_euclid(12) as u32 + 1;
-        let (next_year, next_month) = if month == 12 {
-            (year + 1, 1)
-        } else {
-            (year, month + 1)
-        };
-        days_from_civil(next_year, next_month, 1) - days_from_civil(year, month, 1)
-    }
-
     fn clear_from_day(&mut self) {
         self.day = 1;
         self.clear_from_hour();
-    }
-
-    fn clear_from_hour(&mut self) {
-        self.hour = 0;
-        self.clear_from_minute();
-    }
-
-    fn clear_from_minute(&mut self) {
-        self.minute = 0;
-        self.second = 0;
     }
 }
 

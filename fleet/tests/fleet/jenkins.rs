@@ -8,30 +8,7 @@ use stampede_fleet::jenkins::{self, FIELD_NAMES, JavaRandom};
 const VECTORS: &str = include_str!("../data/jenkins_h.tsv");
 
 fn rows(kind: &str) -> Vec<Vec<String>> {
-    VECTORS
-        .lines()
-        .filter(|line| !line.starts_with('#'))
-        .map(|line| line.split('\t').map(unescape).collect::<Vec<_>>())
-        .filter(|row| row[0] == kind)
-        .collect()
-}
-
-fn unescape(text: &str) -> String {
-    let mut out = String::new();
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('t') => out.push('\t'),
-            Some('n') => out.push('\n'),
-            Some(other) => out.push(other),
-            None => out.push('\\'),
-        }
-    }
-    out
+    crate::vector_rows(VECTORS, kind)
 }
 
 /// Jenkins' raw fields, hex, kept to the values a calendar can take.

@@ -8,18 +8,7 @@ use stampede_fleet::time::{MICROS_PER_SECOND, Window};
 const VECTORS: &str = include_str!("../data/quartz_starts.tsv");
 
 fn rows(kind: &str) -> Vec<Vec<String>> {
-    VECTORS
-        .lines()
-        .filter(|line| !line.starts_with('#'))
-        .map(|line| line.split('\t').map(unescape).collect::<Vec<_>>())
-        .filter(|row| row[0] == kind)
-        .collect()
-}
-
-fn unescape(text: &str) -> String {
-    text.replace("\\t", "\t")
-        .replace("\\n", "\n")
-        .replace("\\\\", "\\")
+    crate::vector_rows(VECTORS, kind)
 }
 
 /// The fire times of `spec` after `start`, as many as `count`, and how the
