@@ -52,6 +52,47 @@ fn every_fire_time_matches_quartz() {
 }
 
 #[test]
+fn a_window_holds_each_fire_time_the_search_gives_in_it() {
+    for row in rows("fires") {
+        let (spec, start) = (&row[1], row[2].parse::<i64>().unwrap());
+        let cron = quartz::read(spec).unwrap();
+        // From the search's start, and from half a second into a minute.
+        for from in [
+            start * MICROS_PER_SECOND,
+            (start + 30) * MICROS_PER_SECOND + 500_000,
+        ] {
+            let window = Window {
+                from,
+                end: from + 45 * 86_400 * MICROS_PER_SECOND,
+            };
+            let mut searched = Vec::new();
+            let mut after =
+                from.div_euclid(MICROS_PER_SECOND) - 1 + i64::from(from % MICROS_PER_SECOND != 0);
+            while let Search::Fires(at) = cron.next_after(after) {
+                if at * MICROS_PER_SECOND >= window.end || searched.len() == 2_000 {
+                    break;
+                }
+                searched.push(at * MICROS_PER_SECOND);
+                after = at;
+            }
+            // One start more than the search gave: a window that holds
+            // more shows it, unless the search stopped at 2,000.
+            let mut placed = Vec::new();
+            let full = cron.push_starts(window, &mut placed, searched.len() + 1);
+            if searched.len() == 2_000 {
+                placed.truncate(2_000);
+            } else {
+                assert!(
+                    !full,
+                    "{spec:?} from {from}: more starts than the search gives"
+                );
+            }
+            assert_eq!(placed, searched, "{spec:?} from {from}");
+        }
+    }
+}
+
+#[test]
 fn a_search_quartz_never_returns_from_ends_the_starts() {
     let rows = rows("endless");
     assert!(rows.len() >= 6);
