@@ -1,8 +1,8 @@
 // The Queue panel: a week-long run in the worker, with the durations the
 // standby worker draws ahead; replications and their intervals as
 // `stampede run` gives them, over one worker or three, cancelled from a
-// link; a run cancelled mid-way; playing, stepping and scrubbing the
-// clock; charts out of view waiting while the run plays.
+// link; a run cancelled mid-way, its late replies ignored; playing,
+// stepping and scrubbing the clock; charts out of view waiting while the run plays.
 
 import path from 'node:path';
 import { expectCoreSummaries, pageSummaries } from '../checks.mjs';
@@ -125,22 +125,62 @@ test('queue: replications from a link show progress and cancel', async ({ app })
 
 test('queue: cancel stops a run mid-way and keeps the last finished one on screen', async ({ app }) => {
   const page = await app.newPage();
+  await holdWorkerReplies(page);
   await app.open(page, '?v=1&p=queue&s=1');
   await queueDone(page);
   const before = await pageSummaries(page);
-  // Five hundred times the accounts, 48M jobs: a run the worker takes
-  // seconds over, so the cancel button is still there to click.
+  // A run for the worker, whose replies wait until the cancel button is
+  // clicked: however fast the worker is, the run is still under way.
+  await page.evaluate(() => window.holdReplies(true));
   await page.fill('#f-n', '1000000');
   await page.press('#f-n', 'Enter');
-  await page.waitForSelector('#queue-cancel', { timeout: 10_000 });
   await page.click('#queue-cancel');
   await page.waitForSelector('[data-run-status="cancelled"]', { state: 'attached' });
+  expect(await page.evaluate(() => window.holdReplies(false)), 'replies held while running').toBeGreaterThan(0);
+  await page.evaluate(() => new Promise((done) => setTimeout(done, 500)));
+  await expect(page.locator('[data-run-status]'), 'the status after the late replies').toHaveAttribute('data-run-status', 'cancelled');
   expect(await pageSummaries(page), 'the summary after cancelling').toEqual(before);
   await app.shot(page, 'queue-cancelled');
   await page.click('#queue-restart');
   await queueDone(page, 60_000);
   expect(await pageSummaries(page), 'the summary after running again').not.toEqual(before);
 });
+
+/**
+ * Lets the page hold what its workers send: `holdReplies(true)` keeps each
+ * reply; `holdReplies(false)` hands the kept ones to the handlers still
+ * listening and says how many were kept.
+ */
+async function holdWorkerReplies(page) {
+  await page.addInitScript(() => {
+    const onmessage = Object.getOwnPropertyDescriptor(Worker.prototype, 'onmessage');
+    let held = null;
+    Object.defineProperty(Worker.prototype, 'onmessage', {
+      get() {
+        return onmessage.get.call(this);
+      },
+      set(handler) {
+        const worker = this;
+        const wrapped =
+          handler &&
+          function (event) {
+            if (held) held.push([worker, wrapped, event]);
+            else handler.call(worker, event);
+          };
+        if (wrapped) wrapped.handler = handler;
+        onmessage.set.call(this, wrapped);
+      },
+    });
+    window.holdReplies = (hold) => {
+      const kept = held ?? [];
+      held = hold ? [] : null;
+      for (const [worker, wrapped, event] of kept) {
+        if (onmessage.get.call(worker) === wrapped) wrapped.handler.call(worker, event);
+      }
+      return kept.length;
+    };
+  });
+}
 
 test('queue: playing grows the charts from the start, step and scrub move the clock', async ({ app }) => {
   const page = await app.newPage();
