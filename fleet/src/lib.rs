@@ -16,7 +16,7 @@
 //! - **Models**, from the bottom: [`time`] (instants, windows, units and
 //!   dates; it imports nothing else from the crate) and [`mod@line`] (a fleet
 //!   line's types); the schedulers, each a module ([`cron`], [`croniter`],
-//!   [`jenkins`], [`puppet`], [`quartz`], [`systemd`], [`temporal`],
+//!   [`jenkins`], [`puppet`], [`quartz`], [`spring`], [`systemd`], [`temporal`],
 //!   [`prometheus`], [`zoned`]); the dispatcher [`plan`] that reads a line by its system;
 //!   the fleet file ([`mod@file`]) and the expansion here; then the
 //!   importers of native formats ([`import`]), the fix ([`fix`],
@@ -42,6 +42,7 @@ pub mod puppet;
 pub mod quartz;
 #[cfg(test)]
 mod reference;
+pub mod spring;
 pub mod stability;
 pub mod systemd;
 pub mod temporal;

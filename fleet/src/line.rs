@@ -22,6 +22,7 @@ choice_enum! {
         Prometheus = ("prometheus", "Prometheus interval"),
         Puppet = ("puppet", "Puppet cron"),
         Quartz = ("quartz", "Quartz cron (Java)"),
+        Spring = ("spring", "Spring cron (Java)"),
     }
 }
 

@@ -9,7 +9,7 @@
 use crate::line::{FleetLine, Refusal, System};
 use crate::time::{MICROS_PER_SECOND, Window};
 use crate::zoned::{ZoneClock, ZonedCron};
-use crate::{cron, croniter, jenkins, prometheus, puppet, quartz, systemd, temporal};
+use crate::{cron, croniter, jenkins, prometheus, puppet, quartz, spring, systemd, temporal};
 
 /// A line read into the schedule its system places its starts by.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,6 +32,8 @@ pub enum LinePlan {
     Prometheus(prometheus::PrometheusScrapes),
     /// Quartz lines: seconds of the UTC calendar, as Quartz searches them.
     Quartz(quartz::QuartzCron),
+    /// Spring lines: seconds of the UTC calendar, as Spring searches them.
+    Spring(spring::SpringCron),
 }
 
 /// The option keys lines of `system` read, besides `Duration` and `Weight`.
@@ -42,7 +44,7 @@ pub fn option_keys(system: System) -> &'static [&'static str] {
         System::Systemd => &systemd::OPTION_KEYS,
         System::Temporal => &["Jitter", "Namespace"],
         System::Prometheus => &prometheus::OPTION_KEYS,
-        System::Jenkins | System::Croniter | System::Quartz => &[],
+        System::Jenkins | System::Croniter | System::Quartz | System::Spring => &[],
     }
 }
 
@@ -84,6 +86,7 @@ impl LinePlan {
                 prometheus::read_target(line).map(|target| Self::Prometheus(target.scrapes))
             }
             System::Quartz => quartz::read(&line.spec).map(Self::Quartz).map_err(spec),
+            System::Spring => spring::read(&line.spec).map(Self::Spring).map_err(spec),
         }
     }
 
@@ -126,6 +129,7 @@ impl LinePlan {
             Self::Temporal(schedule) => schedule.push_starts(window, out, most),
             Self::Prometheus(scrapes) => scrapes.push_starts(window, out, most),
             Self::Quartz(cron) => cron.push_starts(window, out, most),
+            Self::Spring(cron) => cron.push_starts(window, out, most),
         }
     }
 
@@ -141,6 +145,7 @@ impl LinePlan {
             Self::Delayed(plan, _) => return plan.never_runs(after),
             Self::Prometheus(_) => return None,
             Self::Quartz(cron) => return cron.never_runs(after),
+            Self::Spring(cron) => return cron.never_runs(after),
             Self::Systemd(timer) => timer.calendar.next_elapse(after * MICROS_PER_SECOND),
             Self::Temporal(schedule) => schedule.first_nominal(after),
         };
@@ -159,6 +164,7 @@ impl LinePlan {
     pub fn stops_searching(&self, starts: &[i64]) -> Option<String> {
         match self {
             Self::Quartz(cron) => cron.stops_searching(starts),
+            Self::Spring(cron) => cron.stops_searching(starts),
             _ => None,
         }
     }
@@ -188,7 +194,8 @@ impl LinePlan {
             | Self::Zoned(_)
             | Self::Temporal(_)
             | Self::Prometheus(_)
-            | Self::Quartz(_) => None,
+            | Self::Quartz(_)
+            | Self::Spring(_) => None,
         }
     }
 
@@ -203,7 +210,8 @@ impl LinePlan {
             | Self::Systemd(_)
             | Self::Temporal(_)
             | Self::Prometheus(_)
-            | Self::Quartz(_) => Vec::new(),
+            | Self::Quartz(_)
+            | Self::Spring(_) => Vec::new(),
         }
     }
 
@@ -235,7 +243,8 @@ impl LinePlan {
             | Self::Zoned(_)
             | Self::Temporal(_)
             | Self::Prometheus(_)
-            | Self::Quartz(_) => None,
+            | Self::Quartz(_)
+            | Self::Spring(_) => None,
         }
     }
 }

@@ -163,6 +163,48 @@ pub fn start_of_day(at: i64) -> i64 {
     at - at.rem_euclid(SECONDS_PER_DAY)
 }
 
+/// Appends each instant of `window` that is a second of the day in
+/// `clock` (ascending) on a day `runs_on` allows, in order, while `out`
+/// holds fewer than `most`. `runs_on` is given the day's number and
+/// date; `None` from it ends the walk. Returns whether a start was left
+/// out because `out` was full.
+///
+/// A calendar search that finds, in order, every second its fields allow
+/// gives the same starts; a walk over the window's days finds them far
+/// sooner.
+pub fn push_daily_starts(
+    window: Window,
+    clock: &[i64],
+    mut runs_on: impl FnMut(i64, CivilDate) -> Option<bool>,
+    out: &mut Vec<i64>,
+    most: usize,
+) -> bool {
+    let seconds = |micros: i64| micros.div_euclid(MICROS_PER_SECOND);
+    let first_day = seconds(window.from).div_euclid(SECONDS_PER_DAY);
+    let last_day = seconds(window.end - 1).div_euclid(SECONDS_PER_DAY);
+    for days in first_day..=last_day {
+        match runs_on(days, civil_from_days(days)) {
+            None => break,
+            Some(false) => continue,
+            Some(true) => {}
+        }
+        for at in clock {
+            let micros = (days * SECONDS_PER_DAY + at) * MICROS_PER_SECOND;
+            if micros < window.from {
+                continue;
+            }
+            if micros >= window.end {
+                return false;
+            }
+            if out.len() >= most {
+                return true;
+            }
+            out.push(micros);
+        }
+    }
+    false
+}
+
 /// A broken-down UTC time, as C's `struct tm` and Java's lenient
 /// `GregorianCalendar` hold it: a scheduler's search sets fields past
 /// their ranges (the 32nd of January, month 12) and the time they stand

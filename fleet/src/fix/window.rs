@@ -8,7 +8,7 @@ use super::FixChange;
 use super::native::retext;
 use crate::cron::{self, Schedule};
 use crate::line::{FleetLine, System};
-use crate::{croniter, jenkins, quartz};
+use crate::{croniter, jenkins, quartz, spring};
 
 /// The span a line's fixed starts may move within, chosen from the minutes
 /// and hours it fires at (see the [module docs](super)).
@@ -149,6 +149,7 @@ pub fn fixed_schedule(line: &FleetLine) -> Result<Schedule, String> {
         }
         System::Puppet => cron::parse(spec),
         System::Quartz => quartz::read(spec).map(|cron| cron.clock()),
+        System::Spring => spring::read(spec).map(|cron| cron.clock()),
         other => return Err(format!("{} lines have no cron fields", other.slug())),
     };
     let schedule = read.map_err(|refusal| format!("its spec is not read: {refusal}"))?;
@@ -158,22 +159,22 @@ pub fn fixed_schedule(line: &FleetLine) -> Result<Schedule, String> {
     }
 }
 
-/// The fields a cron-like spec stands for: a Vixie macro's own, or the
-/// spec itself.
-fn spec_fields(spec: &str) -> Vec<String> {
+/// The fields a cron-like spec stands for: a macro's own (Vixie's, or
+/// Spring's on a Spring line), or the spec itself.
+fn spec_fields(system: System, spec: &str) -> Vec<String> {
     let spec = spec.trim();
-    let fields = if spec.starts_with('@') {
-        cron::macro_fields(spec).unwrap_or(spec)
-    } else {
-        spec
+    let fields = match (spec.starts_with('@'), system) {
+        (false, _) => spec,
+        (true, System::Spring) => spring::macro_fields(spec).unwrap_or(spec),
+        (true, _) => cron::macro_fields(spec).unwrap_or(spec),
     };
     fields.split_whitespace().map(str::to_string).collect()
 }
 
-/// Where the minute field is among a line's fields: Quartz writes the
-/// second first.
+/// Where the minute field is among a line's fields: Quartz and Spring
+/// write the second first.
 fn minute_field(system: System) -> usize {
-    usize::from(system == System::Quartz)
+    usize::from(matches!(system, System::Quartz | System::Spring))
 }
 
 /// `line`'s spec with its minute (and, for a night, hour) fields set to
@@ -185,7 +186,7 @@ pub fn placed_at(
     window: SpreadWindow,
     position: u32,
 ) -> Option<String> {
-    let mut fields = spec_fields(&line.spec);
+    let mut fields = spec_fields(line.system, &line.spec);
     let minute = minute_field(line.system);
     let (minute_text, minutes, hour) = window.explicit(position);
     let mut changed = false;
@@ -200,7 +201,7 @@ pub fn placed_at(
     changed.then(|| retext(&line.spec, &fields.join(" ")))
 }
 
-/// The cron and Quartz fix: the line moves to `⌊h · w / 2³²⌋` in its window of `w`
+/// The cron, Quartz and Spring fix: the line moves to `⌊h · w / 2³²⌋` in its window of `w`
 /// minutes, `h` the FarmHash Fingerprint32 of its id with its blanks
 /// folded ([`hash_identity`]).
 pub fn hashed_by_id(line: &FleetLine, night: Option<NightHours>) -> FixChange {
@@ -260,7 +261,7 @@ pub fn hashed_by_scheduler(line: &FleetLine, night: Option<NightHours>) -> FixCh
         (_, SpreadWindow::Night { .. } | SpreadWindow::Hour) => ("H".into(), None),
         (_, SpreadWindow::Step(step)) => (format!("H/{step}"), None),
     };
-    let mut fields = spec_fields(&line.spec);
+    let mut fields = spec_fields(line.system, &line.spec);
     fields[0] = minute;
     if let Some(hour) = hour {
         fields[1] = hour;

@@ -31,7 +31,10 @@ use std::collections::BTreeSet;
 use stampede_core::error::InvalidInput;
 
 use crate::cron::{DayRule, Schedule};
-use crate::time::{MICROS_PER_SECOND, SECONDS_PER_DAY, Window, civil_from_days, weekday};
+use crate::time::{
+    CivilDate, MICROS_PER_SECOND, SECONDS_PER_DAY, Window, civil_from_days, push_daily_starts,
+    weekday,
+};
 
 /// The last year a `*` or stepped year field reaches (`MAX_YEAR`).
 pub const MAX_YEAR: i32 = 2126;
@@ -641,44 +644,26 @@ impl QuartzCron {
             })
             .collect();
         let by_day_of_week = !self.set(Field::DayOfWeek).contains(&NONE);
-        let seconds = |micros: i64| micros.div_euclid(MICROS_PER_SECOND);
-        let first_day = seconds(window.from).div_euclid(SECONDS_PER_DAY);
-        let last_day = seconds(window.end - 1).div_euclid(SECONDS_PER_DAY);
-        for days in first_day..=last_day {
-            let date = civil_from_days(days);
+        let runs_on = |days: i64, date: CivilDate| {
             if date.year > i64::from(MAX_YEAR) {
-                break;
+                return None;
             }
             let day = if by_day_of_week {
                 (Field::DayOfWeek, weekday(days) as i32 + 1)
             } else {
                 (Field::DayOfMonth, date.day as i32)
             };
-            let allowed = [
-                day,
-                (Field::Month, date.month as i32),
-                (Field::Year, date.year as i32),
-            ]
-            .iter()
-            .all(|(field, value)| self.set(*field).contains(value));
-            if !allowed {
-                continue;
-            }
-            for at in &clock {
-                let micros = (days * SECONDS_PER_DAY + at) * MICROS_PER_SECOND;
-                if micros < window.from {
-                    continue;
-                }
-                if micros >= window.end {
-                    return false;
-                }
-                if out.len() >= most {
-                    return true;
-                }
-                out.push(micros);
-            }
-        }
-        false
+            Some(
+                [
+                    day,
+                    (Field::Month, date.month as i32),
+                    (Field::Year, date.year as i32),
+                ]
+                .iter()
+                .all(|(field, value)| self.set(*field).contains(value)),
+            )
+        };
+        push_daily_starts(window, &clock, runs_on, out, most)
     }
 
     /// The minutes and hours the expression fires at, as a cron schedule

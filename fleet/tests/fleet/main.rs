@@ -17,6 +17,7 @@ mod presets;
 mod prometheus;
 mod puppet;
 mod quartz;
+mod spring;
 mod systemd;
 mod temporal;
 mod zoned;

@@ -1,0 +1,181 @@
+//! Spring cron expressions against Spring itself: every row of
+//! `spring_starts.tsv` was printed by Spring Framework 7.0.9's own
+//! `CronExpression`, compiled from its source, or by Spring 4.3's
+//! `CronSequenceGenerator` (see `make_spring_vectors.sh`).
+
+use stampede_fleet::spring::{self, Search};
+use stampede_fleet::time::{MICROS_PER_SECOND, Window};
+
+const VECTORS: &str = include_str!("../data/spring_starts.tsv");
+
+fn rows(kind: &str) -> Vec<Vec<String>> {
+    crate::vector_rows(VECTORS, kind)
+}
+
+fn listed(times: &str) -> Vec<i64> {
+    times
+        .split(',')
+        .filter(|at| !at.is_empty())
+        .map(|at| at.parse().unwrap())
+        .collect()
+}
+
+/// Up to `count` fire times of `spec`, each the next after the one
+/// before, from `start`, and whether the search then gave up.
+fn fire_times(spec: &str, start: i64, count: usize) -> (Vec<i64>, bool) {
+    let cron = spring::read(spec).unwrap_or_else(|refusal| panic!("{spec:?}: {refusal}"));
+    let mut found = Vec::new();
+    let mut after = start;
+    while found.len() < count {
+        match cron.next_after(after) {
+            Some(at) => {
+                found.push(at);
+                after = at;
+            }
+            None => return (found, true),
+        }
+    }
+    (found, false)
+}
+
+#[test]
+fn every_fire_time_matches_spring() {
+    let rows = rows("fires");
+    assert!(rows.len() >= 200, "{} rows", rows.len());
+    for row in rows {
+        let (spec, start, expected) = (&row[1], row[2].parse().unwrap(), listed(&row[3]));
+        let (found, gave_up) = fire_times(spec, start, 40);
+        assert_eq!(found, expected, "{spec:?} after {start}");
+        assert_eq!(gave_up, expected.len() < 40, "{spec:?} after {start}");
+    }
+}
+
+#[test]
+fn every_refusal_matches_spring() {
+    let rows = rows("refused");
+    assert!(rows.len() >= 30);
+    for row in rows {
+        let refusal = spring::read(&row[1]).expect_err(&row[1]);
+        assert_eq!(refusal.field, "Spring");
+        assert_eq!(refusal.reason, row[2], "{:?}", row[1]);
+    }
+}
+
+#[test]
+fn a_window_holds_each_fire_time_the_search_gives_in_it() {
+    for row in rows("fires") {
+        let (spec, start) = (&row[1], row[2].parse::<i64>().unwrap());
+        let cron = spring::read(spec).unwrap();
+        // From the search's start, and from half a second into a minute.
+        for from in [
+            start * MICROS_PER_SECOND,
+            (start + 30) * MICROS_PER_SECOND + 500_000,
+        ] {
+            let window = Window {
+                from,
+                end: from + 45 * 86_400 * MICROS_PER_SECOND,
+            };
+            let mut searched = Vec::new();
+            let mut after =
+                from.div_euclid(MICROS_PER_SECOND) - 1 + i64::from(from % MICROS_PER_SECOND != 0);
+            while let Search::Fires(at) = cron.search_after(after) {
+                if at * MICROS_PER_SECOND >= window.end || searched.len() == 2_000 {
+                    break;
+                }
+                searched.push(at * MICROS_PER_SECOND);
+                after = at;
+            }
+            let mut placed = Vec::new();
+            let full = cron.push_starts(window, &mut placed, searched.len() + 1);
+            if searched.len() == 2_000 {
+                placed.truncate(2_000);
+            } else {
+                assert!(
+                    !full,
+                    "{spec:?} from {from}: more starts than the search gives"
+                );
+            }
+            assert_eq!(placed, searched, "{spec:?} from {from}");
+        }
+    }
+}
+
+#[test]
+fn a_search_that_does_not_move_on_ends_the_starts_with_a_notice() {
+    // Spring 7 gives 2026-01-29 00:00 for `L-30` from then on.
+    let stuck = spring::read("0 0 0 L-30 * *").unwrap();
+    let (found, _) = fire_times("0 0 0 L-30 * *", 1_767_225_600, 3);
+    assert_eq!(found, [1_769_644_800; 3]);
+    let week = |from: i64| Window {
+        from: from * MICROS_PER_SECOND,
+        end: (from + 7 * 86_400) * MICROS_PER_SECOND,
+    };
+    let mut starts = Vec::new();
+    assert!(!stuck.push_starts(week(1_769_212_800), &mut starts, 100));
+    assert_eq!(starts, [1_769_644_800 * MICROS_PER_SECOND]);
+    let why = stuck.stops_searching(&starts).unwrap();
+    assert!(
+        why.starts_with("it runs no more after 2026-01-29T00:00:00Z"),
+        "{why}"
+    );
+    assert!(why.contains("due again at once"), "{why}");
+    assert!(
+        stuck
+            .never_runs(1_769_731_200)
+            .unwrap()
+            .starts_with("from 2026-01-29T00:00:00Z")
+    );
+
+    let never = spring::read("0 0 0 30 2 *").unwrap();
+    assert_eq!(never.search_after(1_767_225_600), Search::GivesUp);
+    assert!(
+        never
+            .never_runs(1_767_225_600)
+            .unwrap()
+            .contains("not scheduled again")
+    );
+}
+
+/// What the module says of Spring 4, checked against Spring 4.3 itself:
+/// where its rows differ from Spring 7's, the spec has a macro, `L`, `W`
+/// or `#`, a step over the days, a day range through Sunday, or days
+/// that come months apart or never.
+#[test]
+fn spring_4_differs_only_where_the_module_says() {
+    const FAR_APART: [&str; 6] = [
+        "0 0 0 1 * MON",
+        "0 0 0 13 * FRI",
+        "0 0 0 29 2 MON",
+        "0 0 0 30 2 *",
+        "0 0 0 31 2,4,6,9,11 *",
+        "0 0 0 31 4 *",
+    ];
+    let said = |spec: &str| {
+        let spec = spec.to_uppercase();
+        spec.contains(['@', 'L', 'W', '#'])
+            || spec.ends_with("*/2")
+            || spec.contains(" */10 ")
+            || spec.contains("MON-SUN")
+            || spec.contains(" 7-")
+            || FAR_APART.contains(&spec.as_str())
+    };
+    let fires = rows("fires");
+    let spring_7_gives = |row: &[String]| fires.iter().any(|fired| fired[1..4] == row[1..4]);
+    let mut differing = Vec::new();
+    for row in rows("spring4") {
+        if !spring_7_gives(&row) {
+            differing.push(row[1].clone());
+        }
+    }
+    for row in rows("spring4-refused")
+        .into_iter()
+        .chain(rows("spring4-fails"))
+    {
+        if spring::read(&row[1]).is_ok() {
+            differing.push(row[1].clone());
+        }
+    }
+    assert!(differing.len() >= 30, "{differing:?}");
+    let unsaid: Vec<_> = differing.iter().filter(|spec| !said(spec)).collect();
+    assert!(unsaid.is_empty(), "{unsaid:?}");
+}
