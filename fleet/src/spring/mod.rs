@@ -15,7 +15,7 @@
 //! attempts. Where Spring gives up, the task is not scheduled again;
 //! where it gives back a time already past (`L-30` and `L-31`), the task
 //! is due again at once. Either way the line's starts end there, with a
-//! notice ([`Search`]).
+//! notice ([`NextRun`]).
 //!
 //! Spring 4's `CronSequenceGenerator` differs: it has no macros, `L`, `W`
 //! or `#`; it counts a step over the days from 0 (`*/10` in the day of
@@ -421,7 +421,7 @@ fn parse_signed(text: &str) -> Option<i32> {
 
 /// How the search for the next fire time after a given one ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Search {
+pub enum NextRun {
     /// At this later Unix second.
     Fires(i64),
     /// Spring's search gives up: the task is not scheduled again.
@@ -433,11 +433,11 @@ pub enum Search {
 
 impl SpringCron {
     /// The search for the first fire time after Unix second `after`.
-    pub fn search_after(&self, after: i64) -> Search {
+    pub fn search_after(&self, after: i64) -> NextRun {
         match self.next_after(after) {
-            None => Search::GivesUp,
-            Some(at) if at <= after => Search::Stuck(at),
-            Some(at) => Search::Fires(at),
+            None => NextRun::GivesUp,
+            Some(at) if at <= after => NextRun::Stuck(at),
+            Some(at) => NextRun::Fires(at),
         }
     }
 
@@ -452,7 +452,7 @@ impl SpringCron {
         if window.from.rem_euclid(MICROS_PER_SECOND) != 0 {
             after += 1;
         }
-        while let Search::Fires(at) = self.search_after(after) {
+        while let NextRun::Fires(at) = self.search_after(after) {
             let micros = at * MICROS_PER_SECOND;
             if micros >= window.end {
                 return false;
@@ -526,9 +526,9 @@ impl SpringCron {
     /// Spring's search finds no later time.
     pub fn never_runs(&self, after: i64) -> Option<String> {
         match self.search_after(after) {
-            Search::Fires(_) => None,
-            Search::GivesUp => Some(GIVES_UP.into()),
-            Search::Stuck(at) => Some(format!("from {}: {STUCK}", crate::time::format(at))),
+            NextRun::Fires(_) => None,
+            NextRun::GivesUp => Some(GIVES_UP.into()),
+            NextRun::Stuck(at) => Some(format!("from {}: {STUCK}", crate::time::format(at))),
         }
     }
 
@@ -537,9 +537,9 @@ impl SpringCron {
     pub fn stops_searching(&self, starts: &[i64]) -> Option<String> {
         let last = starts.last()?.div_euclid(MICROS_PER_SECOND);
         let why = match self.search_after(last) {
-            Search::Fires(_) => return None,
-            Search::GivesUp => GIVES_UP,
-            Search::Stuck(_) => STUCK,
+            NextRun::Fires(_) => return None,
+            NextRun::GivesUp => GIVES_UP,
+            NextRun::Stuck(_) => STUCK,
         };
         Some(format!(
             "it runs no more after {}: {why}",

@@ -3,7 +3,7 @@
 //! `CronExpression`, compiled from its source, or by Spring 4.3's
 //! `CronSequenceGenerator` (see `make_spring_vectors.sh`).
 
-use stampede_fleet::spring::{self, Search};
+use stampede_fleet::spring::{self, NextRun};
 use stampede_fleet::time::{MICROS_PER_SECOND, Window};
 
 const VECTORS: &str = include_str!("../data/spring_starts.tsv");
@@ -78,7 +78,7 @@ fn a_window_holds_each_fire_time_the_search_gives_in_it() {
             let mut searched = Vec::new();
             let mut after =
                 from.div_euclid(MICROS_PER_SECOND) - 1 + i64::from(from % MICROS_PER_SECOND != 0);
-            while let Search::Fires(at) = cron.search_after(after) {
+            while let NextRun::Fires(at) = cron.search_after(after) {
                 if at * MICROS_PER_SECOND >= window.end || searched.len() == 2_000 {
                     break;
                 }
@@ -127,7 +127,7 @@ fn a_search_that_does_not_move_on_ends_the_starts_with_a_notice() {
     );
 
     let never = spring::read("0 0 0 30 2 *").unwrap();
-    assert_eq!(never.search_after(1_767_225_600), Search::GivesUp);
+    assert_eq!(never.search_after(1_767_225_600), NextRun::GivesUp);
     assert!(
         never
             .never_runs(1_767_225_600)
