@@ -159,9 +159,9 @@ enum Command {
     /// SYSTEM is cron (TZ= or CRON_TZ=Area/City), jenkins, croniter, systemd
     /// (RandomizedDelaySec=, FixedRandomDelay=, MachineID=,
     /// RandomizedOffsetSec=), temporal (Jitter=, Namespace=), prometheus (Job=,
-    /// Labels=, URL=, Server=, ExternalLabels=), puppet or quartz (Quartz 2.3.2
-    /// in UTC); each start is placed as that scheduler places it. Prints the expansion and the
-    /// skipped lines as one JSON object. Skipped lines, and lines not
+    /// Labels=, URL=, Server=, ExternalLabels=), puppet, quartz (Quartz 2.3.2 in UTC) or
+    /// spring (Spring 7 in UTC); each start is placed as that scheduler places it. Prints the
+    /// expansion and the skipped lines as one JSON object. Skipped lines, and lines not
     /// expanded, are reported on stderr with their line numbers.
     Fleet {
         /// What stdin holds: a fleet file; a crontab (user or system, as
@@ -174,10 +174,10 @@ enum Command {
         /// before each); Temporal schedule JSON (describe or list output,
         /// with "scheduleId" and "namespaceId" beside it); Jenkins job
         /// config.xml files ("# file: jobs/NAME/config.xml" before each);
-        /// Quartz job files (quartz_data.xml, its cron triggers). Auto cuts
-        /// stdin into parts, each in one of these, and reads each as if
-        /// given alone: a part starts at a "# file:" or "// job:" line, a
-        /// unit's [Section], a Jenkinsfile's pipeline {, a YAML document or
+        /// Quartz job files (quartz_data.xml, its cron triggers); Java or Kotlin
+        /// sources (their @Scheduled(cron = ...) methods). Auto cuts stdin into parts,
+        /// each in one of these, and reads each as if given alone: a part starts at a "# file:"
+        /// or "// job:" line, a unit's [Section], a Jenkinsfile's pipeline {, a YAML document or
         /// key, JSON's { or [, XML's <, a fleet line, or a crontab line.
         /// Where every line went (read, comments, blank or settings,
         /// skipped) goes to stderr and, as "input", into the JSON.

@@ -15,6 +15,7 @@ choice_enum! {
         Jenkins = ("jenkins", "Jenkinsfiles (cron triggers)"),
         JenkinsXml = ("jenkins-xml", "Jenkins job config.xml"),
         QuartzXml = ("quartz-xml", "Quartz job XML (quartz_data.xml)"),
+        SpringScheduled = ("spring", "Spring @Scheduled (Java, Kotlin)"),
         Systemd = ("systemd", "systemd .timer units"),
         Prometheus = ("prometheus", "prometheus.yml"),
         Kubernetes = ("k8s", "Kubernetes CronJob YAML"),

@@ -38,14 +38,21 @@ const QUARTZ_EDGES: &str = "0 0 * * * ?\n*/0 * * * * ?\n0 0 0 30 2 ?\n0 0 0 ? 2 
     0 0 0 L-30W * ?\n0 0 0 L-29W * ?\n0 0 0 ? * 0#1\nL 0 0 * * ?\n0 0 0 31W 2 ? 2126\n\
     0 0 0 ? * 7L 1970-2999\n0 0 0 1-4294967296 * ?\n? ? ? ? ? ?\n# # # # # #\n";
 
-/// `count` Quartz lines cycling through [`QUARTZ_EDGES`].
-fn quartz_lines(count: usize) -> String {
-    QUARTZ_EDGES
+/// Spring specs at the edges of its parser and its search, a line each:
+/// Spring 7 gives up on `30W` in February, and gives back a time already
+/// past for `L-30`.
+const SPRING_EDGES: &str = "0 0 * * * *\n*/0 * * * * *\n0 0 0 30W 2 *\n0 0 0 ? * MON#6\n\
+    0 0 0 L-30 * *\n0 0 0 L-2147483648 * *\n0 0 0 ? * 1#2147483647\n@HOURLY\n\
+    0 0 0 31W 2,4,6,9,11 *\n0 0 0 1-4294967296 * *\n? ? ? ? ? ?\n# # # # # #\n";
+
+/// `count` lines of `system`, cycling through the specs `edges`.
+fn edge_lines(system: &str, edges: &str, count: usize) -> String {
+    edges
         .lines()
         .cycle()
         .take(count)
         .enumerate()
-        .map(|(i, spec)| format!("quartz\tjob {i}\t{spec}\n"))
+        .map(|(i, spec)| format!("{system}\tjob {i}\t{spec}\n"))
         .collect()
 }
 
@@ -91,7 +98,12 @@ fn slow() -> Vec<Case> {
         Case::fleet(
             "quartz-edges-4k-lines-fixed",
             &from_2026(&["--format", "fleet", "--fix"]),
-            quartz_lines(4_000),
+            edge_lines("quartz", QUARTZ_EDGES, 4_000),
+        ),
+        Case::fleet(
+            "spring-edges-4k-lines-fixed",
+            &from_2026(&["--format", "fleet", "--fix"]),
+            edge_lines("spring", SPRING_EDGES, 4_000),
         ),
         Case::fleet(
             "quartz-nines-300kb",

@@ -417,6 +417,7 @@ fn fleet(facts: &StepFacts) -> Vec<String> {
         Sample::Kubernetes => "a cluster's Kubernetes CronJobs",
         Sample::GithubActions => "GitHub Actions workflows across repositories",
         Sample::QuartzJobs => "a Java service's Quartz triggers, written alike",
+        Sample::SpringJobs => "a Spring application's scheduled tasks, written alike",
     };
     let mut text = vec![format!(
         "Real schedulers spread work if asked. This sample, {} jobs in all, is {what}.",

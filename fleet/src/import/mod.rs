@@ -27,9 +27,11 @@
 //! 4. a line is `kind: CronJob` (at any indent, so `List` items count):
 //!    Kubernetes; a line starts with `scrape_configs:`: Prometheus; a line
 //!    starts with `on:` or `jobs:`: GitHub Actions;
-//! 5. a `cron` call (`cron(`, `cron '`, `cron "`), a `triggers {` block or
+//! 5. a `@Scheduled` annotation: Java or Kotlin sources with Spring's
+//!    scheduled methods;
+//! 6. a `cron` call (`cron(`, `cron '`, `cron "`), a `triggers {` block or
 //!    a `// job:` line: Jenkinsfiles;
-//! 6. otherwise a crontab.
+//! 7. otherwise a crontab.
 
 pub mod crontab;
 pub mod github_actions;
@@ -39,6 +41,7 @@ pub mod kubernetes;
 pub mod parts;
 pub mod prometheus;
 pub mod quartz_xml;
+pub mod spring_scheduled;
 pub mod systemd;
 pub mod temporal;
 pub mod yaml;
@@ -347,6 +350,7 @@ fn read_as(text: &str, format: FleetFormat) -> Imported {
         FleetFormat::Jenkins => jenkins::translate(text),
         FleetFormat::JenkinsXml => jenkins_xml::translate(text),
         FleetFormat::QuartzXml => quartz_xml::translate(text),
+        FleetFormat::SpringScheduled => spring_scheduled::translate(text),
         FleetFormat::Systemd => systemd::translate(text),
         FleetFormat::Prometheus => prometheus::translate(text),
         FleetFormat::Kubernetes => kubernetes::translate(text),
@@ -402,6 +406,8 @@ pub fn detect(text: &str) -> FleetFormat {
         FleetFormat::Prometheus
     } else if any_starts(&["on:", "\"on\":", "'on':", "jobs:"]) {
         FleetFormat::GithubActions
+    } else if spring_scheduled::holds(text) {
+        FleetFormat::SpringScheduled
     } else if lines().any(|line| {
         let line = line.trim_start();
         line.starts_with(jenkins::JOB_MARK)

@@ -6,18 +6,20 @@
 //!
 //! - a marker line: `// job: NAME` starts a Jenkinsfile; `# file: NAME`
 //!   starts a file whose format its name tells (`*.timer`, `*.service`,
-//!   `config.xml`, `Jenkinsfile*`, `.github/workflows/*`, `*.json`) or, when
-//!   it does not, its first line that opens a part;
+//!   `config.xml`, `Jenkinsfile*`, `*.java`, `*.kt`, `.github/workflows/*`,
+//!   `*.json`) or, when it does not, its first line that opens a part;
 //! - a unit's section header (`[Timer]`, `[Unit]`, …) or `# machines:`;
-//! - `pipeline {`, `node {`, `properties(`, `triggers {` or a `cron(` call;
+//! - `pipeline {`, `node {`, `properties(`, `triggers {` or a `cron(` call
+//!   (a Jenkinsfile), `package`, `import` or `@Scheduled` (a Java or Kotlin
+//!   source);
 //! - a YAML document: `---`, or a `key:` at the line's start (`# server:`
 //!   and `# version:` too, which only a prometheus.yml reads);
 //! - `{` or `[` at a line's start (Temporal JSON), `<` (XML);
 //! - a fleet line (a system's name and a tab), or a crontab line (a time
 //!   field or `@macro` first, or a `NAME=value` setting).
 //!
-//! A part goes on while its lines fit it: braces left open in a
-//! Jenkinsfile or a JSON value, `Key=value` lines in a unit, indented or
+//! A part goes on while its lines fit it: braces left open in a source
+//! or a JSON value, `Key=value` lines in a unit, indented or
 //! `key:` lines in YAML, anything up to the next marker in XML. Blank and
 //! comment lines stay with the part before them. A YAML part is read as
 //! whichever of a CronJob, a prometheus.yml or a workflow it holds.
@@ -58,7 +60,9 @@ impl Part {
 enum Kind {
     Fleet,
     Crontab,
-    Jenkins,
+    /// Groovy, Java or Kotlin: Jenkinsfiles, or sources with Spring's
+    /// `@Scheduled` methods.
+    Source,
     Xml,
     Systemd,
     Yaml,
@@ -94,7 +98,7 @@ pub fn parts(text: &str) -> Vec<Part> {
         let next = if let Some(name) = trimmed.strip_prefix(systemd::FILE_MARK) {
             Some(Step::Marker(kind_of_file(name.trim())))
         } else if trimmed.starts_with(jenkins::JOB_MARK) {
-            Some(Step::Marker(Some(Kind::Jenkins)))
+            Some(Step::Marker(Some(Kind::Source)))
         } else {
             step(open.kind, line, &depth, continued).map(Step::Open)
         };
@@ -121,7 +125,7 @@ pub fn parts(text: &str) -> Vec<Part> {
             None => {}
         }
         match open.kind {
-            Some(Kind::Jenkins) => depth.groovy(line),
+            Some(Kind::Source) => depth.groovy(line),
             Some(Kind::Json) => depth.json(line),
             Some(Kind::Xml) => depth.xml(line),
             _ => {}
@@ -223,8 +227,12 @@ fn kind_of_file(name: &str) -> Option<Kind> {
         Some(Kind::Systemd)
     } else if base.ends_with(".xml") {
         Some(Kind::Xml)
-    } else if base.starts_with("Jenkinsfile") || base.ends_with(".groovy") {
-        Some(Kind::Jenkins)
+    } else if base.starts_with("Jenkinsfile")
+        || [".groovy", ".java", ".kt"]
+            .iter()
+            .any(|ending| base.ends_with(ending))
+    {
+        Some(Kind::Source)
     } else if name.contains(".github/workflows/") {
         Some(Kind::Yaml)
     } else if base.ends_with(".json") || base.ends_with(".jsonl") {
@@ -255,7 +263,7 @@ fn step(kind: Option<Kind>, line: &str, depth: &Depth, continued: bool) -> Optio
         };
     };
     let goes_on = match kind {
-        Kind::Jenkins | Kind::Json | Kind::Xml if depth.is_open() => true,
+        Kind::Source | Kind::Json | Kind::Xml if depth.is_open() => true,
         Kind::Systemd => continued || plain_comment || is_section(trimmed) || is_setting(trimmed),
         // `---` and a prometheus.yml's own comments start a document.
         Kind::Yaml => {
@@ -271,10 +279,11 @@ fn step(kind: Option<Kind>, line: &str, depth: &Depth, continued: bool) -> Optio
         // Each JSON value is a part (JSON Lines too), read as YAML's flow
         // style, whose comments start `#`.
         Kind::Json => plain_comment,
-        // Between a Jenkinsfile's blocks only Groovy goes on, so a stray
-        // line after one is read (and named) as a crontab's.
-        Kind::Jenkins => {
-            opens.is_none_or(|opened| opened == kind) && (plain_comment || is_groovy(trimmed))
+        // Between a source's blocks only code goes on, so a stray line
+        // after one is read (and named) as a crontab's.
+        Kind::Source => {
+            opens.is_none_or(|opened| opened == kind)
+                && (plain_comment || is_source_statement(trimmed))
         }
         Kind::Xml | Kind::Fleet | Kind::Crontab => opens.is_none_or(|opened| opened == kind),
     };
@@ -308,8 +317,8 @@ fn opens(line: &str) -> Option<Kind> {
     if trimmed.starts_with(['{', '[']) {
         return Some(Kind::Json);
     }
-    if is_groovy_opening(trimmed) {
-        return Some(Kind::Jenkins);
+    if opens_source(trimmed) {
+        return Some(Kind::Source);
     }
     // A crontab's `MAILTO=…` or `CRON_TZ=…`; a unit's settings go on in
     // its part before this is asked.
@@ -379,8 +388,9 @@ fn is_yaml_key(line: &str) -> bool {
     key.is_some_and(|(_, rest)| rest.is_empty() || rest.starts_with([' ', '\t']))
 }
 
-/// The lines a Jenkinsfile's code starts with, and a bare trigger call.
-fn is_groovy_opening(trimmed: &str) -> bool {
+/// The lines a Jenkinsfile's or a Java or Kotlin source's code starts
+/// with, and a bare trigger call.
+fn opens_source(trimmed: &str) -> bool {
     let word_then = |word: &str, after: &[char]| {
         trimmed
             .strip_prefix(word)
@@ -390,16 +400,23 @@ fn is_groovy_opening(trimmed: &str) -> bool {
         || word_then("node", &['{', '('])
         || word_then("properties", &['('])
         || word_then("triggers", &['{'])
-        || ["cron(", "cron '", "cron \""]
-            .iter()
-            .any(|call| trimmed.starts_with(call))
+        || [
+            "cron(",
+            "cron '",
+            "cron \"",
+            "package ",
+            "import ",
+            "@Scheduled",
+        ]
+        .iter()
+        .any(|start| trimmed.starts_with(start))
 }
 
-/// A statement at a Jenkinsfile's top level: a closing bracket, an
-/// annotation, or a name followed by a call, block, assignment, member,
-/// string or another name's call (`def x = …`, `stage('b') {`, `echo 'hi'`,
-/// `import a.b`).
-fn is_groovy(trimmed: &str) -> bool {
+/// A statement at a source's top level: a closing bracket, an annotation,
+/// a declaration (`public class Jobs {`, `fun run()`), or a name followed
+/// by a call, block, assignment, member, string or another name's call
+/// (`def x = …`, `stage('b') {`, `echo 'hi'`, `import a.b`).
+fn is_source_statement(trimmed: &str) -> bool {
     if trimmed.starts_with(['}', ')', ']', '@']) {
         return true;
     }
@@ -413,7 +430,32 @@ fn is_groovy(trimmed: &str) -> bool {
     let after = trimmed[name_end..].trim_start();
     matches!(
         name,
-        "def" | "import" | "return" | "if" | "for" | "while" | "try" | "library"
+        "def"
+            | "import"
+            | "package"
+            | "return"
+            | "if"
+            | "for"
+            | "while"
+            | "try"
+            | "library"
+            | "public"
+            | "private"
+            | "protected"
+            | "internal"
+            | "abstract"
+            | "final"
+            | "open"
+            | "static"
+            | "class"
+            | "interface"
+            | "object"
+            | "enum"
+            | "record"
+            | "data"
+            | "fun"
+            | "val"
+            | "var"
     ) || after.is_empty()
         || after.starts_with(['(', '{', '=', '.', '\'', '"', '['])
 }
@@ -575,7 +617,8 @@ fn format_of(kind: Kind, text: &str) -> FleetFormat {
     match kind {
         Kind::Fleet => FleetFormat::Fleet,
         Kind::Crontab => FleetFormat::Crontab,
-        Kind::Jenkins => FleetFormat::Jenkins,
+        Kind::Source if super::spring_scheduled::holds(text) => FleetFormat::SpringScheduled,
+        Kind::Source => FleetFormat::Jenkins,
         Kind::Xml => super::xml_format(text),
         Kind::Systemd => FleetFormat::Systemd,
         Kind::Json => FleetFormat::Temporal,

@@ -28,7 +28,7 @@ const MOST_NODES: u32 = 200_000;
 pub const ROOT: &str = "job-scheduling-data";
 
 /// The zones placed as UTC: Java's names for it.
-const UTC_NAMES: [&str; 4] = ["UTC", "GMT", "Etc/UTC", "Etc/GMT"];
+pub const UTC_NAMES: [&str; 4] = ["UTC", "GMT", "Etc/UTC", "Etc/GMT"];
 
 /// Translates job files into fleet lines; a paste holds several, each
 /// after a `# file:` line.

@@ -240,6 +240,7 @@ fn format_words(format: FleetFormat) -> &'static str {
         FleetFormat::Jenkins => "Jenkinsfiles",
         FleetFormat::JenkinsXml => "Jenkins job configs",
         FleetFormat::QuartzXml => "Quartz job files",
+        FleetFormat::SpringScheduled => "Spring @Scheduled methods",
         FleetFormat::Systemd => "systemd timers",
         FleetFormat::Prometheus => "prometheus.yml",
         FleetFormat::Kubernetes => "Kubernetes CronJobs",

@@ -183,22 +183,39 @@ fn workflows_get_a_new_cron_in_their_own_quotes() {
 
 #[test]
 fn quartz_triggers_get_a_new_expression_in_place() {
-    let text = Sample::QuartzJobs.text();
-    let (lines, fixes, written) = fixed(&text, FleetFormat::QuartzXml);
+    expressions_move_in_place(Sample::QuartzJobs, FleetFormat::QuartzXml, |line| {
+        let inner = line.trim().strip_prefix("<cron-expression>")?;
+        inner.strip_suffix("</cron-expression>")
+    });
+}
+
+#[test]
+fn spring_tasks_get_a_new_expression_in_place() {
+    expressions_move_in_place(Sample::SpringJobs, FleetFormat::SpringScheduled, |line| {
+        let inner = line.trim().strip_prefix("@Scheduled(cron = \"")?;
+        inner.split_once('"').map(|(expression, _)| expression)
+    });
+}
+
+/// `sample`'s fix in `format`: only the expressions change (`expression`
+/// finds one in a line), the file is the same line for line outside
+/// them, and each new one keeps its second, hour and days.
+fn expressions_move_in_place(
+    sample: Sample,
+    format: FleetFormat,
+    expression: fn(&str) -> Option<&str>,
+) {
+    let text = sample.text();
+    let (lines, fixes, written) = fixed(&text, format);
     assert!(rewritten_lines(&fixes).len() >= 20, "{fixes:?}");
-    assert_rereads_as_fixed(&written, FleetFormat::QuartzXml, &lines, &fixes, &[]);
-    // Only the expressions change: the file is the same line for line
-    // outside them, and each new one keeps its second, hour and days.
+    assert_rereads_as_fixed(&written, format, &lines, &fixes, &[]);
     for (before, after) in text.lines().zip(written.lines()) {
         if before != after {
-            let expression = |line: &str| {
-                let inner = line.trim().strip_prefix("<cron-expression>")?;
-                inner.strip_suffix("</cron-expression>").map(str::to_string)
+            let fields = |line: &str| -> Vec<String> {
+                let spec = expression(line).unwrap_or_else(|| panic!("{line}"));
+                spec.split(' ').map(String::from).collect()
             };
-            let (old, new) = (expression(before).unwrap(), expression(after).unwrap());
-            let fields =
-                |spec: &str| -> Vec<String> { spec.split(' ').map(String::from).collect() };
-            let (old, new) = (fields(&old), fields(&new));
+            let (old, new) = (fields(before), fields(after));
             assert_eq!(
                 (&old[0], &old[2..]),
                 (&new[0], &new[2..]),

@@ -15,7 +15,7 @@ use stampede_fleet::plan::LinePlan;
 use stampede_fleet::time::{MICROS_PER_SECOND, Window};
 
 /// The skipped lines as `(line, field)`.
-fn skipped(translation: &NativeTranslation) -> Vec<(usize, &str)> {
+pub fn skipped(translation: &NativeTranslation) -> Vec<(usize, &str)> {
     translation
         .skipped
         .iter()
@@ -24,7 +24,7 @@ fn skipped(translation: &NativeTranslation) -> Vec<(usize, &str)> {
 }
 
 /// The native line of each fleet line.
-fn lines(translation: &NativeTranslation) -> Vec<usize> {
+pub fn lines(translation: &NativeTranslation) -> Vec<usize> {
     translation.lines.iter().map(|line| line.line).collect()
 }
 
@@ -490,6 +490,7 @@ fn every_format_has_a_slug_and_auto_tells_them_apart() {
             "jenkins",
             "jenkins-xml",
             "quartz-xml",
+            "spring",
             "systemd",
             "prometheus",
             "k8s",
@@ -600,6 +601,8 @@ fn near_valid() -> impl Strategy<Value = String> {
                 .to_string()
         ),
         Just("[{".to_string()),
+        Just("@Scheduled(cron = \"0 0 * * * *\", zone = \"UTC\") void a() {}".to_string()),
+        Just("@Scheduled(fixedRate = 1) @Scheduled(cron = \"${x:".to_string()),
         "[ -~]{0,12}".prop_map(|text| text),
     ];
     proptest::collection::vec(fragment, 0..12).prop_map(|lines| lines.join("\n"))

@@ -1,9 +1,14 @@
 //! Spring cron expressions against Spring itself: every row of
 //! `spring_starts.tsv` was printed by Spring Framework 7.0.9's own
 //! `CronExpression`, compiled from its source, or by Spring 4.3's
-//! `CronSequenceGenerator` (see `make_spring_vectors.sh`).
+//! `CronSequenceGenerator` (see `make_spring_vectors.sh`). Then the
+//! reading of `@Scheduled` methods from Java and Kotlin sources.
 
+use stampede_core::fleet_format::FleetFormat;
+use stampede_fleet::import::{self, spring_scheduled};
 use stampede_fleet::spring::{self, NextRun};
+
+use crate::import::{lines, skipped};
 use stampede_fleet::time::{MICROS_PER_SECOND, Window};
 
 const VECTORS: &str = include_str!("../data/spring_starts.tsv");
@@ -178,4 +183,82 @@ fn spring_4_differs_only_where_the_module_says() {
     assert!(differing.len() >= 30, "{differing:?}");
     let unsaid: Vec<_> = differing.iter().filter(|spec| !said(spec)).collect();
     assert!(unsaid.is_empty(), "{unsaid:?}");
+}
+
+/// A Spring component: tasks in UTC, in the server's zone, from a
+/// property's default, twice on one method; and the tasks that are
+/// skipped, each for its own reason.
+const REPORT_JOBS: &str = r#"package com.example.jobs;
+
+import org.springframework.scheduling.annotation.Scheduled;
+
+@Component
+public class ReportJobs {
+    private static final String NIGHTLY = "0 0 2 * * *";
+    private final Logger log = LoggerFactory.getLogger(ReportJobs.class);
+
+    // @Scheduled(cron = "0 0 * * * *") ran every hour before.
+    @Scheduled(cron = "0 0 * * * *", zone = "UTC")
+    public void hourly() { log.info("@Scheduled(cron = \"1 * * * * *\")"); }
+
+    @Scheduled(cron = "0 */15 * * * MON-FRI")
+    public void quarterly() {}
+
+    @Scheduled(cron = "${reports.cron:0 30 1 * * *}", zone = "Etc/UTC")
+    public void fromProperty() {}
+
+    @Scheduled(cron = "${reports.weekly}")
+    public void weekly() {}
+
+    @Scheduled(cron = NIGHTLY, zone = "UTC")
+    public void nightly() {}
+
+    @Scheduled(cron = "0 0 9 * * *", zone = "Europe/Paris")
+    public void paris() {}
+
+    @Scheduled(fixedRate = 60_000)
+    public void poll() {}
+
+    @Scheduled(cron = "-")
+    public void off() {}
+
+    @Scheduled(
+        cron = "0 0 3 * * SUN",
+        zone = "UTC")
+    @Scheduled(cron = "0 0 4 * * SUN", zone = "UTC")
+    void twice() {}
+}
+"#;
+
+#[test]
+fn scheduled_methods_read_as_spring_lines_and_the_rest_are_named() {
+    let translation = spring_scheduled::translate(REPORT_JOBS);
+    assert_eq!(
+        translation.fleet_text(),
+        "spring\tReportJobs.hourly\t0 0 * * * *\n\
+         spring\tReportJobs.quarterly\t0 */15 * * * MON-FRI\n\
+         spring\tReportJobs.fromProperty\t0 30 1 * * *\n\
+         spring\tReportJobs.twice\t0 0 3 * * SUN\n\
+         spring\tReportJobs.twice#2\t0 0 4 * * SUN\n"
+    );
+    assert_eq!(lines(&translation), [11, 14, 17, 36, 38]);
+    assert_eq!(
+        skipped(&translation),
+        [
+            (20, "cron"),
+            (23, "cron"),
+            (26, "zone"),
+            (29, "cron"),
+            (32, "cron")
+        ]
+    );
+    let notes: Vec<usize> = translation.notes.iter().map(|note| note.line).collect();
+    assert_eq!(notes, [14, 17]);
+    // The fix writes in place where the expression is written: the
+    // default's bytes for the property.
+    for line in &translation.lines {
+        let source = line.source.clone().unwrap();
+        assert!(line.fleet.ends_with(&REPORT_JOBS[source]), "{}", line.fleet);
+    }
+    assert_eq!(import::detect(REPORT_JOBS), FleetFormat::SpringScheduled);
 }

@@ -105,6 +105,17 @@ const SYSTEMS: &[System] = &[
                   2026 and never again: Quartz's search for the next time goes round without end.",
     },
     System {
+        name: "Spring cron (Java)",
+        followed: "Spring Framework 7.0.9, CronExpression, in UTC",
+        rule: "Six fields from the second to the day of week, Sunday 0 or 7 as in cron, or a \
+               macro such as @hourly; a day runs when both day fields allow it. L, W and # as in \
+               Quartz. Nothing spreads it: tasks written alike run in the same second.",
+        formula: "fires(t) = second ∧ minute ∧ hour ∧ day of month ∧ month ∧ day of week",
+        example: "Ten tasks on `0 0 * * * *` all run at minute 0; the fix gives each a minute \
+                  hashed from its class and method, as for cron. `0 0 0 L-30 * *` runs on 29 \
+                  January and then, Spring's search giving back that same time, at once again.",
+    },
+    System {
         name: "Kubernetes CronJobs",
         followed: "robfig/cron v3 as the CronJob controller reads it",
         rule: "A CronJob's schedule is plain cron with timeZone as CRON_TZ=; there is no H and no \

@@ -5,7 +5,8 @@
 //! crontab where everything starts at minute 0, Jenkins' `H` beside plain
 //! midnights, one systemd timer on 50 machines with and without a fixed
 //! delay, Prometheus' own spread, a cluster's CronJobs, GitHub Actions
-//! workflows and a Java service's Quartz triggers. Every one reads with no
+//! workflows, a Java service's Quartz triggers and a Spring application's
+//! `@Scheduled` tasks. Every one reads with no
 //! line skipped, which a test checks.
 
 use std::fmt::Write;
@@ -24,6 +25,7 @@ choice_enum! {
         Kubernetes = ("k8s", "A cluster's Kubernetes CronJobs"),
         GithubActions = ("gha", "GitHub Actions across repositories"),
         QuartzJobs = ("quartz", "Quartz: 26 triggers"),
+        SpringJobs = ("spring", "Spring: 24 tasks"),
     }
 }
 
@@ -39,6 +41,7 @@ impl Sample {
             Sample::Kubernetes => kubernetes(),
             Sample::GithubActions => github_actions(),
             Sample::QuartzJobs => quartz_jobs(),
+            Sample::SpringJobs => spring_jobs(),
         }
     }
 }
@@ -281,6 +284,44 @@ fn quartz_jobs() -> String {
         }
     }
     text.push_str("  </schedule>\n</job-scheduling-data>\n");
+    text
+}
+
+/// A Spring application's scheduled tasks, one Java component: 24
+/// `@Scheduled` methods as teams write them, hourly on the hour, nightly
+/// at 01:00:00, every 10 minutes and at 06:00 on weekdays, each in UTC.
+fn spring_jobs() -> String {
+    const TASKS: [(&str, &str, usize); 4] = [
+        ("refresh", "0 0 * * * *", 10),
+        ("export", "0 0 1 * * *", 8),
+        ("poll", "0 */10 * * * *", 4),
+        ("remind", "0 0 6 * * MON-FRI", 2),
+    ];
+    const NAMES: [&str; 6] = [
+        "Orders",
+        "Invoices",
+        "Customers",
+        "Stock",
+        "Payouts",
+        "Audit",
+    ];
+    let mut text = String::from(
+        "package com.example.jobs;\n\n\
+         import org.springframework.scheduling.annotation.Scheduled;\n\
+         import org.springframework.stereotype.Component;\n\n\
+         @Component\npublic class ScheduledTasks {\n",
+    );
+    for (verb, cron, count) in TASKS {
+        for i in 0..count {
+            let name = format!("{verb}{}{}", pick(&NAMES, i), i / NAMES.len() + 1);
+            let _ = write!(
+                text,
+                "\n    @Scheduled(cron = \"{cron}\", zone = \"UTC\")\n    \
+                 public void {name}() {{\n        jobs.run(\"{name}\");\n    }}\n"
+            );
+        }
+    }
+    text.push_str("}\n");
     text
 }
 

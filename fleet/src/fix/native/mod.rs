@@ -35,6 +35,7 @@ use super::{FixChange, LineFix};
 use crate::file;
 use crate::import::{
     self, NativeTranslation, github_actions, jenkins, jenkins_xml, kubernetes, quartz_xml,
+    spring_scheduled,
 };
 
 /// A format's editor of one rewritten line: the line without its ending,
@@ -111,7 +112,7 @@ fn write(text: &str, format: FleetFormat, fixes: &[LineFix]) -> Result<String, I
         FleetFormat::Auto | FleetFormat::Fleet => by_line(text, fixes, fleet_line),
         FleetFormat::Crontab => by_line(text, fixes, crontab_line),
         FleetFormat::Jenkins => {
-            specs_in_place(text, jenkins::translate(text), fixes, scalar::groovy)
+            specs_in_place(text, jenkins::translate(text), fixes, scalar::source_string)
         }
         FleetFormat::JenkinsXml => {
             specs_in_place(text, jenkins_xml::translate(text), fixes, scalar::xml)
@@ -119,6 +120,12 @@ fn write(text: &str, format: FleetFormat, fixes: &[LineFix]) -> Result<String, I
         FleetFormat::QuartzXml => {
             specs_in_place(text, quartz_xml::translate(text), fixes, scalar::xml)
         }
+        FleetFormat::SpringScheduled => specs_in_place(
+            text,
+            spring_scheduled::translate(text),
+            fixes,
+            scalar::source_string,
+        ),
         FleetFormat::Kubernetes => {
             specs_in_place(text, kubernetes::translate(text), fixes, scalar::yaml)
         }

@@ -1,16 +1,16 @@
-//! A new spec written over an old one inside a Groovy string or as a YAML
-//! scalar.
+//! A new spec written over an old one inside a source's string (Groovy,
+//! Java, Kotlin), an XML element or as a YAML scalar.
 
 use super::retext;
 
-/// A spec line inside a Jenkinsfile's string (`source` is the line's text
-/// between the quotes, escapes as written), its blanks kept. A spec that
-/// would need escaping there (a quote, `\`, `$` or a line break) is
-/// refused, as no Jenkins spec holds one.
-pub(super) fn groovy(source: &str, spec: &str) -> Result<String, String> {
+/// A spec inside a string of a Jenkinsfile, a Java or a Kotlin source
+/// (`source` is the text between the quotes, escapes as written), its
+/// blanks kept. A spec that would need escaping there (a quote, `\`, `$`
+/// or a line break) is refused, as no spec of theirs holds one.
+pub(super) fn source_string(source: &str, spec: &str) -> Result<String, String> {
     if let Some(c) = spec.chars().find(|c| "'\"\\$\n\r".contains(*c)) {
         return Err(format!(
-            "a Jenkinsfile's spec is not written with {c:?} in it"
+            "a spec in a source's string is not written with {c:?} in it"
         ));
     }
     Ok(retext(source, spec))
@@ -91,7 +91,10 @@ mod tests {
         assert_eq!(yaml("x", "0,30 * * * *").unwrap(), "\"0,30 * * * *\"");
         assert_eq!(yaml("x", "a: b").unwrap(), "\"a: b\"");
         assert_eq!(yaml("x", "").unwrap(), "\"\"");
-        assert_eq!(groovy(" 0 0 * * * ", "H H * * *").unwrap(), " H H * * * ");
-        assert!(groovy("0 0 * * *", "H ${x} * * *").is_err());
+        assert_eq!(
+            source_string(" 0 0 * * * ", "H H * * *").unwrap(),
+            " H H * * * "
+        );
+        assert!(source_string("0 0 * * *", "H ${x} * * *").is_err());
     }
 }

@@ -1,0 +1,379 @@
+//! Spring's `@Scheduled` methods in Java or Kotlin sources, read as
+//! `spring` fleet lines.
+//!
+//! Each `@Scheduled(cron = "…")` gives a line: its expression, under the
+//! method's name after its class's (`ReportJobs.nightly`), which the fix
+//! hashes. Spring runs a cron in the annotation's `zone`, or in the
+//! server's default zone without one; the lines here are placed in UTC,
+//! so an annotation without a zone is read with a note, and one in
+//! another zone is skipped rather than shown at hours it does not keep.
+//!
+//! Skipped, each with its reason: `cron = "-"` (Spring's trigger turned
+//! off); `fixedRate` and `fixedDelay`, which count from the application's
+//! start; and an expression the source does not hold (a constant, or a
+//! property `${…}` with no default). A property's default
+//! (`${jobs.report:0 0 1 * * *}`) is read, with a note. Comments and the
+//! insides of other strings are passed over.
+
+use std::ops::Range;
+
+use super::NativeTranslation;
+use super::quartz_xml::UTC_NAMES;
+use crate::line::System;
+
+/// The annotation read.
+const ANNOTATION: &str = "@Scheduled";
+
+/// Whether `text` holds a `@Scheduled` annotation (in code or not).
+pub fn holds(text: &str) -> bool {
+    text.contains(ANNOTATION)
+}
+
+/// Translates sources into fleet lines.
+pub fn translate(text: &str) -> NativeTranslation {
+    let mut out = NativeTranslation::default();
+    let code = Code::new(text);
+    let mut class = None;
+    let mut ids: Vec<String> = Vec::new();
+    let mut at = 0;
+    while let Some(found) = code.next_word(at) {
+        at = found.end;
+        let word = &text[found.clone()];
+        match word {
+            // A declaration's name, not `Jobs.class`.
+            "class" | "object" | "interface" | "record" if !text[..found.start].ends_with('.') => {
+                if let Some(name) = code.next_word(at)
+                    && code.next_mark(at) == Some(name.start)
+                {
+                    class = Some(text[name].to_string());
+                }
+            }
+            "Scheduled" if text[..found.start].ends_with('@') => {
+                let Some(arguments) = code.arguments(at) else {
+                    out.skip(
+                        code.line_at(found.start),
+                        "cron",
+                        "@Scheduled with no arguments: Spring needs a cron, fixedRate or fixedDelay",
+                    );
+                    continue;
+                };
+                at = arguments.end;
+                let method = code.method_after(arguments.end);
+                let mut id = match (&class, method) {
+                    (Some(class), Some(method)) => format!("{class}.{}", &text[method]),
+                    (None, Some(method)) => text[method].to_string(),
+                    (_, None) => format!("line {}", code.line_at(found.start)),
+                };
+                let repeats = ids.iter().filter(|seen| **seen == id).count();
+                ids.push(id.clone());
+                if repeats > 0 {
+                    id = format!("{id}#{}", repeats + 1);
+                }
+                read_annotation(&code, found.start, arguments, &id, &mut out);
+                if out.is_full() {
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// One annotation's arguments (the bytes between its parentheses).
+fn read_annotation(
+    code: &Code,
+    start: usize,
+    arguments: Range<usize>,
+    id: &str,
+    out: &mut NativeTranslation,
+) {
+    let line = code.line_at(start);
+    let attributes = code.attributes(arguments);
+    let value = |name: &str| {
+        attributes
+            .iter()
+            .find(|(key, _)| *key == name)
+            .map(|(_, value)| value.clone())
+    };
+    let Some(cron) = value("cron") else {
+        let timed = [
+            "fixedRate",
+            "fixedRateString",
+            "fixedDelay",
+            "fixedDelayString",
+        ]
+        .into_iter()
+        .find(|name| value(name).is_some());
+        let reason = match timed {
+            Some(name) => format!(
+                "{name} counts from when the application started, which the source does not \
+                 say; only cron triggers are read"
+            ),
+            None => "@Scheduled with no cron, fixedRate or fixedDelay".into(),
+        };
+        out.skip(line, "cron", reason);
+        return;
+    };
+    let Some(literal) = code.string(cron.clone()) else {
+        out.skip(
+            line,
+            "cron",
+            format!(
+                "the expression is {}, not a string written here",
+                code.text[cron].trim()
+            ),
+        );
+        return;
+    };
+    let spec_line = code.line_at(literal.start);
+    let written = &code.text[literal.clone()];
+    let (spec, source) = match placeholder(written) {
+        None if written == "-" => {
+            return out.skip(
+                spec_line,
+                "cron",
+                "cron = \"-\": Spring turns the trigger off",
+            );
+        }
+        None => (written, Some(literal)),
+        Some((key, Some(default))) => {
+            out.note(
+                spec_line,
+                format!("read as ${{{key}}}'s default; the application's property may set another"),
+            );
+            let start = literal.start + written.len() - default.len() - 1;
+            (default, Some(start..start + default.len()))
+        }
+        Some((key, None)) => {
+            return out.skip(
+                spec_line,
+                "cron",
+                format!("the expression is the property {key}, which the source does not hold"),
+            );
+        }
+    };
+    match value("zone").map(|zone| code.string(zone)) {
+        Some(Some(zone)) if !UTC_NAMES.contains(&&code.text[zone.clone()]) => {
+            return out.skip(
+                line,
+                "zone",
+                format!(
+                    "{}: Spring lines are placed in UTC here, so a task in another zone is left \
+                     out rather than shown at hours it does not keep",
+                    &code.text[zone]
+                ),
+            );
+        }
+        Some(None) => {
+            return out.skip(line, "zone", "the zone is not a string written here");
+        }
+        Some(Some(_)) => {}
+        None => out.note(
+            spec_line,
+            "no zone: Spring runs it in the server's default zone, placed here as UTC",
+        ),
+    }
+    // An escape in the string would have to be read to place the spec,
+    // and written back by the fix.
+    let source = source.filter(|_| !spec.contains('\\'));
+    out.push_at(source, spec_line, System::Spring, id, spec, &[]);
+}
+
+/// `${key}` or `${key:default}`: the key and the default.
+fn placeholder(written: &str) -> Option<(&str, Option<&str>)> {
+    let inner = written.strip_prefix("${")?.strip_suffix('}')?;
+    Some(match inner.split_once(':') {
+        Some((key, default)) if !default.trim().is_empty() => (key, Some(default)),
+        Some((key, _)) => (key, None),
+        None => (inner, None),
+    })
+}
+
+/// A source, and which of its bytes are code: not in a comment, a string
+/// or a character literal.
+struct Code<'a> {
+    text: &'a str,
+    is_code: Vec<bool>,
+    /// Where each line starts.
+    line_starts: Vec<usize>,
+}
+
+impl<'a> Code<'a> {
+    fn new(text: &'a str) -> Self {
+        let bytes = text.as_bytes();
+        let mut is_code = vec![true; bytes.len()];
+        let mut at = 0;
+        while at < bytes.len() {
+            let rest = &bytes[at..];
+            let end = if rest.starts_with(b"//") {
+                at + rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len())
+            } else if rest.starts_with(b"/*") {
+                at + 2 + find(&rest[2..], b"*/").map_or(rest.len() - 2, |i| i + 2)
+            } else if rest.starts_with(b"\"\"\"") {
+                at + 3 + find(&rest[3..], b"\"\"\"").map_or(rest.len() - 3, |i| i + 3)
+            } else if matches!(rest[0], b'"' | b'\'') {
+                at + quoted_len(rest)
+            } else {
+                at += 1;
+                continue;
+            };
+            // The quotes of a string stay code, so that a value's bounds
+            // are seen; what is between them is not.
+            let quoted = matches!(rest[0], b'"' | b'\'');
+            let closed = quoted && end > at + 1 && bytes[end - 1] == rest[0];
+            let (from, to) = match (quoted, closed) {
+                (true, true) => (at + 1, end - 1),
+                (true, false) => (at + 1, end),
+                (false, _) => (at, end),
+            };
+            is_code[from..to.max(from)].fill(false);
+            at = end;
+        }
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Self {
+            text,
+            is_code,
+            line_starts,
+        }
+    }
+
+    /// The line, from 1, byte `at` is on.
+    fn line_at(&self, at: usize) -> usize {
+        self.line_starts.partition_point(|&start| start <= at)
+    }
+
+    /// The next word of code (a Java identifier) from byte `from`.
+    fn next_word(&self, from: usize) -> Option<Range<usize>> {
+        let bytes = self.text.as_bytes();
+        let is_word = |i: usize| {
+            self.is_code[i] && (bytes[i].is_ascii_alphanumeric() || matches!(bytes[i], b'_' | b'$'))
+        };
+        let start = (from..bytes.len()).find(|&i| is_word(i))?;
+        let end = (start..bytes.len())
+            .find(|&i| !is_word(i))
+            .unwrap_or(bytes.len());
+        Some(start..end)
+    }
+
+    /// The next byte of code from `from` that is not blank.
+    fn next_mark(&self, from: usize) -> Option<usize> {
+        let bytes = self.text.as_bytes();
+        (from..bytes.len()).find(|&i| self.is_code[i] && !bytes[i].is_ascii_whitespace())
+    }
+
+    /// The bytes between the parentheses that open next at `from`, if the
+    /// next mark is one, up to the one that closes them.
+    fn arguments(&self, from: usize) -> Option<Range<usize>> {
+        let open = self
+            .next_mark(from)
+            .filter(|&i| self.text.as_bytes()[i] == b'(')?;
+        let mut depth = 0u32;
+        for i in open..self.text.len() {
+            if !self.is_code[i] {
+                continue;
+            }
+            match self.text.as_bytes()[i] {
+                b'(' | b'{' | b'[' => depth += 1,
+                b')' | b'}' | b']' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return Some(open + 1..i);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// The arguments `name = value`, split at the commas between them, each
+    /// value's bytes. A lone value is `value`'s.
+    fn attributes(&self, arguments: Range<usize>) -> Vec<(&'a str, Range<usize>)> {
+        let bytes = self.text.as_bytes();
+        let mut parts = Vec::new();
+        let (mut depth, mut start) = (0u32, arguments.start);
+        for i in arguments.clone().chain([arguments.end]) {
+            let at_end = i == arguments.end;
+            if !at_end && self.is_code[i] {
+                match bytes[i] {
+                    b'(' | b'{' | b'[' => depth += 1,
+                    b')' | b'}' | b']' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+            }
+            if at_end || (self.is_code[i] && bytes[i] == b',' && depth == 0) {
+                parts.push(start..i);
+                start = i + 1;
+            }
+        }
+        parts
+            .into_iter()
+            .filter_map(|part| {
+                let text = &self.text[part.clone()];
+                let is_assignment =
+                    |i: &usize| self.is_code[part.start + i] && text[*i..].starts_with('=');
+                match (0..text.len()).find(is_assignment) {
+                    Some(eq) => Some((text[..eq].trim(), part.start + eq + 1..part.end)),
+                    None if !text.trim().is_empty() => Some(("value", part)),
+                    None => None,
+                }
+            })
+            .collect()
+    }
+
+    /// The inside of the one string literal `value` is, if it is one.
+    fn string(&self, value: Range<usize>) -> Option<Range<usize>> {
+        let text = &self.text[value.clone()];
+        let start = value.start + (text.len() - text.trim_start().len());
+        let end = value.start + text.trim_end().len();
+        let bytes = self.text.as_bytes();
+        let is_literal = end > start + 1
+            && bytes[start] == b'"'
+            && bytes[end - 1] == b'"'
+            && (start + 1..end - 1).all(|i| !self.is_code[i]);
+        is_literal.then_some(start + 1..end - 1)
+    }
+
+    /// The name of the method declared after byte `from`: the first word
+    /// of code followed by `(` that is no annotation's.
+    fn method_after(&self, mut from: usize) -> Option<Range<usize>> {
+        while let Some(word) = self.next_word(from) {
+            from = word.end;
+            let is_annotation = self.text[..word.start].ends_with('@');
+            let opens = self
+                .next_mark(word.end)
+                .is_some_and(|i| self.text.as_bytes()[i] == b'(');
+            if opens && !is_annotation {
+                return Some(word);
+            }
+            if opens {
+                from = self.arguments(word.end)?.end;
+            }
+        }
+        None
+    }
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+/// The length of the string or character literal `rest` starts with,
+/// its quotes included: to the closing quote, past escapes, or to the
+/// line's end when it is not closed.
+fn quoted_len(rest: &[u8]) -> usize {
+    let quote = rest[0];
+    let mut at = 1;
+    while at < rest.len() {
+        match rest[at] {
+            b'\\' => at += 2,
+            b'\n' => return at,
+            byte if byte == quote => return at + 1,
+            _ => at += 1,
+        }
+    }
+    rest.len()
+}
