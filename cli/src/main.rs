@@ -160,7 +160,7 @@ enum Command {
     /// (RandomizedDelaySec=, FixedRandomDelay=, MachineID=,
     /// RandomizedOffsetSec=), temporal (Jitter=, Namespace=), prometheus (Job=,
     /// Labels=, URL=, Server=, ExternalLabels=), puppet, quartz (Quartz 2.3.2 in UTC) or
-    /// spring (Spring 7 in UTC); each start is placed as that scheduler places it. Prints the
+    /// spring (Spring 7; Zone=Area/City); each start is placed as that scheduler places it. Prints the
     /// expansion and the skipped lines as one JSON object. Skipped lines, and lines not
     /// expanded, are reported on stderr with their line numbers.
     Fleet {

@@ -7,8 +7,8 @@
 //! finest step any of the schedulers here places a start at.
 
 use crate::line::{FleetLine, Refusal, System};
-use crate::time::{MICROS_PER_SECOND, Window};
-use crate::zoned::{ZoneClock, ZonedCron};
+use crate::time::{MICROS_PER_SECOND, UTC_NAMES, Window};
+use crate::zoned::{self, ZoneClock, ZonedCron};
 use crate::{cron, croniter, jenkins, prometheus, puppet, quartz, spring, systemd, temporal};
 
 /// A line read into the schedule its system places its starts by.
@@ -44,7 +44,8 @@ pub fn option_keys(system: System) -> &'static [&'static str] {
         System::Systemd => &systemd::OPTION_KEYS,
         System::Temporal => &["Jitter", "Namespace"],
         System::Prometheus => &prometheus::OPTION_KEYS,
-        System::Jenkins | System::Croniter | System::Quartz | System::Spring => &[],
+        System::Spring => &["Zone"],
+        System::Jenkins | System::Croniter | System::Quartz => &[],
     }
 }
 
@@ -86,7 +87,16 @@ impl LinePlan {
                 prometheus::read_target(line).map(|target| Self::Prometheus(target.scrapes))
             }
             System::Quartz => quartz::read(&line.spec).map(Self::Quartz).map_err(spec),
-            System::Spring => spring::read(&line.spec).map(Self::Spring).map_err(spec),
+            System::Spring => {
+                let cron = spring::read(&line.spec).map_err(spec)?;
+                match line.options.own("Zone") {
+                    Some(name) if !UTC_NAMES.contains(&name) => {
+                        let zone = zoned::time_zone(name, "Zone")?;
+                        Ok(Self::Spring(cron.in_zone(zone)))
+                    }
+                    _ => Ok(Self::Spring(cron)),
+                }
+            }
         }
     }
 

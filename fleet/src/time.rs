@@ -33,6 +33,9 @@ pub const MICROS_PER_MINUTE: i64 = 60 * MICROS_PER_SECOND;
 /// Seconds in a day: the core's, signed.
 pub const SECONDS_PER_DAY: i64 = stampede_core::units::SECONDS_PER_DAY as i64;
 
+/// The names Java and the tz database give UTC, read as no zone at all.
+pub const UTC_NAMES: [&str; 4] = ["UTC", "GMT", "Etc/UTC", "Etc/GMT"];
+
 /// A half-open span `[from, end)` of Unix microseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Window {

@@ -97,7 +97,7 @@ impl ZonedCron {
             cron::parse(spec).map_err(|refusal| Refusal::new("spec", refusal.to_string()))?;
         Ok(Self {
             schedule,
-            zone: time_zone(zone, clock)?,
+            zone: time_zone(zone, clock.key())?,
             clock,
             wildcard_time: cron::time_is_wildcard(spec),
         })
@@ -294,11 +294,11 @@ impl ZonedCron {
 }
 
 /// The IANA zone `name`, from the bundled database; a refusal names the
-/// option that gave it.
-fn time_zone(name: &str, clock: ZoneClock) -> Result<TimeZone, Refusal> {
+/// option `key` that gave it.
+pub fn time_zone(name: &str, key: &str) -> Result<TimeZone, Refusal> {
     if !cfg!(feature = "time-zones") {
         return Err(Refusal::new(
-            clock.key(),
+            key,
             format!(
                 "\"{}\": this build has no time zone data; only UTC is read",
                 stampede_core::field::shorten(name)
@@ -307,7 +307,7 @@ fn time_zone(name: &str, clock: ZoneClock) -> Result<TimeZone, Refusal> {
     }
     jiff::tz::db().get(name).map_err(|_| {
         Refusal::new(
-            clock.key(),
+            key,
             format!(
                 "\"{}\" is not an IANA time zone such as Europe/Berlin or America/New_York",
                 stampede_core::field::shorten(name)

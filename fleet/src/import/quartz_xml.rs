@@ -20,15 +20,13 @@ use roxmltree::{Document, Node, ParsingOptions};
 use super::jenkins_xml::{FILE_MARK, xml_end};
 use super::{NativeTranslation, split_files};
 use crate::line::System;
+use crate::time::UTC_NAMES;
 
 /// The most XML nodes one file holds.
 const MOST_NODES: u32 = 200_000;
 
 /// The root element of a job file.
 pub const ROOT: &str = "job-scheduling-data";
-
-/// The zones placed as UTC: Java's names for it.
-pub const UTC_NAMES: [&str; 4] = ["UTC", "GMT", "Etc/UTC", "Etc/GMT"];
 
 /// Translates job files into fleet lines; a paste holds several, each
 /// after a `# file:` line.

@@ -3,10 +3,9 @@
 //!
 //! Each `@Scheduled(cron = "…")` gives a line: its expression, under the
 //! method's name after its class's (`ReportJobs.nightly`), which the fix
-//! hashes. Spring runs a cron in the annotation's `zone`, or in the
-//! server's default zone without one; the lines here are placed in UTC,
-//! so an annotation without a zone is read with a note, and one in
-//! another zone is skipped rather than shown at hours it does not keep.
+//! hashes, with the annotation's `zone` as `Zone=`. Without a zone Spring
+//! runs it in the server's default zone, which the source does not say:
+//! it is read as UTC, with a note.
 //!
 //! Skipped, each with its reason: `cron = "-"` (Spring's trigger turned
 //! off); `fixedRate` and `fixedDelay`, which count from the application's
@@ -18,8 +17,8 @@
 use std::ops::Range;
 
 use super::NativeTranslation;
-use super::quartz_xml::UTC_NAMES;
 use crate::line::System;
+use crate::time::UTC_NAMES;
 
 /// The annotation read.
 const ANNOTATION: &str = "@Scheduled";
@@ -153,31 +152,27 @@ fn read_annotation(
             );
         }
     };
-    match value("zone").map(|zone| code.string(zone)) {
-        Some(Some(zone)) if !UTC_NAMES.contains(&&code.text[zone.clone()]) => {
-            return out.skip(
-                line,
-                "zone",
-                format!(
-                    "{}: Spring lines are placed in UTC here, so a task in another zone is left \
-                     out rather than shown at hours it does not keep",
-                    &code.text[zone]
-                ),
-            );
-        }
+    let zone = match value("zone").map(|zone| code.string(zone)) {
+        Some(Some(zone)) => Some(&code.text[zone]),
         Some(None) => {
             return out.skip(line, "zone", "the zone is not a string written here");
         }
-        Some(Some(_)) => {}
-        None => out.note(
-            spec_line,
-            "no zone: Spring runs it in the server's default zone, placed here as UTC",
-        ),
-    }
+        None => {
+            out.note(
+                spec_line,
+                "no zone: Spring runs it in the server's default zone, placed here as UTC",
+            );
+            None
+        }
+    };
+    let options: &[(&str, &str)] = match zone {
+        Some(zone) if !UTC_NAMES.contains(&zone) => &[("Zone", zone)],
+        _ => &[],
+    };
     // An escape in the string would have to be read to place the spec,
     // and written back by the fix.
     let source = source.filter(|_| !spec.contains('\\'));
-    out.push_at(source, spec_line, System::Spring, id, spec, &[]);
+    out.push_at(source, spec_line, System::Spring, id, spec, options);
 }
 
 /// `${key}` or `${key:default}`: the key and the default.

@@ -1,7 +1,8 @@
 //! Spring cron expressions, placed as Spring Framework 7.0.9's
-//! `CronExpression` places them in UTC (the rules of Spring 5.3 on).
+//! `CronExpression` places them (the rules of Spring 5.3 on).
 //!
-//! - Six fields: second, minute, hour, day of month, month (`1-12` or
+//! - Six fields, on the wall clock of the line's zone (UTC unless
+//!   `Zone=` names one): second, minute, hour, day of month, month (`1-12` or
 //!   `JAN`..`DEC`) and day of week (`0-7` or `MON`..`SUN`, Sunday 0 or 7,
 //!   as cron counts), or one of the macros `@yearly`, `@annually`,
 //!   `@monthly`, `@weekly`, `@daily`, `@midnight`, `@hourly`.
@@ -25,10 +26,14 @@
 
 mod search;
 
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
 use stampede_core::error::InvalidInput;
 
 use crate::cron::{DayRule as CronDays, Schedule};
-use crate::time::{CivilDate, MICROS_PER_SECOND, Window, push_daily_starts, weekday};
+use crate::time::{
+    CivilDate, MICROS_PER_SECOND, SECONDS_PER_DAY, Window, push_daily_starts, weekday,
+};
 
 /// The fields Spring searches, a unit each, in order of size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -110,10 +115,12 @@ enum Field {
 }
 
 /// A Spring cron expression, read: its fields in the order Spring
-/// searches them, the largest first.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// searches them, the largest first, and the zone it runs in.
+#[derive(Clone, Debug, PartialEq)]
 pub struct SpringCron {
     fields: [Field; 6],
+    /// `None` for UTC.
+    zone: Option<TimeZone>,
 }
 
 const MACROS: [(&str, &str); 7] = [
@@ -132,10 +139,17 @@ const DAYS: [&str; 7] = ["MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN"];
 /// What a reader is told when Spring's search gives up.
 const GIVES_UP: &str = "Spring 7's search for the next run gives up (it tries 366 times), \
                         so the task is not scheduled again";
-/// What a reader is told when Spring's search gives back a time that is
-/// not later (`L-30` and `L-31` from the day they land on).
-const STUCK: &str = "Spring 7's search for the next run gives back a time already past, \
-                     so the task is due again at once each time it ends";
+
+/// What a reader is told when Spring's search gives back `at`, a time
+/// not later than the one it searched after (`L-30` and `L-31` from the
+/// day they land on; some times at a zone's change).
+fn stuck(at: i64) -> String {
+    format!(
+        "Spring 7's search for the next run gives back {}, a time already past, so the task \
+         is due again at once each time it ends; its starts from there are not shown",
+        crate::time::format(at)
+    )
+}
 
 /// The fields Spring's macro `spec` stands for, if it is one.
 pub fn macro_fields(spec: &str) -> Option<&'static str> {
@@ -178,7 +192,7 @@ pub fn read(spec: &str) -> Result<SpringCron, InvalidInput> {
         Ok([day_of_week, month, day_of_month, hour, minute, second])
     })()
     .map_err(|why: String| refused(format!("{why} in cron expression \"{expression}\"")))?;
-    Ok(SpringCron { fields })
+    Ok(SpringCron { fields, zone: None })
 }
 
 /// Java's `String.trim`: every character up to the space off both ends.
@@ -432,6 +446,15 @@ pub enum NextRun {
 }
 
 impl SpringCron {
+    /// The expression run in `zone` (a `CronTrigger`'s zone, the
+    /// annotation's `zone`), its fields read on the zone's wall clock.
+    pub fn in_zone(self, zone: TimeZone) -> Self {
+        Self {
+            zone: Some(zone),
+            ..self
+        }
+    }
+
     /// The search for the first fire time after Unix second `after`.
     pub fn search_after(&self, after: i64) -> NextRun {
         match self.next_after(after) {
@@ -445,8 +468,18 @@ impl SpringCron {
     /// than `most`. Returns whether a start was left out because `out`
     /// was full. Where the search does not move on, the starts end.
     pub fn push_starts(&self, window: Window, out: &mut Vec<i64>, most: usize) -> bool {
-        if let Some((clock, days)) = self.plain() {
-            return push_daily_starts(window, &clock, |n, date| Some(days(n, date)), out, most);
+        if let (Some((clock, days)), Some(offset)) = (self.plain(), self.steady_offset(window)) {
+            // On a steady clock the zone is UTC moved by its offset.
+            let shift = i64::from(offset) * MICROS_PER_SECOND;
+            let on_wall = Window {
+                from: window.from + shift,
+                end: window.end + shift,
+            };
+            let before = out.len();
+            let runs_on = |n, date| Some(days(n, date));
+            let full = push_daily_starts(on_wall, &clock, runs_on, out, most);
+            out[before..].iter_mut().for_each(|at| *at -= shift);
+            return full;
         }
         let mut after = window.from.div_euclid(MICROS_PER_SECOND) - 1;
         if window.from.rem_euclid(MICROS_PER_SECOND) != 0 {
@@ -466,10 +499,26 @@ impl SpringCron {
         false
     }
 
-    /// For an expression with no day rule, the seconds of the day it
-    /// fires at and the days it fires on. Spring's search then finds, in
-    /// order, each second every field allows (a test holds the two to the
-    /// same starts).
+    /// The zone's offset over `window` and a day either side, if its
+    /// clock does not change then (UTC's never does). A search can look
+    /// back across a change by an hour or two, hence the days.
+    fn steady_offset(&self, window: Window) -> Option<i32> {
+        let Some(zone) = &self.zone else {
+            return Some(0);
+        };
+        let second = |micros: i64| Timestamp::from_second(micros / MICROS_PER_SECOND).ok();
+        let from = second(window.from - SECONDS_PER_DAY * MICROS_PER_SECOND)?;
+        let end = second(window.end + SECONDS_PER_DAY * MICROS_PER_SECOND)?;
+        let changes = zone.following(from).next();
+        changes
+            .is_none_or(|change| change.timestamp() > end)
+            .then(|| zone.to_offset(from).seconds())
+    }
+
+    /// For an expression with no day rule, the seconds of the day it fires
+    /// at and the days it fires on. On a steady clock Spring's search then
+    /// finds, in order, each second every field allows (a test holds the
+    /// two to the same starts).
     fn plain(&self) -> Option<(Vec<i64>, impl Fn(i64, CivilDate) -> bool + '_)> {
         let [
             Field::Bits(_, days_of_week),
@@ -528,22 +577,19 @@ impl SpringCron {
         match self.search_after(after) {
             NextRun::Fires(_) => None,
             NextRun::GivesUp => Some(GIVES_UP.into()),
-            NextRun::Stuck(at) => Some(format!("from {}: {STUCK}", crate::time::format(at))),
+            NextRun::Stuck(at) => Some(stuck(at)),
         }
     }
 
-    /// Why the expression fires no more after the last of `starts` (Unix
+    /// Why no start is shown after the last of `starts` (Unix
     /// microseconds), when Spring's search from there finds no later time.
     pub fn stops_searching(&self, starts: &[i64]) -> Option<String> {
         let last = starts.last()?.div_euclid(MICROS_PER_SECOND);
         let why = match self.search_after(last) {
             NextRun::Fires(_) => return None,
-            NextRun::GivesUp => GIVES_UP,
-            NextRun::Stuck(_) => STUCK,
+            NextRun::GivesUp => GIVES_UP.into(),
+            NextRun::Stuck(at) => stuck(at),
         };
-        Some(format!(
-            "it runs no more after {}: {why}",
-            crate::time::format(last)
-        ))
+        Some(format!("after {}: {why}", crate::time::format(last)))
     }
 }

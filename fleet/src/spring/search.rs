@@ -1,12 +1,23 @@
-//! Spring's search for the next fire time, on a UTC date and time as
-//! `java.time` holds it: each field moves the time to its next allowed
+//! Spring's search for the next fire time, on a date and time as
+//! `java.time`'s `ZonedDateTime` holds it: each field moves the time to its next allowed
 //! value (carrying into the field above, resetting those below), and
 //! the expression runs its fields until none moves.
+//!
+//! In a zone, the fields are the zone's wall clock: a change to a date or
+//! a field is resolved as `ZonedDateTime` resolves one (a skipped time
+//! moved on by the jump, a repeated one at the offset it had), and time
+//! units are added to the instant.
 //!
 //! Followed step by step from Spring Framework 7.0.9's `CronField.Type`,
 //! `BitsCronField.nextOrSame`, `QuartzCronField` and
 //! `CronExpression.nextOrSame`, with their limits of 366 attempts, so a
 //! search Spring gives up on gives up here too.
+
+use std::cmp::Ordering;
+
+use jiff::Timestamp;
+use jiff::civil;
+use jiff::tz::{AmbiguousOffset, TimeZone};
 
 use super::{DayRule, Field, SpringCron, Unit};
 use crate::time::{SECONDS_PER_DAY, civil_from_days, days_from_civil};
@@ -14,11 +25,13 @@ use crate::time::{SECONDS_PER_DAY, civil_from_days, days_from_civil};
 /// Spring's `CronExpression.MAX_ATTEMPTS`.
 pub const MAX_ATTEMPTS: u32 = 366;
 
-/// A UTC date and time to the second, and whether a nanosecond is added:
-/// Spring searches from one nanosecond after the last fire time, and its
-/// last field rounds that up to the next whole second.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct DateTime {
+/// A date and time to the second on a zone's wall clock, its offset, and
+/// whether a nanosecond is added: Spring searches from one nanosecond
+/// after the last fire time, and its last field rounds that up to the
+/// next whole second. Two are ordered, and equal, by the instant they
+/// stand for.
+#[derive(Clone, Copy, Debug)]
+pub struct DateTime<'a> {
     year: i64,
     month: u32,
     day: u32,
@@ -26,12 +39,44 @@ pub struct DateTime {
     minute: u32,
     second: u32,
     nano: u32,
+    /// Seconds east of UTC.
+    offset: i32,
+    /// `None` for UTC.
+    zone: Option<&'a TimeZone>,
 }
 
-impl DateTime {
-    fn from_seconds(seconds: i64) -> Self {
-        let date = civil_from_days(seconds.div_euclid(SECONDS_PER_DAY));
-        let of_day = seconds.rem_euclid(SECONDS_PER_DAY) as u32;
+impl PartialEq for DateTime<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for DateTime<'_> {}
+
+impl PartialOrd for DateTime<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for DateTime<'_> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        (self.to_seconds(), self.nano).cmp(&(other.to_seconds(), other.nano))
+    }
+}
+
+impl<'a> DateTime<'a> {
+    /// The wall clock of `zone` at Unix second `seconds`.
+    fn at_instant(seconds: i64, nano: u32, zone: Option<&'a TimeZone>, fallback: i32) -> Self {
+        let offset = zone.map_or(0, |zone| offset_at(zone, seconds).unwrap_or(fallback));
+        Self::on_wall(seconds + i64::from(offset), nano, offset, zone)
+    }
+
+    /// The fields of wall-clock second `local` (seconds since 1970 on the
+    /// zone's clock), at `offset`.
+    fn on_wall(local: i64, nano: u32, offset: i32, zone: Option<&'a TimeZone>) -> Self {
+        let date = civil_from_days(local.div_euclid(SECONDS_PER_DAY));
+        let of_day = local.rem_euclid(SECONDS_PER_DAY) as u32;
         Self {
             year: date.year,
             month: date.month,
@@ -39,12 +84,51 @@ impl DateTime {
             hour: of_day / 3600,
             minute: of_day / 60 % 60,
             second: of_day % 60,
-            nano: 0,
+            nano,
+            offset,
+            zone,
         }
     }
 
-    pub fn to_seconds(self) -> i64 {
+    /// `ZonedDateTime.ofLocal`: wall-clock second `local` in the zone,
+    /// keeping `preferred` where the clock shows it twice (else the
+    /// earlier offset), moved on by the jump where the clock skips it.
+    fn resolved(local: i64, nano: u32, preferred: i32, zone: Option<&'a TimeZone>) -> Self {
+        let Some(zone) = zone else {
+            return Self::on_wall(local, nano, 0, None);
+        };
+        let offsets = wall_clock(local).map(|civil| zone.to_ambiguous_timestamp(civil).offset());
+        let (local, offset) = match offsets {
+            Some(AmbiguousOffset::Unambiguous { offset }) => (local, offset.seconds()),
+            Some(AmbiguousOffset::Gap { before, after }) => (
+                local + i64::from(after.seconds() - before.seconds()),
+                after.seconds(),
+            ),
+            Some(AmbiguousOffset::Fold { before, after }) => {
+                let keeps = preferred == after.seconds();
+                (local, if keeps { preferred } else { before.seconds() })
+            }
+            // Past the years a zone's rules are known for, the offset stays.
+            None => (local, preferred),
+        };
+        Self::on_wall(local, nano, offset, Some(zone))
+    }
+
+    /// The same instant's wall clock with `edit` made to its fields,
+    /// resolved as `ZonedDateTime` resolves a local change.
+    fn edited(self, edit: impl FnOnce(&mut Self)) -> Self {
+        let mut fields = self;
+        edit(&mut fields);
+        Self::resolved(fields.wall_seconds(), fields.nano, self.offset, self.zone)
+    }
+
+    fn wall_seconds(self) -> i64 {
         self.days() * SECONDS_PER_DAY + i64::from(self.hour * 3600 + self.minute * 60 + self.second)
+    }
+
+    /// The Unix second this stands for.
+    pub fn to_seconds(self) -> i64 {
+        self.wall_seconds() - i64::from(self.offset)
     }
 
     fn days(self) -> i64 {
@@ -82,33 +166,42 @@ impl DateTime {
 
     /// `Temporal.with(field, value)` for a value valid on this date.
     fn with(self, unit: Unit, value: u32) -> Self {
-        let mut moved = self;
         match unit {
-            Unit::Nano => moved.nano = value,
-            Unit::Second => moved.second = value,
-            Unit::Minute => moved.minute = value,
-            Unit::Hour => moved.hour = value,
-            Unit::DayOfMonth => moved.day = value,
-            Unit::Month => {
-                moved.month = value;
-                moved.day = moved.day.min(moved.days_in_month());
-            }
-            Unit::DayOfWeek => {
-                return self.plus_days(i64::from(value) - i64::from(self.day_of_week()));
-            }
+            // A nanosecond moves no wall-clock second into or out of a jump.
+            Unit::Nano => Self {
+                nano: value,
+                ..self
+            },
+            Unit::Second => self.edited(|at| at.second = value),
+            Unit::Minute => self.edited(|at| at.minute = value),
+            Unit::Hour => self.edited(|at| at.hour = value),
+            Unit::DayOfMonth => self.edited(|at| at.day = value),
+            Unit::Month => self.edited(|at| {
+                at.month = value;
+                at.day = at.day.min(at.days_in_month());
+            }),
+            Unit::DayOfWeek => self.plus_days(i64::from(value) - i64::from(self.day_of_week())),
         }
-        moved
     }
 
+    /// Seconds added to the instant, as `java.time` adds time units.
     fn plus_seconds(self, seconds: i64) -> Self {
-        Self {
-            nano: self.nano,
-            ..Self::from_seconds(self.to_seconds() + seconds)
-        }
+        Self::at_instant(
+            self.to_seconds() + seconds,
+            self.nano,
+            self.zone,
+            self.offset,
+        )
     }
 
+    /// Days added on the wall clock, as `java.time` adds date units.
     fn plus_days(self, days: i64) -> Self {
-        self.plus_seconds(days * SECONDS_PER_DAY)
+        Self::resolved(
+            self.wall_seconds() + days * SECONDS_PER_DAY,
+            self.nano,
+            self.offset,
+            self.zone,
+        )
     }
 
     /// Months added as `java.time` adds them: the day kept, or the new
@@ -116,12 +209,11 @@ impl DateTime {
     fn plus_months(self, months: i64) -> Self {
         let index = self.year * 12 + i64::from(self.month) - 1 + months;
         let (year, month) = (index.div_euclid(12), index.rem_euclid(12) as u32 + 1);
-        Self {
-            year,
-            month,
-            day: self.day.min(days_in_month(year, month)),
-            ..self
-        }
+        self.edited(|at| {
+            at.year = year;
+            at.month = month;
+            at.day = at.day.min(days_in_month(year, month));
+        })
     }
 
     /// `unit.getBaseUnit().addTo(temporal, amount)`.
@@ -173,37 +265,54 @@ impl DateTime {
         later.with(unit, unit.range().0)
     }
 
-    /// `Type.reset`: every unit below at its first value.
+    /// `Type.reset`: every unit below at its first value, one after
+    /// another, each resolved on the zone's clock.
     fn reset(self, unit: Unit) -> Self {
-        let mut reset = Self { nano: 0, ..self };
-        if unit >= Unit::Minute {
-            reset.second = 0;
-        }
-        if unit >= Unit::Hour {
-            reset.minute = 0;
-        }
-        if matches!(unit, Unit::DayOfMonth | Unit::DayOfWeek | Unit::Month) {
-            reset.hour = 0;
-        }
-        if unit == Unit::Month {
-            reset.day = 1;
-        }
-        reset
+        const BELOW: [Unit; 5] = [
+            Unit::DayOfMonth,
+            Unit::Hour,
+            Unit::Minute,
+            Unit::Second,
+            Unit::Nano,
+        ];
+        let first = match unit {
+            Unit::Nano => return self,
+            Unit::Month => 0,
+            Unit::DayOfMonth | Unit::DayOfWeek => 1,
+            Unit::Hour => 2,
+            Unit::Minute => 3,
+            Unit::Second => 4,
+        };
+        BELOW[first..]
+            .iter()
+            .fold(self, |at, &below| at.with(below, below.range().0))
     }
 
+    /// `with(NANO_OF_DAY, 0)`: midnight, as the zone's clock has it.
     fn at_midnight(self) -> Self {
-        Self {
-            hour: 0,
-            minute: 0,
-            second: 0,
-            nano: 0,
-            ..self
-        }
+        self.edited(|at| {
+            at.hour = 0;
+            at.minute = 0;
+            at.second = 0;
+            at.nano = 0;
+        })
     }
 
     fn with_last_day(self) -> Self {
         self.with(Unit::DayOfMonth, self.days_in_month())
     }
+}
+
+/// The offset of `zone` at Unix second `seconds`, within jiff's years.
+fn offset_at(zone: &TimeZone, seconds: i64) -> Option<i32> {
+    let at = Timestamp::from_second(seconds).ok()?;
+    Some(zone.to_offset(at).seconds())
+}
+
+/// Wall-clock second `local` as a civil date and time, within jiff's years.
+fn wall_clock(local: i64) -> Option<civil::DateTime> {
+    let at = Timestamp::from_second(local).ok()?;
+    Some(TimeZone::UTC.to_datetime(at))
 }
 
 fn days_in_month(year: i64, month: u32) -> u32 {
@@ -222,10 +331,10 @@ fn next_set_bit(bits: u64, from: u32) -> Option<u32> {
 }
 
 /// `BitsCronField.nextOrSame`.
-fn next_of_bits(unit: Unit, bits: u64, mut at: DateTime) -> Option<DateTime> {
+fn next_of_bits<'a>(unit: Unit, bits: u64, mut at: DateTime<'a>) -> Option<DateTime<'a>> {
     // Past the unit's last allowed value: on to the unit above, twice if
     // that has no allowed value either (a day of month a month lacks).
-    let carry = |mut at: DateTime| {
+    let carry = |mut at: DateTime<'a>| {
         at = at.roll_forward(unit);
         match next_set_bit(bits, at.get(unit)) {
             Some(next) => (at, next),
@@ -270,7 +379,7 @@ fn next_of_bits(unit: Unit, bits: u64, mut at: DateTime) -> Option<DateTime> {
 /// `QuartzCronField.rollbackToMidnight`: the time kept when the rule
 /// lands on the same day of the month, else midnight of the day it
 /// lands on.
-fn keep_or_midnight(from: DateTime, landed: DateTime) -> DateTime {
+fn keep_or_midnight<'a>(from: DateTime<'a>, landed: DateTime<'a>) -> DateTime<'a> {
     if landed.day == from.day {
         from
     } else {
@@ -279,7 +388,7 @@ fn keep_or_midnight(from: DateTime, landed: DateTime) -> DateTime {
 }
 
 /// The date `rule` gives in `at`'s month (a `QuartzCronField`'s adjuster).
-fn adjust(rule: DayRule, at: DateTime) -> Option<DateTime> {
+fn adjust(rule: DayRule, at: DateTime<'_>) -> Option<DateTime<'_>> {
     Some(match rule {
         DayRule::LastDay => keep_or_midnight(at, at.with_last_day()),
         DayRule::LastWeekday => {
@@ -321,7 +430,7 @@ fn adjust(rule: DayRule, at: DateTime) -> Option<DateTime> {
 /// `QuartzCronField.weekdayNearestTo(day)`: the weekday nearest `day`
 /// of the month, a Saturday moved to Friday, a Sunday to Monday, and a
 /// Saturday the 1st to Monday the 3rd.
-fn nearest_weekday(day: u32, mut at: DateTime) -> Option<DateTime> {
+fn nearest_weekday(day: u32, mut at: DateTime<'_>) -> Option<DateTime<'_>> {
     let (current, day_of_week) = (at.day, at.day_of_week());
     let is_weekday = day_of_week < 6;
     if (current == day && is_weekday)
@@ -348,7 +457,7 @@ fn nearest_weekday(day: u32, mut at: DateTime) -> Option<DateTime> {
 
 /// `QuartzCronField.nextOrSame`: the rule's date, or, when that is
 /// already past, the rule's date in the next month.
-fn next_of_rule(unit: Unit, rule: DayRule, at: DateTime) -> Option<DateTime> {
+fn next_of_rule(unit: Unit, rule: DayRule, at: DateTime<'_>) -> Option<DateTime<'_>> {
     let found = adjust(rule, at)?;
     if found >= at {
         return Some(found);
@@ -358,7 +467,7 @@ fn next_of_rule(unit: Unit, rule: DayRule, at: DateTime) -> Option<DateTime> {
 
 impl Field {
     /// The field's `nextOrSame`: the first time from `at` it allows.
-    fn next_or_same(&self, at: DateTime) -> Option<DateTime> {
+    fn next_or_same<'a>(&self, at: DateTime<'a>) -> Option<DateTime<'a>> {
         match self {
             Field::Bits(unit, bits) => next_of_bits(*unit, *bits, at),
             Field::Rule(unit, rule) => next_of_rule(*unit, *rule, at),
@@ -373,10 +482,7 @@ impl SpringCron {
     /// `after`, or `None` where Spring's search gives up (and the task
     /// is not scheduled again).
     pub fn next_after(&self, after: i64) -> Option<i64> {
-        let mut at = DateTime {
-            nano: 1,
-            ..DateTime::from_seconds(after)
-        };
+        let mut at = DateTime::at_instant(after, 1, self.zone.as_ref(), 0);
         for _ in 0..MAX_ATTEMPTS {
             let found = self.next_or_same_once(at)?;
             if found == at {
@@ -388,7 +494,7 @@ impl SpringCron {
     }
 
     /// One pass of every field, the largest first, then the nanosecond.
-    fn next_or_same_once(&self, mut at: DateTime) -> Option<DateTime> {
+    fn next_or_same_once<'a>(&self, mut at: DateTime<'a>) -> Option<DateTime<'a>> {
         for field in &self.fields {
             at = field.next_or_same(at)?;
         }

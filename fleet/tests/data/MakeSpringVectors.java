@@ -1,6 +1,10 @@
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.time.zone.ZoneOffsetTransition;
+import java.time.zone.ZoneRules;
+import java.time.zone.ZoneRulesProvider;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
@@ -23,7 +27,12 @@ import org.springframework.scheduling.support.CronSequenceGenerator;
  * than give up: then the row holds the fire times before the throw and the
  * exception. Every call gets 5 s: a search that takes longer is written
  * down with the fire times found before it, a parse that does stops the
- * run. Run through make_spring_vectors.sh.
+ * run. Then Spring 7 again in a few time zones, searched the way a
+ * CronTrigger with a zone searches: next() of the start instant as a
+ * ZonedDateTime in the zone, from the start of 2026 and from 6 hours before
+ * each of the zone's first two transitions after it. Run through
+ * make_spring_vectors.sh; with the argument tzdata it prints only the JDK's
+ * tz rules version.
  */
 public class MakeSpringVectors {
     /** Search starts: 2026-01-01, a leap February, and a month ending on a weekend. */
@@ -77,6 +86,22 @@ public class MakeSpringVectors {
         "0 0 0 * * 1-5#2", "/5 * * * * *", "5/ * * * * *", "0 0 0 * * SU",
     };
 
+    /** Zones for the zoned rows: DST shifts of an hour, of 30 minutes (Lord Howe), at midnight (Santiago), none (Kolkata), at +12:45 (Chatham). */
+    static final String[] ZONES = {
+        "Europe/Paris", "America/New_York", "Australia/Lord_Howe", "America/Santiago",
+        "Asia/Kolkata", "Pacific/Chatham",
+    };
+
+    static final String[] ZONED_SPECS = {
+        "0 0 * * * *", "0 30 * * * *", "0 */15 * * * *", "0 0 2 * * *", "0 30 2 * * *",
+        "0 0 0 * * *", "0 0 1 * * *", "0 0 3 * * SUN", "0 0 0 L * *", "0 0 0 LW * *",
+        "0 0 0 15W * *", "0 0 2 ? * MON#2", "0 0 0 * * 5L", "0 59 23 * * *", "*/30 * 2 * * *",
+        "0 0 0 L-3 * *", "@daily", "@hourly",
+    };
+
+    /** How long before each transition a zoned search starts. */
+    static final long BEFORE_TRANSITION = 6 * 3600L;
+
     static final ExecutorService CALLS = Executors.newCachedThreadPool(task -> {
         Thread thread = new Thread(task);
         thread.setDaemon(true);
@@ -84,8 +109,16 @@ public class MakeSpringVectors {
     });
 
     public static void main(String[] args) throws Exception {
+        if (args.length == 1 && args[0].equals("tzdata")) {
+            System.out.println(ZoneRulesProvider.getVersions("UTC").lastKey());
+            return;
+        }
         for (String spec : SPECS) spring7(spec);
         for (String spec : SPECS) spring4(spec);
+        for (String zone : ZONES) {
+            List<Long> starts = zoneStarts(ZoneId.of(zone));
+            for (String spec : ZONED_SPECS) zoned(zone, spec, starts);
+        }
         System.out.flush();
     }
 
@@ -121,6 +154,52 @@ public class MakeSpringVectors {
             }
             System.out.println(kind + "\t" + escape(spec) + "\t" + start + "\t" + String.join(",", fires)
                     + (thrown == null ? "" : "\t" + thrown));
+        }
+    }
+
+    /** The start of 2026, and 6 hours before each of the zone's first two transitions after it. */
+    static List<Long> zoneStarts(ZoneId zone) {
+        List<Long> starts = new ArrayList<>();
+        starts.add(STARTS[0]);
+        ZoneRules rules = zone.getRules();
+        Instant after = Instant.ofEpochSecond(STARTS[0]);
+        for (int i = 0; i < 2; i++) {
+            ZoneOffsetTransition transition = rules.nextTransition(after);
+            if (transition == null) break;
+            starts.add(transition.getInstant().getEpochSecond() - BEFORE_TRANSITION);
+            after = transition.getInstant();
+        }
+        return starts;
+    }
+
+    /** Spring 7 searched in a zone, as CronTrigger with that zone searches. */
+    static void zoned(String zone, String spec, List<Long> starts) throws Exception {
+        // every zoned spec is one Spring 7 reads: a refusal or a hang stops the run
+        CronExpression expression = timed(() -> CronExpression.parse(spec));
+        ZoneId id = ZoneId.of(zone);
+        for (long start : starts) {
+            List<String> fires = new ArrayList<>();
+            String kind = "zoned";
+            String thrown = null;
+            ZonedDateTime at = Instant.ofEpochSecond(start).atZone(id);
+            for (int i = 0; i < FIRES; i++) {
+                ZonedDateTime after = at;
+                try {
+                    at = timed(() -> expression.next(after));
+                } catch (TimeoutException endless) {
+                    kind = "zoned-endless";
+                    break;
+                } catch (ExecutionException fails) {
+                    kind = "zoned-fails";
+                    Throwable cause = fails.getCause();
+                    thrown = cause.getClass().getName() + ": " + message(cause);
+                    break;
+                }
+                if (at == null) break;
+                fires.add(Long.toString(at.toEpochSecond()));
+            }
+            System.out.println(kind + "\t" + zone + "\t" + escape(spec) + "\t" + start + "\t"
+                    + String.join(",", fires) + (thrown == null ? "" : "\t" + thrown));
         }
     }
 

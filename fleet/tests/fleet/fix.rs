@@ -160,6 +160,38 @@ fn a_quartz_line_moves_to_the_minute_a_cron_line_of_its_id_moves_to() {
 }
 
 #[test]
+fn a_spring_line_moves_to_the_minute_a_cron_line_of_its_id_moves_to() {
+    let fixed = |system, spec| fix::fix_line(&line(system, "Billing.invoices", spec, &[]), None);
+    let minute = |change: FixChange| match change {
+        FixChange::Rewritten { spec, .. } => spec.split(' ').next().unwrap().to_string(),
+        kept => panic!("{kept:?}"),
+    };
+    let hourly = minute(fixed(System::Cron, "0 * * * *"));
+    for spec in ["0 0 * * * *", "@hourly", "@HOURLY"] {
+        assert_eq!(
+            fixed(System::Spring, spec),
+            rewritten(&format!("0 {hourly} * * * *"), &[]),
+            "{spec}"
+        );
+    }
+    let nightly = minute(fixed(System::Cron, "0 2 * * 1-5"));
+    assert_eq!(
+        fixed(System::Spring, "30 0 2 * * MON-FRI"),
+        rewritten(&format!("30 {nightly} 2 * * MON-FRI"), &[])
+    );
+    // Spring's macros are its own: `@weekly` is Sunday at midnight, with
+    // a second field.
+    let weekly = minute(fixed(System::Cron, "0 0 * * 0"));
+    assert_eq!(
+        fixed(System::Spring, "@weekly"),
+        rewritten(&format!("0 {weekly} 0 * * 0"), &[])
+    );
+    for kept in ["0 * * * * *", "0 5,17 * * * *", "0 0 0 30 2 *", "0 0 0 * *"] {
+        assert!(is_kept(&fixed(System::Spring, kept)), "{kept}");
+    }
+}
+
+#[test]
 fn systemd_temporal_and_prometheus_fixes_set_their_options() {
     let systemd = |spec, options: &[(&str, &str)]| {
         fix::fix_line(&line(System::Systemd, "backup.timer", spec, options), None)
@@ -468,6 +500,7 @@ fn near_spec() -> impl Strategy<Value = String> {
             "H/7",
             "h",
             "@daily",
+            "@HOURLY",
             "@",
             "fqdn_rand(60)",
             "every",

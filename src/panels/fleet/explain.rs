@@ -106,7 +106,7 @@ const SYSTEMS: &[System] = &[
     },
     System {
         name: "Spring cron (Java)",
-        followed: "Spring Framework 7.0.9, CronExpression, in UTC",
+        followed: "Spring Framework 7.0.9, CronExpression, in UTC or the task's zone",
         rule: "Six fields from the second to the day of week, Sunday 0 or 7 as in cron, or a \
                macro such as @hourly; a day runs when both day fields allow it. L, W and # as in \
                Quartz. Nothing spreads it: tasks written alike run in the same second.",

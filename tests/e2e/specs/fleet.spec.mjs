@@ -4,8 +4,9 @@
 // 100,000-line garbage paste within the frame budget, a too-long fleet
 // kept on the page, bad lines named, CR-only and BOM'd files, a paste that
 // mixes formats and files uploaded together read whole, the fix's copied
-// text read back in, Quartz lines placed, refused and fixed in Quartz's
-// syntax, and what redraws without the worker.
+// text read back in, Quartz lines and Spring's @Scheduled methods placed,
+// refused and fixed in their own syntax, and what redraws without the
+// worker.
 
 import fs from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
@@ -14,7 +15,7 @@ import { blankCanvases, canvasPixels, fleetSettled, keyNumberMap, pasteInto, ser
 
 // The week the panel shows by default, as `stampede fleet` takes it.
 const WEEK = ['--from', '2026-01-05T00:00:00Z', '--hours', '168', '--seed', '1'];
-const SAMPLES = ['cron-minute-0', 'jenkins-h', 'systemd-50', 'prometheus-500', 'k8s', 'gha', 'quartz'];
+const SAMPLES = ['cron-minute-0', 'jenkins-h', 'systemd-50', 'prometheus-500', 'k8s', 'gha', 'quartz', 'spring'];
 
 /** `stampede fleet` on `text`: its expansion over the panel's default week. */
 const coreFleet = (text) => stampedeJson(['fleet', ...WEEK], text);
@@ -376,6 +377,57 @@ test('fleet: Quartz lines are placed as Quartz places them, a refused one named 
   await pasteInto(page, '#fleet-text', fixed);
   await fleetSettled(page);
   expect((await pageFigures(page)).peak, 'the peak of the fixed text read back').toBe(shown.peakAfter);
+});
+
+test('fleet: Spring @Scheduled methods are placed as Spring places them, the rest named, and fixed in their source', async ({ app }) => {
+  const page = await app.newPage({ viewport: { width: 1280, height: 1400 } });
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });
+  await app.open(page, '?v=1&p=fleet');
+  const methods = Array.from(
+    { length: 30 },
+    (_, i) => `    @Scheduled(cron = "0 0 ${i % 3 ? 1 : '*'} * * ${i % 2 ? 'MON-FRI' : '*'}", zone = "UTC")\n    public void report${i}() {}\n`,
+  );
+  const text = [
+    'package com.example.jobs;',
+    '',
+    '@Component',
+    'public class Reports {',
+    ...methods,
+    '    @Scheduled(cron = "0 0 * * *", zone = "UTC")',
+    '    public void broken() {}',
+    '',
+    '    @Scheduled(fixedRate = 60000)',
+    '    public void poll() {}',
+    '}',
+  ].join('\n');
+  const lineOf = (needle) => text.split('\n').findIndex((line) => line.includes(needle)) + 1;
+  await pasteInto(page, '#fleet-text', text);
+  await fleetSettled(page);
+  const shown = await pageFigures(page);
+  expectFigures(shown, coreFleet(text), 'spring methods');
+  const items = await skippedItems(page);
+  for (const [needle, words] of [
+    ['"0 0 * * *"', 'Spring: Cron expression must consist of 6 fields'],
+    ['fixedRate', 'fixedRate counts from when the application started'],
+  ]) {
+    expect(
+      items.some((item) => item.startsWith(`line ${lineOf(needle)} `) && item.includes(words)),
+      `line ${lineOf(needle)} named with "${words}" in ${JSON.stringify(items)}`,
+    ).toBe(true);
+  }
+  await page.locator('#copy-fixed').scrollIntoViewIfNeeded();
+  await app.shot(page, 'fleet-spring-paste');
+  await page.click('#copy-fixed');
+  await expect(page.locator('#copy-fixed')).toContainText(/copied/i);
+  const fixed = await page.evaluate(() => navigator.clipboard.readText());
+  const moved = fixed.split('\n').filter((line) => line.includes('@Scheduled(cron = "0 ') && !line.includes('cron = "0 0 '));
+  expect(moved.length, `expressions the fix moved, in ${JSON.stringify(fixed)}`).toBeGreaterThan(10);
+  for (const line of moved) {
+    expect(line, 'a moved expression keeps its second, hour and days').toMatch(/cron = "0 \d{1,2} (\*|1) \* \* (MON-FRI|\*)", zone = "UTC"\)$/);
+  }
+  await pasteInto(page, '#fleet-text', fixed);
+  await fleetSettled(page);
+  expect((await pageFigures(page)).peak, 'the peak of the fixed source read back').toBe(shown.peakAfter);
 });
 
 /** Counts, in `window.__fleetWorkersStarted`, the fleet workers the page starts. */

@@ -22,8 +22,8 @@ choice_enum! {
         JenkinsH = ("jenkins-h", "Jenkins: 200 on H H, 30 at midnight"),
         SystemdTimer = ("systemd-50", "50 machines, one systemd timer"),
         Prometheus = ("prometheus-500", "Prometheus: 500 targets"),
-        Kubernetes = ("k8s", "A cluster's Kubernetes CronJobs"),
-        GithubActions = ("gha", "GitHub Actions across repositories"),
+        Kubernetes = ("k8s", "Kubernetes: 15 CronJobs"),
+        GithubActions = ("gha", "GitHub Actions: 24 workflows"),
         QuartzJobs = ("quartz", "Quartz: 26 triggers"),
         SpringJobs = ("spring", "Spring: 24 tasks"),
     }
