@@ -159,8 +159,8 @@ enum Command {
     /// SYSTEM is cron (TZ= or CRON_TZ=Area/City), jenkins, croniter, systemd
     /// (RandomizedDelaySec=, FixedRandomDelay=, MachineID=,
     /// RandomizedOffsetSec=), temporal (Jitter=, Namespace=), prometheus (Job=,
-    /// Labels=, URL=, Server=, ExternalLabels=), puppet, quartz (Quartz 2.3.2 in UTC) or
-    /// spring (Spring 7; Zone=Area/City); each start is placed as that scheduler places it. Prints the
+    /// Labels=, URL=, Server=, ExternalLabels=), puppet, quartz (Quartz 2.3.2) or spring
+    /// (Spring 7), each with Zone=Area/City; each start is placed as that scheduler places it. Prints the
     /// expansion and the skipped lines as one JSON object. Skipped lines, and lines not
     /// expanded, are reported on stderr with their line numbers.
     Fleet {
@@ -179,8 +179,8 @@ enum Command {
         /// each in one of these, and reads each as if given alone: a part starts at a "# file:"
         /// or "// job:" line, a unit's [Section], a Jenkinsfile's pipeline {, a YAML document or
         /// key, JSON's { or [, XML's <, a fleet line, or a crontab line.
-        /// Where every line went (read, comments, blank or settings,
-        /// skipped) goes to stderr and, as "input", into the JSON.
+        /// Where every line went (read, without a schedule, skipped)
+        /// goes to stderr and, as "input", into the JSON.
         #[arg(long, value_name = "FORMAT", default_value = "auto", value_parser = choices(FleetFormat::OPTIONS, FleetFormat::from_slug))]
         format: FleetFormat,
         /// Read the fleet a shared Fleet panel link carries instead of

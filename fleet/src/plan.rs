@@ -44,8 +44,16 @@ pub fn option_keys(system: System) -> &'static [&'static str] {
         System::Systemd => &systemd::OPTION_KEYS,
         System::Temporal => &["Jitter", "Namespace"],
         System::Prometheus => &prometheus::OPTION_KEYS,
-        System::Spring => &["Zone"],
-        System::Jenkins | System::Croniter | System::Quartz => &[],
+        System::Quartz | System::Spring => &["Zone"],
+        System::Jenkins | System::Croniter => &[],
+    }
+}
+
+/// The zone a Java scheduler's line runs in (`Zone=`), `None` for UTC.
+fn java_zone(line: &FleetLine) -> Result<Option<jiff::tz::TimeZone>, Refusal> {
+    match line.options.own("Zone") {
+        Some(name) if !UTC_NAMES.contains(&name) => zoned::time_zone(name, "Zone").map(Some),
+        _ => Ok(None),
     }
 }
 
@@ -86,16 +94,19 @@ impl LinePlan {
             System::Prometheus => {
                 prometheus::read_target(line).map(|target| Self::Prometheus(target.scrapes))
             }
-            System::Quartz => quartz::read(&line.spec).map(Self::Quartz).map_err(spec),
+            System::Quartz => {
+                let cron = quartz::read(&line.spec).map_err(spec)?;
+                Ok(Self::Quartz(match java_zone(line)? {
+                    Some(zone) => cron.in_zone(zone),
+                    None => cron,
+                }))
+            }
             System::Spring => {
                 let cron = spring::read(&line.spec).map_err(spec)?;
-                match line.options.own("Zone") {
-                    Some(name) if !UTC_NAMES.contains(&name) => {
-                        let zone = zoned::time_zone(name, "Zone")?;
-                        Ok(Self::Spring(cron.in_zone(zone)))
-                    }
-                    _ => Ok(Self::Spring(cron)),
-                }
+                Ok(Self::Spring(match java_zone(line)? {
+                    Some(zone) => cron.in_zone(zone),
+                    None => cron,
+                }))
             }
         }
     }

@@ -19,7 +19,9 @@
 //! assert_eq!(time::start_of_day(at), time::parse("from", "2026-01-01T00:00:00Z").unwrap());
 //! ```
 
+use jiff::Timestamp;
 use jiff::civil::Date;
+use jiff::tz::TimeZone;
 use stampede_core::error::InvalidInput;
 use stampede_core::units::{date_of_day, day_of_date};
 
@@ -167,24 +169,29 @@ pub fn start_of_day(at: i64) -> i64 {
 }
 
 /// Appends each instant of `window` that is a second of the day in
-/// `clock` (ascending) on a day `runs_on` allows, in order, while `out`
-/// holds fewer than `most`. `runs_on` is given the day's number and
-/// date; `None` from it ends the walk. Returns whether a start was left
-/// out because `out` was full.
+/// `clock` (ascending) on a day `runs_on` allows, on a wall clock
+/// `offset` seconds east of UTC, in order, while `out` holds fewer than
+/// `most`. `runs_on` is given the day's number and date; `None` from it
+/// ends the walk. Returns whether a start was left out because `out` was
+/// full.
 ///
 /// A calendar search that finds, in order, every second its fields allow
-/// gives the same starts; a walk over the window's days finds them far
+/// gives the same starts on a clock that does not change
+/// ([`steady_offset`]); a walk over the window's days finds them far
 /// sooner.
 pub fn push_daily_starts(
     window: Window,
+    offset: i32,
     clock: &[i64],
     mut runs_on: impl FnMut(i64, CivilDate) -> Option<bool>,
     out: &mut Vec<i64>,
     most: usize,
 ) -> bool {
+    let shift = i64::from(offset) * MICROS_PER_SECOND;
+    let (from, end) = (window.from + shift, window.end + shift);
     let seconds = |micros: i64| micros.div_euclid(MICROS_PER_SECOND);
-    let first_day = seconds(window.from).div_euclid(SECONDS_PER_DAY);
-    let last_day = seconds(window.end - 1).div_euclid(SECONDS_PER_DAY);
+    let first_day = seconds(from).div_euclid(SECONDS_PER_DAY);
+    let last_day = seconds(end - 1).div_euclid(SECONDS_PER_DAY);
     for days in first_day..=last_day {
         match runs_on(days, civil_from_days(days)) {
             None => break,
@@ -193,19 +200,42 @@ pub fn push_daily_starts(
         }
         for at in clock {
             let micros = (days * SECONDS_PER_DAY + at) * MICROS_PER_SECOND;
-            if micros < window.from {
+            if micros < from {
                 continue;
             }
-            if micros >= window.end {
+            if micros >= end {
                 return false;
             }
             if out.len() >= most {
                 return true;
             }
-            out.push(micros);
+            out.push(micros - shift);
         }
     }
     false
+}
+
+/// Wall-clock second `local` (seconds since 1970 on a zone's clock) as a
+/// civil date and time, within jiff's years.
+pub fn wall_clock(local: i64) -> Option<jiff::civil::DateTime> {
+    let at = Timestamp::from_second(local).ok()?;
+    Some(TimeZone::UTC.to_datetime(at))
+}
+
+/// The offset of `zone` (UTC for `None`) over `window` and a day either
+/// side, if its clock does not change then: a search can look back
+/// across a change by an hour or two, hence the days.
+pub fn steady_offset(zone: Option<&TimeZone>, window: Window) -> Option<i32> {
+    let Some(zone) = zone else {
+        return Some(0);
+    };
+    let second = |micros: i64| Timestamp::from_second(micros / MICROS_PER_SECOND).ok();
+    let day = SECONDS_PER_DAY * MICROS_PER_SECOND;
+    let (from, end) = (second(window.from - day)?, second(window.end + day)?);
+    let change = zone.following(from).next();
+    change
+        .is_none_or(|change| change.timestamp() > end)
+        .then(|| zone.to_offset(from).seconds())
 }
 
 /// A broken-down UTC time, as C's `struct tm` and Java's lenient

@@ -148,12 +148,13 @@ pub struct InputPart {
 }
 
 impl std::fmt::Display for InputAccount {
-    /// "240 lines in: 230 read into 240 jobs, 8 comments, blank or
-    /// settings, 2 skipped".
+    /// "240 lines in: 230 read into 240 jobs, 8 without a schedule, 2
+    /// skipped": the lines that gave no job and were not skipped are
+    /// blank, comments, settings, or a source's code around a schedule.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} in: {} read into {}, {} comments, blank or settings, {} skipped",
+            "{} in: {} read into {}, {} without a schedule, {} skipped",
             counted(self.lines as u64, "line", "lines"),
             count(self.read as u64),
             counted(self.jobs as u64, "job", "jobs"),

@@ -4,10 +4,9 @@
 //! Each `<trigger><cron>` of a `<job-scheduling-data>` document gives a
 //! line: its `<cron-expression>`, under the trigger's key as Quartz writes
 //! it, `group.name` (`DEFAULT` when no group is given), which the fix
-//! hashes. Quartz places a trigger in its `<time-zone>`, or the JVM's
-//! own zone without one; the lines here are placed in UTC, so a trigger
-//! without a zone is read with a note, and one in another zone is
-//! skipped rather than shown at hours it does not keep.
+//! hashes, with its `<time-zone>` as `Zone=`. Without one Quartz places
+//! a trigger in the JVM's own zone, which the file does not say: it is
+//! read as UTC, with a note.
 //!
 //! Simple and calendar-interval triggers repeat by an interval from when
 //! they were scheduled, which the file does not say, so they are skipped
@@ -138,24 +137,17 @@ fn read_cron(file: &File, cron: &Node, out: &mut NativeTranslation) {
         .filter(|group| !group.is_empty())
         .unwrap_or("DEFAULT");
     let key = format!("{group}.{name}");
-    match child_text(cron, "time-zone") {
-        Some(zone) if !UTC_NAMES.contains(&zone) => {
-            out.skip(
-                file.line_at(cron.range().start),
-                "time-zone",
-                format!(
-                    "{zone}: Quartz lines are placed in UTC here, so a trigger in another zone \
-                     is left out rather than shown at hours it does not keep"
-                ),
+    let options: &[(&str, &str)] = match child_text(cron, "time-zone") {
+        Some(zone) if !UTC_NAMES.contains(&zone) => &[("Zone", zone)],
+        Some(_) => &[],
+        None => {
+            out.note(
+                spec_line,
+                "no <time-zone>: Quartz fires it in the JVM's default zone, placed here as UTC",
             );
-            return;
+            &[]
         }
-        Some(_) => {}
-        None => out.note(
-            spec_line,
-            "no <time-zone>: Quartz fires it in the JVM's default zone, placed here as UTC",
-        ),
-    }
+    };
     let body = expression.first_child().filter(|child| child.is_text());
     let spec = body.and_then(|body| body.text()).unwrap_or("").trim();
     // The bytes of a plain text body (no CDATA, no entity), for the fix
@@ -168,5 +160,5 @@ fn read_cron(file: &File, cron: &Node, out: &mut NativeTranslation) {
             let start = file.offset + range.start + (raw.len() - raw.trim_start().len());
             start..start + spec.len()
         });
-    out.push_at(source, spec_line, System::Quartz, &key, spec, &[]);
+    out.push_at(source, spec_line, System::Quartz, &key, spec, options);
 }

@@ -133,8 +133,8 @@ pub struct FleetRead {
     pub format: String,
     /// "212 jobs from a crontab; 3 lines skipped".
     pub summary: String,
-    /// "240 lines in: 230 read into 240 jobs, 8 comments, blank or
-    /// settings, 2 skipped".
+    /// "240 lines in: 230 read into 240 jobs, 8 without a schedule, 2
+    /// skipped".
     pub reconciliation: String,
     pub account: InputAccount,
     /// The text's parts, in order; one for a text in one format.

@@ -4,43 +4,85 @@
 //! the date it stands for is worked out only when a field is read, as
 //! `GregorianCalendar` does. The steps depend on that: setting the day
 //! before the month gives another date than the other way round.
+//!
+//! The fields are the wall clock of the trigger's zone ([`Wall`]).
 
 use std::collections::HashSet;
 
+use jiff::Timestamp;
+use jiff::tz::{AmbiguousOffset, TimeZone};
+
 use super::{Field, LAST_SEARCHED_YEAR, MAX_YEAR, QuartzCron, Search};
-use crate::time::{BrokenDown, SECONDS_PER_DAY, weekday};
+use crate::time::{BrokenDown, SECONDS_PER_DAY, wall_clock, weekday};
+
+/// The zone a calendar's fields are read in (`None` for UTC), and how
+/// `GregorianCalendar` turns them into an instant: a time the clock skips
+/// is read with the offset before the jump, so it lands after it; a time
+/// the clock shows twice with the offset after the change, the later one.
+#[derive(Clone, Copy)]
+pub(super) struct Wall<'a>(pub(super) Option<&'a TimeZone>);
+
+impl Wall<'_> {
+    /// The Unix second the fields stand for (`getTime`).
+    fn instant(self, cl: &BrokenDown) -> i64 {
+        let wall = cl.to_seconds();
+        let Some(zone) = self.0 else {
+            return wall;
+        };
+        let offset = match wall_clock(wall).map(|at| zone.to_ambiguous_timestamp(at).offset()) {
+            Some(AmbiguousOffset::Unambiguous { offset }) => offset,
+            Some(AmbiguousOffset::Gap { before, .. }) => before,
+            Some(AmbiguousOffset::Fold { after, .. }) => after,
+            // Quartz stops searching long before jiff's years end.
+            None => return wall,
+        };
+        wall - i64::from(offset.seconds())
+    }
+
+    /// The fields of Unix second `instant` (`setTime`).
+    fn fields(self, instant: i64) -> BrokenDown {
+        let offset = self.0.and_then(|zone| {
+            let at = Timestamp::from_second(instant).ok()?;
+            Some(i64::from(zone.to_offset(at).seconds()))
+        });
+        BrokenDown::from_seconds(instant + offset.unwrap_or(0))
+    }
+
+    /// Reads a field of the calendar: as Java's does, the read first
+    /// brings every field into its range.
+    fn complete(self, cl: &mut BrokenDown) -> BrokenDown {
+        *cl = self.fields(self.instant(cl));
+        *cl
+    }
+
+    /// `DAY_OF_WEEK`: 1 (Sunday) to 7.
+    fn weekday_of(self, cl: &mut BrokenDown) -> i64 {
+        let days = self.complete(cl).to_seconds().div_euclid(SECONDS_PER_DAY);
+        i64::from(weekday(days)) + 1
+    }
+
+    /// `setCalendarHour`: sets the hour and reads it back; where the
+    /// clock skips that hour, sets the next.
+    fn set_hour(self, cl: &mut BrokenDown, hour: i64) {
+        cl.hour = hour;
+        if self.complete(cl).hour != hour && hour != 24 {
+            cl.hour = hour + 1;
+        }
+    }
+
+    /// `add(YEAR, 1)`: complete, move the year, keep the day within the
+    /// month.
+    fn add_year(self, cl: &mut BrokenDown) {
+        self.complete(cl);
+        cl.year += 1;
+        cl.day = cl.day.min(cl.days_in_month());
+        self.complete(cl);
+    }
+}
 
 /// `java.util.Calendar.SATURDAY` and `SUNDAY`, Sunday first from 1.
 const SATURDAY: i64 = 7;
 const SUNDAY: i64 = 1;
-
-/// Reads a field of the calendar: as Java's does, the read first brings
-/// every field into its range.
-fn complete(cl: &mut BrokenDown) -> BrokenDown {
-    *cl = cl.normalized();
-    *cl
-}
-
-/// `DAY_OF_WEEK`: 1 (Sunday) to 7.
-fn weekday_of(cl: &mut BrokenDown) -> i64 {
-    let days = complete(cl).to_seconds().div_euclid(SECONDS_PER_DAY);
-    i64::from(weekday(days)) + 1
-}
-
-/// `setCalendarHour`: sets the hour and reads it back; in UTC the read
-/// only completes the fields.
-fn set_hour(cl: &mut BrokenDown, hour: i64) {
-    cl.hour = hour;
-    complete(cl);
-}
-
-/// `add(YEAR, 1)`: complete, move the year, keep the day within the month.
-fn add_year(cl: &mut BrokenDown) {
-    complete(cl);
-    cl.year += 1;
-    cl.day = cl.day.min(cl.days_in_month());
-    complete(cl);
-}
 
 /// How many days `month` (1 to 12) of `year` has.
 fn last_day_of_month(month: i64, year: i64) -> i64 {
@@ -77,11 +119,13 @@ const MOST_STEPS: u32 = 200_000;
 /// A search that falls back before where it started, or takes more steps
 /// than one that ends, is counted endless too.
 pub(super) fn time_after(cron: &QuartzCron, after: i64) -> Search {
+    let wall = Wall(cron.zone.as_ref());
+    let complete = |cl: &mut BrokenDown| wall.complete(cl);
     let base = after + 1;
-    let mut cl = BrokenDown::from_seconds(base);
+    let mut cl = wall.fields(base);
     let mut cycle = Cycle::new(base);
     for _ in 0..MOST_STEPS {
-        if cycle.comes_back(cl.to_seconds()) {
+        if cycle.comes_back(wall.instant(&cl)) {
             return Search::Endless;
         }
         if complete(&mut cl).year > LAST_SEARCHED_YEAR {
@@ -97,7 +141,7 @@ pub(super) fn time_after(cron: &QuartzCron, after: i64) -> Search {
             cl.second = 0;
             cl.minute = found;
             let hour = cl.hour + carry;
-            set_hour(&mut cl, hour);
+            wall.set_hour(&mut cl, hour);
             continue;
         }
 
@@ -106,16 +150,16 @@ pub(super) fn time_after(cron: &QuartzCron, after: i64) -> Search {
         if carry == 1 || found != hour {
             cl.clear_from_minute();
             cl.day += carry;
-            set_hour(&mut cl, found);
+            wall.set_hour(&mut cl, found);
             continue;
         }
 
         let day = complete(&mut cl).day;
         let month = cl.month + 1;
         let step = if cron.set(Field::DayOfWeek).contains(&super::NONE) {
-            day_of_month(cron, &mut cl, base, day, month, (sec, min, hour))
+            day_of_month(cron, wall, &mut cl, base, day, month, (sec, min, hour))
         } else {
-            day_of_week(cron, &mut cl, day, month)
+            day_of_week(cron, wall, &mut cl, day, month)
         };
         if step.moved {
             cl.clear_from_hour();
@@ -149,7 +193,7 @@ pub(super) fn time_after(cron: &QuartzCron, after: i64) -> Search {
             cl.year = i64::from(found);
             continue;
         }
-        return Search::Fires(cl.to_seconds());
+        return Search::Fires(wall.instant(&cl));
     }
     Search::Endless
 }
@@ -201,6 +245,7 @@ impl Cycle {
 /// found so far, which the `W` rules test against `base`.
 fn day_of_month(
     cron: &QuartzCron,
+    wall: Wall,
     cl: &mut BrokenDown,
     base: i64,
     day: i64,
@@ -218,7 +263,7 @@ fn day_of_month(
             if month > 12 {
                 month = 1;
                 month_tested = 3333;
-                add_year(cl);
+                wall.add_year(cl);
             }
             (1, month)
         } else {
@@ -230,8 +275,8 @@ fn day_of_month(
         } else {
             first
         };
-        let weekday = nearest_weekday(wanted, month, year, time);
-        if weekday.seconds() < base {
+        let weekday = nearest_weekday(wall, wanted, month, year, time);
+        if wall.instant(&weekday.calendar) < base {
             let again = if cron.last_day_of_month { 1 } else { first };
             (again, month + 1)
         } else {
@@ -257,13 +302,13 @@ struct Nearest {
     day_set: i64,
 }
 
-impl Nearest {
-    fn seconds(&self) -> i64 {
-        self.calendar.to_seconds()
-    }
-}
-
-fn nearest_weekday(day: i64, month: i64, year: i64, (sec, min, hour): (i64, i64, i64)) -> Nearest {
+fn nearest_weekday(
+    wall: Wall,
+    day: i64,
+    month: i64,
+    year: i64,
+    (sec, min, hour): (i64, i64, i64),
+) -> Nearest {
     let mut calendar = BrokenDown {
         year,
         month: month - 1,
@@ -274,7 +319,7 @@ fn nearest_weekday(day: i64, month: i64, year: i64, (sec, min, hour): (i64, i64,
     };
     let last = last_day_of_month(month, year);
     let mut day_set = day;
-    match weekday_of(&mut calendar) {
+    match wall.weekday_of(&mut calendar) {
         SATURDAY if day == 1 => day_set += 2,
         SATURDAY => day_set -= 1,
         SUNDAY if day == last => day_set -= 2,
@@ -290,10 +335,10 @@ fn nearest_weekday(day: i64, month: i64, year: i64, (sec, min, hour): (i64, i64,
 }
 
 /// The day-of-week part of a step: `nL`, `n#k` or plain days.
-fn day_of_week(cron: &QuartzCron, cl: &mut BrokenDown, day: i64, month: i64) -> Step {
+fn day_of_week(cron: &QuartzCron, wall: Wall, cl: &mut BrokenDown, day: i64, month: i64) -> Step {
     let days = cron.set(Field::DayOfWeek);
     let first = days.first().map_or(0, |&day| i64::from(day));
-    let today = weekday_of(cl);
+    let today = wall.weekday_of(cl);
     let last = last_day_of_month(month, cl.year);
     let next_month = Step {
         day: 1,

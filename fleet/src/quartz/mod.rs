@@ -1,4 +1,5 @@
-//! Quartz cron expressions, placed as Quartz 2.3.2 places them in UTC.
+//! Quartz cron expressions, placed as Quartz 2.3.2 places them, in UTC
+//! or on the wall clock of the trigger's zone (`Zone=`).
 //!
 //! Followed: `org.quartz.CronExpression` of Quartz 2.3.2 (Debian's
 //! `libquartz2-java`), its parser character by character and
@@ -28,12 +29,13 @@
 
 use std::collections::BTreeSet;
 
+use jiff::tz::TimeZone;
 use stampede_core::error::InvalidInput;
 
 use crate::cron::{DayRule, Schedule};
 use crate::time::{
     CivilDate, MICROS_PER_SECOND, SECONDS_PER_DAY, Window, civil_from_days, push_daily_starts,
-    weekday,
+    steady_offset, weekday,
 };
 
 /// The last year a `*` or stepped year field reaches (`MAX_YEAR`).
@@ -76,8 +78,9 @@ const MONTHS: [&str; 12] = [
 const DAYS: [&str; 7] = ["SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"];
 
 /// A Quartz cron expression, read: the values of each field (with
-/// Quartz's markers for `*` and `?` among them) and the day rules.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Quartz's markers for `*` and `?` among them), the day rules, and the
+/// zone the trigger runs in.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct QuartzCron {
     sets: [BTreeSet<i32>; 7],
     last_day_of_week: bool,
@@ -85,6 +88,8 @@ pub struct QuartzCron {
     last_day_of_month: bool,
     nearest_weekday: bool,
     last_day_offset: i32,
+    /// `None` for UTC.
+    zone: Option<TimeZone>,
 }
 
 /// A refusal in Quartz's own words, which say what is wrong but seldom
@@ -588,8 +593,16 @@ pub enum Search {
 }
 
 impl QuartzCron {
-    /// The search for the first fire time after Unix second `after`, in
-    /// UTC.
+    /// The trigger run in `zone` (its `<time-zone>`), its fields read on
+    /// the zone's wall clock.
+    pub fn in_zone(self, zone: TimeZone) -> Self {
+        Self {
+            zone: Some(zone),
+            ..self
+        }
+    }
+
+    /// The search for the first fire time after Unix second `after`.
     pub fn next_after(&self, after: i64) -> Search {
         calendar::time_after(self, after)
     }
@@ -598,8 +611,10 @@ impl QuartzCron {
     /// than `most`. Returns whether a start was left out because `out`
     /// was full.
     pub fn push_starts(&self, window: Window, out: &mut Vec<i64>, most: usize) -> bool {
-        if self.is_plain() {
-            return self.push_plain_starts(window, out, most);
+        if let Some(offset) = steady_offset(self.zone.as_ref(), window)
+            && self.is_plain()
+        {
+            return self.push_plain_starts(window, offset, out, most);
         }
         let mut after = window.from.div_euclid(MICROS_PER_SECOND) - 1;
         if window.from.rem_euclid(MICROS_PER_SECOND) != 0 {
@@ -630,10 +645,17 @@ impl QuartzCron {
             && !self.nearest_weekday
     }
 
-    /// [`Self::push_starts`] of a plain expression: each day of the window
+    /// [`Self::push_starts`] of a plain expression on a clock `offset`
+    /// seconds east of UTC that does not change: each day of the window
     /// its day, month and year fields allow, at each second of the day
     /// its clock fields allow. Past [`MAX_YEAR`] Quartz finds nothing.
-    fn push_plain_starts(&self, window: Window, out: &mut Vec<i64>, most: usize) -> bool {
+    fn push_plain_starts(
+        &self,
+        window: Window,
+        offset: i32,
+        out: &mut Vec<i64>,
+        most: usize,
+    ) -> bool {
         let values =
             |field: Field, last: i32| self.set(field).range(..=last).map(|&v| i64::from(v));
         let clock: Vec<i64> = values(Field::Hour, 23)
@@ -663,7 +685,7 @@ impl QuartzCron {
                 .all(|(field, value)| self.set(*field).contains(value)),
             )
         };
-        push_daily_starts(window, &clock, runs_on, out, most)
+        push_daily_starts(window, offset, &clock, runs_on, out, most)
     }
 
     /// The minutes and hours the expression fires at, as a cron schedule

@@ -26,13 +26,12 @@
 
 mod search;
 
-use jiff::Timestamp;
 use jiff::tz::TimeZone;
 use stampede_core::error::InvalidInput;
 
 use crate::cron::{DayRule as CronDays, Schedule};
 use crate::time::{
-    CivilDate, MICROS_PER_SECOND, SECONDS_PER_DAY, Window, push_daily_starts, weekday,
+    CivilDate, MICROS_PER_SECOND, Window, push_daily_starts, steady_offset, weekday,
 };
 
 /// The fields Spring searches, a unit each, in order of size.
@@ -468,18 +467,11 @@ impl SpringCron {
     /// than `most`. Returns whether a start was left out because `out`
     /// was full. Where the search does not move on, the starts end.
     pub fn push_starts(&self, window: Window, out: &mut Vec<i64>, most: usize) -> bool {
-        if let (Some((clock, days)), Some(offset)) = (self.plain(), self.steady_offset(window)) {
-            // On a steady clock the zone is UTC moved by its offset.
-            let shift = i64::from(offset) * MICROS_PER_SECOND;
-            let on_wall = Window {
-                from: window.from + shift,
-                end: window.end + shift,
-            };
-            let before = out.len();
+        if let (Some((clock, days)), Some(offset)) =
+            (self.plain(), steady_offset(self.zone.as_ref(), window))
+        {
             let runs_on = |n, date| Some(days(n, date));
-            let full = push_daily_starts(on_wall, &clock, runs_on, out, most);
-            out[before..].iter_mut().for_each(|at| *at -= shift);
-            return full;
+            return push_daily_starts(window, offset, &clock, runs_on, out, most);
         }
         let mut after = window.from.div_euclid(MICROS_PER_SECOND) - 1;
         if window.from.rem_euclid(MICROS_PER_SECOND) != 0 {
@@ -497,22 +489,6 @@ impl SpringCron {
             after = at;
         }
         false
-    }
-
-    /// The zone's offset over `window` and a day either side, if its
-    /// clock does not change then (UTC's never does). A search can look
-    /// back across a change by an hour or two, hence the days.
-    fn steady_offset(&self, window: Window) -> Option<i32> {
-        let Some(zone) = &self.zone else {
-            return Some(0);
-        };
-        let second = |micros: i64| Timestamp::from_second(micros / MICROS_PER_SECOND).ok();
-        let from = second(window.from - SECONDS_PER_DAY * MICROS_PER_SECOND)?;
-        let end = second(window.end + SECONDS_PER_DAY * MICROS_PER_SECOND)?;
-        let changes = zone.following(from).next();
-        changes
-            .is_none_or(|change| change.timestamp() > end)
-            .then(|| zone.to_offset(from).seconds())
     }
 
     /// For an expression with no day rule, the seconds of the day it fires

@@ -16,11 +16,10 @@
 use std::cmp::Ordering;
 
 use jiff::Timestamp;
-use jiff::civil;
 use jiff::tz::{AmbiguousOffset, TimeZone};
 
 use super::{DayRule, Field, SpringCron, Unit};
-use crate::time::{SECONDS_PER_DAY, civil_from_days, days_from_civil};
+use crate::time::{SECONDS_PER_DAY, civil_from_days, days_from_civil, wall_clock};
 
 /// Spring's `CronExpression.MAX_ATTEMPTS`.
 pub const MAX_ATTEMPTS: u32 = 366;
@@ -307,12 +306,6 @@ impl<'a> DateTime<'a> {
 fn offset_at(zone: &TimeZone, seconds: i64) -> Option<i32> {
     let at = Timestamp::from_second(seconds).ok()?;
     Some(zone.to_offset(at).seconds())
-}
-
-/// Wall-clock second `local` as a civil date and time, within jiff's years.
-fn wall_clock(local: i64) -> Option<civil::DateTime> {
-    let at = Timestamp::from_second(local).ok()?;
-    Some(TimeZone::UTC.to_datetime(at))
 }
 
 fn days_in_month(year: i64, month: u32) -> u32 {

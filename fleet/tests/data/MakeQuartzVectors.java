@@ -1,4 +1,9 @@
 import java.text.ParseException;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.zone.ZoneOffsetTransition;
+import java.time.zone.ZoneRules;
+import java.time.zone.ZoneRulesProvider;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
@@ -17,7 +22,12 @@ import org.quartz.CronExpression;
  * first fire times after it (Unix seconds); for a spec it refuses, the
  * refusal's message; for a spec it reads but cannot place, the exception
  * it throws; for a search Quartz never returns from (it is given 5 s), the
- * fire times found before it. Run through make_quartz_vectors.sh.
+ * fire times found before it. Then the same in a few time zones
+ * (setTimeZone), from the start of 2026 and from 6 hours before each of
+ * the zone's first two transitions after it; every zoned spec is one
+ * Quartz reads, so a refusal or a throw there stops the run. Run through
+ * make_quartz_vectors.sh; with the argument tzdata it prints only the
+ * JDK's tz rules version.
  */
 public class MakeQuartzVectors {
     /** Search starts: 2026-01-01, a leap February, and a month ending on a weekend. */
@@ -55,7 +65,27 @@ public class MakeQuartzVectors {
         "0 0 0 L-30W * ?", "0 0 0 L-29W * ?", "0 0 0 L-28W * ?",
     };
 
+    /** Zones for the zoned rows: DST shifts of an hour, of 30 minutes (Lord Howe), at midnight (Santiago), none (Kolkata), at +12:45 (Chatham). */
+    static final String[] ZONES = {
+        "Europe/Paris", "America/New_York", "Australia/Lord_Howe", "America/Santiago",
+        "Asia/Kolkata", "Pacific/Chatham",
+    };
+
+    static final String[] ZONED_SPECS = {
+        "0 0 * * * ?", "0 30 * * * ?", "0 0/15 * * * ?", "0 0 2 * * ?", "0 30 2 * * ?",
+        "0 0 0 * * ?", "0 0 1 * * ?", "0 0 3 ? * SUN", "0 0 0 L * ?", "0 0 0 LW * ?",
+        "0 0 0 15W * ?", "0 0 2 ? * 2#2", "0 0 0 ? * 6L", "0 59 23 * * ?", "0/30 * 2 * * ?",
+        "0 0 0 L-3 * ?", "0 0 23 * * ?", "0 30 1 * * ?",
+    };
+
+    /** How long before each transition a zoned search starts. */
+    static final long BEFORE_TRANSITION = 6 * 3600L;
+
     public static void main(String[] args) throws Exception {
+        if (args.length == 1 && args[0].equals("tzdata")) {
+            System.out.println(ZoneRulesProvider.getVersions("UTC").lastKey());
+            return;
+        }
         ExecutorService searches = Executors.newCachedThreadPool(task -> {
             Thread thread = new Thread(task);
             thread.setDaemon(true);
@@ -98,6 +128,50 @@ public class MakeQuartzVectors {
                 }
                 System.out.println(kind + "\t" + escape(spec) + "\t" + start + "\t" + String.join(",", fires));
             }
+        }
+        for (String zone : ZONES) {
+            List<Long> starts = zoneStarts(ZoneId.of(zone));
+            for (String spec : ZONED_SPECS) zoned(searches, zone, spec, starts);
+        }
+        System.out.flush();
+    }
+
+    /** The start of 2026, and 6 hours before each of the zone's first two transitions after it. */
+    static List<Long> zoneStarts(ZoneId zone) {
+        List<Long> starts = new ArrayList<>();
+        starts.add(STARTS[0]);
+        ZoneRules rules = zone.getRules();
+        Instant after = Instant.ofEpochSecond(STARTS[0]);
+        for (int i = 0; i < 2; i++) {
+            ZoneOffsetTransition transition = rules.nextTransition(after);
+            if (transition == null) break;
+            starts.add(transition.getInstant().getEpochSecond() - BEFORE_TRANSITION);
+            after = transition.getInstant();
+        }
+        return starts;
+    }
+
+    /** Quartz searched in a zone: setTimeZone, then getTimeAfter of each fire time in turn. */
+    static void zoned(ExecutorService searches, String zone, String spec, List<Long> starts) throws Exception {
+        CronExpression expression = new CronExpression(spec);
+        expression.setTimeZone(TimeZone.getTimeZone(zone));
+        for (long start : starts) {
+            List<String> fires = new ArrayList<>();
+            String kind = "zoned";
+            Date at = new Date(start * 1000);
+            for (int i = 0; i < FIRES; i++) {
+                Date after = at;
+                Future<Date> next = searches.submit(() -> expression.getTimeAfter(after));
+                try {
+                    at = next.get(5, TimeUnit.SECONDS);
+                } catch (TimeoutException endless) {
+                    kind = "zoned-endless";
+                    break;
+                }
+                if (at == null) break;
+                fires.add(Long.toString(at.getTime() / 1000));
+            }
+            System.out.println(kind + "\t" + zone + "\t" + escape(spec) + "\t" + start + "\t" + String.join(",", fires));
         }
     }
 

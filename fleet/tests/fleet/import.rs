@@ -553,10 +553,11 @@ fn a_quartz_job_file_reads_its_cron_triggers_and_names_the_rest() {
     assert_eq!(
         translation.fleet_text(),
         "quartz\treports.nightly\t0 0 2 ? * MON-FRI\nquartz\tDEFAULT.hourly\t0 0 * ? * *\n\
+         quartz\tDEFAULT.paris\t0 0 9 ? * *\tZone=Europe/Paris\n\
          quartz\tDEFAULT.entity\t0 0 3 ? * *\n"
     );
-    assert_eq!(lines(&translation), [8, 15, 28]);
-    assert_eq!(skipped(&translation), [(19, "time-zone"), (33, "trigger")]);
+    assert_eq!(lines(&translation), [8, 15, 21, 28]);
+    assert_eq!(skipped(&translation), [(33, "trigger")]);
     let notes: Vec<usize> = translation.notes.iter().map(|note| note.line).collect();
     assert_eq!(notes, [15]);
     // The fix writes in place only where the expression is plain text.
@@ -565,7 +566,7 @@ fn a_quartz_job_file_reads_its_cron_triggers_and_names_the_rest() {
         .iter()
         .map(|line| line.source.is_some())
         .collect();
-    assert_eq!(sources, [true, true, false]);
+    assert_eq!(sources, [true, true, true, false]);
     let other = quartz_xml::translate("<job-scheduling-data><schedule></schedule>");
     assert_eq!(skipped(&other), [(1, "xml")]);
 }

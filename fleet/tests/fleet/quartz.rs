@@ -2,7 +2,7 @@
 //! `quartz_starts.tsv` was printed by Quartz 2.3.2's own `CronExpression`
 //! (see `make_quartz_vectors.sh`).
 
-use stampede_fleet::quartz::{self, Search};
+use stampede_fleet::quartz::{self, QuartzCron, Search};
 use stampede_fleet::time::{MICROS_PER_SECOND, Window};
 
 const VECTORS: &str = include_str!("../data/quartz_starts.tsv");
@@ -52,43 +52,47 @@ fn every_fire_time_matches_quartz() {
 }
 
 #[test]
-fn a_window_holds_each_fire_time_the_search_gives_in_it() {
-    for row in rows("fires") {
-        let (spec, start) = (&row[1], row[2].parse::<i64>().unwrap());
-        let cron = quartz::read(spec).unwrap();
-        // From the search's start, and from half a second into a minute.
-        for from in [
-            start * MICROS_PER_SECOND,
-            (start + 30) * MICROS_PER_SECOND + 500_000,
-        ] {
-            let window = Window {
-                from,
-                end: from + 45 * 86_400 * MICROS_PER_SECOND,
-            };
-            let mut searched = Vec::new();
-            let mut after =
-                from.div_euclid(MICROS_PER_SECOND) - 1 + i64::from(from % MICROS_PER_SECOND != 0);
-            while let Search::Fires(at) = cron.next_after(after) {
-                if at * MICROS_PER_SECOND >= window.end || searched.len() == 2_000 {
-                    break;
-                }
-                searched.push(at * MICROS_PER_SECOND);
-                after = at;
+fn every_fire_time_in_a_zone_matches_quartz() {
+    let rows = rows("zoned");
+    assert!(rows.len() >= 250, "{} rows", rows.len());
+    for row in rows {
+        let (zone, spec, start) = (&row[1], &row[2], row[3].parse().unwrap());
+        let expected = listed(&row[4]);
+        let cron = quartz::read(spec)
+            .unwrap()
+            .in_zone(jiff::tz::db().get(zone).unwrap());
+        let mut found = Vec::new();
+        let mut after = start;
+        while let Search::Fires(at) = cron.next_after(after) {
+            found.push(at);
+            after = at;
+            if found.len() == 40 {
+                break;
             }
-            // One start more than the search gave: a window that holds
-            // more shows it, unless the search stopped at 2,000.
-            let mut placed = Vec::new();
-            let full = cron.push_starts(window, &mut placed, searched.len() + 1);
-            if searched.len() == 2_000 {
-                placed.truncate(2_000);
-            } else {
-                assert!(
-                    !full,
-                    "{spec:?} from {from}: more starts than the search gives"
-                );
-            }
-            assert_eq!(placed, searched, "{spec:?} from {from}");
         }
+        assert_eq!(found, expected, "{spec:?} in {zone} after {start}");
+    }
+}
+
+#[test]
+fn a_window_holds_each_fire_time_the_search_gives_in_it() {
+    let check = |cron: &QuartzCron, start: &str, days: i64, what: &str| {
+        let search = |after| match cron.next_after(after) {
+            Search::Fires(at) => Some(at),
+            _ => None,
+        };
+        let place = |window, out: &mut Vec<i64>, most| cron.push_starts(window, out, most);
+        crate::window_matches_search(search, place, start.parse().unwrap(), days, what);
+    };
+    for row in rows("fires") {
+        check(&quartz::read(&row[1]).unwrap(), &row[2], 45, &row[1]);
+    }
+    // A week from the new year, on a steady clock, and from hours before
+    // a change, across it.
+    for row in rows("zoned") {
+        let zone = jiff::tz::db().get(&row[1]).unwrap();
+        let cron = quartz::read(&row[2]).unwrap().in_zone(zone);
+        check(&cron, &row[3], 7, &format!("{:?} in {}", row[2], row[1]));
     }
 }
 

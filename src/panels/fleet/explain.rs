@@ -95,7 +95,7 @@ const SYSTEMS: &[System] = &[
     },
     System {
         name: "Quartz cron (Java)",
-        followed: "Quartz 2.3.2, CronExpression, in UTC",
+        followed: "Quartz 2.3.2, CronExpression, in UTC or the trigger's zone",
         rule: "Seven fields from the second to an optional year, one of the two day fields `?`; \
                L, W and # pick the last day, the nearest weekday and the nth weekday of a month. \
                Nothing spreads it: triggers written alike fire in the same second.",
