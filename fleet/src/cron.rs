@@ -328,6 +328,19 @@ fn value(text: &str, field: &FieldSpec) -> Result<u32, String> {
 }
 
 impl Schedule {
+    /// The `minutes` and `hours` (bit sets) of every day: the clock of a
+    /// spec whose days a fix leaves as they are.
+    pub fn every_day(minutes: u64, hours: u32) -> Self {
+        Self {
+            minutes,
+            hours,
+            days_of_month: u32::MAX << 1,
+            months: 0x1ffe,
+            days_of_week: u8::MAX >> 1,
+            days: DayRule::Both,
+        }
+    }
+
     /// Whether the schedule fires on day number `days` (days since
     /// 1970-01-01), going by the day and month fields.
     pub fn fires_on_day(&self, days: i64) -> bool {

@@ -222,6 +222,36 @@ pub fn wall_clock(local: i64) -> Option<jiff::civil::DateTime> {
     Some(TimeZone::UTC.to_datetime(at))
 }
 
+/// Appends the fire times in `window` that a search gives, each the next
+/// after the one before, while `out` holds fewer than `most`: `next`
+/// gives the next fire time after a Unix second, or `None` where the
+/// search ends. Returns whether a start was left out because `out` was
+/// full.
+pub fn push_searched_starts(
+    window: Window,
+    mut next: impl FnMut(i64) -> Option<i64>,
+    out: &mut Vec<i64>,
+    most: usize,
+) -> bool {
+    // The first second at or after the window's start.
+    let mut after = window.from.div_euclid(MICROS_PER_SECOND) - 1;
+    if window.from.rem_euclid(MICROS_PER_SECOND) != 0 {
+        after += 1;
+    }
+    while let Some(at) = next(after) {
+        let micros = at * MICROS_PER_SECOND;
+        if micros >= window.end {
+            return false;
+        }
+        if out.len() >= most {
+            return true;
+        }
+        out.push(micros);
+        after = at;
+    }
+    false
+}
+
 /// The offset of `zone` (UTC for `None`) over `window` and a day either
 /// side, if its clock does not change then: a search can look back
 /// across a change by an hour or two, hence the days.

@@ -32,10 +32,10 @@ use std::collections::BTreeSet;
 use jiff::tz::TimeZone;
 use stampede_core::error::InvalidInput;
 
-use crate::cron::{DayRule, Schedule};
+use crate::cron::Schedule;
 use crate::time::{
     CivilDate, MICROS_PER_SECOND, SECONDS_PER_DAY, Window, civil_from_days, push_daily_starts,
-    steady_offset, weekday,
+    push_searched_starts, steady_offset, weekday,
 };
 
 /// The last year a `*` or stepped year field reaches (`MAX_YEAR`).
@@ -616,22 +616,11 @@ impl QuartzCron {
         {
             return self.push_plain_starts(window, offset, out, most);
         }
-        let mut after = window.from.div_euclid(MICROS_PER_SECOND) - 1;
-        if window.from.rem_euclid(MICROS_PER_SECOND) != 0 {
-            after += 1;
-        }
-        while let Search::Fires(at) = self.next_after(after) {
-            let micros = at * MICROS_PER_SECOND;
-            if micros >= window.end {
-                return false;
-            }
-            if out.len() >= most {
-                return true;
-            }
-            out.push(micros);
-            after = at;
-        }
-        false
+        let next = |after| match self.next_after(after) {
+            Search::Fires(at) => Some(at),
+            Search::Never | Search::Endless => None,
+        };
+        push_searched_starts(window, next, out, most)
     }
 
     /// Whether no day rule (`L`, `W`, `#`) is given. Quartz's search then
@@ -698,14 +687,7 @@ impl QuartzCron {
                 .filter(|&&value| (0..64).contains(&value))
                 .fold(0u64, |bits, &value| bits | 1 << value)
         };
-        Schedule {
-            minutes: bits(Field::Minute),
-            hours: bits(Field::Hour) as u32,
-            days_of_month: u32::MAX << 1,
-            months: 0x1ffe,
-            days_of_week: u8::MAX >> 1,
-            days: DayRule::Both,
-        }
+        Schedule::every_day(bits(Field::Minute), bits(Field::Hour) as u32)
     }
 
     /// Why the expression never fires from Unix second `after` on, when

@@ -29,9 +29,10 @@ mod search;
 use jiff::tz::TimeZone;
 use stampede_core::error::InvalidInput;
 
-use crate::cron::{DayRule as CronDays, Schedule};
+use crate::cron::Schedule;
 use crate::time::{
-    CivilDate, MICROS_PER_SECOND, Window, push_daily_starts, steady_offset, weekday,
+    CivilDate, MICROS_PER_SECOND, Window, push_daily_starts, push_searched_starts, steady_offset,
+    weekday,
 };
 
 /// The fields Spring searches, a unit each, in order of size.
@@ -473,22 +474,11 @@ impl SpringCron {
             let runs_on = |n, date| Some(days(n, date));
             return push_daily_starts(window, offset, &clock, runs_on, out, most);
         }
-        let mut after = window.from.div_euclid(MICROS_PER_SECOND) - 1;
-        if window.from.rem_euclid(MICROS_PER_SECOND) != 0 {
-            after += 1;
-        }
-        while let NextRun::Fires(at) = self.search_after(after) {
-            let micros = at * MICROS_PER_SECOND;
-            if micros >= window.end {
-                return false;
-            }
-            if out.len() >= most {
-                return true;
-            }
-            out.push(micros);
-            after = at;
-        }
-        false
+        let next = |after| match self.search_after(after) {
+            NextRun::Fires(at) => Some(at),
+            NextRun::GivesUp | NextRun::Stuck(_) => None,
+        };
+        push_searched_starts(window, next, out, most)
     }
 
     /// For an expression with no day rule, the seconds of the day it fires
@@ -537,14 +527,7 @@ impl SpringCron {
                 })
                 .unwrap_or_default()
         };
-        Schedule {
-            minutes: bits(Unit::Minute),
-            hours: bits(Unit::Hour) as u32,
-            days_of_month: u32::MAX << 1,
-            months: 0x1ffe,
-            days_of_week: u8::MAX >> 1,
-            days: CronDays::Both,
-        }
+        Schedule::every_day(bits(Unit::Minute), bits(Unit::Hour) as u32)
     }
 
     /// Why the expression never fires after Unix second `after`, when

@@ -73,6 +73,62 @@ pub fn window_matches_search(
     }
 }
 
+/// [`window_matches_search`] for each `fires` row of `vectors` (45 days
+/// from its start) and each `zoned` row (a week from its start: from the
+/// new year, on a steady clock, and from hours before a change, across
+/// it). `read(spec, zone)` reads a row's spec; `search` and `place` are the
+/// scheduler's.
+pub fn windows_match_searches<T>(
+    vectors: &str,
+    read: impl Fn(&str, Option<jiff::tz::TimeZone>) -> T,
+    search: impl Fn(&T, i64) -> Option<i64>,
+    place: impl Fn(&T, Window, &mut Vec<i64>, usize) -> bool,
+) {
+    let check = |scheduled: &T, start: &str, days: i64, what: &str| {
+        let search = |after| search(scheduled, after);
+        let place = |window, out: &mut Vec<i64>, most| place(scheduled, window, out, most);
+        window_matches_search(search, place, start.parse().unwrap(), days, what);
+    };
+    for row in vector_rows(vectors, "fires") {
+        check(&read(&row[1], None), &row[2], 45, &row[1]);
+    }
+    for row in vector_rows(vectors, "zoned") {
+        let zone = jiff::tz::db().get(&row[1]).unwrap();
+        let what = format!("{:?} in {}", row[2], row[1]);
+        check(&read(&row[2], Some(zone)), &row[3], 7, &what);
+    }
+}
+
+/// Checks each `zoned` row of `vectors`: the first 40 fire times, each
+/// the next after the one before, that `next` gives for the row's spec
+/// read in its zone by `read`.
+pub fn zoned_rows_match<T>(
+    vectors: &str,
+    read: impl Fn(&str, jiff::tz::TimeZone) -> T,
+    next: impl Fn(&T, i64) -> Option<i64>,
+) {
+    let rows = vector_rows(vectors, "zoned");
+    assert!(rows.len() >= 250, "{} rows", rows.len());
+    for row in rows {
+        let (zone, spec, start) = (&row[1], &row[2], row[3].parse().unwrap());
+        let scheduled = read(spec, jiff::tz::db().get(zone).unwrap());
+        let found: Vec<i64> =
+            std::iter::successors(next(&scheduled, start), |&at| next(&scheduled, at))
+                .take(40)
+                .collect();
+        assert_eq!(found, listed(&row[4]), "{spec:?} in {zone} after {start}");
+    }
+}
+
+/// The Unix seconds of a vector row's comma-separated list.
+pub fn listed(times: &str) -> Vec<i64> {
+    times
+        .split(',')
+        .filter(|at| !at.is_empty())
+        .map(|at| at.parse().unwrap())
+        .collect()
+}
+
 pub fn vector_rows(vectors: &str, kind: &str) -> Vec<Vec<String>> {
     vectors
         .lines()

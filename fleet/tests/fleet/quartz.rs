@@ -5,6 +5,8 @@
 use stampede_fleet::quartz::{self, QuartzCron, Search};
 use stampede_fleet::time::{MICROS_PER_SECOND, Window};
 
+use crate::listed;
+
 const VECTORS: &str = include_str!("../data/quartz_starts.tsv");
 
 fn rows(kind: &str) -> Vec<Vec<String>> {
@@ -29,14 +31,6 @@ fn fire_times(spec: &str, start: i64, count: usize) -> (Vec<i64>, Search) {
     }
 }
 
-fn listed(times: &str) -> Vec<i64> {
-    times
-        .split(',')
-        .filter(|at| !at.is_empty())
-        .map(|at| at.parse().unwrap())
-        .collect()
-}
-
 #[test]
 fn every_fire_time_matches_quartz() {
     let rows = rows("fires");
@@ -53,47 +47,31 @@ fn every_fire_time_matches_quartz() {
 
 #[test]
 fn every_fire_time_in_a_zone_matches_quartz() {
-    let rows = rows("zoned");
-    assert!(rows.len() >= 250, "{} rows", rows.len());
-    for row in rows {
-        let (zone, spec, start) = (&row[1], &row[2], row[3].parse().unwrap());
-        let expected = listed(&row[4]);
-        let cron = quartz::read(spec)
-            .unwrap()
-            .in_zone(jiff::tz::db().get(zone).unwrap());
-        let mut found = Vec::new();
-        let mut after = start;
-        while let Search::Fires(at) = cron.next_after(after) {
-            found.push(at);
-            after = at;
-            if found.len() == 40 {
-                break;
-            }
-        }
-        assert_eq!(found, expected, "{spec:?} in {zone} after {start}");
+    crate::zoned_rows_match(VECTORS, read_in, fires_after);
+}
+
+/// `spec` read, in `zone` when given.
+fn read_in(spec: &str, zone: impl Into<Option<jiff::tz::TimeZone>>) -> QuartzCron {
+    let cron = quartz::read(spec).unwrap();
+    match zone.into() {
+        Some(zone) => cron.in_zone(zone),
+        None => cron,
+    }
+}
+
+/// The next fire time after `after`, if the search finds one.
+fn fires_after(cron: &QuartzCron, after: i64) -> Option<i64> {
+    match cron.next_after(after) {
+        Search::Fires(at) => Some(at),
+        Search::Never | Search::Endless => None,
     }
 }
 
 #[test]
 fn a_window_holds_each_fire_time_the_search_gives_in_it() {
-    let check = |cron: &QuartzCron, start: &str, days: i64, what: &str| {
-        let search = |after| match cron.next_after(after) {
-            Search::Fires(at) => Some(at),
-            _ => None,
-        };
-        let place = |window, out: &mut Vec<i64>, most| cron.push_starts(window, out, most);
-        crate::window_matches_search(search, place, start.parse().unwrap(), days, what);
-    };
-    for row in rows("fires") {
-        check(&quartz::read(&row[1]).unwrap(), &row[2], 45, &row[1]);
-    }
-    // A week from the new year, on a steady clock, and from hours before
-    // a change, across it.
-    for row in rows("zoned") {
-        let zone = jiff::tz::db().get(&row[1]).unwrap();
-        let cron = quartz::read(&row[2]).unwrap().in_zone(zone);
-        check(&cron, &row[3], 7, &format!("{:?} in {}", row[2], row[1]));
-    }
+    let place =
+        |cron: &QuartzCron, window, out: &mut Vec<i64>, most| cron.push_starts(window, out, most);
+    crate::windows_match_searches(VECTORS, read_in, fires_after, place);
 }
 
 #[test]

@@ -11,18 +11,12 @@ use stampede_fleet::spring::{self, NextRun};
 use crate::import::{lines, skipped};
 use stampede_fleet::time::{MICROS_PER_SECOND, Window};
 
+use crate::listed;
+
 const VECTORS: &str = include_str!("../data/spring_starts.tsv");
 
 fn rows(kind: &str) -> Vec<Vec<String>> {
     crate::vector_rows(VECTORS, kind)
-}
-
-fn listed(times: &str) -> Vec<i64> {
-    times
-        .split(',')
-        .filter(|at| !at.is_empty())
-        .map(|at| at.parse().unwrap())
-        .collect()
 }
 
 /// Up to `count` fire times of `spec`, each the next after the one
@@ -61,21 +55,15 @@ fn every_fire_time_matches_spring() {
 
 #[test]
 fn every_fire_time_in_a_zone_matches_spring() {
-    let rows = rows("zoned");
-    assert!(rows.len() >= 250, "{} rows", rows.len());
-    for row in rows {
-        let (zone, spec, start) = (&row[1], &row[2], row[3].parse().unwrap());
-        let expected = listed(&row[4]);
-        let cron = spring::read(spec)
-            .unwrap()
-            .in_zone(jiff::tz::db().get(zone).unwrap());
-        let (found, gave_up) = next_times(&cron, start, 40);
-        assert_eq!(found, expected, "{spec:?} in {zone} after {start}");
-        assert_eq!(
-            gave_up,
-            expected.len() < 40,
-            "{spec:?} in {zone} after {start}"
-        );
+    crate::zoned_rows_match(VECTORS, read_in, |cron, after| cron.next_after(after));
+}
+
+/// `spec` read, in `zone` when given.
+fn read_in(spec: &str, zone: impl Into<Option<jiff::tz::TimeZone>>) -> spring::SpringCron {
+    let cron = spring::read(spec).unwrap();
+    match zone.into() {
+        Some(zone) => cron.in_zone(zone),
+        None => cron,
     }
 }
 
@@ -92,24 +80,14 @@ fn every_refusal_matches_spring() {
 
 #[test]
 fn a_window_holds_each_fire_time_the_search_gives_in_it() {
-    let check = |cron: &spring::SpringCron, start: &str, days: i64, what: &str| {
-        let search = |after| match cron.search_after(after) {
-            NextRun::Fires(at) => Some(at),
-            _ => None,
-        };
-        let place = |window, out: &mut Vec<i64>, most| cron.push_starts(window, out, most);
-        crate::window_matches_search(search, place, start.parse().unwrap(), days, what);
+    let search = |cron: &spring::SpringCron, after| match cron.search_after(after) {
+        NextRun::Fires(at) => Some(at),
+        _ => None,
     };
-    for row in rows("fires") {
-        check(&spring::read(&row[1]).unwrap(), &row[2], 45, &row[1]);
-    }
-    // A week from the new year, on a steady clock, and from hours before
-    // a change, across it.
-    for row in rows("zoned") {
-        let zone = jiff::tz::db().get(&row[1]).unwrap();
-        let cron = spring::read(&row[2]).unwrap().in_zone(zone);
-        check(&cron, &row[3], 7, &format!("{:?} in {}", row[2], row[1]));
-    }
+    let place = |cron: &spring::SpringCron, window, out: &mut Vec<i64>, most| {
+        cron.push_starts(window, out, most)
+    };
+    crate::windows_match_searches(VECTORS, read_in, search, place);
 }
 
 #[test]
