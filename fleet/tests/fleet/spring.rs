@@ -262,3 +262,54 @@ fn a_line_with_a_zone_runs_on_its_wall_clock() {
     let refused = file::parse("spring\tj\t0 0 9 * * *\tZone=Mars/Olympus").skipped;
     assert_eq!(refused[0].field, "Zone");
 }
+
+/// A crontab, then a Kotlin source after a `# file:` line, pasted together.
+const CRONTAB_AND_KOTLIN: &str = r#"0 * * * * /usr/bin/backup
+# file: src/main/kotlin/Jobs.kt
+package com.example
+
+@Component
+class Jobs(private val reports: Reports) {
+    @Scheduled(cron = "0 0 * * * *", zone = "Europe/Berlin")
+    fun hourly() = reports.run("hourly")
+
+    // @Scheduled(cron = "0 0 1 * * *")
+    @Scheduled(cron = "0 0 2 * * *", zone = "UTC")
+    fun nightly() {
+        reports.run("${'$'}{nightly}")
+    }
+}
+"#;
+
+#[test]
+fn a_kotlin_source_pasted_after_a_crontab_reads_as_spring() {
+    let imported = import::import(CRONTAB_AND_KOTLIN, FleetFormat::Auto);
+    let formats: Vec<FleetFormat> = imported.parts.iter().map(|part| part.format).collect();
+    assert_eq!(
+        formats,
+        [FleetFormat::Crontab, FleetFormat::SpringScheduled]
+    );
+    let lines: Vec<(usize, &str, &str)> = imported
+        .file
+        .lines
+        .iter()
+        .map(|line| (line.line, line.id.as_str(), line.spec.as_str()))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            (1, "/usr/bin/backup", "0 * * * *"),
+            (7, "Jobs.hourly", "0 0 * * * *"),
+            (11, "Jobs.nightly", "0 0 2 * * *"),
+        ]
+    );
+    assert_eq!(
+        imported.file.lines[1].options.own("Zone"),
+        Some("Europe/Berlin")
+    );
+    assert!(
+        imported.file.skipped.is_empty(),
+        "{:?}",
+        imported.file.skipped
+    );
+}
