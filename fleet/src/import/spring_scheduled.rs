@@ -14,6 +14,7 @@
 //! (`${jobs.report:0 0 1 * * *}`) is read, with a note. Comments and the
 //! insides of other strings are passed over.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use super::NativeTranslation;
@@ -33,7 +34,8 @@ pub fn translate(text: &str) -> NativeTranslation {
     let mut out = NativeTranslation::default();
     let code = Code::new(text);
     let mut class = None;
-    let mut ids: Vec<String> = Vec::new();
+    // How many tasks each id names so far: a second on one method is `#2`.
+    let mut ids: HashMap<String, usize> = HashMap::new();
     let mut at = 0;
     while let Some(found) = code.next_word(at) {
         at = found.end;
@@ -63,10 +65,10 @@ pub fn translate(text: &str) -> NativeTranslation {
                     (None, Some(method)) => text[method].to_string(),
                     (_, None) => format!("line {}", code.line_at(found.start)),
                 };
-                let repeats = ids.iter().filter(|seen| **seen == id).count();
-                ids.push(id.clone());
-                if repeats > 0 {
-                    id = format!("{id}#{}", repeats + 1);
+                let seen = ids.entry(id.clone()).or_default();
+                *seen += 1;
+                if *seen > 1 {
+                    id = format!("{id}#{seen}");
                 }
                 read_annotation(&code, found.start, arguments, &id, &mut out);
                 if out.is_full() {
