@@ -350,10 +350,12 @@ fn day_of_week(cron: &QuartzCron, wall: Wall, cl: &mut BrokenDown, day: i64, mon
         std::cmp::Ordering::Greater => wanted + 7 - today,
         std::cmp::Ordering::Equal => 0,
     };
-    let stay = Step {
-        day,
+    // The day `add` days on in the month; the search starts it over
+    // when it moved.
+    let on = |add: i64, moved: bool| Step {
+        day: day + add,
         month,
-        moved: false,
+        moved,
     };
     if cron.last_day_of_week {
         let mut add = ahead(first);
@@ -363,37 +365,17 @@ fn day_of_week(cron: &QuartzCron, wall: Wall, cl: &mut BrokenDown, day: i64, mon
         while day + add + 7 <= last {
             add += 7;
         }
-        return if add > 0 {
-            Step {
-                day: day + add,
-                month,
-                moved: true,
-            }
-        } else {
-            stay
-        };
+        return on(add, add > 0);
     }
     if cron.nth_day_of_week != 0 {
-        let add = ahead(first);
-        let shifted = add > 0;
-        let day = day + add;
-        let week = day / 7 + i64::from(day % 7 > 0);
+        let shift = ahead(first);
+        let shifted_day = day + shift;
+        let week = shifted_day / 7 + i64::from(shifted_day % 7 > 0);
         let add = (i64::from(cron.nth_day_of_week) - week) * 7;
-        let day = day + add;
-        return if add < 0 || day > last {
+        return if add < 0 || shifted_day + add > last {
             next_month
-        } else if add > 0 || shifted {
-            Step {
-                day,
-                month,
-                moved: true,
-            }
         } else {
-            Step {
-                day,
-                month,
-                moved: false,
-            }
+            on(shift + add, add > 0 || shift > 0)
         };
     }
     let wanted = days
@@ -403,13 +385,7 @@ fn day_of_week(cron: &QuartzCron, wall: Wall, cl: &mut BrokenDown, day: i64, mon
     let add = ahead(wanted);
     if day + add > last {
         next_month
-    } else if add > 0 {
-        Step {
-            day: day + add,
-            month,
-            moved: true,
-        }
     } else {
-        stay
+        on(add, add > 0)
     }
 }
