@@ -1,8 +1,8 @@
 //! Spring cron expressions, placed as Spring Framework 7.0.9's
 //! `CronExpression` places them (the rules of Spring 5.3 on).
 //!
-//! - Six fields, on the wall clock of the line's zone (UTC unless
-//!   `Zone=` names one): second, minute, hour, day of month, month (`1-12` or
+//! - Six fields, on the wall clock of the line's zone (UTC unless `Zone=`
+//!   names one): second, minute, hour, day of month, month (`1-12` or
 //!   `JAN`..`DEC`) and day of week (`0-7` or `MON`..`SUN`, Sunday 0 or 7,
 //!   as cron counts), or one of the macros `@yearly`, `@annually`,
 //!   `@monthly`, `@weekly`, `@daily`, `@midnight`, `@hourly`.
@@ -14,8 +14,8 @@
 //! Spring's parser is followed for what it refuses and with which words,
 //! and its search ([`search`]) step by step, with its limit of 366
 //! attempts. Where Spring gives up, the task is not scheduled again;
-//! where it gives back a time already past (`L-30` and `L-31`), the task
-//! is due again at once. Either way the line's starts end there, with a
+//! where it gives back a time already past (`L-30` and `L-31`, some
+//! times at a zone's change), the task is due again at once. Either way the line's starts end there, with a
 //! notice ([`NextRun`]).
 //!
 //! Spring 4's `CronSequenceGenerator` differs: it has no macros, `L`, `W`
@@ -346,8 +346,8 @@ fn parse_bits(value: &str, unit: Unit) -> Result<Field, String> {
             }),
         };
         let (min, max, step) = read.map_err(|why| format!("{why} '{value}'"))?;
-        for value in (min..=max).step_by(step as usize) {
-            bits |= 1 << value;
+        for bit in (min..=max).step_by(step as usize) {
+            bits |= 1 << bit;
         }
     }
     Ok(Field::Bits(unit, bits))
