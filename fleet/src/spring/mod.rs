@@ -12,7 +12,7 @@
 //!   last day `n`) and `n#k` (its `k`-th) in the day of week.
 //!
 //! Spring's parser is followed for what it refuses and with which words,
-//! and its search ([`search`]) step by step, with its limit of 366
+//! and its search (the `search` module) step by step, with its limit of 366
 //! attempts. Where Spring gives up, the task is not scheduled again;
 //! where it gives back a time already past (`L-30` and `L-31`, some
 //! times at a zone's change), the task is due again at once. Either way the line's starts end there, with a
