@@ -102,8 +102,8 @@ struct Shown {
 
 #[derive(Clone, PartialEq)]
 enum Status {
-    /// On a worker, with the share done.
-    Running(f64),
+    /// On a worker ([`Background::share`] says how far).
+    Running,
     Done,
     Cancelled,
     /// The parameters cannot run; a bug, as the store settles them.
@@ -126,7 +126,7 @@ impl Runner {
     fn new() -> Self {
         Self {
             shown: RwSignal::new(None),
-            status: RwSignal::new(Status::Running(0.0)),
+            status: RwSignal::new(Status::Running),
             background: Background::new(),
             kept: StoredValue::new_local(queue::Kept::default()),
         }
@@ -147,7 +147,7 @@ impl Runner {
             self.kept.set_value(kept);
             return self.finish(params, run);
         }
-        self.status.set(Status::Running(0.0));
+        self.status.set(Status::Running);
         // The worker reads a query, as a link would carry this run.
         let query = State {
             seed,
@@ -157,7 +157,7 @@ impl Runner {
         .to_query();
         let on_progress = move |share| {
             if current() {
-                self.status.set(Status::Running(share));
+                self.background.share.set(share);
             }
         };
         let on_done = move |result: Result<QueueRun, String>| {
@@ -455,27 +455,17 @@ fn LaneChart(
 fn RunStatus(runner: Runner, params: Memo<QueueParams>, seed: Memo<u64>) -> impl IntoView {
     let status = runner.status;
     let state_name = move || match status.get() {
-        Status::Running(_) => "running",
+        Status::Running => "running",
         Status::Done => "done",
         Status::Cancelled => "cancelled",
         Status::Failed(_) => "failed",
         Status::WorkerFailed(_) => "worker-failed",
     };
-    let share = move || match status.get() {
-        Status::Running(share) => share,
-        _ => 1.0,
-    };
-    // Every share alike: the body is rebuilt when the status changes
-    // kind, not on every progress update.
-    let kind = Memo::new(move |_| match status.get() {
-        Status::Running(_) => Status::Running(0.0),
-        other => other,
-    });
-    let body = move || match kind.get() {
-        Status::Running(_) => background::progress(
+    let body = move || match status.get() {
+        Status::Running => background::progress(
             ["queue-progress", "queue-cancel"],
             "Simulating in the background ",
-            share,
+            runner.background,
             move || {
                 runner.cancel();
                 status.set(Status::Cancelled);

@@ -33,8 +33,8 @@ use crate::worker;
 #[derive(Clone, PartialEq)]
 enum Status {
     Off,
-    /// On the worker, with the share done.
-    Running(f64),
+    /// On the workers ([`Background::share`] says how far).
+    Running,
     Done,
     Cancelled,
     Failed(String),
@@ -85,7 +85,7 @@ impl Replicator {
         if params.replications == 0 {
             return self.status.set(Status::Off);
         }
-        self.status.set(Status::Running(0.0));
+        self.status.set(Status::Running);
         let ranges = split_runs(params.replications, workers());
         let runs = f64::from(params.replications);
         let query = State {
@@ -104,8 +104,8 @@ impl Replicator {
                 move |share: f64| {
                     if current() {
                         done.borrow_mut()[index] = share * size;
-                        self.status
-                            .set(Status::Running(done.borrow().iter().sum::<f64>() / runs));
+                        let share = done.borrow().iter().sum::<f64>() / runs;
+                        self.background.share.set(share);
                     }
                 }
             };
@@ -253,7 +253,7 @@ pub fn ReplicationStatus(replicator: Replicator, ids: StatusIds) -> impl IntoVie
     let status = replicator.status;
     let state_name = move || match status.get() {
         Status::Off => "off",
-        Status::Running(_) => "running",
+        Status::Running => "running",
         Status::Done => "done",
         Status::Cancelled => "cancelled",
         Status::Failed(_) => "failed",
@@ -267,18 +267,8 @@ pub fn ReplicationStatus(replicator: Replicator, ids: StatusIds) -> impl IntoVie
         };
         store.set(QueueParams::REPLICATIONS.key, &runs.to_string());
     };
-    let share = move || match status.get() {
-        Status::Running(share) => share,
-        _ => 1.0,
-    };
-    // Every share alike: the body is rebuilt when the status changes
-    // kind, not on every progress update.
-    let kind = Memo::new(move |_| match status.get() {
-        Status::Running(_) => Status::Running(0.0),
-        other => other,
-    });
     let body = move || {
-        match kind.get() {
+        match status.get() {
         Status::Off => view! {
             <button type="button" id=ids.replicate on:click=replicate>
                 {format!("Replicate ×{DEFAULT_REPLICATIONS}")}
@@ -286,10 +276,10 @@ pub fn ReplicationStatus(replicator: Replicator, ids: StatusIds) -> impl IntoVie
             " One seed is one sample: run every lane under more seeds for the figures' 95 % intervals."
         }
         .into_any(),
-        Status::Running(_) => background::progress(
+        Status::Running => background::progress(
             [ids.progress, ids.cancel],
             "Replicating in the background ",
-            share,
+            replicator.background,
             move || {
                 replicator.cancel();
                 status.set(Status::Cancelled);
