@@ -17,6 +17,8 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
+use stampede_core::field::shorten;
+
 use super::NativeTranslation;
 use crate::line::System;
 use crate::time::UTC_NAMES;
@@ -122,7 +124,7 @@ fn read_annotation(
             "cron",
             format!(
                 "the expression is {}, not a string written here",
-                code.text[cron].trim()
+                shorten(code.text[cron].trim())
             ),
         );
         return;
@@ -141,7 +143,10 @@ fn read_annotation(
         Some((key, Some(default))) => {
             out.note(
                 spec_line,
-                format!("read as ${{{key}}}'s default; the application's property may set another"),
+                format!(
+                    "read as ${{{}}}'s default; the application's property may set another",
+                    shorten(key)
+                ),
             );
             let start = literal.start + written.len() - default.len() - 1;
             (default, Some(start..start + default.len()))
@@ -150,7 +155,10 @@ fn read_annotation(
             return out.skip(
                 spec_line,
                 "cron",
-                format!("the expression is the property {key}, which the source does not hold"),
+                format!(
+                    "the expression is the property {}, which the source does not hold",
+                    shorten(key)
+                ),
             );
         }
     };

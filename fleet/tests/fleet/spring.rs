@@ -313,3 +313,13 @@ fn a_kotlin_source_pasted_after_a_crontab_reads_as_spring() {
         imported.file.skipped
     );
 }
+
+#[test]
+fn a_long_expression_not_written_as_a_string_is_named_short() {
+    let constant = "A".repeat(100_000);
+    let text = format!("class J {{\n  @Scheduled(cron = {constant})\n  void run() {{}}\n}}\n");
+    let translation = spring_scheduled::translate(&text);
+    let reason = &translation.skipped[0].reason;
+    assert!(reason.len() < 300, "{} bytes", reason.len());
+    assert!(reason.starts_with("the expression is AAA"), "{reason}");
+}
