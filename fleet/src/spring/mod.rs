@@ -186,9 +186,16 @@ pub fn read(spec: &str) -> Result<SpringCron, InvalidInput> {
         let second = parse_bits(second, Unit::Second)?;
         let minute = parse_bits(minute, Unit::Minute)?;
         let hour = parse_bits(hour, Unit::Hour)?;
-        let day_of_month = parse_days_of_month(day_of_month)?;
+        let day_of_month = parse_day_field(
+            day_of_month,
+            Unit::DayOfMonth,
+            ['L', 'W'],
+            day_of_month_rule,
+        )?;
         let month = parse_bits(&replace_names(month, &MONTHS), Unit::Month)?;
-        let day_of_week = parse_days_of_week(&replace_names(day_of_week, &DAYS))?;
+        let day_of_week = replace_names(day_of_week, &DAYS);
+        let day_of_week =
+            parse_day_field(&day_of_week, Unit::DayOfWeek, ['L', '#'], day_of_week_rule)?;
         Ok([day_of_week, month, day_of_month, hour, minute, second])
     })()
     .map_err(|why: String| refused(format!("{why} in cron expression \"{expression}\"")))?;
@@ -209,36 +216,25 @@ fn replace_names(value: &str, names: &[&str]) -> String {
     value
 }
 
-fn parse_days_of_month(value: &str) -> Result<Field, String> {
-    let is_rule = |value: &str| value.contains(['L', 'W']);
-    if !is_rule(value) {
-        return parse_date_bits(value, Unit::DayOfMonth);
+/// `CronField.parseDaysOfMonth` and `parseDaysOfWeek`: a day field of
+/// `unit`, whose parts holding one of `marks` are day rules read by
+/// `rule`. A list holding a rule is whichever of its parts comes first.
+fn parse_day_field(
+    value: &str,
+    unit: Unit,
+    marks: [char; 2],
+    rule: fn(&str) -> Result<DayRule, String>,
+) -> Result<Field, String> {
+    if !value.contains(marks) {
+        return parse_date_bits(value, unit);
     }
-    parse_list(value, |part| {
-        if is_rule(part) {
-            day_of_month_rule(part).map(|rule| Field::Rule(Unit::DayOfMonth, rule))
+    let part = |part: &str| {
+        if part.contains(marks) {
+            rule(part).map(|rule| Field::Rule(unit, rule))
         } else {
-            parse_date_bits(part, Unit::DayOfMonth)
+            parse_date_bits(part, unit)
         }
-    })
-}
-
-fn parse_days_of_week(value: &str) -> Result<Field, String> {
-    let is_rule = |value: &str| value.contains(['L', '#']);
-    if !is_rule(value) {
-        return parse_date_bits(value, Unit::DayOfWeek);
-    }
-    parse_list(value, |part| {
-        if is_rule(part) {
-            day_of_week_rule(part).map(|rule| Field::Rule(Unit::DayOfWeek, rule))
-        } else {
-            parse_date_bits(part, Unit::DayOfWeek)
-        }
-    })
-}
-
-/// `CronField.parseList`: a list with a day rule among its parts.
-fn parse_list(value: &str, part: impl Fn(&str) -> Result<Field, String>) -> Result<Field, String> {
+    };
     let mut parts = value.split(',').map(part).collect::<Result<Vec<_>, _>>()?;
     Ok(if parts.len() == 1 {
         parts.remove(0)
