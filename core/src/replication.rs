@@ -138,13 +138,13 @@ pub struct PercentileBand {
 impl PercentileBand {
     /// The band of `runs`, one series each, over the bins all of them
     /// have.
-    pub fn of(runs: &[Vec<u32>]) -> Self {
+    pub fn of<T: Copy + Into<f64>>(runs: &[Vec<T>]) -> Self {
         let bins = runs.iter().map(Vec::len).min().unwrap_or(0);
         let mut band = Self::default();
         let mut column = Vec::with_capacity(runs.len());
         for bin in 0..bins {
             column.clear();
-            column.extend(runs.iter().map(|run| f64::from(run[bin])));
+            column.extend(runs.iter().map(|run| run[bin].into()));
             sort_as_total_cmp(&mut column);
             let at = |p| quantile_sorted(&column, p).unwrap_or(0.0);
             band.p10.push(at(0.1));
@@ -214,6 +214,6 @@ mod tests {
         assert_eq!(band.p10, [1.0, 10.0, 5.0]);
         assert_eq!(band.p50, [5.0, 50.0, 5.0]);
         assert_eq!(band.p90, [9.0, 90.0, 5.0]);
-        assert_eq!(PercentileBand::of(&[]), PercentileBand::default());
+        assert_eq!(PercentileBand::of::<u32>(&[]), PercentileBand::default());
     }
 }

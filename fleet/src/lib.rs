@@ -18,7 +18,8 @@
 //!   line's types); the schedulers, each a module ([`cron`], [`croniter`],
 //!   [`jenkins`], [`puppet`], [`quartz`], [`spring`], [`systemd`], [`temporal`],
 //!   [`prometheus`], [`zoned`]); the dispatcher [`plan`] that reads a line by its system;
-//!   the fleet file ([`mod@file`]) and the expansion here; then the
+//!   the fleet file ([`mod@file`]) and the expansion here, with its range
+//!   across draws of the delays some schedulers draw ([`chance`]); then the
 //!   importers of native formats ([`import`]), the fix ([`fix`],
 //!   [`level`]), what a small change moves ([`stability`]) and the link's
 //!   fragment ([`link`]). A model never imports the panel.
@@ -26,6 +27,7 @@
 //!   (`stampede_core::panels::fleet`, read by the one URL codec); this
 //!   layer reads, fixes and probes a fleet with them.
 
+pub mod chance;
 pub mod cron;
 pub mod croniter;
 pub mod file;
@@ -137,6 +139,11 @@ pub struct Expansion<'a> {
     pub notices: Vec<FleetNotice>,
     /// The line at which [`MOST_STARTS`] was reached, when it was.
     pub stopped_at_line: Option<usize>,
+    /// The load across draws of the delays real schedulers draw at run
+    /// time, when a line draws any: the figures above are one draw.
+    /// [`import::Imported::expand`] gives it; [`expand`] alone does not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drawn: Option<chance::DrawnRange>,
 }
 
 /// Expands every line of a fleet over `[from, from + horizon)`, `from` in
@@ -187,6 +194,7 @@ pub fn expand(
         running_peak,
         notices,
         stopped_at_line: read.stopped_at_line,
+        drawn: None,
     })
 }
 

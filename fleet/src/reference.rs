@@ -106,6 +106,7 @@ fn expand_by_sorting(lines: &[FleetLine], from: i64, horizon: Horizon) -> Expans
         running_per_minute,
         notices: Vec::new(),
         stopped_at_line,
+        drawn: None,
     }
 }
 

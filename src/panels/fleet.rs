@@ -460,16 +460,43 @@ fn concurrency_plot(params: &FleetParams, read: &FleetRead) -> (Plot, usize) {
         what,
         ..
     } = read.load.against(params.capacity_unit);
-    let (values, x_desc) = match params.view {
+    let shown = match params.view {
         HeatView::Day => {
             let first = heatmap::shown_day(read, params.day) as usize * 1440;
-            (values[first..first + 1440].to_vec(), "hour of the day")
+            first..first + 1440
         }
-        HeatView::Week => (values, "hours into the week"),
+        HeatView::Week => 0..values.len(),
     };
+    let x_desc = match params.view {
+        HeatView::Day => "hour of the day",
+        HeatView::Week => "hours into the week",
+    };
+    let values = values[shown.clone()].to_vec();
     let capacity = f64::from(params.capacity);
     let over = values.iter().filter(|&&v| v > capacity).count();
-    let tallest = values.iter().copied().fold(capacity, f64::max);
+    // The load on most nights, where the fleet draws random delays: the
+    // bars are one draw of them.
+    let drawn = read
+        .load
+        .drawn
+        .as_ref()
+        .zip(read.load.drawn_band(params.capacity_unit));
+    let band = drawn.map(|(drawn, band)| Layer::Band {
+        points: shown
+            .clone()
+            .enumerate()
+            .map(|(x, minute)| (x as f64 / 60.0, band.p10[minute], band.p90[minute]))
+            .collect(),
+        ink: Ink::Series(1),
+        label: Some(format!("10th to 90th percentile of {} draws", drawn.draws)),
+    });
+    let band_top = drawn.map_or(0.0, |(_, band)| {
+        band.p90[shown].iter().copied().fold(0.0, f64::max)
+    });
+    let tallest = values
+        .iter()
+        .copied()
+        .fold(capacity.max(band_top), f64::max);
     let unit = match params.capacity_unit {
         CapacityUnit::Workers => "workers",
         CapacityUnit::PerSecond => "a second",
@@ -481,20 +508,26 @@ fn concurrency_plot(params: &FleetParams, read: &FleetRead) -> (Plot, usize) {
         y_desc: format!("{what} per minute"),
         x_tick: chart::number_tick,
         y_tick: chart::number_tick,
-        layers: vec![
-            Layer::Bars {
-                start: 0.0,
-                width: 1.0 / 60.0,
-                heights: values,
-                ink: Ink::Series(0),
-                label: Some(what.into()),
-            },
-            Layer::Level {
-                y: capacity,
-                ink: Ink::Reference,
-                label: format!("capacity {} {unit}", count(u64::from(params.capacity))),
-            },
-        ],
+        layers: band
+            .into_iter()
+            .chain([
+                Layer::Bars {
+                    start: 0.0,
+                    width: 1.0 / 60.0,
+                    heights: values,
+                    ink: Ink::Series(0),
+                    label: Some(match drawn {
+                        Some(_) => format!("{what}, one draw"),
+                        None => what.into(),
+                    }),
+                },
+                Layer::Level {
+                    y: capacity,
+                    ink: Ink::Reference,
+                    label: format!("capacity {} {unit}", count(u64::from(params.capacity))),
+                },
+            ])
+            .collect(),
     };
     (plot, over)
 }

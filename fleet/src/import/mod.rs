@@ -108,7 +108,8 @@ pub struct InputAccount {
 
 impl Imported {
     /// The fleet's expansion ([`crate::expand`]) with the importer's notes
-    /// (such as GitHub's late scheduled runs) among its notices, by line.
+    /// (such as GitHub's late scheduled runs) among its notices, by line,
+    /// and its range across draws of the delays drawn at run time.
     pub fn expand(
         &self,
         from: i64,
@@ -118,6 +119,7 @@ impl Imported {
         let mut expansion = crate::expand(&self.file.lines, from, horizon, seed)?;
         expansion.notices.extend(self.notes.iter().cloned());
         expansion.notices.sort_by_key(|notice| notice.line);
+        expansion.drawn = crate::chance::DrawnRange::of(&self.file.lines, from, horizon, seed);
         Ok(expansion)
     }
 }

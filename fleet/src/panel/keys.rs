@@ -4,6 +4,7 @@
 
 use crate::time::{self, SECONDS_PER_DAY};
 use stampede_core::key_numbers::KeyNumber;
+use stampede_core::stats::quantile_sorted;
 use stampede_core::units::{count, counted, significant};
 
 use stampede_core::panels::fleet::FleetParams;
@@ -40,11 +41,14 @@ pub fn key_numbers(
             count(load.total_starts),
             "every start in the 7 days from the week's first midnight (UTC)",
         ),
-        KeyNumber::new(
-            "peak-minute",
-            "Busiest minute",
-            peak(load, read.from),
-            "most starts in one minute [m, m + 1), the earliest of a tie",
+        drawn_peak(
+            KeyNumber::new(
+                "peak-minute",
+                "Busiest minute",
+                peak(load, read.from),
+                "most starts in one minute [m, m + 1), the earliest of a tie",
+            ),
+            load,
         ),
         KeyNumber::new(
             "peak-second",
@@ -93,6 +97,24 @@ fn peak(load: &WeekLoad, from: i64) -> String {
         counted(u64::from(load.peak_starts), "start", "starts"),
         minute_words(from, minute)
     )
+}
+
+/// The busiest minute's key number, with its spread across the draws
+/// beside it when the fleet draws random delays: the shown figure is one
+/// night of many.
+fn drawn_peak(number: KeyNumber, load: &WeekLoad) -> KeyNumber {
+    let Some(drawn) = &load.drawn else {
+        return number;
+    };
+    let busiest: Vec<f64> = drawn.busiest.iter().map(|&n| f64::from(n)).collect();
+    let at = |p| quantile_sorted(&busiest, p).unwrap_or(0.0);
+    number.beside(format!(
+        "this is one draw of the random delays; across {} more, the busiest minute holds {} \
+         starts at the median and {} or fewer on 9 nights in 10",
+        drawn.draws,
+        significant(at(0.5), 3),
+        significant(at(0.9), 3)
+    ))
 }
 
 /// "Mon 00:00": minute `minute` of the week from `from`, its day of the
@@ -177,7 +199,7 @@ fn over_capacity_after(params: &FleetParams, from: i64, fix: &FleetFix) -> KeyNu
 /// says.
 fn over_capacity(params: &FleetParams, load: &WeekLoad) -> KeyNumber {
     let (over, _, formula) = minutes_over(params, load);
-    KeyNumber::new(
+    let number = KeyNumber::new(
         "over-capacity",
         "Minutes over capacity",
         format!(
@@ -186,5 +208,19 @@ fn over_capacity(params: &FleetParams, load: &WeekLoad) -> KeyNumber {
             count(u64::from(WEEK_MINUTES))
         ),
         formula,
-    )
+    );
+    match load.drawn_band(params.capacity_unit) {
+        Some(band) => number.beside(format!(
+            "in this draw of the random delays; {} go over it on at least 1 night in 10",
+            counted(
+                band.p90
+                    .iter()
+                    .filter(|&&p90| p90 > f64::from(params.capacity))
+                    .count() as u64,
+                "minute",
+                "minutes"
+            )
+        )),
+        None => number,
+    }
 }

@@ -9,8 +9,10 @@
 
 use serde::{Deserialize, Serialize};
 use stampede_core::panels::fleet::CapacityUnit;
+use stampede_core::replication::PercentileBand;
 
 use crate::Expansion;
+use crate::chance::DrawnRange;
 use crate::line::FleetLine;
 use crate::time::MICROS_PER_SECOND;
 
@@ -61,6 +63,9 @@ pub struct WeekLoad {
     pub running_peak: Option<f64>,
     /// The line at which expansion stopped at its limit, when it did.
     pub stopped_at_line: Option<u32>,
+    /// The load across draws of the delays real schedulers draw at run
+    /// time, when a line draws any: the figures above are one draw.
+    pub drawn: Option<DrawnRange>,
 }
 
 /// The load a capacity is held against, minute by minute, as its unit
@@ -92,6 +97,18 @@ impl WeekLoad {
             }
         }
         (over, worst)
+    }
+
+    /// The spread across draws of the load `unit` counts, when the fleet
+    /// draws random delays; none for requests a second, which only the
+    /// shown draw counts.
+    pub fn drawn_band(&self, unit: CapacityUnit) -> Option<&PercentileBand> {
+        let drawn = self.drawn.as_ref()?;
+        match (unit, &drawn.running) {
+            (CapacityUnit::Workers, Some(running)) if self.running.is_some() => Some(running),
+            (CapacityUnit::Workers, _) => Some(&drawn.starts),
+            (CapacityUnit::PerSecond, _) => None,
+        }
     }
 
     pub fn against(&self, unit: CapacityUnit) -> CapacityLoad {
@@ -248,5 +265,6 @@ pub(super) fn week_load(expansion: &Expansion, jobs: &JobsByLine, job_count: usi
         shared_starts: expansion.shared.starts,
         running_p99,
         stopped_at_line: expansion.stopped_at_line.map(|line| line as u32),
+        drawn: expansion.drawn.clone(),
     }
 }

@@ -101,6 +101,34 @@ export interface FleetInputPart {
   jobs: number;
 }
 
+/** A line whose starts are drawn at run time, and how. */
+export interface DrawnLine {
+  line: number;
+  /** The delay's law in words. */
+  law: string;
+}
+
+/** Per minute of the horizon, the 10th, 50th and 90th percentiles across the draws. */
+export interface PercentileBand {
+  p10: number[];
+  p50: number[];
+  p90: number[];
+}
+
+/** The load across draws of the delays schedulers draw at run time. */
+export interface DrawnRange {
+  draws: number;
+  lines: DrawnLine[];
+  /** Starts in each minute. */
+  starts: PercentileBand;
+  /** Weighted jobs running in each minute; null when no line gives a Duration. */
+  running: PercentileBand | null;
+  /** The most starts in any one minute, in each draw, fewest first. */
+  busiest: number[];
+  /** The minutes in which a draw started a line that draws: where the delays reach. */
+  reached: number[];
+}
+
 /** A fleet's starts over the horizon and the load they make. */
 export interface FleetResult {
   from: number;
@@ -121,6 +149,12 @@ export interface FleetResult {
   notices: FleetNotice[];
   /** The line at which 2,000,000 starts were reached, if they were. */
   stopped_at_line: number | null;
+  /**
+   * Present when a line's scheduler draws a delay at run time (cronie's
+   * RANDOM_DELAY, systemd's RandomizedDelaySec, ...): the figures above are
+   * one draw under `seed`, and this is the load across 20 more.
+   */
+  drawn?: DrawnRange;
   /** Where every line of the text went. */
   input: FleetInput;
   /** Lines that could not be read; the others are expanded all the same. */

@@ -36,12 +36,13 @@ fn fleet_takes_and_returns_its_declared_shape() {
         "cron\tbackup\t*/30 * * * *\tDuration=1h\n\
          cron\treport\t0 * * * *\n\
          cron\tbroken\t0 * * * *\n\
+         cron\tnightly\t0 1 * * *\tRANDOM_DELAY=30\n\
          bogus\tx\t* * * * *\n",
         FleetFormat::Auto,
     );
     imported.file.lines[2].spec = "61 * * * *".to_string();
+    let expansion = imported.expand(0, Horizon::hours(2).unwrap(), 0).unwrap();
     let read = &imported.file;
-    let expansion = stampede_fleet::expand(&read.lines, 0, Horizon::hours(2).unwrap(), 0).unwrap();
     let result = FleetResult {
         expansion: &expansion,
         input: imported.input(),
@@ -57,6 +58,9 @@ fn fleet_takes_and_returns_its_declared_shape() {
         ("FleetResult", "SkippedLine", |v| &v["skipped"][0]),
         ("FleetResult", "FleetInput", |v| &v["input"]),
         ("FleetInput", "FleetInputPart", |v| &v["parts"][0]),
+        ("FleetResult", "DrawnRange", |v| &v["drawn"]),
+        ("DrawnRange", "DrawnLine", |v| &v["lines"][0]),
+        ("DrawnRange", "PercentileBand", |v| &v["starts"]),
         ("BusyMinute", "FleetStart", |v| &v["jobs"][0]),
     ];
     assert_shape(TYPES, "FleetResult", &value, nested);

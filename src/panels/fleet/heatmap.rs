@@ -47,6 +47,9 @@ pub struct Grid {
     from: i64,
     /// Cells to mark with a dot.
     pub marks: Vec<usize>,
+    /// Cells a random delay drawn at run time can start a job in, by
+    /// the draws of [`WeekLoad::drawn`]: underlined.
+    pub reached: Vec<usize>,
 }
 
 impl Grid {
@@ -90,7 +93,7 @@ impl Grid {
                 (7, 24, 0, values)
             }
         };
-        Self {
+        let mut grid = Self {
             view,
             rows,
             cols,
@@ -99,18 +102,28 @@ impl Grid {
             first_minute,
             from: read.from,
             marks: Vec::new(),
+            reached: Vec::new(),
+        };
+        if let Some(drawn) = &load.drawn {
+            grid.reached = grid.cells_of(&drawn.reached);
         }
+        grid
     }
 
     /// Marks the cells holding any of the week's `minutes`.
     pub fn mark_minutes(&mut self, minutes: &[u32]) {
-        let mut marks: Vec<usize> = minutes
+        self.marks = self.cells_of(minutes);
+    }
+
+    /// The cells holding any of the week's `minutes`, in order.
+    fn cells_of(&self, minutes: &[u32]) -> Vec<usize> {
+        let mut cells: Vec<usize> = minutes
             .iter()
             .filter_map(|&minute| self.cell_of_minute(minute))
             .collect();
-        marks.sort_unstable();
-        marks.dedup();
-        self.marks = marks;
+        cells.sort_unstable();
+        cells.dedup();
+        cells
     }
 
     fn cell_of_minute(&self, minute: u32) -> Option<usize> {
@@ -199,8 +212,13 @@ impl Grid {
         } else {
             &load.by_minute
         };
+        let reach = if self.reached.binary_search(&cell).is_ok() {
+            "; a delay drawn at run time can start a job here, so this is one draw"
+        } else {
+            ""
+        };
         format!(
-            "{}: {}{}",
+            "{}: {}{}{reach}",
             self.cell_time(cell),
             self.value_text(cell),
             named_jobs(lists, index, read)
@@ -350,6 +368,14 @@ pub fn draw(area: &Area, pen: &Pen, grid: &Grid, max: f64, focus: Option<usize>)
         area.draw(&Rectangle::new(layout.rect(cell, ratio), color.filled()))?;
     }
     draw_axes(area, pen, grid, &layout, ratio)?;
+    let rule = pen.px(2.0) as i32;
+    for &cell in &grid.reached {
+        let [(x0, _), (x1, y1)] = layout.rect(cell, ratio);
+        area.draw(&Rectangle::new(
+            [(x0, y1 - rule), (x1, y1)],
+            pen.ink(Ink::Series(1)).filled(),
+        ))?;
+    }
     for &cell in &grid.marks {
         let [(x0, y0), (x1, y1)] = layout.rect(cell, ratio);
         let radius = ((x1 - x0).min(y1 - y0) / 4).max(pen.px(1.5) as i32);
@@ -382,7 +408,7 @@ pub fn draw(area: &Area, pen: &Pen, grid: &Grid, max: f64, focus: Option<usize>)
     if let Some(cell) = focus.filter(|&cell| cell < grid.values.len()) {
         outline(area, pen, &layout, cell, ratio, Ink::Muted)?;
     }
-    legend(area, pen, max, grid.running, &layout, ratio, css_h)
+    legend(area, pen, max, grid, &layout, ratio, css_h)
 }
 
 fn outline(area: &Area, pen: &Pen, layout: &Layout, cell: usize, ratio: f64, ink: Ink) -> Drawn {
@@ -440,7 +466,7 @@ fn legend(
     area: &Area,
     pen: &Pen,
     max: f64,
-    running: bool,
+    grid: &Grid,
     layout: &Layout,
     ratio: f64,
     css_h: f64,
@@ -466,9 +492,14 @@ fn legend(
         (x - pen.px(10.0) as i32, y + h / 2),
         style.clone(),
     ))?;
-    let what = if running { "running" } else { "starts" };
+    let what = if grid.running { "running" } else { "starts" };
+    let reach = if grid.reached.is_empty() {
+        ""
+    } else {
+        " in one draw; underlined: where delays drawn at run time can start a job"
+    };
     area.draw(&Text::new(
-        format!("{} {what} a cell", significant(max, 3)),
+        format!("{} {what} a cell{reach}", significant(max, 3)),
         (x + w + pen.px(6.0) as i32, y + h / 2),
         style,
     ))

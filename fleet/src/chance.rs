@@ -1,0 +1,117 @@
+//! The load of a fleet whose schedulers draw delays at run time, across
+//! many draws rather than one.
+//!
+//! cronie's `RANDOM_DELAY`, systemd's `RandomizedDelaySec` and the other
+//! random delays are drawn by the real machine, not by us: an expansion
+//! under the page's seed is one night among many. [`DrawnRange::of`]
+//! expands the lines that draw under [`DRAWS`] further seeds
+//! ([`stampede_core::replication::seeds`]) and gives, minute by minute, the
+//! 10th, 50th and 90th percentiles of the load across them: on nine nights
+//! in ten a minute holds no more than its 90th. Lines that draw nothing are
+//! expanded once and added to every draw.
+
+use serde::{Deserialize, Serialize};
+use stampede_core::replication::{self, PercentileBand};
+
+use crate::cron::Horizon;
+use crate::file::FleetLine;
+use crate::plan::LinePlan;
+
+/// How many draws the range is taken over.
+pub const DRAWS: u32 = 20;
+
+/// A line whose starts are drawn, and how they are drawn.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrawnLine {
+    pub line: usize,
+    /// The delay's law in words, as the line's notice gives it.
+    pub law: String,
+}
+
+/// The load across [`DRAWS`] draws of the random delays.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DrawnRange {
+    pub draws: u32,
+    pub lines: Vec<DrawnLine>,
+    /// Starts in each minute of the horizon, across the draws.
+    pub starts: PercentileBand,
+    /// Weighted jobs running in each minute across the draws, when a line
+    /// gives a duration.
+    pub running: Option<PercentileBand>,
+    /// The most starts in any one minute, in each draw, fewest first.
+    pub busiest: Vec<u32>,
+    /// The minutes in which a draw started a line that draws, in order:
+    /// where the random delays reach.
+    pub reached: Vec<u32>,
+}
+
+impl DrawnRange {
+    /// The range of `lines` over `[from, from + horizon)`, or `None` when
+    /// no line draws at random. `seed` is the page's: the draws' seeds
+    /// come from it, none equal to it.
+    pub fn of(lines: &[FleetLine], from: i64, horizon: Horizon, seed: u64) -> Option<Self> {
+        let mut drawn_lines = Vec::new();
+        let mut drawn = Vec::new();
+        let mut fixed = Vec::new();
+        for line in lines {
+            match LinePlan::read(line, seed)
+                .ok()
+                .and_then(|plan| plan.drawn_delays())
+            {
+                Some(law) => {
+                    drawn_lines.push(DrawnLine {
+                        line: line.line,
+                        law,
+                    });
+                    drawn.push(line.clone());
+                }
+                None => fixed.push(line.clone()),
+            }
+        }
+        if drawn.is_empty() {
+            return None;
+        }
+        let minutes = horizon.in_minutes() as usize;
+        let load = |lines: &[FleetLine], seed: u64| {
+            let read = crate::read_starts(lines, from, horizon, seed, &mut Vec::new());
+            let running = crate::running_sums(&read.running_changes, minutes);
+            (read.starts_per_minute, running)
+        };
+        let (fixed_starts, fixed_running) = load(&fixed, seed);
+        let mut starts = Vec::with_capacity(DRAWS as usize);
+        let mut running = Vec::with_capacity(DRAWS as usize);
+        let mut reached = vec![false; minutes];
+        for draw_seed in replication::seeds(seed, DRAWS) {
+            let (mut draw_starts, mut draw_running) = load(&drawn, draw_seed);
+            for ((count, fixed), reached) in
+                draw_starts.iter_mut().zip(&fixed_starts).zip(&mut reached)
+            {
+                *reached |= *count > 0;
+                *count += fixed;
+            }
+            for (count, fixed) in draw_running.iter_mut().zip(&fixed_running) {
+                *count += fixed;
+            }
+            starts.push(draw_starts);
+            running.push(draw_running);
+        }
+        let mut busiest: Vec<u32> = starts
+            .iter()
+            .map(|draw| draw.iter().copied().max().unwrap_or(0))
+            .collect();
+        busiest.sort_unstable();
+        let any_duration = lines
+            .iter()
+            .any(|line| line.options.duration_seconds.is_some());
+        Some(Self {
+            draws: DRAWS,
+            lines: drawn_lines,
+            starts: PercentileBand::of(&starts),
+            running: any_duration.then(|| PercentileBand::of(&running)),
+            busiest,
+            reached: (0..minutes as u32)
+                .filter(|&minute| reached[minute as usize])
+                .collect(),
+        })
+    }
+}
