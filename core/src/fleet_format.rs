@@ -21,5 +21,6 @@ choice_enum! {
         Kubernetes = ("k8s", "Kubernetes CronJob YAML"),
         GithubActions = ("gha", "GitHub Actions workflow YAML"),
         Temporal = ("temporal", "Temporal schedule JSON"),
+        EventBridge = ("eventbridge", "EventBridge Scheduler (CloudFormation, SAM, Terraform JSON)"),
     }
 }

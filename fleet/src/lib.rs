@@ -17,6 +17,7 @@
 //!   dates; it imports nothing else from the crate) and [`mod@line`] (a fleet
 //!   line's types); the schedulers, each a module ([`cron`], [`croniter`],
 //!   [`jenkins`], [`puppet`], [`quartz`], [`spring`], [`systemd`], [`temporal`],
+//!   [`eventbridge`],
 //!   [`prometheus`], [`zoned`]); the dispatcher [`plan`] that reads a line by its system;
 //!   the fleet file ([`mod@file`]) and the expansion here, with its range
 //!   across draws of the delays some schedulers draw ([`chance`]); then the
@@ -30,6 +31,7 @@
 pub mod chance;
 pub mod cron;
 pub mod croniter;
+pub mod eventbridge;
 pub mod file;
 pub mod fix;
 pub mod import;
@@ -323,6 +325,9 @@ fn placement_notices(
         });
     }
     if let Some(message) = plan.stops_searching(starts) {
+        notices.push(FleetNotice { line, message });
+    }
+    if let Some(message) = plan.anchor_notice() {
         notices.push(FleetNotice { line, message });
     }
     let searched = plan.last_searched();

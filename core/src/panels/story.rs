@@ -418,6 +418,9 @@ fn fleet(facts: &StepFacts) -> Vec<String> {
         Sample::GithubActions => "GitHub Actions workflows across repositories",
         Sample::QuartzJobs => "a Java service's Quartz triggers, written alike",
         Sample::SpringJobs => "a Spring application's scheduled tasks, written alike",
+        Sample::EventBridge => {
+            "a CloudFormation template's EventBridge schedules, most without a window"
+        }
     };
     let mut text = vec![format!(
         "Real schedulers spread work if asked. This sample, {} jobs in all, is {what}.",

@@ -10,6 +10,7 @@
 use super::window::NightHours;
 use super::{FixChange, SpreadWindow};
 use crate::cron;
+use crate::eventbridge::{EventBridgeSchedule, Expression};
 use crate::file::parse_duration;
 use crate::line::FleetLine;
 use crate::systemd::calendar;
@@ -133,6 +134,36 @@ pub fn temporal(line: &FleetLine, night: Option<NightHours>) -> FixChange {
             options: vec![("Jitter".into(), go_duration(seconds))],
         },
         Err(why) => FixChange::kept(why),
+    }
+}
+
+/// The EventBridge Scheduler fix: a flexible window (`Window=`, its
+/// `MaximumWindowInMinutes`) as long as the line's window, to the
+/// night's end for a nightly line.
+pub fn eventbridge(line: &FleetLine, night: Option<NightHours>) -> FixChange {
+    if line.options.own("Window").is_some() {
+        return FixChange::kept(
+            "its flexible window already spreads it: AWS invokes it somewhere within Window= minutes",
+        );
+    }
+    let schedule = match EventBridgeSchedule::read(line, 0) {
+        Ok(schedule) => schedule,
+        Err(refusal) => return FixChange::kept(format!("{}: {}", refusal.field, refusal.reason)),
+    };
+    let minutes = match (&schedule.expression, schedule.clock()) {
+        (_, Some(clock)) => match SpreadWindow::of(&clock, night) {
+            Ok(window @ SpreadWindow::Night { .. }) => window.minutes() - window.position(&clock),
+            Ok(window) => window.minutes(),
+            Err(why) => return FixChange::kept(why),
+        },
+        (Expression::Rate { every, .. }, None) if *every > 60 * MICROS_PER_SECOND => {
+            (every / MICROS_PER_SECOND / 60).min(60) as u32
+        }
+        _ => return FixChange::kept(EVERY_MINUTE),
+    };
+    FixChange::Rewritten {
+        spec: line.spec.clone(),
+        options: vec![("Window".into(), minutes.to_string())],
     }
 }
 

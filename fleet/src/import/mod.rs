@@ -21,19 +21,23 @@
 //!    system name (`cron`, `jenkins`, …) and a tab: a fleet file, since no
 //!    other format starts a line that way;
 //! 2. a line is `[Timer]`: systemd units;
-//! 3. the first character that is not blank is `{` or `[`: Temporal JSON;
+//! 3. `AWS::Scheduler::Schedule`, `ScheduleV2` or `aws_scheduler_schedule`
+//!    anywhere: EventBridge Scheduler schedules in CloudFormation, SAM or
+//!    Terraform JSON;
+//! 4. the first character that is not blank is `{` or `[`: Temporal JSON;
 //!    `<`: a Quartz job file when it holds `<job-scheduling-data`, else a
 //!    Jenkins job's `config.xml`;
-//! 4. a line is `kind: CronJob` (at any indent, so `List` items count):
+//! 5. a line is `kind: CronJob` (at any indent, so `List` items count):
 //!    Kubernetes; a line starts with `scrape_configs:`: Prometheus; a line
 //!    starts with `on:` or `jobs:`: GitHub Actions;
-//! 5. a `@Scheduled` annotation: Java or Kotlin sources with Spring's
+//! 6. a `@Scheduled` annotation: Java or Kotlin sources with Spring's
 //!    scheduled methods;
-//! 6. a `cron` call (`cron(`, `cron '`, `cron "`), a `triggers {` block or
+//! 7. a `cron` call (`cron(`, `cron '`, `cron "`), a `triggers {` block or
 //!    a `// job:` line: Jenkinsfiles;
-//! 7. otherwise a crontab.
+//! 8. otherwise a crontab.
 
 pub mod crontab;
+pub mod eventbridge;
 pub mod github_actions;
 pub mod jenkins;
 pub mod jenkins_xml;
@@ -359,6 +363,7 @@ fn read_as(text: &str, format: FleetFormat) -> Imported {
         FleetFormat::Kubernetes => kubernetes::translate(text),
         FleetFormat::GithubActions => github_actions::translate(text),
         FleetFormat::Temporal => temporal::translate(text),
+        FleetFormat::EventBridge => eventbridge::translate(text),
     };
     translation.read()
 }
@@ -393,6 +398,8 @@ pub fn detect(text: &str) -> FleetFormat {
         FleetFormat::Fleet
     } else if lines().any(|line| line.trim_start() == "[Timer]") {
         FleetFormat::Systemd
+    } else if eventbridge::holds(text) {
+        FleetFormat::EventBridge
     } else if first.starts_with(['{', '[']) {
         FleetFormat::Temporal
     } else if first.starts_with('<') {

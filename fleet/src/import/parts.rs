@@ -607,9 +607,12 @@ fn string_end(bytes: &[u8], from: usize, quote: u8) -> usize {
 }
 
 /// Whether parts of `format` side by side read as one text: not JSON
-/// values or prometheus.yml files, each one document.
+/// values, templates or prometheus.yml files, each one document.
 fn joins(format: FleetFormat) -> bool {
-    !matches!(format, FleetFormat::Temporal | FleetFormat::Prometheus)
+    !matches!(
+        format,
+        FleetFormat::Temporal | FleetFormat::Prometheus | FleetFormat::EventBridge
+    )
 }
 
 /// The format a part of `kind` is read in; YAML by what it holds.
@@ -621,9 +624,12 @@ fn format_of(kind: Kind, text: &str) -> FleetFormat {
         Kind::Source => FleetFormat::Jenkins,
         Kind::Xml => super::xml_format(text),
         Kind::Systemd => FleetFormat::Systemd,
+        Kind::Json if super::eventbridge::holds(text) => FleetFormat::EventBridge,
         Kind::Json => FleetFormat::Temporal,
         Kind::Yaml => match detect(text) {
-            format @ (FleetFormat::Prometheus | FleetFormat::GithubActions) => format,
+            format @ (FleetFormat::Prometheus
+            | FleetFormat::GithubActions
+            | FleetFormat::EventBridge) => format,
             _ => FleetFormat::Kubernetes,
         },
     }

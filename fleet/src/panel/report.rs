@@ -246,6 +246,7 @@ fn format_words(format: FleetFormat) -> &'static str {
         FleetFormat::Kubernetes => "Kubernetes CronJobs",
         FleetFormat::GithubActions => "GitHub Actions workflows",
         FleetFormat::Temporal => "Temporal schedules",
+        FleetFormat::EventBridge => "EventBridge Scheduler schedules",
     }
 }
 

@@ -7,6 +7,7 @@ use stampede_fleet::time::{MICROS_PER_SECOND, Window};
 mod chance;
 mod croniter;
 mod crontab;
+mod eventbridge;
 mod expand;
 mod fix;
 mod fix_native;

@@ -5,8 +5,9 @@
 //! crontab where everything starts at minute 0, Jenkins' `H` beside plain
 //! midnights, one systemd timer on 50 machines with and without a fixed
 //! delay, Prometheus' own spread, a cluster's CronJobs, GitHub Actions
-//! workflows, a Java service's Quartz triggers and a Spring application's
-//! `@Scheduled` tasks. Every one reads with no
+//! workflows, a Java service's Quartz triggers, a Spring application's
+//! `@Scheduled` tasks and a CloudFormation template's EventBridge
+//! schedules. Every one reads with no
 //! line skipped, which a test checks.
 
 use std::fmt::Write;
@@ -26,6 +27,7 @@ choice_enum! {
         GithubActions = ("gha", "GitHub Actions: 24 workflows"),
         QuartzJobs = ("quartz", "Quartz: 26 triggers"),
         SpringJobs = ("spring", "Spring: 24 tasks"),
+        EventBridge = ("eventbridge", "EventBridge: 20 schedules"),
     }
 }
 
@@ -42,6 +44,7 @@ impl Sample {
             Sample::GithubActions => github_actions(),
             Sample::QuartzJobs => quartz_jobs(),
             Sample::SpringJobs => spring_jobs(),
+            Sample::EventBridge => eventbridge(),
         }
     }
 }
@@ -322,6 +325,49 @@ fn spring_jobs() -> String {
         }
     }
     text.push_str("}\n");
+    text
+}
+
+/// A CloudFormation template's EventBridge Scheduler schedules: 20, most
+/// with the window `OFF` as the console suggests, nightly at 02:00,
+/// hourly on the hour, every 15 minutes from a start date, and weekday
+/// mornings in Paris; two nightly ones already have a 30-minute window.
+fn eventbridge() -> String {
+    const SCHEDULES: [(&str, &str, usize); 4] = [
+        ("Nightly", "cron(0 2 * * ? *)", 8),
+        ("Hourly", "cron(0 * * * ? *)", 6),
+        ("Sync", "rate(15 minutes)", 4),
+        ("Morning", "cron(0 9 ? * MON-FRI *)", 2),
+    ];
+    const NAMES: [&str; 5] = ["Reports", "Billing", "Cleanup", "Search", "Ledger"];
+    let mut text = String::from(
+        "AWSTemplateFormatVersion: \"2010-09-09\"\nDescription: Scheduled jobs\nResources:\n",
+    );
+    for (kind, expression, count) in SCHEDULES {
+        for i in 0..count {
+            let name = format!("{kind}{}{}", pick(&NAMES, i), i / NAMES.len() + 1);
+            let window = if kind == "Nightly" && i < 2 {
+                "\n          Mode: FLEXIBLE\n          MaximumWindowInMinutes: 30"
+            } else {
+                "\n          Mode: \"OFF\""
+            };
+            let _ = write!(
+                text,
+                "  {name}:\n    Type: AWS::Scheduler::Schedule\n    Properties:\n      \
+                 Name: {name}\n      ScheduleExpression: \"{expression}\"\n      \
+                 FlexibleTimeWindow:{window}\n"
+            );
+            if kind == "Sync" {
+                text.push_str("      StartDate: \"2024-01-01T00:00:00Z\"\n");
+            }
+            if kind == "Morning" {
+                text.push_str("      ScheduleExpressionTimezone: Europe/Paris\n");
+            }
+            text.push_str(
+                "      Target:\n        Arn: !GetAtt Worker.Arn\n        RoleArn: !GetAtt SchedulerRole.Arn\n",
+            );
+        }
+    }
     text
 }
 

@@ -16,10 +16,13 @@
 //! - `.timer` units ([`systemd`]): each option replaced in the unit's
 //!   `[Timer]` section, or added after the `OnCalendar=` line;
 //! - Temporal JSON ([`temporal`]): the spec's `jitter`;
+//! - EventBridge Scheduler schedules ([`eventbridge`]): the flexible
+//!   window;
 //! - `prometheus.yml`: nothing, since Prometheus spreads its own scrapes.
 //!
 //! A fix the format cannot hold is refused, naming the format and why.
 
+pub mod eventbridge;
 mod scalar;
 pub mod systemd;
 pub mod temporal;
@@ -134,6 +137,7 @@ fn write(text: &str, format: FleetFormat, fixes: &[LineFix]) -> Result<String, I
         }
         FleetFormat::Systemd => systemd::rewrite(text, fixes),
         FleetFormat::Temporal => temporal::rewrite(text, fixes),
+        FleetFormat::EventBridge => eventbridge::rewrite(text, fixes),
         FleetFormat::Prometheus => match rewritten(fixes).next() {
             Some((line, _, _)) => Err(refused(
                 line,
