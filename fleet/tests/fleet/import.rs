@@ -495,7 +495,8 @@ fn every_format_has_a_slug_and_auto_tells_them_apart() {
             "prometheus",
             "k8s",
             "gha",
-            "temporal"
+            "temporal",
+            "eventbridge"
         ]
     );
     assert_eq!(import::detect("0 * * * * /bin/x\n"), FleetFormat::Crontab);
