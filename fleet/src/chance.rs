@@ -13,6 +13,7 @@
 use serde::{Deserialize, Serialize};
 use stampede_core::replication::{self, PercentileBand};
 
+use crate::ReadStarts;
 use crate::cron::Horizon;
 use crate::file::FleetLine;
 use crate::plan::LinePlan;
@@ -53,17 +54,15 @@ impl DrawnRange {
         let mut drawn_lines = Vec::new();
         let mut drawn = Vec::new();
         let mut fixed = Vec::new();
-        for line in lines {
-            match LinePlan::read(line, seed)
-                .ok()
-                .and_then(|plan| plan.drawn_delays())
-            {
+        for (index, line) in lines.iter().enumerate() {
+            let plan = LinePlan::read(line, seed).ok();
+            match plan.as_ref().and_then(LinePlan::drawn_delays) {
                 Some(law) => {
                     drawn_lines.push(DrawnLine {
                         line: line.line,
                         law,
                     });
-                    drawn.push(line.clone());
+                    drawn.extend(plan.map(|plan| (index, line, plan)));
                 }
                 None => fixed.push(line.clone()),
             }
@@ -72,19 +71,27 @@ impl DrawnRange {
             return None;
         }
         let minutes = horizon.in_minutes() as usize;
-        let load = |lines: &[FleetLine], seed: u64| {
-            let read = crate::read_starts(lines, from, horizon, seed, &mut Vec::new());
-            let running = crate::running_sums(&read.running_changes, minutes);
-            (read.starts_per_minute, running)
-        };
-        let (fixed_starts, fixed_running) = load(&fixed, seed);
+        let fixed = crate::read_starts(&fixed, from, horizon, seed, &mut Vec::new());
+        let fixed_running = crate::running_sums(&fixed.running_changes, minutes);
         let mut starts = Vec::with_capacity(DRAWS as usize);
         let mut running = Vec::with_capacity(DRAWS as usize);
         let mut reached = vec![false; minutes];
         for draw_seed in replication::seeds(seed, DRAWS) {
-            let (mut draw_starts, mut draw_running) = load(&drawn, draw_seed);
-            for ((count, fixed), reached) in
-                draw_starts.iter_mut().zip(&fixed_starts).zip(&mut reached)
+            // Each plan is read once and only its draws change: reading a
+            // line costs more than placing its starts.
+            let mut read = ReadStarts::new(from, horizon);
+            for (index, line, plan) in &drawn {
+                let redrawn = plan.redrawn(draw_seed);
+                if read.add(*index, line, redrawn.as_ref().unwrap_or(plan)) {
+                    break;
+                }
+            }
+            let mut draw_starts = read.starts_per_minute;
+            let mut draw_running = crate::running_sums(&read.running_changes, minutes);
+            for ((count, fixed), reached) in draw_starts
+                .iter_mut()
+                .zip(&fixed.starts_per_minute)
+                .zip(&mut reached)
             {
                 *reached |= *count > 0;
                 *count += fixed;

@@ -502,6 +502,14 @@ impl RandomDelay {
         })
     }
 
+    /// The delay a daemon started under `seed` draws.
+    pub fn redrawn(self, seed: u64) -> Self {
+        Self {
+            scale: daemon_scale(seed),
+            ..self
+        }
+    }
+
     /// Each start's delay in whole minutes, truncated as cronie's `(int)`
     /// cast truncates it.
     pub fn minutes(&self) -> i64 {

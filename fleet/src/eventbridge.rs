@@ -25,6 +25,8 @@
 //!   within it from the seed, one stream per schedule name, and the page shows the
 //!   spread of such draws ([`crate::chance`]) beside the one it draws.
 
+use std::sync::Arc;
+
 use jiff::tz::TimeZone;
 use rand::RngExt;
 use stampede_core::field::shorten;
@@ -48,8 +50,9 @@ const WINDOW_DRAWS: Purpose = Purpose::new("fleet.eventbridge.window");
 /// What a schedule's expression asks for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expression {
-    /// A `cron(...)` expression, as Quartz reads it with second 0.
-    Cron(Box<QuartzCron>),
+    /// A `cron(...)` expression, as Quartz reads it with second 0; shared,
+    /// so the schedule redrawn under other seeds does not copy it.
+    Cron(Arc<QuartzCron>),
     /// A `rate(...)` expression: every `every` microseconds from `start`.
     Rate { every: i64, start: Option<i64> },
 }
@@ -88,7 +91,7 @@ impl EventBridgeSchedule {
             .transpose()?;
         let expression = if let Some(fields) = inside(spec, "cron") {
             let cron = read_cron(fields)?;
-            Expression::Cron(Box::new(match &zone {
+            Expression::Cron(Arc::new(match &zone {
                 Some(zone) => cron.in_zone(zone.clone()),
                 None => cron,
             }))
@@ -113,6 +116,14 @@ impl EventBridgeSchedule {
             seed,
             stream: stampede_core::hash::fnv1a_64(line.id.as_bytes()),
         })
+    }
+
+    /// The schedule with the moments in its windows drawn from `seed`.
+    pub fn redrawn(&self, seed: u64) -> Self {
+        Self {
+            seed,
+            ..self.clone()
+        }
     }
 
     /// How long after its time a start may fall, in microseconds.

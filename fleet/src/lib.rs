@@ -202,8 +202,8 @@ pub fn expand(
 
 /// The starts of a fleet, line by line, before they are put in order.
 struct ReadStarts {
-    /// Where the horizon begins, in Unix microseconds.
-    from_micros: i64,
+    /// The horizon, in Unix microseconds, cut at the end of 9999.
+    window: Window,
     /// Each expanded line's starts in Unix microseconds, in time order,
     /// lines one after another as the fleet lists them.
     starts: Vec<i64>,
@@ -228,22 +228,8 @@ fn read_starts(
     seed: u64,
     notices: &mut Vec<FleetNotice>,
 ) -> ReadStarts {
-    let minutes = horizon.in_minutes() as usize;
+    let mut read = ReadStarts::new(from, horizon);
     let horizon_end = from + horizon.in_seconds();
-    // No start is placed after the year 9999, which RFC 3339 cannot write.
-    let window = Window {
-        from: from * MICROS_PER_SECOND,
-        end: horizon_end.min(time::LATEST_FROM + 1) * MICROS_PER_SECOND,
-    };
-    let mut read = ReadStarts {
-        from_micros: window.from,
-        starts: Vec::new(),
-        spans: Vec::new(),
-        running_changes: vec![0.0; minutes + 1],
-        starts_per_minute: vec![0; minutes],
-        any_duration: false,
-        stopped_at_line: None,
-    };
     for (index, line) in lines.iter().enumerate() {
         let plan = match LinePlan::read(line, seed) {
             Ok(plan) => plan,
@@ -262,7 +248,7 @@ fn read_starts(
             });
         }
         notices.extend(
-            plan.zone_change_notices(window)
+            plan.zone_change_notices(read.window)
                 .into_iter()
                 .map(|message| FleetNotice {
                     line: line.line,
@@ -270,17 +256,51 @@ fn read_starts(
                 }),
         );
         let before = read.starts.len();
-        let stopped = plan.push_starts(window, &mut read.starts, MOST_STARTS);
+        let stopped = read.add(index, line, &plan);
         let starts = &read.starts[before..];
         notices.extend(placement_notices(&plan, line, starts, from, horizon_end));
-        read.any_duration |= line.options.duration_seconds.is_some();
+        if stopped {
+            break;
+        }
+    }
+    read
+}
+
+impl ReadStarts {
+    /// Nothing read yet over `[from, from + horizon)`.
+    fn new(from: i64, horizon: Horizon) -> Self {
+        let minutes = horizon.in_minutes() as usize;
+        let horizon_end = from + horizon.in_seconds();
+        // No start is placed after the year 9999, which RFC 3339 cannot write.
+        let window = Window {
+            from: from * MICROS_PER_SECOND,
+            end: horizon_end.min(time::LATEST_FROM + 1) * MICROS_PER_SECOND,
+        };
+        Self {
+            window,
+            starts: Vec::new(),
+            spans: Vec::new(),
+            running_changes: vec![0.0; minutes + 1],
+            starts_per_minute: vec![0; minutes],
+            any_duration: false,
+            stopped_at_line: None,
+        }
+    }
+
+    /// Adds the starts `plan` places for `line`, the `index`-th of the
+    /// fleet, and their runs. Returns whether [`MOST_STARTS`] stopped it.
+    fn add(&mut self, index: usize, line: &FleetLine, plan: &LinePlan) -> bool {
+        let minutes = self.starts_per_minute.len();
+        let before = self.starts.len();
+        let stopped = plan.push_starts(self.window, &mut self.starts, MOST_STARTS);
+        self.any_duration |= line.options.duration_seconds.is_some();
         let duration = line
             .options
             .duration_seconds
             .map(|seconds| seconds as i64 * MICROS_PER_SECOND);
         let weight = line.options.weight;
-        for &at in &read.starts[before..] {
-            let since_from = at - window.from;
+        for &at in &self.starts[before..] {
+            let since_from = at - self.window.from;
             let first = (since_from / MICROS_PER_MINUTE) as usize;
             // A run `[at, at + duration)` reaches into the minute holding
             // its last microsecond, and no further.
@@ -288,19 +308,18 @@ fn read_starts(
                 Some(duration) => ((since_from + duration - 1) / MICROS_PER_MINUTE + 1) as usize,
                 None => first + 1,
             };
-            read.starts_per_minute[first] += 1;
-            read.running_changes[first] += weight;
-            read.running_changes[after_last.min(minutes)] -= weight;
+            self.starts_per_minute[first] += 1;
+            self.running_changes[first] += weight;
+            self.running_changes[after_last.min(minutes)] -= weight;
         }
-        if read.starts.len() > before {
-            read.spans.push((index, read.starts.len()));
+        if self.starts.len() > before {
+            self.spans.push((index, self.starts.len()));
         }
         if stopped {
-            read.stopped_at_line = Some(line.line);
-            break;
+            self.stopped_at_line = Some(line.line);
         }
+        stopped
     }
-    read
 }
 
 /// What a line's starts, `starts`, do not show exactly: that it never
@@ -395,7 +414,7 @@ fn place_starts<'a>(
     if !spans.is_sorted_by_key(|span| lines[span.0].line) {
         spans.sort_by_key(|span| lines[span.0].line);
     }
-    let from = read.from_micros;
+    let from = read.window.from;
     let mut next = first_of_minute.to_vec();
     let mut packed = vec![0u64; read.starts.len()];
     for (owner, &(_, begin, end)) in spans.iter().enumerate() {

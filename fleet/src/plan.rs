@@ -257,6 +257,21 @@ impl LinePlan {
         }
     }
 
+    /// The plan with its delays drawn from `seed`, as [`Self::read`] with
+    /// that seed gives it; `None` when it draws none.
+    pub fn redrawn(&self, seed: u64) -> Option<Self> {
+        match self {
+            Self::Systemd(timer) if timer.draws_at_random() => {
+                Some(Self::Systemd(timer.redrawn(seed)))
+            }
+            Self::Delayed(plan, delay) => Some(Self::Delayed(plan.clone(), delay.redrawn(seed))),
+            Self::EventBridge(schedule) => {
+                Some(Self::EventBridge(Box::new(schedule.redrawn(seed))))
+            }
+            _ => None,
+        }
+    }
+
     /// Whether the starts depend on delays drawn from the seed, where a
     /// real machine draws its own.
     pub fn draws_at_random(&self) -> bool {

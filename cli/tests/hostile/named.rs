@@ -45,6 +45,24 @@ const SPRING_EDGES: &str = "0 0 * * * *\n*/0 * * * * *\n0 0 0 30W 2 *\n0 0 0 ? *
     0 0 0 L-30 * *\n0 0 0 L-2147483648 * *\n0 0 0 ? * 1#2147483647\n@HOURLY\n\
     0 0 0 31W 2,4,6,9,11 *\n0 0 0 1-4294967296 * *\n? ? ? ? ? ?\n# # # # # #\n";
 
+const EVENTBRIDGE_EDGES: &str = "cron(* * * * ? *)\tWindow=1440\nrate(1 minute)\tWindow=1440\n\
+    rate(1000000 days)\nrate(99999999999999999999 minutes)\ncron(0 0 ? * 1#6 *)\n\
+    cron(0 0 L-30 * ? 2199)\ncron( )\nrate()\ncron(0 3 * * ? *)\tWindow=abc\n\
+    cron(30 2 * * ? *)\tZone=America/New_York\tWindow=30\n\
+    rate(5 minutes)\tStart=9999-12-31T23:59:59Z\ncron(0 0 ? * * *) trailing\n";
+
+/// A CloudFormation template of `count` schedules, every one at 02:00.
+fn eventbridge_template(count: usize) -> String {
+    let mut text = String::from("Resources:\n");
+    for i in 0..count {
+        text.push_str(&format!(
+            "  Job{i}:\n    Type: AWS::Scheduler::Schedule\n    Properties:\n      \
+             ScheduleExpression: cron(0 2 * * ? *)\n      FlexibleTimeWindow:\n        Mode: \"OFF\"\n"
+        ));
+    }
+    text
+}
+
 /// `count` lines of `system`, cycling through the specs `edges`.
 fn edge_lines(system: &str, edges: &str, count: usize) -> String {
     edges
@@ -104,6 +122,16 @@ fn slow() -> Vec<Case> {
             "spring-edges-4k-lines-fixed",
             &from_2026(&["--format", "fleet", "--fix"]),
             edge_lines("spring", SPRING_EDGES, 4_000),
+        ),
+        Case::fleet(
+            "eventbridge-edges-4k-lines-fixed",
+            &from_2026(&["--format", "fleet", "--fix"]),
+            edge_lines("eventbridge", EVENTBRIDGE_EDGES, 4_000),
+        ),
+        Case::fleet(
+            "eventbridge-template-20k-schedules-fixed",
+            &from_2026(&["--fix"]),
+            eventbridge_template(20_000),
         ),
         Case::fleet(
             "quartz-nines-300kb",

@@ -450,7 +450,7 @@ pub fn day_arrivals(
     day: u32,
 ) -> Result<String, InvalidInput> {
     let fleet = import::import(text, params.format);
-    let expansion = fleet.expand(params.week.0, week(), seed)?;
+    let expansion = crate::expand(&fleet.file.lines, params.week.0, week(), seed)?;
     let duration_of_line: std::collections::HashMap<usize, Option<u64>> = fleet
         .file
         .lines

@@ -213,6 +213,15 @@ impl SystemdTimer {
 
     /// Whether the delays are drawn at random, as a real machine draws them
     /// anew at every elapse.
+    /// The timer with its random delays drawn from `seed` instead.
+    pub fn redrawn(&self, seed: u64) -> Self {
+        let mut timer = self.clone();
+        if let Delay::Drawn { seed: drawn, .. } = &mut timer.delay {
+            *drawn = seed;
+        }
+        timer
+    }
+
     pub fn draws_at_random(&self) -> bool {
         matches!(self.delay, Delay::Drawn { .. })
     }

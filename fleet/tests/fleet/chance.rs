@@ -57,3 +57,38 @@ fn independent_delays_spread_as_the_binomial_law_says() {
     assert!((busiest - 114.6).abs() < 6.0, "busiest {busiest}");
     assert!(range.busiest.is_sorted());
 }
+
+#[test]
+fn a_plan_redrawn_places_what_a_plan_read_with_that_seed_places() {
+    use stampede_fleet::plan::LinePlan;
+    use stampede_fleet::time::{MICROS_PER_SECOND, Window};
+    let fleet = file::parse(
+        "cron\tnightly\t0 3 * * *\tRANDOM_DELAY=90\n\
+         systemd\tsync.timer\thourly\tRandomizedDelaySec=20min\n\
+         eventbridge\treport\tcron(0/15 * * * ? *)\tWindow=10\n\
+         eventbridge\tpoll\trate(7 minutes)\n",
+    );
+    let window = Window {
+        from: MONDAY * MICROS_PER_SECOND,
+        end: (MONDAY + 2 * 86_400) * MICROS_PER_SECOND,
+    };
+    let starts = |plan: &LinePlan| {
+        let mut out = Vec::new();
+        plan.push_starts(window, &mut out, usize::MAX);
+        out
+    };
+    for line in &fleet.lines {
+        let first = LinePlan::read(line, 1).unwrap();
+        for seed in [2, 3, 99] {
+            let redrawn = first.redrawn(seed).unwrap();
+            let read = LinePlan::read(line, seed).unwrap();
+            assert_eq!(starts(&redrawn), starts(&read), "{} {seed}", line.id);
+        }
+        assert_ne!(
+            starts(&first),
+            starts(&first.redrawn(2).unwrap()),
+            "{}",
+            line.id
+        );
+    }
+}

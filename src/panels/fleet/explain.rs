@@ -116,6 +116,20 @@ const SYSTEMS: &[System] = &[
                   January and then, Spring's search giving back that same time, at once again.",
     },
     System {
+        name: "EventBridge Scheduler (AWS)",
+        followed: "AWS's documented rules; the service is closed source",
+        rule: "cron() takes six fields from the minute to the year, with Quartz's `?`, L, W and #; \
+               rate() steps from the schedule's StartDate. Each run is invoked somewhere within \
+               the minute of its time, or within its flexible window (FLEXIBLE, \
+               MaximumWindowInMinutes). AWS does not say how it picks the moment, so each start is \
+               drawn uniformly in its window, and the load is shown across 20 such draws.",
+        formula: "invoked(t) ∈ [t, t + window), window = 1 min (OFF) or MaximumWindowInMinutes",
+        example: "In the EventBridge sample 16 schedules start in the minute of 02:00 on every \
+                  draw; the two nightly ones with a 30-minute window land anywhere up to 02:30, \
+                  underlined on the heatmap. The fix gives each schedule a window as long as its \
+                  own: an hour for the hourly and nightly ones, 15 minutes for the 15-minute rate.",
+    },
+    System {
         name: "Kubernetes CronJobs",
         followed: "robfig/cron v3 as the CronJob controller reads it",
         rule: "A CronJob's schedule is plain cron with timeZone as CRON_TZ=; there is no H and no \
@@ -154,7 +168,11 @@ pub fn explanation() -> impl IntoView {
         <p class="explain">
             "Paste the schedules a fleet runs. The panel expands them over one week from midnight
             UTC, minute by minute, the way each scheduler itself places them, and counts the starts
-            in every minute (and, where lines give a Duration=, the jobs running)."
+            in every minute (and, where lines give a Duration=, the jobs running). Where a scheduler
+            draws a delay when it runs (cronie's RANDOM_DELAY, systemd's RandomizedDelaySec=,
+            EventBridge's window), the figures are one draw under the page's seed; the load chart
+            shades the 10th to 90th percentile of 20 more draws, and the heatmap underlines the
+            minutes the delays can reach."
         </p>
         <p class="explain">
             "The fix moves each fixed start within a window and leaves what the reader chose: the
@@ -163,7 +181,7 @@ pub fn explanation() -> impl IntoView {
             @daily too, so a nightly job stays in its night; set the night's hours (such as 0-5)
             and a line once a day within them gets any minute of them. Each system writes its window in its
             own syntax (H for Jenkins, RandomizedDelaySec= with FixedRandomDelay= for systemd,
-            Jitter= for Temporal), and where the system has none, a minute hashed from the job's
+            Jitter= for Temporal, a flexible window for EventBridge), and where the system has none, a minute hashed from the job's
             name, so the place holds when the fleet changes."
         </p>
         {systems}

@@ -347,9 +347,9 @@ fn eventbridge() -> String {
         for i in 0..count {
             let name = format!("{kind}{}{}", pick(&NAMES, i), i / NAMES.len() + 1);
             let window = if kind == "Nightly" && i < 2 {
-                "\n          Mode: FLEXIBLE\n          MaximumWindowInMinutes: 30"
+                "\n        Mode: FLEXIBLE\n        MaximumWindowInMinutes: 30"
             } else {
-                "\n          Mode: \"OFF\""
+                "\n        Mode: \"OFF\""
             };
             let _ = write!(
                 text,
