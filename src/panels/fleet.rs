@@ -421,6 +421,22 @@ fn heatmap_block(fleet: Fleet, heat: HeatCanvas) -> impl IntoView {
             }
         })
     };
+    let drawn = move || {
+        fleet.read.with(|r| {
+            r.as_ref().and_then(|r| r.load.drawn.as_ref()).map(|drawn| {
+            view! {
+                <p class="note" id="fleet-drawn">
+                    {format!(
+                        "Some schedulers here draw a delay each time they run, so the map is one \
+                         draw of them; the underlined cells are where any of {} more draws started \
+                         a job, and the load chart below shades their 10th to 90th percentile.",
+                        drawn.draws
+                    )}
+                </p>
+            }
+        })
+        })
+    };
     view! {
         <ChartBlock figure=fleet::HEATMAP>
             <Caption slot>
@@ -430,6 +446,7 @@ fn heatmap_block(fleet: Fleet, heat: HeatCanvas) -> impl IntoView {
                 peak. Point at a cell, or focus the map and use the arrow keys, to name its jobs."
             </Caption>
             {no_durations}
+            {drawn}
             {heat.view("fleet-heatmap")}
         </ChartBlock>
     }
@@ -453,8 +470,9 @@ fn key_numbers(fleet: Fleet) -> impl IntoView {
 }
 
 /// The load per minute over the shown day or the week against the
-/// capacity, and how many minutes pass it.
-fn concurrency_plot(params: &FleetParams, read: &FleetRead) -> (Plot, usize) {
+/// capacity, how many minutes pass it, and, where the fleet draws random
+/// delays, how many pass it on 1 night in 10 (their 90th percentile).
+fn concurrency_plot(params: &FleetParams, read: &FleetRead) -> (Plot, Over) {
     let CapacityLoad {
         per_minute: values,
         what,
@@ -491,8 +509,12 @@ fn concurrency_plot(params: &FleetParams, read: &FleetRead) -> (Plot, usize) {
         label: Some(format!("10th to 90th percentile of {} draws", drawn.draws)),
     });
     let band_top = drawn.map_or(0.0, |(_, band)| {
-        band.p90[shown].iter().copied().fold(0.0, f64::max)
+        band.p90[shown.clone()].iter().copied().fold(0.0, f64::max)
     });
+    let over = Over {
+        shown: over,
+        drawn: drawn.map(|(_, band)| band.p90[shown].iter().filter(|&&v| v > capacity).count()),
+    };
     let tallest = values
         .iter()
         .copied()
@@ -589,6 +611,28 @@ fn simulate_starts(fleet: Fleet) -> impl IntoView {
     }
 }
 
+/// Minutes over the capacity: in the shown draw, and on 1 night in 10
+/// where the fleet draws random delays.
+#[derive(Clone, Copy)]
+struct Over {
+    shown: usize,
+    drawn: Option<usize>,
+}
+
+/// "No minute", "1 minute", "12 minutes".
+fn minutes_words(minutes: usize) -> String {
+    match minutes {
+        0 => "No minute".to_string(),
+        1 => "1 minute".to_string(),
+        n => format!("{} minutes", count(n as u64)),
+    }
+}
+
+/// The verb for `minutes` minutes: "goes" for one (or none), "go" for more.
+fn goes(minutes: usize) -> &'static str {
+    if minutes > 1 { "go" } else { "goes" }
+}
+
 fn concurrency_block(fleet: Fleet, canvas: ChartCanvas) -> impl IntoView {
     let over = move || {
         let params = fleet.params.get();
@@ -597,13 +641,20 @@ fn concurrency_block(fleet: Fleet, canvas: ChartCanvas) -> impl IntoView {
             .with(|read| read.as_ref().map(|read| concurrency_plot(&params, read).1))
     };
     let sentence = move || {
-        over().map(|over| {
-            let minutes = match over {
-                0 => "No minute".to_string(),
-                1 => "1 minute".to_string(),
-                n => format!("{} minutes", count(n as u64)),
-            };
-            format!("{minutes} of the shown span go over the capacity.")
+        over().map(|over| match over.drawn {
+            None => format!(
+                "{} of the shown span {} over the capacity.",
+                minutes_words(over.shown),
+                goes(over.shown)
+            ),
+            Some(drawn) => format!(
+                "{} of the shown span {} over the capacity in this draw of the random delays; \
+                 {} {} over it on at least 1 night in 10 (the band's top).",
+                minutes_words(over.shown),
+                goes(over.shown),
+                minutes_words(drawn).to_lowercase(),
+                goes(drawn)
+            ),
         })
     };
     let label = move || {

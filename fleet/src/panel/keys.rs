@@ -41,14 +41,11 @@ pub fn key_numbers(
             count(load.total_starts),
             "every start in the 7 days from the week's first midnight (UTC)",
         ),
-        drawn_peak(
-            KeyNumber::new(
-                "peak-minute",
-                "Busiest minute",
-                peak(load, read.from),
-                "most starts in one minute [m, m + 1), the earliest of a tie",
-            ),
-            load,
+        KeyNumber::new(
+            "peak-minute",
+            "Busiest minute",
+            peak(load, read.from),
+            "most starts in one minute [m, m + 1), the earliest of a tie",
         ),
         KeyNumber::new(
             "peak-second",
@@ -66,6 +63,7 @@ pub fn key_numbers(
         numbers.push(running("running-p99", "Jobs running, p99", p99, load));
     }
     numbers.push(over_capacity(params, load));
+    numbers.extend(drawn(params, load));
     if let Some(fix) = fix {
         let after = &fix.load;
         numbers.push(KeyNumber::new(
@@ -99,22 +97,36 @@ fn peak(load: &WeekLoad, from: i64) -> String {
     )
 }
 
-/// The busiest minute's key number, with its spread across the draws
-/// beside it when the fleet draws random delays: the shown figure is one
-/// night of many.
-fn drawn_peak(number: KeyNumber, load: &WeekLoad) -> KeyNumber {
+/// Where the fleet draws random delays, the busiest minute and the
+/// minutes over capacity across the draws: the other figures are one draw.
+fn drawn(params: &FleetParams, load: &WeekLoad) -> Vec<KeyNumber> {
     let Some(drawn) = &load.drawn else {
-        return number;
+        return Vec::new();
     };
     let busiest: Vec<f64> = drawn.busiest.iter().map(|&n| f64::from(n)).collect();
-    let at = |p| quantile_sorted(&busiest, p).unwrap_or(0.0);
-    number.beside(format!(
-        "this is one draw of the random delays; across {} more, the busiest minute holds {} \
-         starts at the median and {} or fewer on 9 nights in 10",
-        drawn.draws,
-        significant(at(0.5), 3),
-        significant(at(0.9), 3)
-    ))
+    let at = |p| significant(quantile_sorted(&busiest, p).unwrap_or(0.0), 3);
+    let mut numbers = vec![KeyNumber::new(
+        "peak-drawn",
+        "Busiest minute, across draws",
+        format!("{} starts; {} or fewer on 9 nights in 10", at(0.5), at(0.9)),
+        "the median and 90th percentile (type 7) of the busiest minute of each of 20 more \
+         draws of the delays schedulers draw at run time; the figures above are one draw",
+    )];
+    if let Some(band) = load.drawn_band(params.capacity_unit) {
+        let capacity = f64::from(params.capacity);
+        let over = band.p90.iter().filter(|&&p90| p90 > capacity).count();
+        numbers.push(KeyNumber::new(
+            "over-capacity-drawn",
+            "Minutes over capacity on 1 night in 10",
+            format!(
+                "{} of {}",
+                count(over as u64),
+                count(u64::from(WEEK_MINUTES))
+            ),
+            "minutes whose 90th percentile (type 7) across the 20 draws is over the capacity: over it on at least 1 night in 10",
+        ));
+    }
+    numbers
 }
 
 /// "Mon 00:00": minute `minute` of the week from `from`, its day of the
@@ -199,7 +211,7 @@ fn over_capacity_after(params: &FleetParams, from: i64, fix: &FleetFix) -> KeyNu
 /// says.
 fn over_capacity(params: &FleetParams, load: &WeekLoad) -> KeyNumber {
     let (over, _, formula) = minutes_over(params, load);
-    let number = KeyNumber::new(
+    KeyNumber::new(
         "over-capacity",
         "Minutes over capacity",
         format!(
@@ -208,19 +220,5 @@ fn over_capacity(params: &FleetParams, load: &WeekLoad) -> KeyNumber {
             count(u64::from(WEEK_MINUTES))
         ),
         formula,
-    );
-    match load.drawn_band(params.capacity_unit) {
-        Some(band) => number.beside(format!(
-            "in this draw of the random delays; {} go over it on at least 1 night in 10",
-            counted(
-                band.p90
-                    .iter()
-                    .filter(|&&p90| p90 > f64::from(params.capacity))
-                    .count() as u64,
-                "minute",
-                "minutes"
-            )
-        )),
-        None => number,
-    }
+    )
 }

@@ -247,8 +247,17 @@ impl Grid {
                 )
             },
         );
+        let reach = if self.reached.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " This is one draw of the delays schedulers draw at run time; {} underlined cells \
+                 are where they can start a job.",
+                count(self.reached.len() as u64)
+            )
+        };
         format!(
-            "A heatmap of {what}, {shape}: {} of {} cells hold any; {peak}.",
+            "A heatmap of {what}, {shape}: {} of {} cells hold any; {peak}.{reach}",
             count(busy as u64),
             count(self.values.len() as u64)
         )
@@ -496,7 +505,7 @@ fn legend(
     let reach = if grid.reached.is_empty() {
         ""
     } else {
-        " in one draw; underlined: where delays drawn at run time can start a job"
+        ", one draw"
     };
     area.draw(&Text::new(
         format!("{} {what} a cell{reach}", significant(max, 3)),

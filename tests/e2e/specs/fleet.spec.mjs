@@ -4,9 +4,10 @@
 // 100,000-line garbage paste within the frame budget, a too-long fleet
 // kept on the page, bad lines named, CR-only and BOM'd files, a paste that
 // mixes formats and files uploaded together read whole, the fix's copied
-// text read back in, Quartz lines and Spring's @Scheduled methods placed,
-// refused and fixed in their own syntax, and what redraws without the
-// worker.
+// text read back in, Quartz lines, Spring's @Scheduled methods and
+// EventBridge schedules placed, refused and fixed in their own syntax (the
+// windows EventBridge draws in shown across draws), and what redraws
+// without the worker.
 
 import fs from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
@@ -15,7 +16,7 @@ import { blankCanvases, canvasPixels, fleetSettled, keyNumberMap, pasteInto, ser
 
 // The week the panel shows by default, as `stampede fleet` takes it.
 const WEEK = ['--from', '2026-01-05T00:00:00Z', '--hours', '168', '--seed', '1'];
-const SAMPLES = ['cron-minute-0', 'jenkins-h', 'systemd-50', 'prometheus-500', 'k8s', 'gha', 'quartz', 'spring'];
+const SAMPLES = ['cron-minute-0', 'jenkins-h', 'systemd-50', 'prometheus-500', 'k8s', 'gha', 'quartz', 'spring', 'eventbridge'];
 
 /** `stampede fleet` on `text`: its expansion over the panel's default week. */
 const coreFleet = (text) => stampedeJson(['fleet', ...WEEK], text);
@@ -428,6 +429,65 @@ test('fleet: Spring @Scheduled methods are placed as Spring places them, the res
   await pasteInto(page, '#fleet-text', fixed);
   await fleetSettled(page);
   expect((await pageFigures(page)).peak, 'the peak of the fixed source read back').toBe(shown.peakAfter);
+});
+
+/** The type-7 quantile `p` of `sorted` numbers. */
+function quantile(sorted, p) {
+  const at = p * (sorted.length - 1);
+  const low = Math.floor(at);
+  const high = Math.min(low + 1, sorted.length - 1);
+  return sorted[low] + (at - low) * (sorted[high] - sorted[low]);
+}
+
+test('fleet: EventBridge schedules are invoked within their windows, shown across draws, and fixed with a flexible window', async ({ app }) => {
+  const page = await app.newPage({ viewport: { width: 1280, height: 1400 } });
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });
+  await app.open(page, '?v=1&p=fleet');
+  const schedule = (i) => {
+    const window = i < 10 ? '        Mode: FLEXIBLE\n        MaximumWindowInMinutes: 30' : '        Mode: "OFF"';
+    return `  Report${i}:\n    Type: AWS::Scheduler::Schedule\n    Properties:\n      Name: report-${i}\n      ScheduleExpression: "cron(0 2 * * ? *)"\n      FlexibleTimeWindow:\n${window}\n`;
+  };
+  const text = [
+    'Resources:',
+    ...Array.from({ length: 40 }, (_, i) => schedule(i).trimEnd()),
+    '  Computed:',
+    '    Type: AWS::Scheduler::Schedule',
+    '    Properties:',
+    '      ScheduleExpression: !Ref NightlyExpression',
+    '      FlexibleTimeWindow:',
+    '        Mode: "OFF"',
+  ].join('\n');
+  await pasteInto(page, '#fleet-text', text);
+  await fleetSettled(page);
+  const core = coreFleet(text);
+  const shown = await pageFigures(page);
+  expectFigures(shown, core, 'eventbridge schedules');
+  // The spread across draws, as `stampede fleet` gives it.
+  const keys = await keyNumberMap(page);
+  const busiest = core.drawn.busiest;
+  expect(keys['peak-drawn'], 'the busiest minute across draws').toBe(
+    `${quantile(busiest, 0.5)} starts; ${quantile(busiest, 0.9)} or fewer on 9 nights in 10`,
+  );
+  expect(keys['over-capacity-drawn'], 'minutes over capacity on 1 night in 10').toMatch(/^\d[\d,]* of 10,080$/);
+  await expect(page.locator('#over-capacity')).toContainText('on at least 1 night in 10');
+  await expect(page.locator('#fleet-drawn')).toContainText('any of 20 more draws');
+  const items = await skippedItems(page);
+  const refLine = text.split('\n').findIndex((line) => line.includes('!Ref')) + 1;
+  expect(
+    items.some((item) => item.startsWith(`line ${refLine} `) && item.includes('known only at deploy time')),
+    `line ${refLine} named in ${JSON.stringify(items)}`,
+  ).toBe(true);
+  await page.locator('#fleet-concurrency').scrollIntoViewIfNeeded();
+  await app.shot(page, 'fleet-eventbridge-paste');
+  await page.locator('#copy-fixed').scrollIntoViewIfNeeded();
+  await page.click('#copy-fixed');
+  await expect(page.locator('#copy-fixed')).toContainText(/copied/i);
+  const fixed = await page.evaluate(() => navigator.clipboard.readText());
+  expect(fixed.match(/Mode: "?FLEXIBLE"?\n/g)?.length, 'flexible windows in the fixed template').toBe(40);
+  expect(fixed.match(/MaximumWindowInMinutes: 60/g)?.length, 'the windows the fix set').toBe(30);
+  await pasteInto(page, '#fleet-text', fixed);
+  await fleetSettled(page);
+  expect((await pageFigures(page)).peak, 'the peak of the fixed template read back').toBe(shown.peakAfter);
 });
 
 /** Counts, in `window.__fleetWorkersStarted`, the fleet workers the page starts. */
