@@ -22,5 +22,6 @@ choice_enum! {
         GithubActions = ("gha", "GitHub Actions workflow YAML"),
         Temporal = ("temporal", "Temporal schedule JSON"),
         EventBridge = ("eventbridge", "EventBridge Scheduler (CloudFormation, SAM, Terraform JSON)"),
+        Anacrontab = ("anacrontab", "anacrontab (cronie's anacron)"),
     }
 }

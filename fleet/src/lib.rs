@@ -17,7 +17,7 @@
 //!   dates; it imports nothing else from the crate) and [`mod@line`] (a fleet
 //!   line's types); the schedulers, each a module ([`cron`], [`croniter`],
 //!   [`jenkins`], [`puppet`], [`quartz`], [`spring`], [`systemd`], [`temporal`],
-//!   [`eventbridge`],
+//!   [`eventbridge`], [`anacron`],
 //!   [`prometheus`], [`zoned`]); the dispatcher [`plan`] that reads a line by its system;
 //!   the fleet file ([`mod@file`]) and the expansion here, with its range
 //!   across draws of the delays some schedulers draw ([`chance`]); then the
@@ -28,6 +28,7 @@
 //!   (`stampede_core::panels::fleet`, read by the one URL codec); this
 //!   layer reads, fixes and probes a fleet with them.
 
+pub mod anacron;
 pub mod chance;
 pub mod cron;
 pub mod croniter;

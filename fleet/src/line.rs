@@ -24,6 +24,7 @@ choice_enum! {
         Quartz = ("quartz", "Quartz cron (Java)"),
         Spring = ("spring", "Spring cron (Java)"),
         EventBridge = ("eventbridge", "EventBridge Scheduler (AWS)"),
+        Anacron = ("anacron", "anacron (cronie)"),
     }
 }
 

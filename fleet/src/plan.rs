@@ -10,7 +10,8 @@ use crate::line::{FleetLine, Refusal, System};
 use crate::time::{MICROS_PER_SECOND, UTC_NAMES, Window};
 use crate::zoned::{self, ZoneClock, ZonedCron};
 use crate::{
-    cron, croniter, eventbridge, jenkins, prometheus, puppet, quartz, spring, systemd, temporal,
+    anacron, cron, croniter, eventbridge, jenkins, prometheus, puppet, quartz, spring, systemd,
+    temporal,
 };
 
 /// A line read into the schedule its system places its starts by.
@@ -39,6 +40,8 @@ pub enum LinePlan {
     /// EventBridge Scheduler lines: cron or rate times, each invoked
     /// within its window.
     EventBridge(Box<eventbridge::EventBridgeSchedule>),
+    /// anacron jobs: due every so many days, started by an hourly run.
+    Anacron(anacron::AnacronJob),
 }
 
 /// The option keys lines of `system` read, besides `Duration` and `Weight`.
@@ -51,6 +54,7 @@ pub fn option_keys(system: System) -> &'static [&'static str] {
         System::Prometheus => &prometheus::OPTION_KEYS,
         System::Quartz | System::Spring => &["Zone"],
         System::EventBridge => &eventbridge::OPTION_KEYS,
+        System::Anacron => &anacron::OPTION_KEYS,
         System::Jenkins | System::Croniter => &[],
     }
 }
@@ -116,6 +120,7 @@ impl LinePlan {
             }
             System::EventBridge => eventbridge::EventBridgeSchedule::read(line, seed)
                 .map(|schedule| Self::EventBridge(Box::new(schedule))),
+            System::Anacron => anacron::AnacronJob::read(line, seed).map(Self::Anacron),
         }
     }
 
@@ -160,6 +165,7 @@ impl LinePlan {
             Self::Quartz(cron) => cron.push_starts(window, out, most),
             Self::Spring(cron) => cron.push_starts(window, out, most),
             Self::EventBridge(schedule) => schedule.push_starts(window, out, most),
+            Self::Anacron(job) => job.push_starts(window, out, most),
         }
     }
 
@@ -177,6 +183,7 @@ impl LinePlan {
             Self::Quartz(cron) => return cron.never_runs(after),
             Self::Spring(cron) => return cron.never_runs(after),
             Self::EventBridge(schedule) => return schedule.never_runs(after),
+            Self::Anacron(job) => return job.never_runs(),
             Self::Systemd(timer) => timer.calendar.next_elapse(after * MICROS_PER_SECOND),
             Self::Temporal(schedule) => schedule.first_nominal(after),
         };
@@ -236,7 +243,8 @@ impl LinePlan {
             | Self::Prometheus(_)
             | Self::Quartz(_)
             | Self::Spring(_)
-            | Self::EventBridge(_) => None,
+            | Self::EventBridge(_)
+            | Self::Anacron(_) => None,
         }
     }
 
@@ -253,7 +261,8 @@ impl LinePlan {
             | Self::Prometheus(_)
             | Self::Quartz(_)
             | Self::Spring(_)
-            | Self::EventBridge(_) => Vec::new(),
+            | Self::EventBridge(_)
+            | Self::Anacron(_) => Vec::new(),
         }
     }
 
@@ -296,6 +305,7 @@ impl LinePlan {
                 (delay.scale * 100.0) as u32
             )),
             Self::EventBridge(schedule) => Some(schedule.law()),
+            Self::Anacron(job) => job.draws_at_random().then(|| job.law()),
             Self::Minutes(_)
             | Self::Croniter(_)
             | Self::Zoned(_)

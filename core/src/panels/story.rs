@@ -421,6 +421,10 @@ fn fleet(facts: &StepFacts) -> Vec<String> {
         Sample::EventBridge => {
             "a CloudFormation template's EventBridge schedules, most without a window"
         }
+        Sample::AnacronRhel => {
+            "RHEL's anacrontab on 200 hosts, every cron.daily in one 46-minute window"
+        }
+        Sample::AnacronDebian => "Debian's anacrontab on 200 hosts, each run by its timer at 07:30",
     };
     let mut text = vec![format!(
         "Real schedulers spread work if asked. This sample, {} jobs in all, is {what}.",

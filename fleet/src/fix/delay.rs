@@ -9,6 +9,7 @@
 
 use super::window::NightHours;
 use super::{FixChange, SpreadWindow};
+use crate::anacron::AnacronJob;
 use crate::cron;
 use crate::eventbridge::{EventBridgeSchedule, Expression};
 use crate::file::parse_duration;
@@ -164,6 +165,39 @@ pub fn eventbridge(line: &FleetLine, night: Option<NightHours>) -> FixChange {
     FixChange::Rewritten {
         spec: line.spec.clone(),
         options: vec![("Window".into(), minutes.to_string())],
+    }
+}
+
+/// The anacron fix: `RANDOM_DELAY` as long as the rest of the hour the
+/// first run in the job's hours starts in, or of the night when that hour
+/// is in it. `RANDOM_DELAY` is one setting for the jobs after it, so the
+/// value comes from the runs and hours, which every job of the file
+/// shares, not from the job's own delay. anacron draws it anew each run
+/// and one anacrontab serves every machine, so widening the draw is the
+/// one spread the file can hold.
+pub fn anacron(line: &FleetLine, night: Option<NightHours>) -> FixChange {
+    let job = match AnacronJob::read(line, 0) {
+        Ok(job) => job,
+        Err(refusal) => return FixChange::kept(format!("{}: {}", refusal.field, refusal.reason)),
+    };
+    let first_hour = job
+        .hours
+        .map_or(job.runs.first, |(first, _)| first.max(job.runs.first));
+    let run = first_hour * 60 + job.runs.minute;
+    let end = match night {
+        Some(night) if (night.first..=night.last).contains(&first_hour) => (night.last + 1) * 60,
+        _ => (first_hour + 1) * 60,
+    };
+    let spread = end.saturating_sub(run + 1);
+    if job.random_delay >= spread {
+        return FixChange::kept(format!(
+            "RANDOM_DELAY={} already spreads it over its window, anew each run",
+            job.random_delay
+        ));
+    }
+    FixChange::Rewritten {
+        spec: line.spec.clone(),
+        options: vec![("RandomDelay".into(), spread.to_string())],
     }
 }
 

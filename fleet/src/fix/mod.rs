@@ -29,6 +29,7 @@
 //! | systemd | night, hour, step `n` | `RandomizedDelaySec=` to the night's end, `1h`, `nm`, and `FixedRandomDelay=yes` |
 //! | Temporal | night, hour, step `n`, interval | `Jitter=` the window (to the night's end) |
 //! | EventBridge Scheduler | night, hour, step `n`, rate | `Window=` (`FLEXIBLE`, `MaximumWindowInMinutes`) the window (to the night's end) |
+//! | anacron | night, hour | `RANDOM_DELAY` to the hour's (or the night's) end |
 //!
 //! Cron, Quartz and Spring have no hash of their own, so the fix computes one: with
 //! `h = FarmHash Fingerprint32(id as UTF-8)` ([`stampede_core::hash`], FarmHash 1.1),
@@ -179,6 +180,7 @@ pub fn fix_line(line: &FleetLine, night: Option<NightHours>) -> FixChange {
         System::Systemd => delay::systemd(line, night),
         System::Temporal => delay::temporal(line, night),
         System::EventBridge => delay::eventbridge(line, night),
+        System::Anacron => delay::anacron(line, night),
         System::Prometheus => FixChange::kept(
             "Prometheus already spreads its scrapes: each target starts at (hash(target) ^ the server's seed) mod the interval",
         ),

@@ -32,10 +32,14 @@
 //!    starts with `on:` or `jobs:`: GitHub Actions;
 //! 6. a `@Scheduled` annotation: Java or Kotlin sources with Spring's
 //!    scheduled methods;
-//! 7. a `cron` call (`cron(`, `cron '`, `cron "`), a `triggers {` block or
+//! 7. `START_HOURS_RANGE=`, `PREFERRED_HOUR=` or a job line whose
+//!    identifier has a letter no cron field has (`1 5 cron.daily …`): an
+//!    anacrontab;
+//! 8. a `cron` call (`cron(`, `cron '`, `cron "`), a `triggers {` block or
 //!    a `// job:` line: Jenkinsfiles;
-//! 8. otherwise a crontab.
+//! 9. otherwise a crontab.
 
+pub mod anacrontab;
 pub mod crontab;
 pub mod eventbridge;
 pub mod github_actions;
@@ -364,6 +368,7 @@ fn read_as(text: &str, format: FleetFormat) -> Imported {
         FleetFormat::GithubActions => github_actions::translate(text),
         FleetFormat::Temporal => temporal::translate(text),
         FleetFormat::EventBridge => eventbridge::translate(text),
+        FleetFormat::Anacrontab => anacrontab::translate(text),
     };
     translation.read()
 }
@@ -418,6 +423,8 @@ pub fn detect(text: &str) -> FleetFormat {
         FleetFormat::GithubActions
     } else if spring_scheduled::holds(text) {
         FleetFormat::SpringScheduled
+    } else if anacrontab::holds(text) {
+        FleetFormat::Anacrontab
     } else if lines().any(|line| {
         let line = line.trim_start();
         line.starts_with(jenkins::JOB_MARK)

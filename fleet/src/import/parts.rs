@@ -619,6 +619,7 @@ fn joins(format: FleetFormat) -> bool {
 fn format_of(kind: Kind, text: &str) -> FleetFormat {
     match kind {
         Kind::Fleet => FleetFormat::Fleet,
+        Kind::Crontab if super::anacrontab::holds(text) => FleetFormat::Anacrontab,
         Kind::Crontab => FleetFormat::Crontab,
         Kind::Source if super::spring_scheduled::holds(text) => FleetFormat::SpringScheduled,
         Kind::Source => FleetFormat::Jenkins,

@@ -247,6 +247,7 @@ fn format_words(format: FleetFormat) -> &'static str {
         FleetFormat::GithubActions => "GitHub Actions workflows",
         FleetFormat::Temporal => "Temporal schedules",
         FleetFormat::EventBridge => "EventBridge Scheduler schedules",
+        FleetFormat::Anacrontab => "an anacrontab",
     }
 }
 

@@ -496,7 +496,8 @@ fn every_format_has_a_slug_and_auto_tells_them_apart() {
             "k8s",
             "gha",
             "temporal",
-            "eventbridge"
+            "eventbridge",
+            "anacrontab"
         ]
     );
     assert_eq!(import::detect("0 * * * * /bin/x\n"), FleetFormat::Crontab);

@@ -4,6 +4,7 @@
 
 use stampede_fleet::time::{MICROS_PER_SECOND, Window};
 
+mod anacron;
 mod chance;
 mod croniter;
 mod crontab;

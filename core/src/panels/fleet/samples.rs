@@ -6,8 +6,9 @@
 //! midnights, one systemd timer on 50 machines with and without a fixed
 //! delay, Prometheus' own spread, a cluster's CronJobs, GitHub Actions
 //! workflows, a Java service's Quartz triggers, a Spring application's
-//! `@Scheduled` tasks and a CloudFormation template's EventBridge
-//! schedules. Every one reads with no
+//! `@Scheduled` tasks, a CloudFormation template's EventBridge
+//! schedules, and the anacrontab of 200 RHEL hosts and of 200 Debian ones.
+//! Every one reads with no
 //! line skipped, which a test checks.
 
 use std::fmt::Write;
@@ -28,6 +29,8 @@ choice_enum! {
         QuartzJobs = ("quartz", "Quartz: 26 triggers"),
         SpringJobs = ("spring", "Spring: 24 tasks"),
         EventBridge = ("eventbridge", "EventBridge: 20 schedules"),
+        AnacronRhel = ("anacron-rhel", "anacron: 200 RHEL hosts"),
+        AnacronDebian = ("anacron-debian", "anacron: 200 Debian hosts"),
     }
 }
 
@@ -45,6 +48,8 @@ impl Sample {
             Sample::QuartzJobs => quartz_jobs(),
             Sample::SpringJobs => spring_jobs(),
             Sample::EventBridge => eventbridge(),
+            Sample::AnacronRhel => anacron_rhel(),
+            Sample::AnacronDebian => anacron_debian(),
         }
     }
 }
@@ -369,6 +374,43 @@ fn eventbridge() -> String {
         }
     }
     text
+}
+
+/// cronie's own `/etc/anacrontab` (RHEL and Fedora ship it as is), on 200
+/// hosts: every host runs `cron.daily` between 03:06 and 03:51.
+fn anacron_rhel() -> String {
+    "# hosts: 200\n\
+     # /etc/anacrontab: configuration file for anacron\n\
+     SHELL=/bin/sh\n\
+     PATH=/sbin:/bin:/usr/sbin:/usr/bin\n\
+     MAILTO=root\n\
+     # the maximal random delay added to the base delay of the jobs\n\
+     RANDOM_DELAY=45\n\
+     # the jobs will be started during the following hours only\n\
+     START_HOURS_RANGE=3-22\n\n\
+     #period in days   delay in minutes   job-identifier   command\n\
+     1\t5\tcron.daily\t\tnice run-parts /etc/cron.daily\n\
+     7\t25\tcron.weekly\t\tnice run-parts /etc/cron.weekly\n\
+     @monthly 45\tcron.monthly\t\tnice run-parts /etc/cron.monthly\n"
+        .to_string()
+}
+
+/// Debian's `/etc/anacrontab` on 200 hosts, run by its `anacron.timer`
+/// (`OnCalendar=*-*-* 07..23:30`, `RandomizedDelaySec=5m`).
+fn anacron_debian() -> String {
+    "# hosts: 200\n\
+     # runs: 7-23:30\n\
+     # run-delay: 300\n\
+     # /etc/anacrontab: configuration file for anacron\n\
+     # /etc/crontab's 06:25 line runs cron.daily only where anacron is not installed.\n\
+     SHELL=/bin/sh\n\
+     HOME=/root\n\
+     LOGNAME=root\n\n\
+     # These replace cron's entries\n\
+     1\t5\tcron.daily\trun-parts --report /etc/cron.daily\n\
+     7\t10\tcron.weekly\trun-parts --report /etc/cron.weekly\n\
+     @monthly\t15\tcron.monthly\trun-parts --report /etc/cron.monthly\n"
+        .to_string()
 }
 
 /// `word` with its first letter upper case, as a Java class name starts.

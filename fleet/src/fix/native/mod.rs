@@ -18,10 +18,12 @@
 //! - Temporal JSON ([`temporal`]): the spec's `jitter`;
 //! - EventBridge Scheduler schedules ([`eventbridge`]): the flexible
 //!   window;
+//! - an anacrontab ([`anacrontab`]): `RANDOM_DELAY`;
 //! - `prometheus.yml`: nothing, since Prometheus spreads its own scrapes.
 //!
 //! A fix the format cannot hold is refused, naming the format and why.
 
+pub mod anacrontab;
 pub mod eventbridge;
 mod scalar;
 pub mod systemd;
@@ -138,6 +140,7 @@ fn write(text: &str, format: FleetFormat, fixes: &[LineFix]) -> Result<String, I
         FleetFormat::Systemd => systemd::rewrite(text, fixes),
         FleetFormat::Temporal => temporal::rewrite(text, fixes),
         FleetFormat::EventBridge => eventbridge::rewrite(text, fixes),
+        FleetFormat::Anacrontab => anacrontab::rewrite(text, fixes),
         FleetFormat::Prometheus => match rewritten(fixes).next() {
             Some((line, _, _)) => Err(refused(
                 line,
