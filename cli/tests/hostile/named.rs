@@ -51,6 +51,11 @@ const EVENTBRIDGE_EDGES: &str = "cron(* * * * ? *)\tWindow=1440\nrate(1 minute)\
     cron(30 2 * * ? *)\tZone=America/New_York\tWindow=30\n\
     rate(5 minutes)\tStart=9999-12-31T23:59:59Z\ncron(0 0 ? * * *) trailing\n";
 
+const ANACRON_EDGES: &str = "1 5\tRandomDelay=100000\tHours=0-24\n0 0\n@yearly 0\n\
+    1 2147483647\n4294967295 5\n@monthly 45\tLast=9999-12-31\n\
+    1 5\tRuns=0-23:59\tRunDelay=86400\n@annualy 5\n1 5\tPreferredHour=24\n\
+    1 5\tHours=5-5\n@monthly 0\tLast=0001-01-01\n";
+
 /// A CloudFormation template of `count` schedules, every one at 02:00.
 fn eventbridge_template(count: usize) -> String {
     let mut text = String::from("Resources:\n");
@@ -132,6 +137,16 @@ fn slow() -> Vec<Case> {
             "eventbridge-template-20k-schedules-fixed",
             &from_2026(&["--fix"]),
             eventbridge_template(20_000),
+        ),
+        Case::fleet(
+            "anacron-edges-4k-lines-a-month-fixed",
+            &from_2026(&["--format", "fleet", "--fix", "--hours", "744"]),
+            edge_lines("anacron", ANACRON_EDGES, 4_000),
+        ),
+        Case::fleet(
+            "anacrontab-on-100k-hosts",
+            &from_2026(&["--fix"]),
+            "# hosts: 100000\nRANDOM_DELAY=45\nSTART_HOURS_RANGE=3-22\n1 5 cron.daily x\n7 25 cron.weekly x\n",
         ),
         Case::fleet(
             "quartz-nines-300kb",

@@ -189,6 +189,11 @@ pub fn anacron(line: &FleetLine, night: Option<NightHours>) -> FixChange {
         _ => (first_hour + 1) * 60,
     };
     let spread = end.saturating_sub(run + 1);
+    if spread == 0 {
+        return FixChange::kept(
+            "its first run starts in the last minute of its window, so no room is left to spread it",
+        );
+    }
     if job.random_delay >= spread {
         return FixChange::kept(format!(
             "RANDOM_DELAY={} already spreads it over its window, anew each run",

@@ -130,6 +130,19 @@ const SYSTEMS: &[System] = &[
                   own: an hour for the hourly and nightly ones, 15 minutes for the 15-minute rate.",
     },
     System {
+        name: "anacron",
+        followed: "cronie 1.7.2, anacron/main.c, readtab.c and lock.c",
+        rule: "An hourly run of anacron (cronie's 0hourly, at minute 01) starts each job that is \
+               due (its timestamp PERIOD days old) at the run's start plus DELAY plus one \
+               RANDOM_DELAY draw of 0 to N whole minutes, shared by the machine's jobs, but only \
+               if that time's hour is within START_HOURS_RANGE; else a later run tries again.",
+        formula: "start = first run with hour(run + DELAY + r) ∈ [a, b), r uniform in {0 … RANDOM_DELAY}",
+        example: "RHEL's anacrontab on 200 hosts: every cron.daily starts between 03:06 and 03:51, \
+                  about 4 a minute, every night; the weekly and monthly jobs join them on their \
+                  days. The fix widens RANDOM_DELAY to the rest of the hour, or to the night's \
+                  end when a night is set.",
+    },
+    System {
         name: "Kubernetes CronJobs",
         followed: "robfig/cron v3 as the CronJob controller reads it",
         rule: "A CronJob's schedule is plain cron with timeZone as CRON_TZ=; there is no H and no \
@@ -170,7 +183,7 @@ pub fn explanation() -> impl IntoView {
             UTC, minute by minute, the way each scheduler itself places them, and counts the starts
             in every minute (and, where lines give a Duration=, the jobs running). Where a scheduler
             draws a delay when it runs (cronie's RANDOM_DELAY, systemd's RandomizedDelaySec=,
-            EventBridge's window), the figures are one draw under the page's seed; the load chart
+            EventBridge's window, anacron's RANDOM_DELAY), the figures are one draw under the page's seed; the load chart
             shades the 10th to 90th percentile of 20 more draws, and the heatmap underlines the
             minutes the delays can reach."
         </p>
@@ -181,7 +194,7 @@ pub fn explanation() -> impl IntoView {
             @daily too, so a nightly job stays in its night; set the night's hours (such as 0-5)
             and a line once a day within them gets any minute of them. Each system writes its window in its
             own syntax (H for Jenkins, RandomizedDelaySec= with FixedRandomDelay= for systemd,
-            Jitter= for Temporal, a flexible window for EventBridge), and where the system has none, a minute hashed from the job's
+            Jitter= for Temporal, a flexible window for EventBridge, RANDOM_DELAY for anacron), and where the system has none, a minute hashed from the job's
             name, so the place holds when the fleet changes."
         </p>
         {systems}
