@@ -16,7 +16,9 @@ import { blankCanvases, canvasPixels, fleetSettled, keyNumberMap, pasteInto, ser
 
 // The week the panel shows by default, as `stampede fleet` takes it.
 const WEEK = ['--from', '2026-01-05T00:00:00Z', '--hours', '168', '--seed', '1'];
-const SAMPLES = ['cron-minute-0', 'jenkins-h', 'systemd-50', 'prometheus-500', 'k8s', 'gha', 'quartz', 'spring', 'eventbridge'];
+const SAMPLES = ['cron-minute-0', 'jenkins-h', 'systemd-50', 'prometheus-500', 'k8s', 'gha', 'quartz', 'spring', 'eventbridge', 'anacron-rhel', 'anacron-debian'];
+// The samples of systems that draw their starts at run time.
+const DRAWN_SAMPLES = ['eventbridge', 'anacron-rhel', 'anacron-debian'];
 
 /** `stampede fleet` on `text`: its expansion over the panel's default week. */
 const coreFleet = (text) => stampedeJson(['fleet', ...WEEK], text);
@@ -430,6 +432,32 @@ test('fleet: Spring @Scheduled methods are placed as Spring places them, the res
   await fleetSettled(page);
   expect((await pageFigures(page)).peak, 'the peak of the fixed source read back').toBe(shown.peakAfter);
 });
+
+for (const sample of DRAWN_SAMPLES) {
+  test(`fleet: sample ${sample} pasted is shown across draws, and its fix copied back reads as the fix said`, async ({ app }) => {
+    const page = await app.newPage({ viewport: { width: 1280, height: 1400 } });
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });
+    await app.open(page, '?v=1&p=fleet');
+    await page.click(`button[data-sample="${sample}"]`);
+    await fleetSettled(page);
+    const text = await page.inputValue('#fleet-text');
+    await pasteInto(page, '#fleet-text', `${text}\n`);
+    await fleetSettled(page);
+    const shown = await pageFigures(page);
+    expectFigures(shown, coreFleet(`${text}\n`), `${sample} pasted`);
+    await expect(page.locator('#fleet-drawn'), 'the note on the draws').toContainText('any of 20 more draws');
+    const keys = await keyNumberMap(page);
+    expect(keys['peak-drawn'], 'the busiest minute across draws').toMatch(/starts; .* or fewer on 9 nights in 10$/);
+    await page.locator('#copy-fixed').scrollIntoViewIfNeeded();
+    await page.click('#copy-fixed');
+    await expect(page.locator('#copy-fixed')).toContainText(/copied/i);
+    const fixed = await page.evaluate(() => navigator.clipboard.readText());
+    expect(fixed, 'the fix changed the text').not.toBe(`${text}\n`);
+    await pasteInto(page, '#fleet-text', fixed);
+    await fleetSettled(page);
+    expect((await pageFigures(page)).peak, 'the peak of the fixed text read back').toBe(shown.peakAfter);
+  });
+}
 
 /** The type-7 quantile `p` of `sorted` numbers. */
 function quantile(sorted, p) {
