@@ -15,7 +15,7 @@
 //!
 //! - **Models**, from the bottom: [`time`] (instants, windows, units and
 //!   dates; it imports nothing else from the crate) and [`mod@line`] (a fleet
-//!   line's types); the schedulers, each a module ([`cron`], [`croniter`],
+//!   line's types); the schedulers, each a module ([`apscheduler`], [`cron`], [`croniter`],
 //!   [`jenkins`], [`puppet`], [`quartz`], [`spring`], [`systemd`], [`temporal`],
 //!   [`prometheus`], [`zoned`]); the dispatcher [`plan`] that reads a line by its system;
 //!   the fleet file ([`mod@file`]) and the expansion here, with its range
@@ -27,6 +27,7 @@
 //!   (`stampede_core::panels::fleet`, read by the one URL codec); this
 //!   layer reads, fixes and probes a fleet with them.
 
+pub mod apscheduler;
 pub mod chance;
 pub mod cron;
 pub mod croniter;

@@ -23,6 +23,7 @@ choice_enum! {
         Puppet = ("puppet", "Puppet cron"),
         Quartz = ("quartz", "Quartz cron (Java)"),
         Spring = ("spring", "Spring cron (Java)"),
+        Apscheduler = ("apscheduler", "APScheduler (Python)"),
     }
 }
 

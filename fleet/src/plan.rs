@@ -9,7 +9,9 @@
 use crate::line::{FleetLine, Refusal, System};
 use crate::time::{MICROS_PER_SECOND, UTC_NAMES, Window};
 use crate::zoned::{self, ZoneClock, ZonedCron};
-use crate::{cron, croniter, jenkins, prometheus, puppet, quartz, spring, systemd, temporal};
+use crate::{
+    apscheduler, cron, croniter, jenkins, prometheus, puppet, quartz, spring, systemd, temporal,
+};
 
 /// A line read into the schedule its system places its starts by.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,6 +36,9 @@ pub enum LinePlan {
     Quartz(quartz::QuartzCron),
     /// Spring lines: seconds of the UTC calendar, as Spring searches them.
     Spring(spring::SpringCron),
+    /// APScheduler lines: cron or interval triggers, each start jittered
+    /// as APScheduler 3.x draws it.
+    Apscheduler(Box<apscheduler::ApschedulerJob>),
 }
 
 /// The option keys lines of `system` read, besides `Duration` and `Weight`.
@@ -45,6 +50,7 @@ pub fn option_keys(system: System) -> &'static [&'static str] {
         System::Temporal => &["Jitter", "Namespace"],
         System::Prometheus => &prometheus::OPTION_KEYS,
         System::Quartz | System::Spring => &["Zone"],
+        System::Apscheduler => &apscheduler::OPTION_KEYS,
         System::Jenkins | System::Croniter => &[],
     }
 }
@@ -108,6 +114,8 @@ impl LinePlan {
                     None => cron,
                 }))
             }
+            System::Apscheduler => apscheduler::ApschedulerJob::read(line, seed)
+                .map(|job| Self::Apscheduler(Box::new(job))),
         }
     }
 
@@ -151,6 +159,7 @@ impl LinePlan {
             Self::Prometheus(scrapes) => scrapes.push_starts(window, out, most),
             Self::Quartz(cron) => cron.push_starts(window, out, most),
             Self::Spring(cron) => cron.push_starts(window, out, most),
+            Self::Apscheduler(job) => job.push_starts(window, out, most),
         }
     }
 
@@ -167,6 +176,7 @@ impl LinePlan {
             Self::Prometheus(_) => return None,
             Self::Quartz(cron) => return cron.never_runs(after),
             Self::Spring(cron) => return cron.never_runs(after),
+            Self::Apscheduler(job) => return job.never_runs(after),
             Self::Systemd(timer) => timer.calendar.next_elapse(after * MICROS_PER_SECOND),
             Self::Temporal(schedule) => schedule.first_nominal(after),
         };
@@ -186,6 +196,7 @@ impl LinePlan {
         match self {
             Self::Quartz(cron) => cron.stops_searching(starts),
             Self::Spring(cron) => cron.stops_searching(starts),
+            Self::Apscheduler(job) => job.stops_searching(starts),
             _ => None,
         }
     }
@@ -216,7 +227,8 @@ impl LinePlan {
             | Self::Temporal(_)
             | Self::Prometheus(_)
             | Self::Quartz(_)
-            | Self::Spring(_) => None,
+            | Self::Spring(_)
+            | Self::Apscheduler(_) => None,
         }
     }
 
@@ -232,7 +244,8 @@ impl LinePlan {
             | Self::Temporal(_)
             | Self::Prometheus(_)
             | Self::Quartz(_)
-            | Self::Spring(_) => Vec::new(),
+            | Self::Spring(_)
+            | Self::Apscheduler(_) => Vec::new(),
         }
     }
 
@@ -259,6 +272,7 @@ impl LinePlan {
                 delay.most_minutes,
                 (delay.scale * 100.0) as u32
             )),
+            Self::Apscheduler(job) => job.drawn_delays(),
             Self::Minutes(_)
             | Self::Croniter(_)
             | Self::Zoned(_)

@@ -171,7 +171,9 @@ pub fn fix_line(line: &FleetLine, night: Option<NightHours>) -> FixChange {
         return kept;
     }
     match line.system {
-        System::Cron | System::Quartz | System::Spring => window::hashed_by_id(line, night),
+        System::Cron | System::Quartz | System::Spring | System::Apscheduler => {
+            window::hashed_by_id(line, night)
+        }
         System::Jenkins | System::Croniter | System::Puppet => {
             window::hashed_by_scheduler(line, night)
         }

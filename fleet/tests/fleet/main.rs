@@ -4,6 +4,7 @@
 
 use stampede_fleet::time::{MICROS_PER_SECOND, Window};
 
+mod apscheduler;
 mod chance;
 mod croniter;
 mod crontab;
