@@ -418,6 +418,7 @@ fn fleet(facts: &StepFacts) -> Vec<String> {
         Sample::GithubActions => "GitHub Actions workflows across repositories",
         Sample::QuartzJobs => "a Java service's Quartz triggers, written alike",
         Sample::SpringJobs => "a Spring application's scheduled tasks, written alike",
+        Sample::ApschedulerJobs => "a Python service's APScheduler jobs, added alike",
     };
     let mut text = vec![format!(
         "Real schedulers spread work if asked. This sample, {} jobs in all, is {what}.",

@@ -107,7 +107,7 @@ pub struct ApschedulerJob {
 
 /// `key=value` words after the trigger's name; a value may be quoted
 /// with `'` or `"` to hold blanks.
-fn keywords(text: &str) -> Result<Vec<(&str, &str)>, String> {
+pub fn keywords(text: &str) -> Result<Vec<(&str, &str)>, String> {
     let mut out: Vec<(&str, &str)> = Vec::new();
     let mut rest = text.trim_start();
     while !rest.is_empty() {
@@ -410,4 +410,62 @@ impl ApschedulerJob {
              jitter), here from the seed; a real scheduler draws anew at each run{drift}"
         ))
     }
+}
+
+/// A value as a spec writes it: quoted when it holds a blank or is empty.
+pub fn written_value(value: &str) -> String {
+    match (
+        value.is_empty() || value.contains(char::is_whitespace),
+        value.contains('\''),
+    ) {
+        (false, _) => value.to_string(),
+        (true, false) => format!("'{value}'"),
+        (true, true) => format!("\"{value}\""),
+    }
+}
+
+/// `spec` with its minute set to `minute` and its hour to `hour`, each
+/// when given: a keyword replaced where it stands or added after the
+/// others, or a crontab's field. A minute added where none was given
+/// takes the hour along, since the fields above the least significant one
+/// given stand for `*`: the hour it stood for (its least, 0, or `hour`)
+/// is written out.
+pub fn with_clock(spec: &str, minute: Option<&str>, hour: Option<u32>) -> String {
+    let spec = spec.trim();
+    let (kind, rest) = spec.split_once(char::is_whitespace).unwrap_or((spec, ""));
+    let hour = hour.map(|hour| hour.to_string());
+    if kind == "crontab" {
+        let mut values: Vec<&str> = rest.split_whitespace().collect();
+        if let (Some(minute), Some(slot)) = (minute, values.get_mut(0)) {
+            *slot = minute;
+        }
+        if let (Some(hour), Some(slot)) = (&hour, values.get_mut(1)) {
+            *slot = hour;
+        }
+        return format!("crontab {}", values.join(" "));
+    }
+    let mut given: Vec<(String, String)> = keywords(rest)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(key, value)| (key.to_string(), value.to_string()))
+        .collect();
+    let has = |given: &[(String, String)], key: &str| given.iter().any(|(k, _)| k == key);
+    let hour = match hour {
+        None if minute.is_some() && !has(&given, "minute") && !has(&given, "hour") => {
+            Some("0".to_string())
+        }
+        hour => hour,
+    };
+    for (key, value) in [("hour", hour.as_deref()), ("minute", minute)] {
+        let Some(value) = value else { continue };
+        match given.iter_mut().find(|(given, _)| given == key) {
+            Some((_, old)) => *old = value.to_string(),
+            None => given.push((key.to_string(), value.to_string())),
+        }
+    }
+    let mut out = kind.to_string();
+    for (key, value) in &given {
+        out.push_str(&format!(" {key}={}", written_value(value)));
+    }
+    out
 }

@@ -29,10 +29,14 @@
 //!    starts with `on:` or `jobs:`: GitHub Actions;
 //! 5. a `@Scheduled` annotation: Java or Kotlin sources with Spring's
 //!    scheduled methods;
-//! 6. a `cron` call (`cron(`, `cron '`, `cron "`), a `triggers {` block or
+//! 6. an `add_job(`, `.scheduled_job(` or `from_crontab(` call: Python
+//!    sources with APScheduler's jobs (before Jenkins, whose `cron(` a
+//!    Python call could hold);
+//! 7. a `cron` call (`cron(`, `cron '`, `cron "`), a `triggers {` block or
 //!    a `// job:` line: Jenkinsfiles;
-//! 7. otherwise a crontab.
+//! 8. otherwise a crontab.
 
+pub mod apscheduler_py;
 pub mod crontab;
 pub mod github_actions;
 pub mod jenkins;
@@ -354,6 +358,7 @@ fn read_as(text: &str, format: FleetFormat) -> Imported {
         FleetFormat::JenkinsXml => jenkins_xml::translate(text),
         FleetFormat::QuartzXml => quartz_xml::translate(text),
         FleetFormat::SpringScheduled => spring_scheduled::translate(text),
+        FleetFormat::Apscheduler => apscheduler_py::translate(text),
         FleetFormat::Systemd => systemd::translate(text),
         FleetFormat::Prometheus => prometheus::translate(text),
         FleetFormat::Kubernetes => kubernetes::translate(text),
@@ -411,6 +416,8 @@ pub fn detect(text: &str) -> FleetFormat {
         FleetFormat::GithubActions
     } else if spring_scheduled::holds(text) {
         FleetFormat::SpringScheduled
+    } else if apscheduler_py::holds(text) {
+        FleetFormat::Apscheduler
     } else if lines().any(|line| {
         let line = line.trim_start();
         line.starts_with(jenkins::JOB_MARK)

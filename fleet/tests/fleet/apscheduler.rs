@@ -4,8 +4,10 @@
 //! at run time, so the jittered starts are held to the law APScheduler
 //! draws them by, not to one draw.
 
+use stampede_core::fleet_format::FleetFormat;
 use stampede_fleet::apscheduler::{self, Trigger};
 use stampede_fleet::file::{self, FleetLine};
+use stampede_fleet::import::{self, apscheduler_py};
 use stampede_fleet::plan::LinePlan;
 use stampede_fleet::time::{LATEST_FROM, MICROS_PER_SECOND, Window};
 
@@ -344,4 +346,106 @@ fn a_field_that_never_matches_says_so() {
     let past = line("apscheduler\tj\tcron year=2020");
     let plan = LinePlan::read(&past, 0).unwrap();
     assert!(plan.never_runs(1_800_000_000).is_some());
+}
+
+/// A Python module with every shape the importer reads, and each it skips.
+const JOBS_PY: &str = r#"from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.triggers.cron import CronTrigger
+
+scheduler = BackgroundScheduler()
+scheduler.add_job(report, 'cron', hour=3, minute=0, jitter=120, id='nightly', timezone='Europe/Paris')
+scheduler.add_job(poll, trigger='interval', minutes=15, jitter=30)
+scheduler.add_job(backup, CronTrigger.from_crontab('0 3 * * 0'))
+
+@scheduler.scheduled_job('cron', day_of_week='mon-fri', hour=17)
+def close_books():
+    pass  # add_job(x, 'cron') in a comment is not a call
+
+scheduler.add_job(once, 'date', run_date='2026-01-01')
+scheduler.add_job(tune, 'cron', hour=HOUR)
+scheduler.add_job(tune, my_trigger)
+scheduler.add_job(late, 'cron', hour=3, start_date='2026-03-01 04:00:00', timezone='America/New_York')
+scheduler.add_job(odd, 'cron', hour=3, hours=4)
+scheduler.add_job(bare)
+scheduler.add_job(
+    report_monthly, 'cron',
+    day='last fri', hour='1-5',
+)
+s = "scheduler.add_job(fake, 'cron', hour=1)"
+"#;
+
+#[test]
+fn python_calls_give_one_line_each_named_by_id_or_function() {
+    assert_eq!(import::detect(JOBS_PY), FleetFormat::Apscheduler);
+    let translation = apscheduler_py::translate(JOBS_PY);
+    assert_eq!(
+        translation.fleet_text(),
+        "apscheduler\tnightly\tcron hour=3 minute=0\tJitter=120\tZone=Europe/Paris\n\
+         apscheduler\tpoll\tinterval minutes=15\tJitter=30\n\
+         apscheduler\tbackup\tcrontab 0 3 * * 0\n\
+         apscheduler\tclose_books\tcron day_of_week=mon-fri hour=17\n\
+         apscheduler\tlate\tcron hour=3\tZone=America/New_York\tStart=2026-03-01T09:00:00Z\n\
+         apscheduler\treport_monthly\tcron day='last fri' hour=1-5\n"
+    );
+    assert_eq!(crate::import::lines(&translation), [5, 6, 7, 9, 16, 19]);
+    assert_eq!(
+        crate::import::skipped(&translation),
+        [
+            (13, "trigger"),
+            (14, "hour"),
+            (15, "trigger"),
+            (17, "hours"),
+            (18, "trigger")
+        ]
+    );
+    let notes: Vec<(usize, &str)> = translation
+        .notes
+        .iter()
+        .map(|note| (note.line, note.message.as_str()))
+        .collect();
+    assert!(
+        notes
+            .iter()
+            .any(|(line, note)| *line == 6 && note.contains("uuid"))
+    );
+    assert!(
+        notes
+            .iter()
+            .any(|(line, note)| *line == 6 && note.contains("start_date"))
+    );
+    assert!(
+        notes
+            .iter()
+            .any(|(line, note)| *line == 7 && note.contains("Monday 0"))
+    );
+    assert!(
+        notes
+            .iter()
+            .any(|(line, note)| *line == 9 && note.contains("UTC"))
+    );
+    // Every line is accounted for.
+    let imported = import::import(JOBS_PY, FleetFormat::Auto);
+    let account = imported.account();
+    assert_eq!((account.read, account.skipped), (6, 5));
+    assert_eq!(
+        account.read + account.ignored + account.skipped,
+        account.lines
+    );
+}
+
+#[test]
+fn a_long_trigger_is_named_by_its_first_characters() {
+    let text = format!("sched.add_job(f, {}())\n", "build_a_trigger_".repeat(20));
+    let translation = apscheduler_py::translate(&text);
+    let reason = &translation.skipped[0].reason;
+    assert!(reason.contains('…') && reason.len() < 120, "{reason}");
+}
+
+#[test]
+fn a_python_source_pasted_after_a_crontab_reads_as_apscheduler() {
+    let text = format!("0 * * * * /bin/hourly\n\n{JOBS_PY}");
+    let imported = import::import(&text, FleetFormat::Auto);
+    let formats: Vec<FleetFormat> = imported.parts.iter().map(|part| part.format).collect();
+    assert_eq!(formats, [FleetFormat::Crontab, FleetFormat::Apscheduler]);
+    assert_eq!(imported.file.lines.len(), 7);
 }
