@@ -345,6 +345,30 @@ impl CronField {
             .fold(0, |bits, value| bits | 1 << value)
     }
 
+    /// For the year field: a span of years after which the years it
+    /// allows repeat with the calendar's 400-year cycle (every step's
+    /// multiple of 400), and the latest year a part starts from. A
+    /// search that finds no time in one such span past both finds none.
+    pub fn year_cycle(&self) -> (i64, i64) {
+        let gcd = |mut a: i64, mut b: i64| {
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            a
+        };
+        self.parts
+            .iter()
+            .fold((400, MIN[YEAR]), |(cycle, latest), part| {
+                let (step, first) = match *part {
+                    Part::All { step } => (step.unwrap_or(1), MIN[YEAR]),
+                    Part::Range { first, step, .. } => (step.unwrap_or(1), first),
+                    Part::Position { .. } | Part::LastDay => (1, MIN[YEAR]),
+                };
+                let cycle = cycle / gcd(cycle, step) * step;
+                (cycle.min(MAX[YEAR]), latest.max(first))
+            })
+    }
+
     /// The smallest value at or after the date's own that a part allows.
     pub fn next_value(&self, date: DateTime) -> Option<i64> {
         self.parts

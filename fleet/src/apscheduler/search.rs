@@ -11,6 +11,11 @@
 //! the zone skips or repeats is read as `zoneinfo` reads it: with `fold`
 //! 0, the offset before the change; with 1, the one after. That is why a
 //! job in the hour the clock repeats runs in both passes.
+//!
+//! Where APScheduler would search on to the year 9999 and find nothing
+//! (`day='5th mon', week=53`), the search stops once it has been through
+//! a whole cycle of the years the fields allow (the calendar's 400 years,
+//! times a year step): every date past it was seen before.
 
 use jiff::Timestamp;
 use jiff::civil::DateTime;
@@ -120,8 +125,17 @@ impl CronFields {
     /// 9999, where APScheduler's years end.
     pub fn first_from(&self, start: i64) -> Option<i64> {
         let mut date = self.wall_at(start)?;
+        // Past a cycle of the allowed years from where the search began
+        // (and from the latest year a part starts), every date has been
+        // seen before: APScheduler would search on to 9999 and find
+        // nothing, so the search ends here.
+        let (cycle, latest) = self.fields[fields::YEAR].year_cycle();
+        let last_year = i64::from(date.at.year()).max(latest) + cycle;
         let mut at = 0;
         while at < self.fields.len() {
+            if i64::from(date.at.year()) > last_year {
+                return None;
+            }
             let field = &self.fields[at];
             let current = fields::value(at, date.at);
             match field.next_value(date.at) {

@@ -71,6 +71,9 @@ CRON = [
     {"day_of_week": "MON-Fri", "hour": "8", "minute": "45"},
     {"month": "JAN", "day": "LAST"},
     {},
+    # Searches that run far: a match 900 years on, and none before 9999.
+    {"year": "2026,2904", "month": "2", "day": "29"},
+    {"day": "5th mon", "week": "53"},
 ]
 CRONTAB = [
     "0 3 * * *",
