@@ -159,8 +159,8 @@ enum Command {
     /// SYSTEM is cron (TZ= or CRON_TZ=Area/City), jenkins, croniter, systemd
     /// (RandomizedDelaySec=, FixedRandomDelay=, MachineID=,
     /// RandomizedOffsetSec=), temporal (Jitter=, Namespace=), prometheus (Job=,
-    /// Labels=, URL=, Server=, ExternalLabels=), puppet, quartz (Quartz 2.3.2) or spring
-    /// (Spring 7), each with Zone=Area/City; each start is placed as that scheduler places it. Prints the
+    /// Labels=, URL=, Server=, ExternalLabels=), puppet, quartz, spring or apscheduler
+    /// (Jitter=, Start=), each with Zone=Area/City, placed as that scheduler places it. Prints the
     /// expansion and the skipped lines as one JSON object. Skipped lines, and lines not
     /// expanded, are reported on stderr with their line numbers.
     Fleet {
@@ -174,8 +174,8 @@ enum Command {
         /// before each); Temporal schedule JSON (describe or list output,
         /// with "scheduleId" and "namespaceId" beside it); Jenkins job
         /// config.xml files ("# file: jobs/NAME/config.xml" before each);
-        /// Quartz job files (quartz_data.xml, its cron triggers); Java or Kotlin
-        /// sources (their @Scheduled(cron = ...) methods). Auto cuts stdin into parts,
+        /// Quartz job files (quartz_data.xml); Java or Kotlin sources (@Scheduled(cron = ...));
+        /// Python sources (APScheduler's add_job and scheduled_job). Auto cuts stdin into parts,
         /// each in one of these, and reads each as if given alone: a part starts at a "# file:"
         /// or "// job:" line, a unit's [Section], a Jenkinsfile's pipeline {, a YAML document or
         /// key, JSON's { or [, XML's <, a fleet line, or a crontab line.
@@ -196,7 +196,7 @@ enum Command {
         #[arg(long, value_name = "H", default_value_t = 24, value_parser = clap::value_parser!(u32).range(1..=i64::from(MOST_HORIZON_MINUTES / 60)))]
         hours: u32,
         /// The seed for the delays a scheduler draws at random (systemd's
-        /// RandomizedDelaySec= without FixedRandomDelay=yes).
+        /// RandomizedDelaySec= without FixedRandomDelay=yes, APScheduler's Jitter=).
         #[arg(long, default_value_t = stampede_core::panels::state::DEFAULT_SEED)]
         seed: u64,
         /// Print each start instead, as LINE<TAB>ID<TAB>START, START in RFC
