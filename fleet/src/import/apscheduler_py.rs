@@ -92,11 +92,14 @@ pub fn translate(text: &str) -> NativeTranslation {
                         text[func].trim().to_string()
                     })
                 };
-                let id = named.unwrap_or_else(|| format!("line {line}"));
+                let (id, by) = match named {
+                    Some(name) => (name, "its function"),
+                    None => (format!("line {line}"), "its line, with no function seen"),
+                };
                 out.note(
                     line,
                     format!(
-                        "named {} by its function: APScheduler's own id would be a fresh uuid",
+                        "named {} by {by}: APScheduler's own id would be a fresh uuid",
                         shorten(&id)
                     ),
                 );
@@ -251,6 +254,20 @@ struct Job {
 
 /// One call's job, or the field that stops it and why.
 fn read_job(code: &Python, call: &Call, trigger_at: usize) -> Result<Job, (String, String)> {
+    // `*args` or `**options` may hold the trigger and its fields.
+    if let Some(spread) = call
+        .positional
+        .iter()
+        .find(|value| code.text[(*value).clone()].starts_with('*'))
+    {
+        return Err((
+            "arguments".to_string(),
+            format!(
+                "{} passes arguments this does not see: only those written in the call are read",
+                shorten(&code.text[spread.clone()])
+            ),
+        ));
+    }
     let trigger = call
         .keyword("trigger")
         .or_else(|| call.positional(trigger_at))
@@ -490,6 +507,9 @@ struct Python<'a> {
     text: &'a str,
     is_code: Vec<bool>,
     line_starts: Vec<usize>,
+    /// Where each bracket of code that opens is closed, found in one
+    /// pass, so a paste of unclosed calls costs no more than its length.
+    closes: HashMap<usize, usize>,
 }
 
 impl<'a> Python<'a> {
@@ -526,10 +546,23 @@ impl<'a> Python<'a> {
         let line_starts = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(i, _)| i + 1))
             .collect();
+        let (mut closes, mut open) = (HashMap::new(), Vec::new());
+        for (at, &byte) in bytes.iter().enumerate().filter(|(at, _)| is_code[*at]) {
+            match byte {
+                b'(' | b'[' | b'{' => open.push(at),
+                b')' | b']' | b'}' => {
+                    if let Some(start) = open.pop() {
+                        closes.insert(start, at);
+                    }
+                }
+                _ => {}
+            }
+        }
         Self {
             text,
             is_code,
             line_starts,
+            closes,
         }
     }
 
@@ -556,23 +589,7 @@ impl<'a> Python<'a> {
         let open = (from..bytes.len())
             .find(|&i| self.is_code[i] && !bytes[i].is_ascii_whitespace())
             .filter(|&i| bytes[i] == b'(')?;
-        let mut depth = 0u32;
-        for (i, &byte) in bytes.iter().enumerate().skip(open) {
-            if !self.is_code[i] {
-                continue;
-            }
-            match byte {
-                b'(' | b'[' | b'{' => depth += 1,
-                b')' | b']' | b'}' => {
-                    depth = depth.saturating_sub(1);
-                    if depth == 0 {
-                        return Some(open + 1..i);
-                    }
-                }
-                _ => {}
-            }
-        }
-        None
+        self.closes.get(&open).map(|&close| open + 1..close)
     }
 
     /// `arguments` cut at its commas outside brackets.
@@ -626,9 +643,13 @@ impl<'a> Python<'a> {
         numeric.then(|| text.to_string())
     }
 
-    /// The name of the function defined next after byte `from`.
+    /// The name of the function a decorator ending at byte `from`
+    /// decorates: after `def`, among the next few words (other
+    /// decorators may come between), so a paste of decorators alone is
+    /// not searched to its end from each.
     fn def_after(&self, mut from: usize) -> Option<Range<usize>> {
-        while let Some(word) = self.next_word(from) {
+        for _ in 0..64 {
+            let word = self.next_word(from)?;
             from = word.end;
             if &self.text[word] == "def" {
                 return self.next_word(from);

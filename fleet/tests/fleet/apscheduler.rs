@@ -449,3 +449,67 @@ fn a_python_source_pasted_after_a_crontab_reads_as_apscheduler() {
     assert_eq!(formats, [FleetFormat::Crontab, FleetFormat::Apscheduler]);
     assert_eq!(imported.file.lines.len(), 7);
 }
+
+#[test]
+fn any_python_text_reads_or_is_skipped_without_a_panic() {
+    let pieces = [
+        "sched.add_job(",
+        "f, ",
+        "'cron', ",
+        "hour=",
+        "'3'",
+        "3",
+        ", ",
+        ")",
+        "\n",
+        "#",
+        "'",
+        "\"",
+        "'''",
+        "\\",
+        "(",
+        "[",
+        "{",
+        "}",
+        "]",
+        "**opts",
+        "*args",
+        "trigger=",
+        "=",
+        "CronTrigger.from_crontab(",
+        "IntervalTrigger(",
+        "@s.scheduled_job(",
+        "def g():",
+        "é",
+        "\u{0}",
+        "timezone=",
+        "jitter=",
+        "start_date=",
+        "'2026-01-01'",
+        "id=",
+        "r'x'",
+    ];
+    // Every pair of pieces, alone and in a call, and a few long texts.
+    let mut texts = Vec::new();
+    for a in pieces {
+        for b in pieces {
+            for c in ["", ")", "\n", "'"] {
+                texts.push(format!("{a}{b}{c}"));
+                texts.push(format!("sched.add_job(f, 'cron', {a}{b}{c})"));
+            }
+        }
+    }
+    texts.push(pieces.concat().repeat(50));
+    texts.push("sched.add_job(".repeat(2_000));
+    for text in &texts {
+        let imported = import::import(text, FleetFormat::Apscheduler);
+        let account = imported.account();
+        assert_eq!(
+            account.read + account.ignored + account.skipped,
+            account.lines,
+            "{text:?}"
+        );
+    }
+    let spread = apscheduler_py::translate("sched.add_job(f, **options)\n");
+    assert_eq!(crate::import::skipped(&spread), [(1, "arguments")]);
+}
