@@ -254,7 +254,10 @@ fn read_starts(
                 continue;
             }
         };
-        if let Some(message) = plan.drawn_delays() {
+        for message in [plan.drawn_delays(), plan.assumption()]
+            .into_iter()
+            .flatten()
+        {
             notices.push(FleetNotice {
                 line: line.line,
                 message,

@@ -201,6 +201,15 @@ impl LinePlan {
         }
     }
 
+    /// What the line's starts take for granted that its text does not
+    /// say: when an APScheduler interval's scheduler started.
+    pub fn assumption(&self) -> Option<String> {
+        match self {
+            Self::Apscheduler(job) => job.assumption(),
+            _ => None,
+        }
+    }
+
     /// The last second whose starts the line's system searches for, and
     /// the system, where it stops before the year 9999: Temporal's
     /// calendar ends with 2100 (`maxCalendarYear`), systemd's with 2199.

@@ -394,6 +394,17 @@ impl ApschedulerJob {
         ))
     }
 
+    /// For an interval without `Start=`: that it counts from the
+    /// scheduler's start, taken to be the window's.
+    pub fn assumption(&self) -> Option<String> {
+        matches!(self.trigger, Trigger::Interval { start: None, .. }).then(|| {
+            "no Start=: APScheduler counts an interval from the scheduler's start plus one \
+             interval, taken here to be the horizon's start; give Start= (the trigger's \
+             start_date) for the real one"
+                .into()
+        })
+    }
+
     /// The law of the jitter in words, when the line has one.
     pub fn drawn_delays(&self) -> Option<String> {
         let most = self.jitter?;

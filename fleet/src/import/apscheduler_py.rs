@@ -435,19 +435,13 @@ fn place(
         ),
         None => {}
     }
-    match start {
-        Some(text) => {
-            let zone = job.options.iter().find(|(key, _)| *key == "Zone");
-            let at = start_instant(&text, zone.map(|(_, zone)| zone.as_str()))
-                .map_err(|why| ("start_date".to_string(), why))?;
-            job.options.push(("Start", at));
-        }
-        None if kind == "interval" => job.notes.push(
-            "no start_date: APScheduler counts from the scheduler's start plus one interval, \
-             placed here from the horizon's start; give Start= for another"
-                .into(),
-        ),
-        None => {}
+    // Without one, the line's own notice says where an interval counts
+    // from.
+    if let Some(text) = start {
+        let zone = job.options.iter().find(|(key, _)| *key == "Zone");
+        let at = start_instant(&text, zone.map(|(_, zone)| zone.as_str()))
+            .map_err(|why| ("start_date".to_string(), why))?;
+        job.options.push(("Start", at));
     }
     Ok(job)
 }

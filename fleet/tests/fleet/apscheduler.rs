@@ -235,6 +235,15 @@ fn a_jittered_line_tells_its_law_and_a_plain_one_does_not() {
     let interval = law("apscheduler\tj\tinterval hours=1\tJitter=30").unwrap();
     assert!(interval.contains("drift"), "{interval}");
     assert_eq!(law("apscheduler\tj\tcron hour=3"), None);
+    // An interval without Start= says where it is taken to count from.
+    let assumed = |text: &str| LinePlan::read(&line(text), 0).unwrap().assumption();
+    let interval = assumed("apscheduler\tj\tinterval hours=1").unwrap();
+    assert!(interval.contains("scheduler's start"), "{interval}");
+    assert_eq!(
+        assumed("apscheduler\tj\tinterval hours=1\tStart=2026-01-01T00:00:00Z"),
+        None
+    );
+    assert_eq!(assumed("apscheduler\tj\tcron hour=3"), None);
     assert_eq!(law("apscheduler\tj\tcron hour=3\tJitter=0"), None);
 }
 
@@ -407,11 +416,6 @@ fn python_calls_give_one_line_each_named_by_id_or_function() {
         notes
             .iter()
             .any(|(line, note)| *line == 6 && note.contains("uuid"))
-    );
-    assert!(
-        notes
-            .iter()
-            .any(|(line, note)| *line == 6 && note.contains("start_date"))
     );
     assert!(
         notes

@@ -57,3 +57,35 @@ fn independent_delays_spread_as_the_binomial_law_says() {
     assert!((busiest - 114.6).abs() < 6.0, "busiest {busiest}");
     assert!(range.busiest.is_sorted());
 }
+
+#[test]
+fn apschedulers_jitter_is_drawn_anew_in_every_draw() {
+    // 600 jobs at 03:00 with a jitter of 600 s: each start lands in one
+    // of the ten minutes from 03:00, so every draw reaches those minutes
+    // and no other, and its busiest minute holds about a tenth of them
+    // (Binomial(600, 0.1): 60, σ 7.3), never all.
+    let text: String = (0..600)
+        .map(|job| format!("apscheduler\tjob-{job}\tcron hour=3 minute=0\tJitter=600\n"))
+        .collect();
+    let fleet = file::parse(&text);
+    let day = Horizon::hours(24).unwrap();
+    let range = DrawnRange::of(&fleet.lines, MONDAY, day, 7).unwrap();
+    assert_eq!(range.lines.len(), 600);
+    assert!(
+        range.lines[0].law.contains("jitter"),
+        "{}",
+        range.lines[0].law
+    );
+    assert!(
+        range
+            .reached
+            .iter()
+            .all(|minute| (180..=190).contains(minute))
+    );
+    assert!((180..190).all(|minute| range.reached.contains(&minute)));
+    assert!(
+        range.busiest.iter().all(|&most| (60..=110).contains(&most)),
+        "{:?}",
+        range.busiest
+    );
+}
