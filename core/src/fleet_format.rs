@@ -16,6 +16,7 @@ choice_enum! {
         JenkinsXml = ("jenkins-xml", "Jenkins job config.xml"),
         QuartzXml = ("quartz-xml", "Quartz job XML (quartz_data.xml)"),
         SpringScheduled = ("spring", "Spring @Scheduled (Java, Kotlin)"),
+        Apscheduler = ("apscheduler", "APScheduler jobs (Python)"),
         Systemd = ("systemd", "systemd .timer units"),
         Prometheus = ("prometheus", "prometheus.yml"),
         Kubernetes = ("k8s", "Kubernetes CronJob YAML"),

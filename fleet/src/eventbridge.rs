@@ -206,9 +206,9 @@ impl EventBridgeSchedule {
         }
     }
 
-    /// What a reader should know of the line's placement: a rate without
-    /// a start date.
-    pub fn notice(&self) -> Option<String> {
+    /// What the placement takes for granted: a rate's start, without a
+    /// start date.
+    pub fn assumption(&self) -> Option<String> {
         matches!(self.expression, Expression::Rate { start: None, .. }).then(|| {
             "AWS counts a rate from when the schedule is created; give Start= (its StartDate) \
              to place it, else its steps are counted from 1970-01-01 00:00 UTC"

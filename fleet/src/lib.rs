@@ -15,7 +15,7 @@
 //!
 //! - **Models**, from the bottom: [`time`] (instants, windows, units and
 //!   dates; it imports nothing else from the crate) and [`mod@line`] (a fleet
-//!   line's types); the schedulers, each a module ([`cron`], [`croniter`],
+//!   line's types); the schedulers, each a module ([`apscheduler`], [`cron`], [`croniter`],
 //!   [`jenkins`], [`puppet`], [`quartz`], [`spring`], [`systemd`], [`temporal`],
 //!   [`eventbridge`], [`anacron`],
 //!   [`prometheus`], [`zoned`]); the dispatcher [`plan`] that reads a line by its system;
@@ -29,6 +29,7 @@
 //!   layer reads, fixes and probes a fleet with them.
 
 pub mod anacron;
+pub mod apscheduler;
 pub mod chance;
 pub mod cron;
 pub mod croniter;
@@ -242,7 +243,10 @@ fn read_starts(
                 continue;
             }
         };
-        if let Some(message) = plan.drawn_delays() {
+        for message in [plan.drawn_delays(), plan.assumption()]
+            .into_iter()
+            .flatten()
+        {
             notices.push(FleetNotice {
                 line: line.line,
                 message,
@@ -345,9 +349,6 @@ fn placement_notices(
         });
     }
     if let Some(message) = plan.stops_searching(starts) {
-        notices.push(FleetNotice { line, message });
-    }
-    if let Some(message) = plan.anchor_notice() {
         notices.push(FleetNotice { line, message });
     }
     let searched = plan.last_searched();

@@ -25,6 +25,7 @@ choice_enum! {
         Spring = ("spring", "Spring cron (Java)"),
         EventBridge = ("eventbridge", "EventBridge Scheduler (AWS)"),
         Anacron = ("anacron", "anacron (cronie)"),
+        Apscheduler = ("apscheduler", "APScheduler (Python)"),
     }
 }
 

@@ -10,8 +10,8 @@ use crate::line::{FleetLine, Refusal, System};
 use crate::time::{MICROS_PER_SECOND, UTC_NAMES, Window};
 use crate::zoned::{self, ZoneClock, ZonedCron};
 use crate::{
-    anacron, cron, croniter, eventbridge, jenkins, prometheus, puppet, quartz, spring, systemd,
-    temporal,
+    anacron, apscheduler, cron, croniter, eventbridge, jenkins, prometheus, puppet, quartz, spring,
+    systemd, temporal,
 };
 
 /// A line read into the schedule its system places its starts by.
@@ -42,6 +42,9 @@ pub enum LinePlan {
     EventBridge(Box<eventbridge::EventBridgeSchedule>),
     /// anacron jobs: due every so many days, started by an hourly run.
     Anacron(anacron::AnacronJob),
+    /// APScheduler lines: cron or interval triggers, each start jittered
+    /// as APScheduler 3.x draws it.
+    Apscheduler(Box<apscheduler::ApschedulerJob>),
 }
 
 /// The option keys lines of `system` read, besides `Duration` and `Weight`.
@@ -55,6 +58,7 @@ pub fn option_keys(system: System) -> &'static [&'static str] {
         System::Quartz | System::Spring => &["Zone"],
         System::EventBridge => &eventbridge::OPTION_KEYS,
         System::Anacron => &anacron::OPTION_KEYS,
+        System::Apscheduler => &apscheduler::OPTION_KEYS,
         System::Jenkins | System::Croniter => &[],
     }
 }
@@ -121,6 +125,8 @@ impl LinePlan {
             System::EventBridge => eventbridge::EventBridgeSchedule::read(line, seed)
                 .map(|schedule| Self::EventBridge(Box::new(schedule))),
             System::Anacron => anacron::AnacronJob::read(line, seed).map(Self::Anacron),
+            System::Apscheduler => apscheduler::ApschedulerJob::read(line, seed)
+                .map(|job| Self::Apscheduler(Box::new(job))),
         }
     }
 
@@ -166,6 +172,7 @@ impl LinePlan {
             Self::Spring(cron) => cron.push_starts(window, out, most),
             Self::EventBridge(schedule) => schedule.push_starts(window, out, most),
             Self::Anacron(job) => job.push_starts(window, out, most),
+            Self::Apscheduler(job) => job.push_starts(window, out, most),
         }
     }
 
@@ -184,6 +191,7 @@ impl LinePlan {
             Self::Spring(cron) => return cron.never_runs(after),
             Self::EventBridge(schedule) => return schedule.never_runs(after),
             Self::Anacron(job) => return job.never_runs(),
+            Self::Apscheduler(job) => return job.never_runs(after),
             Self::Systemd(timer) => timer.calendar.next_elapse(after * MICROS_PER_SECOND),
             Self::Temporal(schedule) => schedule.first_nominal(after),
         };
@@ -203,15 +211,18 @@ impl LinePlan {
         match self {
             Self::Quartz(cron) => cron.stops_searching(starts),
             Self::Spring(cron) => cron.stops_searching(starts),
+            Self::Apscheduler(job) => job.stops_searching(starts),
             _ => None,
         }
     }
 
-    /// What the line's starts are counted from, when its scheduler counts
-    /// from a moment the line does not give.
-    pub fn anchor_notice(&self) -> Option<String> {
+    /// What the line's starts take for granted that its text does not
+    /// say: when an APScheduler interval's scheduler started, or when an
+    /// EventBridge rate schedule was created.
+    pub fn assumption(&self) -> Option<String> {
         match self {
-            Self::EventBridge(schedule) => schedule.notice(),
+            Self::Apscheduler(job) => job.assumption(),
+            Self::EventBridge(schedule) => schedule.assumption(),
             _ => None,
         }
     }
@@ -244,7 +255,8 @@ impl LinePlan {
             | Self::Quartz(_)
             | Self::Spring(_)
             | Self::EventBridge(_)
-            | Self::Anacron(_) => None,
+            | Self::Anacron(_)
+            | Self::Apscheduler(_) => None,
         }
     }
 
@@ -262,7 +274,8 @@ impl LinePlan {
             | Self::Quartz(_)
             | Self::Spring(_)
             | Self::EventBridge(_)
-            | Self::Anacron(_) => Vec::new(),
+            | Self::Anacron(_)
+            | Self::Apscheduler(_) => Vec::new(),
         }
     }
 
@@ -277,6 +290,10 @@ impl LinePlan {
             Self::EventBridge(schedule) => {
                 Some(Self::EventBridge(Box::new(schedule.redrawn(seed))))
             }
+            Self::Apscheduler(job) if job.drawn_delays().is_some() => {
+                Some(Self::Apscheduler(Box::new(job.redrawn(seed))))
+            }
+            Self::Anacron(job) if job.draws_at_random() => Some(Self::Anacron(job.redrawn(seed))),
             _ => None,
         }
     }
@@ -306,6 +323,7 @@ impl LinePlan {
             )),
             Self::EventBridge(schedule) => Some(schedule.law()),
             Self::Anacron(job) => job.draws_at_random().then(|| job.law()),
+            Self::Apscheduler(job) => job.drawn_delays(),
             Self::Minutes(_)
             | Self::Croniter(_)
             | Self::Zoned(_)

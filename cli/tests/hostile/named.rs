@@ -44,6 +44,14 @@ const QUARTZ_EDGES: &str = "0 0 * * * ?\n*/0 * * * * ?\n0 0 0 30 2 ?\n0 0 0 ? 2 
 const SPRING_EDGES: &str = "0 0 * * * *\n*/0 * * * * *\n0 0 0 30W 2 *\n0 0 0 ? * MON#6\n\
     0 0 0 L-30 * *\n0 0 0 L-2147483648 * *\n0 0 0 ? * 1#2147483647\n@HOURLY\n\
     0 0 0 31W 2,4,6,9,11 *\n0 0 0 1-4294967296 * *\n? ? ? ? ? ?\n# # # # # #\n";
+/// APScheduler specs that search to the year 9999 and back (`day=30` in
+/// February, a fifth Monday in week 53), step by the second, refuse, or
+/// hold numbers past any field.
+const APSCHEDULER_EDGES: &str = "cron hour=3 minute=0\ncron month=2 day=30\n\
+    cron day='5th mon' week=53\ncron second=*/1\ncron minute=*/0\ninterval seconds=0\n\
+    interval weeks=99999\ncrontab 0 0 * * 7\ncron day='last sun' hour=2 minute=30\n\
+    cron year=9999 month=12 day=31 hour=23 minute=59 second=59\n\
+    cron hour=99999999999999999999999\ncron day_of_week=mon-fri/2 week=*/53\n";
 
 const EVENTBRIDGE_EDGES: &str = "cron(* * * * ? *)\tWindow=1440\nrate(1 minute)\tWindow=1440\n\
     rate(1000000 days)\nrate(99999999999999999999 minutes)\ncron(0 0 ? * 1#6 *)\n\
@@ -147,6 +155,11 @@ fn slow() -> Vec<Case> {
             "anacrontab-on-100k-hosts",
             &from_2026(&["--fix"]),
             "# hosts: 100000\nRANDOM_DELAY=45\nSTART_HOURS_RANGE=3-22\n1 5 cron.daily x\n7 25 cron.weekly x\n",
+        ),
+        Case::fleet(
+            "apscheduler-edges-4k-lines-fixed",
+            &from_2026(&["--format", "fleet", "--fix"]),
+            edge_lines("apscheduler", APSCHEDULER_EDGES, 4_000),
         ),
         Case::fleet(
             "quartz-nines-300kb",

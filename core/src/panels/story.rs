@@ -422,9 +422,10 @@ fn fleet(facts: &StepFacts) -> Vec<String> {
             "a CloudFormation template's EventBridge schedules, most without a window"
         }
         Sample::AnacronRhel => {
-            "RHEL's anacrontab on 200 hosts, every cron.daily in one 46-minute window"
+            "RHEL's anacrontab on many hosts, every cron.daily in one early window"
         }
-        Sample::AnacronDebian => "Debian's anacrontab on 200 hosts, each run by its timer at 07:30",
+        Sample::AnacronDebian => "Debian's anacrontab on many hosts, each run by its morning timer",
+        Sample::ApschedulerJobs => "a Python service's APScheduler jobs, added alike",
     };
     let mut text = vec![format!(
         "Real schedulers spread work if asked. This sample, {} jobs in all, is {what}.",

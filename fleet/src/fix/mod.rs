@@ -24,6 +24,7 @@
 //! | system | window | written as |
 //! | --- | --- | --- |
 //! | cron (and Kubernetes), Quartz, Spring | night, hour, step `n` | `m h`, `m`, `o-59/n` |
+//! | APScheduler cron | night, hour, step `n` | `hour=h minute=m`, `minute=m`, `minute=o-59/n` |
 //! | Jenkins, croniter | night, hour, step `n` | `H H(a-b)`, `H`, `H/n` |
 //! | Puppet | night from 0, hour | `fqdn_rand(60) fqdn_rand(b+1)`, `fqdn_rand(60)` |
 //! | systemd | night, hour, step `n` | `RandomizedDelaySec=` to the night's end, `1h`, `nm`, and `FixedRandomDelay=yes` |
@@ -31,7 +32,7 @@
 //! | EventBridge Scheduler | night, hour, step `n`, rate | `Window=` (`FLEXIBLE`, `MaximumWindowInMinutes`) the window (to the night's end) |
 //! | anacron | night, hour | `RANDOM_DELAY` to the hour's (or the night's) end |
 //!
-//! Cron, Quartz and Spring have no hash of their own, so the fix computes one: with
+//! Cron, Quartz, Spring and APScheduler have no hash of their own, so the fix computes one: with
 //! `h = FarmHash Fingerprint32(id as UTF-8)` ([`stampede_core::hash`], FarmHash 1.1),
 //! the id's words joined by one space ([`window::hash_identity`]) so that
 //! blanks in a command do not move it,
@@ -54,7 +55,9 @@
 //! below `min(Jitter, gap to the next nominal time)`; an interval
 //! `every D` spreads over `min(D, 1 hour)`. Prometheus already spreads its scrapes
 //! (each target at `(hash(target) ^ server seed) mod interval`), so its
-//! lines stay.
+//! lines stay. An APScheduler line keeps its `jitter`; an interval job
+//! counts from its `start_date`, which the fix leaves to the reader, so
+//! it stays.
 //!
 //! Lines that already spread (an `H`, an `fqdn_rand`, a delay, a jitter)
 //! stay as they are, and so does a line none of whose starts shares a
@@ -173,7 +176,9 @@ pub fn fix_line(line: &FleetLine, night: Option<NightHours>) -> FixChange {
         return kept;
     }
     match line.system {
-        System::Cron | System::Quartz | System::Spring => window::hashed_by_id(line, night),
+        System::Cron | System::Quartz | System::Spring | System::Apscheduler => {
+            window::hashed_by_id(line, night)
+        }
         System::Jenkins | System::Croniter | System::Puppet => {
             window::hashed_by_scheduler(line, night)
         }

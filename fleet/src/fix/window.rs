@@ -8,7 +8,7 @@ use super::FixChange;
 use super::native::retext;
 use crate::cron::{self, Schedule};
 use crate::line::{FleetLine, System};
-use crate::{croniter, jenkins, quartz, spring};
+use crate::{apscheduler, croniter, jenkins, quartz, spring};
 
 /// The span a line's fixed starts may move within, chosen from the minutes
 /// and hours it fires at (see the [module docs](super)).
@@ -150,6 +150,21 @@ pub fn fixed_schedule(line: &FleetLine) -> Result<Schedule, String> {
         System::Puppet => cron::parse(spec),
         System::Quartz => quartz::read(spec).map(|cron| cron.clock()),
         System::Spring => spring::read(spec).map(|cron| cron.clock()),
+        System::Apscheduler => {
+            return match apscheduler::read_trigger(spec, None) {
+                Ok(apscheduler::Trigger::Cron(cron)) => Ok(cron.clock()),
+                Ok(apscheduler::Trigger::Interval { .. }) => Err(
+                    "an interval job counts from its start_date, which the fix leaves to the \
+                     reader: give each job its own start_date, or a jitter"
+                        .into(),
+                ),
+                Err(why) => Err(format!("its spec is not read: {why}")),
+            }
+            .and_then(|schedule| match schedule.never_runs() {
+                Some(why) => Err(format!("it never runs: {why}")),
+                None => Ok(schedule),
+            });
+        }
         other => return Err(format!("{} lines have no cron fields", other.slug())),
     };
     let schedule = read.map_err(|refusal| format!("its spec is not read: {refusal}"))?;
@@ -186,22 +201,31 @@ pub fn placed_at(
     window: SpreadWindow,
     position: u32,
 ) -> Option<String> {
+    let (minute_text, minutes, hour) = window.explicit(position);
+    let minute_text = (minutes != schedule.minutes).then_some(minute_text);
+    let hour = hour.filter(|&hour| 1 << hour != schedule.hours);
+    if minute_text.is_none() && hour.is_none() {
+        return None;
+    }
+    if line.system == System::Apscheduler {
+        return Some(apscheduler::with_clock(
+            &line.spec,
+            minute_text.as_deref(),
+            hour,
+        ));
+    }
     let mut fields = spec_fields(line.system, &line.spec);
     let minute = minute_field(line.system);
-    let (minute_text, minutes, hour) = window.explicit(position);
-    let mut changed = false;
-    if minutes != schedule.minutes {
-        fields[minute] = minute_text;
-        changed = true;
+    if let Some(text) = minute_text {
+        fields[minute] = text;
     }
-    if let Some(hour) = hour.filter(|&hour| 1 << hour != schedule.hours) {
+    if let Some(hour) = hour {
         fields[minute + 1] = hour.to_string();
-        changed = true;
     }
-    changed.then(|| retext(&line.spec, &fields.join(" ")))
+    Some(retext(&line.spec, &fields.join(" ")))
 }
 
-/// The cron, Quartz and Spring fix: the line moves to `⌊h · w / 2³²⌋` in its window of `w`
+/// The cron, Quartz, Spring and APScheduler fix: the line moves to `⌊h · w / 2³²⌋` in its window of `w`
 /// minutes, `h` the FarmHash Fingerprint32 of its id with its blanks
 /// folded ([`hash_identity`]).
 pub fn hashed_by_id(line: &FleetLine, night: Option<NightHours>) -> FixChange {

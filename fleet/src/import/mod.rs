@@ -32,14 +32,18 @@
 //!    starts with `on:` or `jobs:`: GitHub Actions;
 //! 6. a `@Scheduled` annotation: Java or Kotlin sources with Spring's
 //!    scheduled methods;
-//! 7. `START_HOURS_RANGE=`, `PREFERRED_HOUR=` or a job line whose
+//! 7. an `add_job(`, `.scheduled_job(` or `from_crontab(` call: Python
+//!    sources with APScheduler's jobs (before Jenkins, whose `cron(` a
+//!    Python call could hold);
+//! 8. `START_HOURS_RANGE=`, `PREFERRED_HOUR=` or a job line whose
 //!    identifier has a letter no cron field has (`1 5 cron.daily …`): an
 //!    anacrontab;
-//! 8. a `cron` call (`cron(`, `cron '`, `cron "`), a `triggers {` block or
+//! 9. a `cron` call (`cron(`, `cron '`, `cron "`), a `triggers {` block or
 //!    a `// job:` line: Jenkinsfiles;
-//! 9. otherwise a crontab.
+//! 10. otherwise a crontab.
 
 pub mod anacrontab;
+pub mod apscheduler_py;
 pub mod crontab;
 pub mod eventbridge;
 pub mod github_actions;
@@ -362,6 +366,7 @@ fn read_as(text: &str, format: FleetFormat) -> Imported {
         FleetFormat::JenkinsXml => jenkins_xml::translate(text),
         FleetFormat::QuartzXml => quartz_xml::translate(text),
         FleetFormat::SpringScheduled => spring_scheduled::translate(text),
+        FleetFormat::Apscheduler => apscheduler_py::translate(text),
         FleetFormat::Systemd => systemd::translate(text),
         FleetFormat::Prometheus => prometheus::translate(text),
         FleetFormat::Kubernetes => kubernetes::translate(text),
@@ -423,6 +428,8 @@ pub fn detect(text: &str) -> FleetFormat {
         FleetFormat::GithubActions
     } else if spring_scheduled::holds(text) {
         FleetFormat::SpringScheduled
+    } else if apscheduler_py::holds(text) {
+        FleetFormat::Apscheduler
     } else if anacrontab::holds(text) {
         FleetFormat::Anacrontab
     } else if lines().any(|line| {

@@ -60,8 +60,8 @@ impl Part {
 enum Kind {
     Fleet,
     Crontab,
-    /// Groovy, Java or Kotlin: Jenkinsfiles, or sources with Spring's
-    /// `@Scheduled` methods.
+    /// Groovy, Java, Kotlin or Python: Jenkinsfiles, sources with Spring's
+    /// `@Scheduled` methods, or with APScheduler's jobs.
     Source,
     Xml,
     Systemd,
@@ -228,7 +228,7 @@ fn kind_of_file(name: &str) -> Option<Kind> {
     } else if base.ends_with(".xml") {
         Some(Kind::Xml)
     } else if base.starts_with("Jenkinsfile")
-        || [".groovy", ".java", ".kt"]
+        || [".groovy", ".java", ".kt", ".py"]
             .iter()
             .any(|ending| base.ends_with(ending))
     {
@@ -281,8 +281,14 @@ fn step(kind: Option<Kind>, line: &str, depth: &Depth, continued: bool) -> Optio
         Kind::Json => plain_comment,
         // Between a source's blocks only code goes on, so a stray line
         // after one is read (and named) as a crontab's.
+        // An assignment that builds something (`sched =
+        // BlockingScheduler()`) is code, where a crontab's setting would
+        // hold neither a call nor a quote.
         Kind::Source => {
-            opens.is_none_or(|opened| opened == kind)
+            let assigns = opens == Some(Kind::Crontab)
+                && is_setting(trimmed)
+                && trimmed.contains(['(', '\'', '"']);
+            (opens.is_none_or(|opened| opened == kind) || assigns)
                 && (plain_comment || is_source_statement(trimmed))
         }
         Kind::Xml | Kind::Fleet | Kind::Crontab => opens.is_none_or(|opened| opened == kind),
@@ -407,9 +413,14 @@ fn opens_source(trimmed: &str) -> bool {
             "package ",
             "import ",
             "@Scheduled",
+            "from ",
         ]
         .iter()
         .any(|start| trimmed.starts_with(start))
+        // APScheduler's calls, and its decorator before `@daily` reads as
+        // a crontab's.
+        || trimmed.contains("add_job(")
+        || (trimmed.starts_with('@') && trimmed.contains(".scheduled_job("))
 }
 
 /// A statement at a source's top level: a closing bracket, an annotation,
@@ -456,6 +467,15 @@ fn is_source_statement(trimmed: &str) -> bool {
             | "fun"
             | "val"
             | "var"
+            // Python's.
+            | "from"
+            | "async"
+            | "with"
+            | "else"
+            | "elif"
+            | "except"
+            | "finally"
+            | "raise"
     ) || after.is_empty()
         || after.starts_with(['(', '{', '=', '.', '\'', '"', '['])
 }
@@ -622,6 +642,7 @@ fn format_of(kind: Kind, text: &str) -> FleetFormat {
         Kind::Crontab if super::anacrontab::holds(text) => FleetFormat::Anacrontab,
         Kind::Crontab => FleetFormat::Crontab,
         Kind::Source if super::spring_scheduled::holds(text) => FleetFormat::SpringScheduled,
+        Kind::Source if super::apscheduler_py::holds(text) => FleetFormat::Apscheduler,
         Kind::Source => FleetFormat::Jenkins,
         Kind::Xml => super::xml_format(text),
         Kind::Systemd => FleetFormat::Systemd,

@@ -241,6 +241,7 @@ fn format_words(format: FleetFormat) -> &'static str {
         FleetFormat::JenkinsXml => "Jenkins job configs",
         FleetFormat::QuartzXml => "Quartz job files",
         FleetFormat::SpringScheduled => "Spring @Scheduled methods",
+        FleetFormat::Apscheduler => "APScheduler jobs",
         FleetFormat::Systemd => "systemd timers",
         FleetFormat::Prometheus => "prometheus.yml",
         FleetFormat::Kubernetes => "Kubernetes CronJobs",

@@ -67,7 +67,9 @@ fn a_plan_redrawn_places_what_a_plan_read_with_that_seed_places() {
          systemd\tsync.timer\thourly\tRandomizedDelaySec=20min\n\
          eventbridge\treport\tcron(0/15 * * * ? *)\tWindow=10\n\
          eventbridge\tpoll\trate(7 minutes)\n\
-         anacron\tcron.daily\t1 5\tRandomDelay=45\tHours=3-22\n",
+         anacron\tcron.daily\t1 5\tRandomDelay=45\tHours=3-22\n\
+         apscheduler\treport\tcron hour=3 minute=0\tJitter=600\n\
+         apscheduler\tpoll\tinterval minutes=7\tJitter=30\tStart=2024-01-01T00:00:00Z\n",
     );
     let window = Window {
         from: MONDAY * MICROS_PER_SECOND,
@@ -92,4 +94,36 @@ fn a_plan_redrawn_places_what_a_plan_read_with_that_seed_places() {
             line.id
         );
     }
+}
+
+#[test]
+fn apschedulers_jitter_is_drawn_anew_in_every_draw() {
+    // 600 jobs at 03:00 with a jitter of 600 s: each start lands in one
+    // of the ten minutes from 03:00, so every draw reaches those minutes
+    // and no other, and its busiest minute holds about a tenth of them
+    // (Binomial(600, 0.1): 60, σ 7.3), never all.
+    let text: String = (0..600)
+        .map(|job| format!("apscheduler\tjob-{job}\tcron hour=3 minute=0\tJitter=600\n"))
+        .collect();
+    let fleet = file::parse(&text);
+    let day = Horizon::hours(24).unwrap();
+    let range = DrawnRange::of(&fleet.lines, MONDAY, day, 7).unwrap();
+    assert_eq!(range.lines.len(), 600);
+    assert!(
+        range.lines[0].law.contains("jitter"),
+        "{}",
+        range.lines[0].law
+    );
+    assert!(
+        range
+            .reached
+            .iter()
+            .all(|minute| (180..=190).contains(minute))
+    );
+    assert!((180..190).all(|minute| range.reached.contains(&minute)));
+    assert!(
+        range.busiest.iter().all(|&most| (60..=110).contains(&most)),
+        "{:?}",
+        range.busiest
+    );
 }

@@ -192,6 +192,54 @@ fn a_spring_line_moves_to_the_minute_a_cron_line_of_its_id_moves_to() {
 }
 
 #[test]
+fn an_apscheduler_line_moves_to_the_minute_a_cron_line_of_its_id_moves_to() {
+    let fixed = |system, spec: &str, options: &[(&str, &str)]| {
+        fix::fix_line(&line(system, "reports.nightly", spec, options), None)
+    };
+    let minute = |change: FixChange| match change {
+        FixChange::Rewritten { spec, .. } => spec.split(' ').next().unwrap().to_string(),
+        kept => panic!("{kept:?}"),
+    };
+    let nightly = minute(fixed(System::Cron, "0 3 * * *", &[]));
+    assert_eq!(
+        fixed(
+            System::Apscheduler,
+            "cron hour=3 minute=0",
+            &[("Jitter", "120")]
+        ),
+        rewritten(&format!("cron hour=3 minute={nightly}"), &[])
+    );
+    assert_eq!(
+        fixed(System::Apscheduler, "crontab 0 3 * * *", &[]),
+        rewritten(&format!("crontab {nightly} 3 * * *"), &[])
+    );
+    let hourly = minute(fixed(System::Cron, "0 * * * *", &[]));
+    assert_eq!(
+        fixed(System::Apscheduler, "cron minute=0", &[]),
+        rewritten(&format!("cron minute={hourly}"), &[])
+    );
+    // Midnight by default: a minute written makes the hour above it `*`,
+    // so the hour is written out too.
+    let weekdays = minute(fixed(System::Cron, "0 0 * * 1-5", &[]));
+    assert_eq!(
+        fixed(System::Apscheduler, "cron day_of_week=mon-fri", &[]),
+        rewritten(
+            &format!("cron day_of_week=mon-fri hour=0 minute={weekdays}"),
+            &[]
+        )
+    );
+    for kept in [
+        "cron minute=*",
+        "cron minute=5,17",
+        "cron month=2 day=30",
+        "interval minutes=15",
+        "cron second=*/10",
+    ] {
+        assert!(is_kept(&fixed(System::Apscheduler, kept, &[])), "{kept}");
+    }
+}
+
+#[test]
 fn systemd_temporal_and_prometheus_fixes_set_their_options() {
     let systemd = |spec, options: &[(&str, &str)]| {
         fix::fix_line(&line(System::Systemd, "backup.timer", spec, options), None)

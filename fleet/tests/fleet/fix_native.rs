@@ -197,6 +197,46 @@ fn spring_tasks_get_a_new_expression_in_place() {
     });
 }
 
+#[test]
+fn apscheduler_jobs_get_a_new_minute_in_their_calls() {
+    let text = Sample::ApschedulerJobs.text();
+    let format = FleetFormat::Apscheduler;
+    let (lines, fixes, written) = fixed(&text, format);
+    assert!(rewritten_lines(&fixes).len() >= 20, "{fixes:?}");
+    assert_rereads_as_fixed(&written, format, &lines, &fixes, &[]);
+    // Only the minute changes, in its own quoting; the jitter, the zone
+    // and the interval jobs stay.
+    let without_minute = |line: &str| -> String {
+        let line = line.replace("'0 6", "'M 6");
+        match line.find("minute=") {
+            Some(at) => {
+                let end = line[at..].find([',', ')']).map_or(line.len(), |i| at + i);
+                format!("{}{}", &line[..at], &line[end..])
+            }
+            None => line,
+        }
+    };
+    for (before, after) in text.lines().zip(written.lines()) {
+        if before.contains("'interval'") {
+            assert_eq!(before, after);
+        }
+        if before.contains("from_crontab") {
+            // The crontab's fields but its minute.
+            let rest = |line: &str| -> Option<String> {
+                let spec = line.split('\'').nth(1)?;
+                Some(spec.split(' ').skip(1).collect::<Vec<_>>().join(" "))
+            };
+            assert_eq!(rest(before), rest(after), "{after}");
+        } else {
+            assert_eq!(
+                without_minute(before),
+                without_minute(after),
+                "{before} → {after}"
+            );
+        }
+    }
+}
+
 /// `sample`'s fix in `format`: only the expressions change (`expression`
 /// finds one in a line), the file is the same line for line outside
 /// them, and each new one keeps its second, hour and days.

@@ -491,6 +491,7 @@ fn every_format_has_a_slug_and_auto_tells_them_apart() {
             "jenkins-xml",
             "quartz-xml",
             "spring",
+            "apscheduler",
             "systemd",
             "prometheus",
             "k8s",

@@ -5,6 +5,7 @@
 use stampede_fleet::time::{MICROS_PER_SECOND, Window};
 
 mod anacron;
+mod apscheduler;
 mod chance;
 mod croniter;
 mod crontab;

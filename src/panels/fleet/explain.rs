@@ -143,6 +143,18 @@ const SYSTEMS: &[System] = &[
                   end when a night is set.",
     },
     System {
+        name: "APScheduler (Python)",
+        followed: "APScheduler 3.11, CronTrigger and IntervalTrigger, jitter as 3.x draws it",
+        rule: "A cron trigger's fields, from the year to the second, days of the week from \
+               Monday 0, or an interval. jitter adds uniform(0, jitter) seconds to each fire \
+               time, drawn anew at every run, and 3.x searches the next time from the jittered \
+               one, so an interval drifts later by half the jitter a run.",
+        formula: "startₖ = timeₖ + U(0, jitter), timeₖ₊₁ = next time after startₖ",
+        example: "Ten jobs on `hour=3, minute=0` all run at 03:00:00; the fix gives each a \
+                  minute hashed from its id, as for cron, and keeps its jitter. \
+                  `from_crontab('0 9 * * 1-5')` runs from Tuesday to Saturday.",
+    },
+    System {
         name: "Kubernetes CronJobs",
         followed: "robfig/cron v3 as the CronJob controller reads it",
         rule: "A CronJob's schedule is plain cron with timeZone as CRON_TZ=; there is no H and no \

@@ -6,10 +6,10 @@
 //! midnights, one systemd timer on 50 machines with and without a fixed
 //! delay, Prometheus' own spread, a cluster's CronJobs, GitHub Actions
 //! workflows, a Java service's Quartz triggers, a Spring application's
-//! `@Scheduled` tasks, a CloudFormation template's EventBridge
-//! schedules, and the anacrontab of 200 RHEL hosts and of 200 Debian ones.
-//! Every one reads with no
-//! line skipped, which a test checks.
+//! `@Scheduled` tasks, a Python service's APScheduler jobs, a
+//! CloudFormation template's EventBridge schedules, and the anacrontab of
+//! 200 RHEL hosts and of 200 Debian ones. Every one reads with no line
+//! skipped, which a test checks.
 
 use std::fmt::Write;
 
@@ -28,6 +28,7 @@ choice_enum! {
         GithubActions = ("gha", "GitHub Actions: 24 workflows"),
         QuartzJobs = ("quartz", "Quartz: 26 triggers"),
         SpringJobs = ("spring", "Spring: 24 tasks"),
+        ApschedulerJobs = ("apscheduler", "APScheduler: 22 jobs"),
         EventBridge = ("eventbridge", "EventBridge: 20 schedules"),
         AnacronRhel = ("anacron-rhel", "anacron: 200 RHEL hosts"),
         AnacronDebian = ("anacron-debian", "anacron: 200 Debian hosts"),
@@ -47,6 +48,7 @@ impl Sample {
             Sample::GithubActions => github_actions(),
             Sample::QuartzJobs => quartz_jobs(),
             Sample::SpringJobs => spring_jobs(),
+            Sample::ApschedulerJobs => apscheduler_jobs(),
             Sample::EventBridge => eventbridge(),
             Sample::AnacronRhel => anacron_rhel(),
             Sample::AnacronDebian => anacron_debian(),
@@ -411,6 +413,54 @@ fn anacron_debian() -> String {
      7\t10\tcron.weekly\trun-parts --report /etc/cron.weekly\n\
      @monthly\t15\tcron.monthly\trun-parts --report /etc/cron.monthly\n"
         .to_string()
+}
+
+/// A Python service's APScheduler jobs, one module: 22 jobs as teams add
+/// them, nightly at 03:00 with `add_job`, hourly on the hour with the
+/// decorator, every 15 minutes with a 30 s jitter from the scheduler's
+/// start, and at 06:00 "on weekdays" through `from_crontab`, whose `1-5`
+/// APScheduler 3 reads from Monday 0: Tuesday to Saturday.
+fn apscheduler_jobs() -> String {
+    const NAMES: [&str; 5] = ["orders", "invoices", "customers", "stock", "payouts"];
+    let mut text = String::from(
+        "from apscheduler.schedulers.blocking import BlockingScheduler\n\
+         from apscheduler.triggers.cron import CronTrigger\n\n\
+         from jobs import tasks\n\n\
+         sched = BlockingScheduler(timezone='UTC')\n\n",
+    );
+    for i in 0..10 {
+        let name = format!("export_{}_{}", pick(&NAMES, i), i / NAMES.len() + 1);
+        let _ = writeln!(
+            text,
+            "sched.add_job(tasks.{name}, 'cron', hour=3, minute=0, id='{name}', timezone='UTC')"
+        );
+    }
+    for i in 0..8 {
+        let name = format!("refresh_{}_{}", pick(&NAMES, i), i / NAMES.len() + 1);
+        let _ = write!(
+            text,
+            "\n@sched.scheduled_job('cron', minute=0, timezone='UTC')\n\
+             def {name}():\n    tasks.run('{name}')\n"
+        );
+    }
+    text.push('\n');
+    for i in 0..2 {
+        let name = format!("poll_{}", pick(&NAMES, i));
+        let _ = writeln!(
+            text,
+            "sched.add_job(tasks.{name}, 'interval', minutes=15, jitter=30, id='{name}')"
+        );
+    }
+    for i in 0..2 {
+        let name = format!("remind_{}", pick(&NAMES, i));
+        let _ = writeln!(
+            text,
+            "sched.add_job(tasks.{name}, CronTrigger.from_crontab('0 6 * * 1-5', \
+             timezone='UTC'), id='{name}')"
+        );
+    }
+    text.push_str("\nsched.start()\n");
+    text
 }
 
 /// `word` with its first letter upper case, as a Java class name starts.

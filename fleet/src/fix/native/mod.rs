@@ -8,6 +8,9 @@
 //!   stands or added after the others;
 //! - crontabs: the five time fields (or the `@` macro);
 //! - Jenkinsfiles: the spec line inside the trigger's string, quotes kept;
+//! - APScheduler's Python calls: the minute and hour keyword arguments
+//!   (`minute=37`), each replaced where it stands in its own quoting or
+//!   added after the trigger's other fields, or `from_crontab`'s string;
 //! - a job's `config.xml`: the spec line inside `<spec>`, escaped as XML;
 //! - CronJob and workflow YAML: the schedule scalar, in its own quoting; a
 //!   new spec a plain scalar cannot hold as it is (one starting with an
@@ -39,8 +42,8 @@ use stampede_core::line_ends;
 use super::{FixChange, LineFix};
 use crate::file;
 use crate::import::{
-    self, NativeTranslation, github_actions, jenkins, jenkins_xml, kubernetes, quartz_xml,
-    spring_scheduled,
+    self, NativeTranslation, apscheduler_py, github_actions, jenkins, jenkins_xml, kubernetes,
+    quartz_xml, spring_scheduled,
 };
 
 /// A format's editor of one rewritten line: the line without its ending,
@@ -130,6 +133,12 @@ fn write(text: &str, format: FleetFormat, fixes: &[LineFix]) -> Result<String, I
             spring_scheduled::translate(text),
             fixes,
             scalar::source_string,
+        ),
+        FleetFormat::Apscheduler => specs_in_place(
+            text,
+            apscheduler_py::translate(text),
+            fixes,
+            scalar::python_call,
         ),
         FleetFormat::Kubernetes => {
             specs_in_place(text, kubernetes::translate(text), fixes, scalar::yaml)

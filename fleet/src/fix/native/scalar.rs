@@ -16,6 +16,75 @@ pub(super) fn source_string(source: &str, spec: &str) -> Result<String, String> 
     Ok(retext(source, spec))
 }
 
+/// An APScheduler call's trigger fields (`source`: from the first field
+/// written to the last, `hour=3, minute=0`) holding new `spec`'s: each
+/// field whose value changes is replaced where it stands, quoted as it
+/// was, and a field it did not give is added after them. A
+/// `from_crontab` string (`spec` `crontab …`) is written as a source's
+/// string is.
+pub(super) fn python_call(source: &str, spec: &str) -> Result<String, String> {
+    if let Some(fields) = spec.trim().strip_prefix("crontab ") {
+        return source_string(source, fields);
+    }
+    let new = crate::apscheduler::keywords(spec.trim().strip_prefix("cron").unwrap_or(spec))?;
+    let mut out = source.to_string();
+    for (key, value) in new {
+        if value.contains(['\'', '"', '\\', '\n', '\r']) {
+            return Err(format!(
+                "a value in a call is not written with quotes in it: {value}"
+            ));
+        }
+        let bare = value.bytes().all(|b| b.is_ascii_digit()) && !value.is_empty();
+        match keyword_value(&out, key) {
+            Some(range) => {
+                let old = &out[range.clone()];
+                let written = match old.chars().next() {
+                    Some(quote @ ('\'' | '"')) => {
+                        if &old[1..old.len() - 1] == value {
+                            continue;
+                        }
+                        format!("{quote}{value}{quote}")
+                    }
+                    _ if old == value => continue,
+                    _ if bare => value.to_string(),
+                    _ => format!("'{value}'"),
+                };
+                out.replace_range(range, &written);
+            }
+            None if bare => out.push_str(&format!(", {key}={value}")),
+            None => out.push_str(&format!(", {key}='{value}'")),
+        }
+    }
+    Ok(out)
+}
+
+/// Where the value of keyword `key` stands in `arguments` (`name=value`
+/// pairs split at commas outside quotes), blanks around it left out.
+fn keyword_value(arguments: &str, key: &str) -> Option<std::ops::Range<usize>> {
+    let mut start = 0;
+    let mut quote = None;
+    for (at, c) in arguments.char_indices().chain([(arguments.len(), ',')]) {
+        match (quote, c) {
+            (Some(open), c) if c == open => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, ',') => {
+                let part = &arguments[start..at];
+                if let Some((name, value)) = part.split_once('=')
+                    && name.trim() == key
+                {
+                    let value_start = start + name.len() + 1;
+                    let lead = value.len() - value.trim_start().len();
+                    return Some(value_start + lead..value_start + value.trim_end().len());
+                }
+                start = at + 1;
+            }
+            (None, _) => {}
+        }
+    }
+    None
+}
+
 /// A spec line inside a `config.xml`'s `<spec>` (`source` is the line as
 /// written), its blanks kept and `&`, `<` and `>` escaped.
 pub(super) fn xml(source: &str, spec: &str) -> Result<String, String> {
