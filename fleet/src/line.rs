@@ -24,6 +24,8 @@ choice_enum! {
         Quartz = ("quartz", "Quartz cron (Java)"),
         Spring = ("spring", "Spring cron (Java)"),
         EventBridge = ("eventbridge", "EventBridge Scheduler (AWS)"),
+        #[serde(rename = "sidekiq-cron")]
+        SidekiqCron = ("sidekiq-cron", "sidekiq-cron (Ruby)"),
     }
 }
 

@@ -10,7 +10,8 @@ use crate::line::{FleetLine, Refusal, System};
 use crate::time::{MICROS_PER_SECOND, UTC_NAMES, Window};
 use crate::zoned::{self, ZoneClock, ZonedCron};
 use crate::{
-    cron, croniter, eventbridge, jenkins, prometheus, puppet, quartz, spring, systemd, temporal,
+    cron, croniter, eventbridge, jenkins, prometheus, puppet, quartz, sidekiq, spring, systemd,
+    temporal,
 };
 
 /// A line read into the schedule its system places its starts by.
@@ -39,6 +40,9 @@ pub enum LinePlan {
     /// EventBridge Scheduler lines: cron or rate times, each invoked
     /// within its window.
     EventBridge(Box<eventbridge::EventBridgeSchedule>),
+    /// sidekiq-cron lines: fugit's times, each enqueued at the first poll
+    /// of its process's poller after it.
+    Sidekiq(Box<sidekiq::SidekiqJob>),
 }
 
 /// The option keys lines of `system` read, besides `Duration` and `Weight`.
@@ -51,6 +55,7 @@ pub fn option_keys(system: System) -> &'static [&'static str] {
         System::Prometheus => &prometheus::OPTION_KEYS,
         System::Quartz | System::Spring => &["Zone"],
         System::EventBridge => &eventbridge::OPTION_KEYS,
+        System::SidekiqCron => &sidekiq::OPTION_KEYS,
         System::Jenkins | System::Croniter => &[],
     }
 }
@@ -116,6 +121,9 @@ impl LinePlan {
             }
             System::EventBridge => eventbridge::EventBridgeSchedule::read(line, seed)
                 .map(|schedule| Self::EventBridge(Box::new(schedule))),
+            System::SidekiqCron => {
+                sidekiq::SidekiqJob::read(line, seed).map(|job| Self::Sidekiq(Box::new(job)))
+            }
         }
     }
 
@@ -160,6 +168,7 @@ impl LinePlan {
             Self::Quartz(cron) => cron.push_starts(window, out, most),
             Self::Spring(cron) => cron.push_starts(window, out, most),
             Self::EventBridge(schedule) => schedule.push_starts(window, out, most),
+            Self::Sidekiq(job) => job.push_starts(window, out, most),
         }
     }
 
@@ -177,6 +186,7 @@ impl LinePlan {
             Self::Quartz(cron) => return cron.never_runs(after),
             Self::Spring(cron) => return cron.never_runs(after),
             Self::EventBridge(schedule) => return schedule.never_runs(after),
+            Self::Sidekiq(job) => return job.never_runs(after),
             Self::Systemd(timer) => timer.calendar.next_elapse(after * MICROS_PER_SECOND),
             Self::Temporal(schedule) => schedule.first_nominal(after),
         };
@@ -236,7 +246,8 @@ impl LinePlan {
             | Self::Prometheus(_)
             | Self::Quartz(_)
             | Self::Spring(_)
-            | Self::EventBridge(_) => None,
+            | Self::EventBridge(_)
+            | Self::Sidekiq(_) => None,
         }
     }
 
@@ -253,7 +264,8 @@ impl LinePlan {
             | Self::Prometheus(_)
             | Self::Quartz(_)
             | Self::Spring(_)
-            | Self::EventBridge(_) => Vec::new(),
+            | Self::EventBridge(_)
+            | Self::Sidekiq(_) => Vec::new(),
         }
     }
 
@@ -268,6 +280,7 @@ impl LinePlan {
             Self::EventBridge(schedule) => {
                 Some(Self::EventBridge(Box::new(schedule.redrawn(seed))))
             }
+            Self::Sidekiq(job) => Some(Self::Sidekiq(Box::new(job.redrawn(seed)))),
             _ => None,
         }
     }
@@ -296,6 +309,7 @@ impl LinePlan {
                 (delay.scale * 100.0) as u32
             )),
             Self::EventBridge(schedule) => Some(schedule.law()),
+            Self::Sidekiq(job) => Some(job.law()),
             Self::Minutes(_)
             | Self::Croniter(_)
             | Self::Zoned(_)

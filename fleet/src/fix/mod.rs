@@ -23,14 +23,14 @@
 //!
 //! | system | window | written as |
 //! | --- | --- | --- |
-//! | cron (and Kubernetes), Quartz, Spring | night, hour, step `n` | `m h`, `m`, `o-59/n` |
+//! | cron (and Kubernetes), Quartz, Spring, sidekiq-cron | night, hour, step `n` | `m h`, `m`, `o-59/n` (after the seconds, when given) |
 //! | Jenkins, croniter | night, hour, step `n` | `H H(a-b)`, `H`, `H/n` |
 //! | Puppet | night from 0, hour | `fqdn_rand(60) fqdn_rand(b+1)`, `fqdn_rand(60)` |
 //! | systemd | night, hour, step `n` | `RandomizedDelaySec=` to the night's end, `1h`, `nm`, and `FixedRandomDelay=yes` |
 //! | Temporal | night, hour, step `n`, interval | `Jitter=` the window (to the night's end) |
 //! | EventBridge Scheduler | night, hour, step `n`, rate | `Window=` (`FLEXIBLE`, `MaximumWindowInMinutes`) the window (to the night's end) |
 //!
-//! Cron, Quartz and Spring have no hash of their own, so the fix computes one: with
+//! Cron, Quartz, Spring and sidekiq-cron have no hash of their own, so the fix computes one: with
 //! `h = FarmHash Fingerprint32(id as UTF-8)` ([`stampede_core::hash`], FarmHash 1.1),
 //! the id's words joined by one space ([`window::hash_identity`]) so that
 //! blanks in a command do not move it,
@@ -172,7 +172,9 @@ pub fn fix_line(line: &FleetLine, night: Option<NightHours>) -> FixChange {
         return kept;
     }
     match line.system {
-        System::Cron | System::Quartz | System::Spring => window::hashed_by_id(line, night),
+        System::Cron | System::Quartz | System::Spring | System::SidekiqCron => {
+            window::hashed_by_id(line, night)
+        }
         System::Jenkins | System::Croniter | System::Puppet => {
             window::hashed_by_scheduler(line, night)
         }

@@ -66,7 +66,9 @@ fn a_plan_redrawn_places_what_a_plan_read_with_that_seed_places() {
         "cron\tnightly\t0 3 * * *\tRANDOM_DELAY=90\n\
          systemd\tsync.timer\thourly\tRandomizedDelaySec=20min\n\
          eventbridge\treport\tcron(0/15 * * * ? *)\tWindow=10\n\
-         eventbridge\tpoll\trate(7 minutes)\n",
+         eventbridge\tpoll\trate(7 minutes)\n\
+         sidekiq-cron\tdigest\t0 3 * * *\n\
+         sidekiq-cron\tticker\t*/10 * * * * * Europe/Paris\tPoll=20\tProcess=web\n",
     );
     let window = Window {
         from: MONDAY * MICROS_PER_SECOND,
