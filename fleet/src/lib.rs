@@ -17,7 +17,7 @@
 //!   dates; it imports nothing else from the crate) and [`mod@line`] (a fleet
 //!   line's types); the schedulers, each a module ([`apscheduler`], [`cron`], [`croniter`],
 //!   [`jenkins`], [`puppet`], [`quartz`], [`spring`], [`systemd`], [`temporal`],
-//!   [`eventbridge`], [`anacron`],
+//!   [`eventbridge`], [`anacron`], [`sidekiq`],
 //!   [`prometheus`], [`zoned`]); the dispatcher [`plan`] that reads a line by its system;
 //!   the fleet file ([`mod@file`]) and the expansion here, with its range
 //!   across draws of the delays some schedulers draw ([`chance`]); then the
@@ -48,6 +48,7 @@ pub mod puppet;
 pub mod quartz;
 #[cfg(test)]
 mod reference;
+pub mod sidekiq;
 pub mod spring;
 pub mod stability;
 pub mod systemd;

@@ -26,6 +26,8 @@ choice_enum! {
         EventBridge = ("eventbridge", "EventBridge Scheduler (AWS)"),
         Anacron = ("anacron", "anacron (cronie)"),
         Apscheduler = ("apscheduler", "APScheduler (Python)"),
+        #[serde(rename = "sidekiq-cron")]
+        SidekiqCron = ("sidekiq-cron", "sidekiq-cron (Ruby)"),
     }
 }
 

@@ -10,8 +10,8 @@ use crate::line::{FleetLine, Refusal, System};
 use crate::time::{MICROS_PER_SECOND, UTC_NAMES, Window};
 use crate::zoned::{self, ZoneClock, ZonedCron};
 use crate::{
-    anacron, apscheduler, cron, croniter, eventbridge, jenkins, prometheus, puppet, quartz, spring,
-    systemd, temporal,
+    anacron, apscheduler, cron, croniter, eventbridge, jenkins, prometheus, puppet, quartz,
+    sidekiq, spring, systemd, temporal,
 };
 
 /// A line read into the schedule its system places its starts by.
@@ -45,6 +45,9 @@ pub enum LinePlan {
     /// APScheduler lines: cron or interval triggers, each start jittered
     /// as APScheduler 3.x draws it.
     Apscheduler(Box<apscheduler::ApschedulerJob>),
+    /// sidekiq-cron lines: fugit's times, each enqueued at the first poll
+    /// of its process's poller after it.
+    Sidekiq(Box<sidekiq::SidekiqJob>),
 }
 
 /// The option keys lines of `system` read, besides `Duration` and `Weight`.
@@ -59,6 +62,7 @@ pub fn option_keys(system: System) -> &'static [&'static str] {
         System::EventBridge => &eventbridge::OPTION_KEYS,
         System::Anacron => &anacron::OPTION_KEYS,
         System::Apscheduler => &apscheduler::OPTION_KEYS,
+        System::SidekiqCron => &sidekiq::OPTION_KEYS,
         System::Jenkins | System::Croniter => &[],
     }
 }
@@ -127,6 +131,9 @@ impl LinePlan {
             System::Anacron => anacron::AnacronJob::read(line, seed).map(Self::Anacron),
             System::Apscheduler => apscheduler::ApschedulerJob::read(line, seed)
                 .map(|job| Self::Apscheduler(Box::new(job))),
+            System::SidekiqCron => {
+                sidekiq::SidekiqJob::read(line, seed).map(|job| Self::Sidekiq(Box::new(job)))
+            }
         }
     }
 
@@ -173,6 +180,7 @@ impl LinePlan {
             Self::EventBridge(schedule) => schedule.push_starts(window, out, most),
             Self::Anacron(job) => job.push_starts(window, out, most),
             Self::Apscheduler(job) => job.push_starts(window, out, most),
+            Self::Sidekiq(job) => job.push_starts(window, out, most),
         }
     }
 
@@ -192,6 +200,7 @@ impl LinePlan {
             Self::EventBridge(schedule) => return schedule.never_runs(after),
             Self::Anacron(job) => return job.never_runs(),
             Self::Apscheduler(job) => return job.never_runs(after),
+            Self::Sidekiq(job) => return job.never_runs(after),
             Self::Systemd(timer) => timer.calendar.next_elapse(after * MICROS_PER_SECOND),
             Self::Temporal(schedule) => schedule.first_nominal(after),
         };
@@ -257,6 +266,7 @@ impl LinePlan {
             | Self::EventBridge(_)
             | Self::Anacron(_)
             | Self::Apscheduler(_) => None,
+            Self::Sidekiq(_) => None,
         }
     }
 
@@ -276,6 +286,7 @@ impl LinePlan {
             | Self::EventBridge(_)
             | Self::Anacron(_)
             | Self::Apscheduler(_) => Vec::new(),
+            Self::Sidekiq(_) => Vec::new(),
         }
     }
 
@@ -294,6 +305,7 @@ impl LinePlan {
                 Some(Self::Apscheduler(Box::new(job.redrawn(seed))))
             }
             Self::Anacron(job) if job.draws_at_random() => Some(Self::Anacron(job.redrawn(seed))),
+            Self::Sidekiq(job) => Some(Self::Sidekiq(Box::new(job.redrawn(seed)))),
             _ => None,
         }
     }
@@ -324,6 +336,7 @@ impl LinePlan {
             Self::EventBridge(schedule) => Some(schedule.law()),
             Self::Anacron(job) => job.draws_at_random().then(|| job.law()),
             Self::Apscheduler(job) => job.drawn_delays(),
+            Self::Sidekiq(job) => Some(job.law()),
             Self::Minutes(_)
             | Self::Croniter(_)
             | Self::Zoned(_)

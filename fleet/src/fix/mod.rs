@@ -23,7 +23,7 @@
 //!
 //! | system | window | written as |
 //! | --- | --- | --- |
-//! | cron (and Kubernetes), Quartz, Spring | night, hour, step `n` | `m h`, `m`, `o-59/n` |
+//! | cron (and Kubernetes), Quartz, Spring, sidekiq-cron | night, hour, step `n` | `m h`, `m`, `o-59/n` (after the seconds, when given) |
 //! | APScheduler cron | night, hour, step `n` | `hour=h minute=m`, `minute=m`, `minute=o-59/n` |
 //! | Jenkins, croniter | night, hour, step `n` | `H H(a-b)`, `H`, `H/n` |
 //! | Puppet | night from 0, hour | `fqdn_rand(60) fqdn_rand(b+1)`, `fqdn_rand(60)` |
@@ -32,7 +32,7 @@
 //! | EventBridge Scheduler | night, hour, step `n`, rate | `Window=` (`FLEXIBLE`, `MaximumWindowInMinutes`) the window (to the night's end) |
 //! | anacron | night, hour | `RANDOM_DELAY` to the hour's (or the night's) end |
 //!
-//! Cron, Quartz, Spring and APScheduler have no hash of their own, so the fix computes one: with
+//! Cron, Quartz, Spring, APScheduler and sidekiq-cron have no hash of their own, so the fix computes one: with
 //! `h = FarmHash Fingerprint32(id as UTF-8)` ([`stampede_core::hash`], FarmHash 1.1),
 //! the id's words joined by one space ([`window::hash_identity`]) so that
 //! blanks in a command do not move it,
@@ -176,9 +176,11 @@ pub fn fix_line(line: &FleetLine, night: Option<NightHours>) -> FixChange {
         return kept;
     }
     match line.system {
-        System::Cron | System::Quartz | System::Spring | System::Apscheduler => {
-            window::hashed_by_id(line, night)
-        }
+        System::Cron
+        | System::Quartz
+        | System::Spring
+        | System::Apscheduler
+        | System::SidekiqCron => window::hashed_by_id(line, night),
         System::Jenkins | System::Croniter | System::Puppet => {
             window::hashed_by_scheduler(line, night)
         }

@@ -8,6 +8,7 @@ use super::FixChange;
 use super::native::retext;
 use crate::cron::{self, Schedule};
 use crate::line::{FleetLine, System};
+use crate::sidekiq::fugit;
 use crate::{apscheduler, croniter, jenkins, quartz, spring};
 
 /// The span a line's fixed starts may move within, chosen from the minutes
@@ -165,6 +166,11 @@ pub fn fixed_schedule(line: &FleetLine) -> Result<Schedule, String> {
                 None => Ok(schedule),
             });
         }
+        System::SidekiqCron => {
+            return fugit::read(spec)
+                .map(|cron| cron.clock())
+                .map_err(|refusal| format!("its spec is not read: {}", refusal.reason));
+        }
         other => return Err(format!("{} lines have no cron fields", other.slug())),
     };
     let schedule = read.map_err(|refusal| format!("its spec is not read: {refusal}"))?;
@@ -181,15 +187,20 @@ fn spec_fields(system: System, spec: &str) -> Vec<String> {
     let fields = match (spec.starts_with('@'), system) {
         (false, _) => spec,
         (true, System::Spring) => spring::macro_fields(spec).unwrap_or(spec),
+        (true, System::SidekiqCron) => fugit::shortcut(spec).unwrap_or(spec),
         (true, _) => cron::macro_fields(spec).unwrap_or(spec),
     };
     fields.split_whitespace().map(str::to_string).collect()
 }
 
 /// Where the minute field is among a line's fields: Quartz and Spring
-/// write the second first.
-fn minute_field(system: System) -> usize {
-    usize::from(matches!(system, System::Quartz | System::Spring))
+/// write the second first, and so does a six-field fugit string.
+fn minute_field(system: System, spec: &str) -> usize {
+    match system {
+        System::Quartz | System::Spring => 1,
+        System::SidekiqCron => fugit::read(spec).map_or(0, |cron| usize::from(cron.with_seconds)),
+        _ => 0,
+    }
 }
 
 /// `line`'s spec with its minute (and, for a night, hour) fields set to
@@ -215,7 +226,7 @@ pub fn placed_at(
         ));
     }
     let mut fields = spec_fields(line.system, &line.spec);
-    let minute = minute_field(line.system);
+    let minute = minute_field(line.system, &line.spec);
     if let Some(text) = minute_text {
         fields[minute] = text;
     }
@@ -225,7 +236,7 @@ pub fn placed_at(
     Some(retext(&line.spec, &fields.join(" ")))
 }
 
-/// The cron, Quartz, Spring and APScheduler fix: the line moves to `⌊h · w / 2³²⌋` in its window of `w`
+/// The cron, Quartz, Spring, APScheduler and sidekiq-cron fix: the line moves to `⌊h · w / 2³²⌋` in its window of `w`
 /// minutes, `h` the FarmHash Fingerprint32 of its id with its blanks
 /// folded ([`hash_identity`]).
 pub fn hashed_by_id(line: &FleetLine, night: Option<NightHours>) -> FixChange {

@@ -69,7 +69,9 @@ fn a_plan_redrawn_places_what_a_plan_read_with_that_seed_places() {
          eventbridge\tpoll\trate(7 minutes)\n\
          anacron\tcron.daily\t1 5\tRandomDelay=45\tHours=3-22\n\
          apscheduler\treport\tcron hour=3 minute=0\tJitter=600\n\
-         apscheduler\tpoll\tinterval minutes=7\tJitter=30\tStart=2024-01-01T00:00:00Z\n",
+         apscheduler\tpoll\tinterval minutes=7\tJitter=30\tStart=2024-01-01T00:00:00Z\n\
+         sidekiq-cron\tdigest\t0 3 * * *\n\
+         sidekiq-cron\tticker\t*/10 * * * * * Europe/Paris\tPoll=20\tProcess=web\n",
     );
     let window = Window {
         from: MONDAY * MICROS_PER_SECOND,

@@ -23,6 +23,7 @@ mod presets;
 mod prometheus;
 mod puppet;
 mod quartz;
+mod sidekiq;
 mod spring;
 mod systemd;
 mod temporal;
