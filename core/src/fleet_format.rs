@@ -22,7 +22,7 @@ choice_enum! {
         Kubernetes = ("k8s", "Kubernetes CronJob YAML"),
         GithubActions = ("gha", "GitHub Actions workflow YAML"),
         Temporal = ("temporal", "Temporal schedule JSON"),
-        EventBridge = ("eventbridge", "EventBridge Scheduler (CloudFormation, SAM, Terraform JSON)"),
+        EventBridge = ("eventbridge", "EventBridge (CloudFormation, SAM, Terraform)"),
         Anacrontab = ("anacrontab", "anacrontab (cronie's anacron)"),
     }
 }

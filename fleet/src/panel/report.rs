@@ -64,7 +64,10 @@ pub fn grouped_notices(notices: &[LineNotice]) -> Vec<(String, &str)> {
             groups.push((&notice.message, Vec::new()));
             groups.len() - 1
         });
-        groups[group].1.push(notice.line);
+        // One native line gives a job a machine: its line once is enough.
+        if groups[group].1.last() != Some(&notice.line) {
+            groups[group].1.push(notice.line);
+        }
     }
     groups
         .into_iter()

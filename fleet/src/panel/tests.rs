@@ -397,6 +397,11 @@ fn notices_that_say_the_same_thing_are_one_with_their_lines() {
         grouped_notices(&[notice(9, "a"), notice(10, "a")]),
         vec![("lines 9 and 10".to_string(), "a")]
     );
+    // The jobs one line gives on many machines name it once.
+    assert_eq!(
+        grouped_notices(&[notice(12, "a"), notice(12, "a"), notice(12, "a")]),
+        vec![("line 12".to_string(), "a")]
+    );
     assert!(grouped_notices(&[]).is_empty());
 }
 

@@ -50,7 +50,7 @@ pub fn input(fleet: Fleet) -> impl IntoView {
                     rows="8"
                     spellcheck="false"
                     aria-label="Fleet text: one schedule a line, or a file such as a crontab"
-                    placeholder="Paste a crontab, Jenkins jobs, systemd timers, a Prometheus config, Kubernetes CronJobs or GitHub workflows, or drop a file here."
+                    placeholder="Paste schedules as you keep them (a crontab or an anacrontab, Jenkinsfiles, systemd timers, prometheus.yml, CronJob or workflow YAML, Quartz, Spring or APScheduler sources, an EventBridge template), or drop files here."
                     prop:value=move || fleet.shown.get()
                     prop:readOnly=move || fleet.box_cut.get().is_some()
                     on:paste=move |ev| paste(fleet, &ev)
