@@ -586,7 +586,7 @@ fn fleet(
     let read = &imported.file;
     let horizon = Horizon::hours(hours).map_err(|e| input(format!("--hours: {}", e.reason)))?;
     let expansion = imported
-        .expand(from, horizon, seed)
+        .expand_with_draws(from, horizon, seed)
         .map_err(horizon_refused)?;
 
     // Buffered: a paste of a million skipped lines is a million messages.

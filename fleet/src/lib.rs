@@ -146,7 +146,8 @@ pub struct Expansion<'a> {
     pub stopped_at_line: Option<usize>,
     /// The load across draws of the delays real schedulers draw at run
     /// time, when a line draws any: the figures above are one draw.
-    /// [`import::Imported::expand`] gives it; [`expand`] alone does not.
+    /// [`import::Imported::expand_with_draws`] gives it; [`expand`] alone
+    /// does not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub drawn: Option<chance::DrawnRange>,
 }

@@ -120,8 +120,7 @@ pub struct InputAccount {
 
 impl Imported {
     /// The fleet's expansion ([`crate::expand`]) with the importer's notes
-    /// (such as GitHub's late scheduled runs) among its notices, by line,
-    /// and its range across draws of the delays drawn at run time.
+    /// (such as GitHub's late scheduled runs) among its notices, by line.
     pub fn expand(
         &self,
         from: i64,
@@ -131,6 +130,19 @@ impl Imported {
         let mut expansion = crate::expand(&self.file.lines, from, horizon, seed)?;
         expansion.notices.extend(self.notes.iter().cloned());
         expansion.notices.sort_by_key(|notice| notice.line);
+        Ok(expansion)
+    }
+
+    /// [`Self::expand`] with its range across draws of the delays drawn
+    /// at run time ([`crate::chance`]): 20 more expansions of the lines
+    /// that draw, so only what shows the range asks for it.
+    pub fn expand_with_draws(
+        &self,
+        from: i64,
+        horizon: Horizon,
+        seed: u64,
+    ) -> Result<Expansion<'_>, InvalidInput> {
+        let mut expansion = self.expand(from, horizon, seed)?;
         expansion.drawn = crate::chance::DrawnRange::of(&self.file.lines, from, horizon, seed);
         Ok(expansion)
     }

@@ -370,6 +370,7 @@ fn load_of(
     notes: &[crate::FleetNotice],
     params: &FleetParams,
     seed: u64,
+    with_draws: bool,
 ) -> Result<(WeekLoad, Vec<LineNotice>), InvalidInput> {
     let fleet = Imported {
         file: crate::file::FleetFile {
@@ -379,7 +380,11 @@ fn load_of(
         notes: notes.to_vec(),
         ..Imported::default()
     };
-    let expansion = fleet.expand(params.week.0, week(), seed)?;
+    let expansion = if with_draws {
+        fleet.expand_with_draws(params.week.0, week(), seed)?
+    } else {
+        fleet.expand(params.week.0, week(), seed)?
+    };
     let jobs = JobsByLine::new(&fleet.file.lines);
     let load = week_load(&expansion, &jobs, fleet.file.lines.len());
     let notices = expansion
@@ -410,7 +415,7 @@ pub fn read(text: &str, params: &FleetParams, seed: u64) -> Result<FleetRead, In
             reason: skipped.reason,
         })
         .collect();
-    let (load, notices) = load_of(file.lines, &notes, params, seed)?;
+    let (load, notices) = load_of(file.lines, &notes, params, seed, true)?;
     let format = match parts.as_slice() {
         [] => FleetFormat::Fleet.slug(),
         [one] => one.format.slug(),
@@ -455,7 +460,7 @@ pub fn day_arrivals(
     day: u32,
 ) -> Result<String, InvalidInput> {
     let fleet = import::import(text, params.format);
-    let expansion = crate::expand(&fleet.file.lines, params.week.0, week(), seed)?;
+    let expansion = fleet.expand(params.week.0, week(), seed)?;
     let duration_of_line: std::collections::HashMap<usize, Option<u64>> = fleet
         .file
         .lines
@@ -513,7 +518,9 @@ pub fn fix(text: &str, params: &FleetParams, seed: u64) -> Result<FleetFix, Inva
         }
     };
     let fixed_text = fix::native::rewrite(text, params.format, &fixes)?;
-    let (load, notices) = load_of(fix::apply(&file.lines, &fixes), &notes, params, seed)?;
+    // The fixed fleet's range across draws would cost as much again, and
+    // the page shows it for the fleet as written.
+    let (load, notices) = load_of(fix::apply(&file.lines, &fixes), &notes, params, seed, false)?;
     let (kept_lines, _) = fix::pair(file.lines.iter().map(|line| (line.line, line)), &fixes);
     let kept_lines: Vec<FleetLine> = kept_lines
         .into_iter()

@@ -130,7 +130,7 @@ fn the_law_is_named_and_the_range_drawn() {
         stampede_core::fleet_format::FleetFormat::Fleet,
     );
     let expansion = imported
-        .expand(MONDAY, Horizon::hours(24).unwrap(), 1)
+        .expand_with_draws(MONDAY, Horizon::hours(24).unwrap(), 1)
         .unwrap();
     let drawn = expansion.drawn.unwrap();
     // Twenty draws of one start within 03:00 to 03:30 reach minutes of it

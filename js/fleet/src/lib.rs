@@ -46,7 +46,7 @@ pub fn fleet(
     let options = FleetOptions::read(&options)?;
     let imported = import::import(&text, options.format);
     let expansion = imported
-        .expand(options.from, options.horizon, options.seed)
+        .expand_with_draws(options.from, options.horizon, options.seed)
         .map_err(|e| Error::new(&e.to_string()))?;
     FleetResult {
         expansion: &expansion,

@@ -41,7 +41,9 @@ fn fleet_takes_and_returns_its_declared_shape() {
         FleetFormat::Auto,
     );
     imported.file.lines[2].spec = "61 * * * *".to_string();
-    let expansion = imported.expand(0, Horizon::hours(2).unwrap(), 0).unwrap();
+    let expansion = imported
+        .expand_with_draws(0, Horizon::hours(2).unwrap(), 0)
+        .unwrap();
     let read = &imported.file;
     let result = FleetResult {
         expansion: &expansion,
