@@ -87,6 +87,25 @@ fn edge_lines(system: &str, edges: &str, count: usize) -> String {
         .collect()
 }
 
+/// A sidekiq-cron `config/schedule.yml` of `count` jobs, most hourly at
+/// minute 0, one in ten with seconds: every one shares its process's
+/// polls and every cron scalar is written back.
+fn sidekiq_schedule(count: usize) -> String {
+    let mut text = String::from("# poll: 15\n");
+    for i in 0..count {
+        let cron = if i % 10 == 0 {
+            "*/30 0 * * * *"
+        } else {
+            "0 * * * *"
+        };
+        let _ = write!(
+            text,
+            "job_{i}:\n  cron: \"{cron}\"\n  class: Job{i}\n  queue: default\n"
+        );
+    }
+    text
+}
+
 /// Inputs that once took time quadratic in their size, or without end.
 fn slow() -> Vec<Case> {
     let mut continued = String::from("[Timer]\nOnCalendar=*-*-* 00:00:00 \\\n");
@@ -160,6 +179,11 @@ fn slow() -> Vec<Case> {
             "apscheduler-edges-4k-lines-fixed",
             &from_2026(&["--format", "fleet", "--fix"]),
             edge_lines("apscheduler", APSCHEDULER_EDGES, 4_000),
+        ),
+        Case::fleet(
+            "sidekiq-schedule-20k-jobs-fixed",
+            &from_2026(&["--fix"]),
+            sidekiq_schedule(20_000),
         ),
         Case::fleet(
             "quartz-nines-300kb",
