@@ -181,11 +181,6 @@ fn slow() -> Vec<Case> {
             edge_lines("apscheduler", APSCHEDULER_EDGES, 4_000),
         ),
         Case::fleet(
-            "sidekiq-schedule-20k-jobs-fixed",
-            &from_2026(&["--fix"]),
-            sidekiq_schedule(20_000),
-        ),
-        Case::fleet(
             "quartz-nines-300kb",
             &from_2026(&["--format", "fleet"]),
             format!("quartz\tq\t0 0 0 ? * {}#1\n", nines(300_000)),
@@ -230,6 +225,11 @@ fn large() -> Vec<Case> {
     }
     // The most a link may hold, all digits: a fragment of 1,412 characters.
     vec![
+        Case::fleet(
+            "sidekiq-schedule-20k-jobs-fixed",
+            &from_2026(&["--fix"]),
+            sidekiq_schedule(20_000),
+        ),
         Case::huge_fleet(
             "jenkinsfile-100mb",
             &from_2026(&["--format", "jenkins"]),
