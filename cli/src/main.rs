@@ -160,7 +160,7 @@ enum Command {
     /// (RandomizedDelaySec=, FixedRandomDelay=, MachineID=,
     /// RandomizedOffsetSec=), temporal (Jitter=, Namespace=), prometheus (Job=,
     /// Labels=, URL=, Server=, ExternalLabels=), puppet, quartz (Quartz 2.3.2), spring (Spring 7), apscheduler (Jitter=, Start=),
-    /// each with Zone=Area/City, eventbridge (Zone=, Window=, Start=) or anacron (RandomDelay=, Hours=, Machine=, Runs=, Last=); each start is placed as that scheduler places it. Prints the
+    /// each with Zone=Area/City, eventbridge (Zone=, Window=, Start=), anacron (RandomDelay=, Hours=, Machine=, Runs=, Last=) or sidekiq-cron (Poll=, Process=); each start is placed as that scheduler places it. Prints the
     /// expansion and the skipped lines as one JSON object. Skipped lines, and lines not
     /// expanded, are reported on stderr with their line numbers.
     Fleet {
@@ -175,7 +175,7 @@ enum Command {
         /// with "scheduleId" and "namespaceId" beside it); Jenkins job
         /// config.xml files ("# file: jobs/NAME/config.xml" before each);
         /// Quartz job files (quartz_data.xml, its cron triggers); Java or Kotlin
-        /// sources (their @Scheduled(cron = ...) methods); Python sources (APScheduler's add_job and scheduled_job); EventBridge Scheduler schedules in CloudFormation, SAM or Terraform JSON; an anacrontab ("# hosts: N" runs it on N machines). Auto cuts stdin into parts,
+        /// sources (their @Scheduled(cron = ...) methods); Python sources (APScheduler's add_job and scheduled_job); EventBridge Scheduler schedules in CloudFormation, SAM or Terraform JSON; an anacrontab ("# hosts: N" runs it on N machines); a sidekiq-cron config/schedule.yml ("# poll: N", "# process: NAME"). Auto cuts stdin into parts,
         /// each in one of these, and reads each as if given alone: a part starts at a "# file:"
         /// or "// job:" line, a unit's [Section], a Jenkinsfile's pipeline {, a YAML document or
         /// key, JSON's { or [, XML's <, a fleet line, or a crontab line.
@@ -196,7 +196,7 @@ enum Command {
         #[arg(long, value_name = "H", default_value_t = 24, value_parser = clap::value_parser!(u32).range(1..=i64::from(MOST_HORIZON_MINUTES / 60)))]
         hours: u32,
         /// The seed for the delays a scheduler draws at random (systemd's RandomizedDelaySec=
-        /// without FixedRandomDelay=yes, APScheduler's Jitter=, EventBridge's window, anacron's RANDOM_DELAY); the JSON's "drawn" is 20 more draws.
+        /// without FixedRandomDelay=yes, APScheduler's Jitter=, EventBridge's window, anacron's RANDOM_DELAY, sidekiq-cron's polls); the JSON's "drawn" is 20 more draws.
         #[arg(long, default_value_t = stampede_core::panels::state::DEFAULT_SEED)]
         seed: u64,
         /// Print each start instead, as LINE<TAB>ID<TAB>START, START in RFC

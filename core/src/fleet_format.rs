@@ -24,5 +24,6 @@ choice_enum! {
         Temporal = ("temporal", "Temporal schedule JSON"),
         EventBridge = ("eventbridge", "EventBridge (CloudFormation, SAM, Terraform)"),
         Anacrontab = ("anacrontab", "anacrontab (cronie's anacron)"),
+        SidekiqCron = ("sidekiq", "sidekiq-cron config/schedule.yml"),
     }
 }

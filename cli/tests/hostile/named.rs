@@ -87,6 +87,25 @@ fn edge_lines(system: &str, edges: &str, count: usize) -> String {
         .collect()
 }
 
+/// A sidekiq-cron `config/schedule.yml` of `count` jobs, most hourly at
+/// minute 0, one in ten with seconds: every one shares its process's
+/// polls and every cron scalar is written back.
+fn sidekiq_schedule(count: usize) -> String {
+    let mut text = String::from("# poll: 15\n");
+    for i in 0..count {
+        let cron = if i % 10 == 0 {
+            "*/30 0 * * * *"
+        } else {
+            "0 * * * *"
+        };
+        let _ = write!(
+            text,
+            "job_{i}:\n  cron: \"{cron}\"\n  class: Job{i}\n  queue: default\n"
+        );
+    }
+    text
+}
+
 /// Inputs that once took time quadratic in their size, or without end.
 fn slow() -> Vec<Case> {
     let mut continued = String::from("[Timer]\nOnCalendar=*-*-* 00:00:00 \\\n");
@@ -206,6 +225,11 @@ fn large() -> Vec<Case> {
     }
     // The most a link may hold, all digits: a fragment of 1,412 characters.
     vec![
+        Case::fleet(
+            "sidekiq-schedule-20k-jobs-fixed",
+            &from_2026(&["--fix"]),
+            sidekiq_schedule(20_000),
+        ),
         Case::huge_fleet(
             "jenkinsfile-100mb",
             &from_2026(&["--format", "jenkins"]),

@@ -426,6 +426,10 @@ fn fleet(facts: &StepFacts) -> Vec<String> {
         }
         Sample::AnacronDebian => "Debian's anacrontab on many hosts, each run by its morning timer",
         Sample::ApschedulerJobs => "a Python service's APScheduler jobs, added alike",
+        Sample::SidekiqJobs => {
+            "a Rails application's sidekiq-cron jobs, most on the hour, each enqueued at the \
+             first poll of one Sidekiq process"
+        }
     };
     let mut text = vec![format!(
         "Real schedulers spread work if asked. This sample, {} jobs in all, is {what}.",

@@ -28,8 +28,12 @@
 //!    `<`: a Quartz job file when it holds `<job-scheduling-data`, else a
 //!    Jenkins job's `config.xml`;
 //! 5. a line is `kind: CronJob` (at any indent, so `List` items count):
-//!    Kubernetes; a line starts with `scrape_configs:`: Prometheus; a line
-//!    starts with `on:` or `jobs:`: GitHub Actions;
+//!    Kubernetes; the first document is a mapping whose values have
+//!    `cron:` and `class:`, or a list of mappings with `name:` and
+//!    `cron:`: a sidekiq-cron `config/schedule.yml` (before GitHub
+//!    Actions, whose `jobs:` could be a job's name); a line starts with
+//!    `scrape_configs:`: Prometheus; a line starts with `on:` or `jobs:`:
+//!    GitHub Actions;
 //! 6. a `@Scheduled` annotation: Java or Kotlin sources with Spring's
 //!    scheduled methods;
 //! 7. an `add_job(`, `.scheduled_job(` or `from_crontab(` call: Python
@@ -53,6 +57,7 @@ pub mod kubernetes;
 pub mod parts;
 pub mod prometheus;
 pub mod quartz_xml;
+pub mod sidekiq_schedule;
 pub mod spring_scheduled;
 pub mod systemd;
 pub mod temporal;
@@ -386,6 +391,7 @@ fn read_as(text: &str, format: FleetFormat) -> Imported {
         FleetFormat::Temporal => temporal::translate(text),
         FleetFormat::EventBridge => eventbridge::translate(text),
         FleetFormat::Anacrontab => anacrontab::translate(text),
+        FleetFormat::SidekiqCron => sidekiq_schedule::translate(text),
     };
     translation.read()
 }
@@ -434,6 +440,8 @@ pub fn detect(text: &str) -> FleetFormat {
         )
     }) {
         FleetFormat::Kubernetes
+    } else if sidekiq_schedule::holds(text) {
+        FleetFormat::SidekiqCron
     } else if any_starts(&["scrape_configs:"]) {
         FleetFormat::Prometheus
     } else if any_starts(&["on:", "\"on\":", "'on':", "jobs:"]) {

@@ -12,7 +12,7 @@
 //! - `pipeline {`, `node {`, `properties(`, `triggers {` or a `cron(` call
 //!   (a Jenkinsfile), `package`, `import` or `@Scheduled` (a Java or Kotlin
 //!   source);
-//! - a YAML document: `---`, or a `key:` at the line's start (`# server:`
+//! - a YAML document: `---`, or a `key:` or `- key:` at the line's start (`# server:`
 //!   and `# version:` too, which only a prometheus.yml reads);
 //! - `{` or `[` at a line's start (Temporal JSON), `<` (XML);
 //! - a fleet line (a system's name and a tab), or a crontab line (a time
@@ -22,7 +22,8 @@
 //! or a JSON value, `Key=value` lines in a unit, indented or
 //! `key:` lines in YAML, anything up to the next marker in XML. Blank and
 //! comment lines stay with the part before them. A YAML part is read as
-//! whichever of a CronJob, a prometheus.yml or a workflow it holds.
+//! whichever of a CronJob, a prometheus.yml, a workflow or a sidekiq-cron
+//! schedule it holds.
 //! Neighbouring parts of one format are joined, so units named by
 //! `# file:` lines, or Jenkinsfiles by `// job:` lines, read as one text
 //! as they would on their own; JSON values and prometheus.yml files are
@@ -311,7 +312,10 @@ fn opens(line: &str) -> Option<Kind> {
     if is_section(trimmed) || trimmed.starts_with(systemd::MACHINES_MARK) {
         return Some(Kind::Systemd);
     }
-    if trimmed == "---" || is_prometheus_mark(trimmed) || is_yaml_key(line) {
+    // A list at the line's start whose first item is a mapping (`- name:
+    // hourly`) is YAML too: sidekiq-cron's array of jobs.
+    let list_of_mappings = line.strip_prefix("- ").is_some_and(is_yaml_key);
+    if trimmed == "---" || is_prometheus_mark(trimmed) || is_yaml_key(line) || list_of_mappings {
         return Some(Kind::Yaml);
     }
     if trimmed.starts_with('#') || trimmed.starts_with("//") || trimmed.starts_with(';') {
@@ -651,6 +655,7 @@ fn format_of(kind: Kind, text: &str) -> FleetFormat {
         Kind::Yaml => match detect(text) {
             format @ (FleetFormat::Prometheus
             | FleetFormat::GithubActions
+            | FleetFormat::SidekiqCron
             | FleetFormat::EventBridge) => format,
             _ => FleetFormat::Kubernetes,
         },

@@ -252,6 +252,7 @@ fn format_words(format: FleetFormat) -> &'static str {
         FleetFormat::Temporal => "Temporal schedules",
         FleetFormat::EventBridge => "EventBridge Scheduler schedules",
         FleetFormat::Anacrontab => "an anacrontab",
+        FleetFormat::SidekiqCron => "a sidekiq-cron schedule",
     }
 }
 

@@ -182,6 +182,25 @@ fn workflows_get_a_new_cron_in_their_own_quotes() {
 }
 
 #[test]
+fn sidekiq_jobs_get_a_new_cron_in_their_own_quotes() {
+    let text = Sample::SidekiqJobs.text();
+    let (lines, fixes, written) = fixed(&text, FleetFormat::SidekiqCron);
+    let changed = rewritten_lines(&fixes);
+    assert!(changed.len() >= 16, "{changed:?}");
+    // Only `cron:` lines change, each keeping its double quotes.
+    for (old, new) in text.lines().zip(written.lines()) {
+        if old != new {
+            assert!(
+                old.starts_with("  cron: \"") && new.starts_with("  cron: \""),
+                "{new}"
+            );
+        }
+    }
+    assert_rereads_as_fixed(&written, FleetFormat::SidekiqCron, &lines, &fixes, &[]);
+    assert_kept(&text, &written, &changed, |_| false);
+}
+
+#[test]
 fn quartz_triggers_get_a_new_expression_in_place() {
     expressions_move_in_place(Sample::QuartzJobs, FleetFormat::QuartzXml, |line| {
         let inner = line.trim().strip_prefix("<cron-expression>")?;

@@ -498,7 +498,8 @@ fn every_format_has_a_slug_and_auto_tells_them_apart() {
             "gha",
             "temporal",
             "eventbridge",
-            "anacrontab"
+            "anacrontab",
+            "sidekiq"
         ]
     );
     assert_eq!(import::detect("0 * * * * /bin/x\n"), FleetFormat::Crontab);

@@ -2,7 +2,10 @@
 //! (`fleet/tests/data/make_sidekiq_vectors.rb`), and the poll law
 //! against its closed form.
 
+use stampede_core::fleet_format::FleetFormat;
 use stampede_fleet::file;
+use stampede_fleet::import;
+use stampede_fleet::line::System;
 use stampede_fleet::plan::LinePlan;
 use stampede_fleet::sidekiq::{enqueues, fugit};
 use stampede_fleet::time::{MICROS_PER_SECOND, Window};
@@ -200,4 +203,89 @@ fn a_sleep_longer_than_a_minute_can_step_over_a_time() {
         .push_starts(window, &mut starts, usize::MAX);
     // Sleeps of 45 to 135 s miss the minute after a time now and then.
     assert!((100..168).contains(&starts.len()), "{}", starts.len());
+}
+
+/// A schedule.yml in sidekiq-cron's hash form, with the panel's comments.
+const SCHEDULE: &str = r#"# poll: 10
+# process: worker-1
+hourly_sync:
+  cron: "0 * * * *"
+  class: "SyncJob"
+  queue: default
+nightly_report:
+  class: ReportJob
+  cron: '0 3 * * *'
+  args: [full]
+paused:
+  cron: "*/5 * * * *"
+  class: PausedJob
+  status: disabled
+no_time:
+  class: NoTimeJob
+odd:
+  cron: [0, "*"]
+  class: OddJob
+"#;
+
+#[test]
+fn a_schedule_hash_gives_a_line_per_job_on_its_cron() {
+    assert_eq!(import::detect(SCHEDULE), FleetFormat::SidekiqCron);
+    let read = import::read(SCHEDULE, FleetFormat::SidekiqCron);
+    let got: Vec<_> = read
+        .lines
+        .iter()
+        .map(|line| (line.line, line.id.as_str(), line.spec.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (4, "hourly_sync", "0 * * * *"),
+            (9, "nightly_report", "0 3 * * *")
+        ]
+    );
+    for line in &read.lines {
+        assert_eq!(line.system, System::SidekiqCron);
+        assert_eq!(line.options.own("Poll"), Some("10"));
+        assert_eq!(line.options.own("Process"), Some("worker-1"));
+    }
+    let skipped: Vec<_> = read
+        .skipped
+        .iter()
+        .map(|skipped| (skipped.line, skipped.field.as_str()))
+        .collect();
+    assert_eq!(skipped, [(12, "status"), (15, "cron"), (18, "cron")]);
+}
+
+#[test]
+fn a_schedule_list_names_each_job_by_its_name() {
+    let text = "- name: hourly_sync\n  cron: \"0 * * * *\"\n  class: SyncJob\n\
+                - cron: \"5 * * * *\"\n  class: NamelessJob\n";
+    assert_eq!(import::detect(text), FleetFormat::SidekiqCron);
+    let read = import::read(text, FleetFormat::Auto);
+    assert_eq!(read.lines.len(), 1);
+    assert_eq!(
+        (read.lines[0].line, read.lines[0].id.as_str()),
+        (2, "hourly_sync")
+    );
+    assert_eq!(read.lines[0].options.own("Poll"), None);
+    assert_eq!(
+        (read.skipped[0].line, read.skipped[0].field.as_str()),
+        (4, "name")
+    );
+}
+
+#[test]
+fn a_schedule_is_told_from_other_yaml() {
+    let workflow = "on:\n  schedule:\n    - cron: '0 0 * * *'\njobs: {}\n";
+    assert_eq!(import::detect(workflow), FleetFormat::GithubActions);
+    // A job named `jobs` is still a job.
+    let named_jobs = "jobs:\n  cron: \"0 * * * *\"\n  class: JobsJob\n";
+    assert_eq!(import::detect(named_jobs), FleetFormat::SidekiqCron);
+    let read = import::import(
+        &format!("0 * * * * /bin/x\n---\n{named_jobs}"),
+        FleetFormat::Auto,
+    );
+    let formats: Vec<_> = read.parts.iter().map(|part| part.format).collect();
+    assert_eq!(formats, [FleetFormat::Crontab, FleetFormat::SidekiqCron]);
+    assert!(read.file.skipped.is_empty(), "{:?}", read.file.skipped);
 }

@@ -15,7 +15,7 @@ export interface FleetOptions {
    * What `text` holds ("auto"): a fleet file, or a format the CLI's
    * `--format` takes; "auto" detects it.
    */
-  format?: "auto" | "fleet" | "crontab" | "jenkins" | "jenkins-xml" | "quartz-xml" | "spring" | "apscheduler" | "systemd" | "prometheus" | "k8s" | "gha" | "temporal" | "eventbridge" | "anacrontab";
+  format?: "auto" | "fleet" | "crontab" | "jenkins" | "jenkins-xml" | "quartz-xml" | "spring" | "apscheduler" | "systemd" | "prometheus" | "k8s" | "gha" | "temporal" | "eventbridge" | "anacrontab" | "sidekiq";
   /** The seed of the delays a scheduler draws at random (the app's default seed). */
   seed?: number;
 }

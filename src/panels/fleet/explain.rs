@@ -155,6 +155,18 @@ const SYSTEMS: &[System] = &[
                   `from_crontab('0 9 * * 1-5')` runs from Tuesday to Saturday.",
     },
     System {
+        name: "sidekiq-cron (Ruby)",
+        followed: "fugit 1.5.2's cron, sidekiq-cron 1.8.0's enqueue, Sidekiq 6.4.1's poller",
+        rule: "A job's cron, seconds first when it has six fields, read as fugit reads it. No \
+               poller runs at that time: the Sidekiq process polls every avg·rand + avg/2 \
+               seconds (avg is cron_poll_interval, 30 by default) and enqueues the job at the \
+               first poll a second or more after its time, if that time is at most 60 s old.",
+        formula: "start = first poll ≥ time + 1 s, polls spaced U(avg/2, 3·avg/2)",
+        example: "Ten hourly jobs on `0 * * * *` are enqueued together by one process, within \
+                  1 to 46 s after :00; the fix moves each to a minute of its own, hashed from \
+                  its name, written back into its `cron:`.",
+    },
+    System {
         name: "Kubernetes CronJobs",
         followed: "robfig/cron v3 as the CronJob controller reads it",
         rule: "A CronJob's schedule is plain cron with timeZone as CRON_TZ=; there is no H and no \

@@ -6,8 +6,8 @@
 //! midnights, one systemd timer on 50 machines with and without a fixed
 //! delay, Prometheus' own spread, a cluster's CronJobs, GitHub Actions
 //! workflows, a Java service's Quartz triggers, a Spring application's
-//! `@Scheduled` tasks, a Python service's APScheduler jobs, a
-//! CloudFormation template's EventBridge schedules, and the anacrontab of
+//! `@Scheduled` tasks, a Python service's APScheduler jobs, a Rails
+//! application's sidekiq-cron schedule, a CloudFormation template's EventBridge schedules, and the anacrontab of
 //! 200 RHEL hosts and of 200 Debian ones. Every one reads with no line
 //! skipped, which a test checks.
 
@@ -29,6 +29,7 @@ choice_enum! {
         QuartzJobs = ("quartz", "Quartz: 26 triggers"),
         SpringJobs = ("spring", "Spring: 24 tasks"),
         ApschedulerJobs = ("apscheduler", "APScheduler: 22 jobs"),
+        SidekiqJobs = ("sidekiq", "sidekiq-cron: 20 jobs"),
         EventBridge = ("eventbridge", "EventBridge: 20 schedules"),
         AnacronRhel = ("anacron-rhel", "anacron: 200 RHEL hosts"),
         AnacronDebian = ("anacron-debian", "anacron: 200 Debian hosts"),
@@ -49,6 +50,7 @@ impl Sample {
             Sample::QuartzJobs => quartz_jobs(),
             Sample::SpringJobs => spring_jobs(),
             Sample::ApschedulerJobs => apscheduler_jobs(),
+            Sample::SidekiqJobs => sidekiq_jobs(),
             Sample::EventBridge => eventbridge(),
             Sample::AnacronRhel => anacron_rhel(),
             Sample::AnacronDebian => anacron_debian(),
@@ -460,6 +462,58 @@ fn apscheduler_jobs() -> String {
         );
     }
     text.push_str("\nsched.start()\n");
+    text
+}
+
+/// A Rails application's `config/schedule.yml` of 20 sidekiq-cron jobs:
+/// hourly and nightly ones at minute 0, a few every 5 minutes, and one
+/// every 30 seconds, all enqueued by one Sidekiq process's poller.
+fn sidekiq_jobs() -> String {
+    const NAMES: [&str; 5] = ["orders", "invoices", "customers", "stock", "payouts"];
+    let mut text =
+        String::from("# config/schedule.yml, loaded by Sidekiq::Cron::Job.load_from_hash\n");
+    let mut job = |name: String, cron: &str, class: String, queue: &str| {
+        let _ = write!(
+            text,
+            "\n{name}:\n  cron: \"{cron}\"\n  class: \"{class}\"\n  queue: {queue}\n"
+        );
+    };
+    for i in 0..10 {
+        let noun = pick(&NAMES, i);
+        let class = format!("Sync{}Job", capitalized(noun));
+        job(
+            format!("sync_{noun}_{}", i / NAMES.len() + 1),
+            "0 * * * *",
+            class,
+            "default",
+        );
+    }
+    for i in 0..6 {
+        let noun = pick(&NAMES, i);
+        let class = format!("Nightly{}ReportJob", capitalized(noun));
+        job(
+            format!("nightly_{noun}_report_{}", i / NAMES.len() + 1),
+            "0 3 * * *",
+            class,
+            "low",
+        );
+    }
+    for i in 0..3 {
+        let noun = pick(&NAMES, i);
+        let class = format!("Refresh{}CacheJob", capitalized(noun));
+        job(
+            format!("refresh_{noun}_cache"),
+            "*/5 * * * *",
+            class,
+            "default",
+        );
+    }
+    job(
+        "heartbeat".into(),
+        "*/30 * * * * *",
+        "HeartbeatJob".into(),
+        "critical",
+    );
     text
 }
 

@@ -12,7 +12,7 @@
 //!   (`minute=37`), each replaced where it stands in its own quoting or
 //!   added after the trigger's other fields, or `from_crontab`'s string;
 //! - a job's `config.xml`: the spec line inside `<spec>`, escaped as XML;
-//! - CronJob and workflow YAML: the schedule scalar, in its own quoting; a
+//! - CronJob, workflow and sidekiq-cron YAML: the schedule (`cron`) scalar, in its own quoting; a
 //!   new spec a plain scalar cannot hold as it is (one starting with an
 //!   indicator such as `*` or `@`, or holding `: `, ` #` or any of
 //!   `,[]{}`) is double-quoted, the YAML style that can escape anything;
@@ -43,7 +43,7 @@ use super::{FixChange, LineFix};
 use crate::file;
 use crate::import::{
     self, NativeTranslation, apscheduler_py, github_actions, jenkins, jenkins_xml, kubernetes,
-    quartz_xml, spring_scheduled,
+    quartz_xml, sidekiq_schedule, spring_scheduled,
 };
 
 /// A format's editor of one rewritten line: the line without its ending,
@@ -145,6 +145,9 @@ fn write(text: &str, format: FleetFormat, fixes: &[LineFix]) -> Result<String, I
         }
         FleetFormat::GithubActions => {
             specs_in_place(text, github_actions::translate(text), fixes, scalar::yaml)
+        }
+        FleetFormat::SidekiqCron => {
+            specs_in_place(text, sidekiq_schedule::translate(text), fixes, scalar::yaml)
         }
         FleetFormat::Systemd => systemd::rewrite(text, fixes),
         FleetFormat::Temporal => temporal::rewrite(text, fixes),
