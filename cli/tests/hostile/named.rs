@@ -226,9 +226,9 @@ fn large() -> Vec<Case> {
     // The most a link may hold, all digits: a fragment of 1,412 characters.
     vec![
         Case::fleet(
-            "sidekiq-schedule-20k-jobs-fixed",
+            "sidekiq-schedule-10k-jobs-fixed",
             &from_2026(&["--fix"]),
-            sidekiq_schedule(20_000),
+            sidekiq_schedule(10_000),
         ),
         Case::huge_fleet(
             "jenkinsfile-100mb",

@@ -496,6 +496,17 @@ impl FugitCron {
         None
     }
 
+    /// Every matching second in `(after, until]`, ascending.
+    pub fn times_between(&self, after: i64, until: i64) -> Vec<i64> {
+        let mut times = Vec::new();
+        let mut at = after;
+        while let Some(time) = self.next_match(at, until) {
+            times.push(time);
+            at = time;
+        }
+        times
+    }
+
     /// `Fugit::Cron#next_time` from Unix second `after`, given in UTC: the
     /// next time, or why fugit fails (more than 2,048 steps).
     pub fn next_time(&self, after: i64) -> Result<i64, String> {

@@ -36,7 +36,7 @@
 pub mod fugit;
 mod grammar;
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rand::RngExt;
 use stampede_core::field::shorten;
@@ -76,6 +76,17 @@ pub struct SidekiqJob {
     /// The hash of the process whose poller enqueues it.
     process: u64,
     seed: u64,
+    /// The cron's times over the last span asked for: they do not depend
+    /// on the seed, so the job redrawn under other seeds shares them.
+    times: Arc<OnceLock<CronTimes>>,
+}
+
+/// A cron's times in `(after, until]`, Unix seconds, ascending.
+#[derive(Debug, PartialEq)]
+struct CronTimes {
+    after: i64,
+    until: i64,
+    times: Vec<i64>,
 }
 
 impl SidekiqJob {
@@ -92,6 +103,7 @@ impl SidekiqJob {
                 line.options.own("Process").unwrap_or_default().as_bytes(),
             ),
             seed,
+            times: Arc::default(),
         })
     }
 
@@ -152,16 +164,38 @@ impl SidekiqJob {
         let before = out.len();
         let first = window.from.div_euclid(MICROS_PER_SECOND) - self.reach();
         let last = (window.end - 1).div_euclid(MICROS_PER_SECOND);
-        let mut after = first - 1;
+        // The first stretch's polls look back a warm-up and a minute.
+        let computed;
+        let times = match self.times.get() {
+            Some(cached)
+                if cached.after == first - 3 * self.reach() - LATEST_ENQUEUE - 1
+                    && cached.until == last =>
+            {
+                &cached.times
+            }
+            _ => {
+                computed = CronTimes {
+                    after: first - 3 * self.reach() - LATEST_ENQUEUE - 1,
+                    until: last,
+                    times: self
+                        .cron
+                        .times_between(first - 3 * self.reach() - LATEST_ENQUEUE - 1, last),
+                };
+                &self.times.get_or_init(|| computed).times
+            }
+        };
+        let mut next = times.partition_point(|&time| time < first);
         let mut stop = None;
-        while let Some(time) = self.cron.next_match(after, last) {
+        while let Some(&time) = times.get(next) {
             let stretch = time.div_euclid(STRETCH);
             if stop.is_some_and(|stop| stretch > stop) {
                 break;
             }
-            let times = stretch * STRETCH..stretch * STRETCH + STRETCH;
-            enqueues(&self.cron, self.polls(stretch), |poll, time| {
-                if times.contains(&time) && window.from <= poll && poll < window.end {
+            let span = stretch * STRETCH..stretch * STRETCH + STRETCH;
+            let in_span = times[next..].partition_point(|&time| time < span.end);
+            let last_in_span = times[next + in_span - 1];
+            enqueue_times(times, self.polls(stretch), last_in_span, |poll, time| {
+                if span.contains(&time) && window.from <= poll && poll < window.end {
                     out.push(poll);
                 }
             });
@@ -170,7 +204,7 @@ impl SidekiqJob {
             if stop.is_none() && out.len() - before > most {
                 stop = Some(stretch + 1);
             }
-            after = times.end - 1;
+            next += in_span;
         }
         out[before..].sort_unstable();
         let full = out.len() - before > most;
@@ -212,19 +246,48 @@ fn read_poll(text: &str) -> Result<u32, Refusal> {
 pub fn enqueues(
     cron: &FugitCron,
     polls: impl IntoIterator<Item = i64>,
+    each: impl FnMut(i64, i64),
+) {
+    let polls: Vec<i64> = polls.into_iter().collect();
+    let (Some(&first), Some(&last)) = (polls.first(), polls.last()) else {
+        return;
+    };
+    let times = cron.times_between(
+        first.div_euclid(MICROS_PER_SECOND) - LATEST_ENQUEUE - 1,
+        last.div_euclid(MICROS_PER_SECOND) - 1,
+    );
+    enqueue_times(&times, polls, i64::MAX, each);
+}
+
+/// [`enqueues`] with the cron's `times` (Unix seconds, ascending) given,
+/// all of those the polls can enqueue among them, up to the time `until`:
+/// no poll after it can enqueue one of them, so none is drawn.
+fn enqueue_times(
+    times: &[i64],
+    polls: impl IntoIterator<Item = i64>,
+    until: i64,
     mut each: impl FnMut(i64, i64),
 ) {
+    let mut past = None;
     let mut last_enqueue = None;
     for poll in polls {
         // fugit's `previous_time` looks from a second before the poll's
-        // whole second, and the job's last enqueue keeps whole seconds.
+        // whole second, back at most LATEST_ENQUEUE seconds; the job's
+        // last enqueue keeps whole seconds.
         let second = poll.div_euclid(MICROS_PER_SECOND);
-        let mut latest = None;
-        let mut after = second - LATEST_ENQUEUE - 1;
-        while let Some(time) = cron.next_match(after, second - 1) {
-            latest = Some(time);
-            after = time;
+        if second > until.saturating_add(LATEST_ENQUEUE + 1) {
+            break;
         }
+        let mut index =
+            past.unwrap_or_else(|| times.partition_point(|&time| time < second - LATEST_ENQUEUE));
+        while index < times.len() && times[index] < second {
+            index += 1;
+        }
+        past = Some(index);
+        let latest = index
+            .checked_sub(1)
+            .map(|index| times[index])
+            .filter(|&time| time > second - LATEST_ENQUEUE - 1);
         if let Some(time) = latest
             && last_enqueue.is_none_or(|last| last < time)
         {

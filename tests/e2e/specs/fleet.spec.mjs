@@ -16,9 +16,9 @@ import { blankCanvases, canvasPixels, fleetSettled, keyNumberMap, pasteInto, ser
 
 // The week the panel shows by default, as `stampede fleet` takes it.
 const WEEK = ['--from', '2026-01-05T00:00:00Z', '--hours', '168', '--seed', '1'];
-const SAMPLES = ['cron-minute-0', 'jenkins-h', 'systemd-50', 'prometheus-500', 'k8s', 'gha', 'quartz', 'spring', 'apscheduler', 'eventbridge', 'anacron-rhel', 'anacron-debian'];
+const SAMPLES = ['cron-minute-0', 'jenkins-h', 'systemd-50', 'prometheus-500', 'k8s', 'gha', 'quartz', 'spring', 'apscheduler', 'sidekiq', 'eventbridge', 'anacron-rhel', 'anacron-debian'];
 // The samples of systems that draw their starts at run time.
-const DRAWN_SAMPLES = ['apscheduler', 'eventbridge', 'anacron-rhel', 'anacron-debian'];
+const DRAWN_SAMPLES = ['apscheduler', 'sidekiq', 'eventbridge', 'anacron-rhel', 'anacron-debian'];
 
 /** `stampede fleet` on `text`: its expansion over the panel's default week. */
 const coreFleet = (text) => stampedeJson(['fleet', ...WEEK], text);
