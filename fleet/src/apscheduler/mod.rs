@@ -60,6 +60,7 @@ use stampede_core::rng::{Purpose, seeded};
 use crate::line::{FleetLine, MOST_DURATION_SECONDS, Refusal};
 use crate::time::{MICROS_PER_SECOND, UTC_NAMES, Window, push_searched_starts};
 
+pub use self::fields::NAMES as CRON_FIELD_NAMES;
 pub use self::search::CronFields;
 
 /// The option keys an APScheduler line reads.

@@ -44,17 +44,6 @@ const JOB_ARGUMENTS: [&str; 11] = [
     "jobstore",
     "executor",
 ];
-/// The cron trigger's time fields, as written in a spec.
-const CRON_FIELDS: [&str; 8] = [
-    "year",
-    "month",
-    "day",
-    "week",
-    "day_of_week",
-    "hour",
-    "minute",
-    "second",
-];
 const INTERVAL_FIELDS: [&str; 5] = ["weeks", "days", "hours", "minutes", "seconds"];
 
 /// Whether `text` holds an APScheduler call this reads.
@@ -401,7 +390,7 @@ fn read_arguments(
 fn trigger_fields(kind: &str) -> Result<&'static [&'static str], (String, String)> {
     let refuse = |why: String| ("trigger".to_string(), why);
     match kind {
-        "cron" => Ok(&CRON_FIELDS),
+        "cron" => Ok(&crate::apscheduler::CRON_FIELD_NAMES),
         "interval" => Ok(&INTERVAL_FIELDS),
         "crontab" => Ok(&[]),
         "date" => Err(refuse(
