@@ -47,7 +47,7 @@ pub fn input(fleet: Fleet) -> impl IntoView {
                 <textarea
                     id="fleet-text"
                     class="fleet-text"
-                    rows="8"
+                    rows="6"
                     spellcheck="false"
                     aria-label="Fleet text: one schedule a line, or a file such as a crontab"
                     placeholder="Paste schedules as you keep them (a crontab or an anacrontab, Jenkinsfiles, systemd timers, prometheus.yml, CronJob or workflow YAML, Quartz, Spring or APScheduler sources, an EventBridge template), or drop files here."
