@@ -31,6 +31,7 @@
 pub mod anacron;
 pub mod apscheduler;
 pub mod chance;
+pub mod check;
 pub mod cron;
 pub mod croniter;
 pub mod eventbridge;

@@ -316,6 +316,18 @@ impl LinePlan {
         self.drawn_delays().is_some()
     }
 
+    /// The five-field cron schedule under a cron-like line (Vixie cron,
+    /// Jenkins, Puppet, croniter, with a zone or a delay), when it has one.
+    pub fn cron_schedule(&self) -> Option<&cron::Schedule> {
+        match self {
+            Self::Minutes(schedule) => Some(schedule),
+            Self::Croniter(schedule) => Some(&schedule.minutes),
+            Self::Zoned(zoned) => Some(zoned.schedule()),
+            Self::Delayed(plan, _) => plan.cron_schedule(),
+            _ => None,
+        }
+    }
+
     /// What the starts owe to delays drawn from the seed, where a real
     /// machine draws its own; `None` when they owe nothing.
     pub fn drawn_delays(&self) -> Option<String> {

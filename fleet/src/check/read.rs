@@ -1,0 +1,195 @@
+//! Each file read in its format, with what the repository says of it that
+//! the text does not: the unit, workflow or job name its path gives, the
+//! machines' zone, and how long its jobs run. Then all files' lines as one
+//! fleet, numbered so that every line finds its file again.
+
+use std::borrow::Cow;
+
+use stampede_core::fleet_format::FleetFormat;
+
+use super::{CheckOptions, FileChecked, Rule, SourceFile, marks};
+use crate::file::{FleetLine, System};
+use crate::import::{self, Imported, github_actions, jenkins, jenkins_xml, systemd};
+
+/// One file as read: its text, with a naming line before it where the
+/// format takes its names from one, and its fleet lines numbered in that
+/// text.
+pub struct FileRead<'a> {
+    pub source: &'a SourceFile,
+    /// The text the importer read: the file's, or a naming line and then
+    /// the file's.
+    pub text: Cow<'a, str>,
+    /// 1 when a naming line was put before the file's text, else 0.
+    pub shift: usize,
+    pub imported: Imported,
+    /// Where each line of `text` begins.
+    line_starts: Vec<usize>,
+}
+
+impl<'a> FileRead<'a> {
+    pub fn new(source: &'a SourceFile, options: &CheckOptions) -> Self {
+        let text = match naming_line(source) {
+            Some(line) => Cow::Owned(format!("{line}\n{}", source.text)),
+            None => Cow::Borrowed(source.text.as_str()),
+        };
+        let shift = usize::from(matches!(text, Cow::Owned(_)));
+        let imported = import::import(&text, source.format);
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+            .collect();
+        let mut read = Self {
+            source,
+            text,
+            shift,
+            imported,
+            line_starts,
+        };
+        read.complete(options);
+        read
+    }
+
+    pub fn path(&self) -> &str {
+        &self.source.path
+    }
+
+    /// Line `line` of the file as written (1-based), or "" past its end.
+    pub fn source_line(&self, line: usize) -> &str {
+        self.read_line(line + self.shift)
+    }
+
+    /// Line `line` of the text read (1-based), without its ending, or ""
+    /// past its end.
+    pub fn read_line(&self, line: usize) -> &str {
+        let Some(&start) = line.checked_sub(1).and_then(|i| self.line_starts.get(i)) else {
+            return "";
+        };
+        let end = self
+            .line_starts
+            .get(line)
+            .map_or(self.text.len(), |&next| next - 1);
+        let text = &self.text[start..end.max(start)];
+        text.strip_suffix('\r').unwrap_or(text)
+    }
+
+    /// The file's line for line `line` of the text read.
+    pub fn file_line(&self, line: usize) -> usize {
+        line.saturating_sub(self.shift).max(1)
+    }
+
+    /// The fleet lines read from line `line` of the text read.
+    pub fn lines_at(&self, line: usize) -> impl Iterator<Item = &FleetLine> {
+        self.imported
+            .file
+            .lines
+            .iter()
+            .filter(move |fleet| fleet.line == line)
+    }
+
+    pub fn checked(&self) -> FileChecked {
+        let mut input = self.imported.account();
+        input.lines -= self.shift;
+        input.ignored = input.ignored.saturating_sub(self.shift);
+        FileChecked {
+            path: self.source.path.clone(),
+            format: self.source.format.slug(),
+            input,
+        }
+    }
+
+    /// Gives the lines that name no zone the machines' zone, and the lines
+    /// that give no duration the one the options or a comment give.
+    fn complete(&mut self, options: &CheckOptions) {
+        let format = self.source.format;
+        let mut lines = std::mem::take(&mut self.imported.file.lines);
+        for line in &mut lines {
+            let zone_key = match line.system {
+                System::Cron if format == FleetFormat::Crontab => Some("TZ"),
+                System::Quartz | System::Spring | System::Apscheduler => Some("Zone"),
+                _ => None,
+            };
+            if let (Some(key), Some(zone)) = (zone_key, &options.zone) {
+                let named = ["TZ", "CRON_TZ", "Zone"]
+                    .iter()
+                    .any(|key| line.options.own(key).is_some());
+                if !named {
+                    line.options.own.push((key.to_string(), zone.clone()));
+                }
+            }
+            if line.options.duration_seconds.is_none() {
+                line.options.duration_seconds = options
+                    .durations
+                    .get(&line.id)
+                    .copied()
+                    .or_else(|| marks::duration(self, line.line));
+            }
+        }
+        self.imported.file.lines = lines;
+    }
+}
+
+/// The line that names what a file's path names, for the formats that
+/// take a name from such a line: a unit's file name (systemd hashes its
+/// delay from it), a workflow's file name, a job's `config.xml` path, and
+/// a Jenkinsfile's folder (Jenkins hashes `H` from the job's full name,
+/// which the repository does not hold; a `// job:` line in the file
+/// names it instead).
+fn naming_line(source: &SourceFile) -> Option<String> {
+    let path = source.path.as_str();
+    let file_name = path.rsplit('/').next().unwrap_or(path);
+    match source.format {
+        FleetFormat::Systemd => Some(format!("{} {file_name}", systemd::FILE_MARK)),
+        FleetFormat::GithubActions => Some(format!("{} {file_name}", github_actions::FILE_MARK)),
+        FleetFormat::JenkinsXml => Some(format!("{} {path}", jenkins_xml::FILE_MARK)),
+        FleetFormat::Jenkins if !source.text.contains(jenkins::JOB_MARK) => {
+            let job = path.rsplit_once('/').map_or(path, |(folder, _)| folder);
+            Some(format!("{} {job}", jenkins::JOB_MARK))
+        }
+        _ => None,
+    }
+}
+
+/// What a rule found, before it becomes a [`super::Finding`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hit {
+    /// The file's index among the files checked.
+    pub file: usize,
+    /// The line of the text read (see [`FileRead::file_line`]).
+    pub line: usize,
+    pub rule: Rule,
+    pub message: String,
+    pub value: Option<f64>,
+    /// Whether the fix's change to the line is worth suggesting.
+    pub fixable: bool,
+}
+
+/// Every file's fleet lines as one fleet, each line numbered past the
+/// files before it, so that one expansion holds them all.
+pub struct Fleet {
+    pub lines: Vec<FleetLine>,
+    /// Where each file's numbers begin.
+    bases: Vec<usize>,
+}
+
+impl Fleet {
+    pub fn of(reads: &[FileRead]) -> Self {
+        let mut lines = Vec::new();
+        let mut bases = Vec::with_capacity(reads.len());
+        let mut base = 0;
+        for read in reads {
+            bases.push(base);
+            lines.extend(read.imported.file.lines.iter().map(|line| FleetLine {
+                line: base + line.line,
+                ..line.clone()
+            }));
+            base += read.imported.lines_in + 1;
+        }
+        Self { lines, bases }
+    }
+
+    /// The file and the line of its text read that fleet line number
+    /// `line` came from.
+    pub fn origin(&self, line: usize) -> (usize, usize) {
+        let file = self.bases.partition_point(|&base| base < line) - 1;
+        (file, line - self.bases[file])
+    }
+}
