@@ -28,12 +28,10 @@
 //!   as a JSON array: each with its full query string and the key numbers
 //!   the page shows for it, word for word, so a browser test can compare.
 //!
-//! - `stampede fleet [--format auto|fleet|crontab|jenkins|systemd|
-//!   prometheus|k8s|gha|temporal] [--from RFC3339] [--hours H] [--starts]
-//!   [--strict] [--link URL]` reads a fleet file, a crontab or another
-//!   scheduler's own text (Jenkinsfiles, `.timer` units, `prometheus.yml`,
-//!   CronJob or workflow YAML, schedule JSON) from stdin, or the fleet a
-//!   shared Fleet panel link carries, and expands its schedules
+//! - `stampede fleet [--format FORMAT] [--from RFC3339] [--hours H]
+//!   [--starts] [--strict] [--link URL]` reads a fleet file, a crontab or
+//!   another scheduler's own text from stdin, or the fleet a shared Fleet
+//!   panel link carries, and expands its schedules
 //!   over the horizon: the expansion and the skipped lines as one JSON
 //!   object, or with `--starts` each start as `line<TAB>id<TAB>start` in
 //!   UTC. Skipped lines, lines not expanded and the importer's notes (such
@@ -45,10 +43,15 @@
 //!   (peak starts per minute, minutes over --capacity, p99 of running jobs) and why
 //!   each line left alone stays go to stderr as plain lines.
 //!
+//! - `stampede check [PATH…]` holds a repository's schedules to rules, for
+//!   CI ([`check`], which has its own exit codes).
+//!
 //! Input problems (an unreadable argument or stdin, an unknown name, a value
 //! out of range) exit with code 2 and a message naming the argument, before
 //! anything is written: output goes out only once everything has succeeded,
 //! and the CSV reaches its path by a rename, whole or not at all.
+
+mod check;
 
 use std::collections::HashSet;
 use std::ffi::{OsStr, OsString};
@@ -237,6 +240,8 @@ enum Command {
         #[arg(long, value_name = "N", requires = "fix", conflicts_with = "level", value_parser = clap::value_parser!(u32).range(1..))]
         capacity: Option<u32>,
     },
+    /// Check a repository's schedules against rules, for CI and pre-commit.
+    Check(check::CheckArgs),
 }
 
 /// The start of the current day in UTC, in Unix seconds.
@@ -284,6 +289,7 @@ fn input(message: impl std::fmt::Display) -> Failure {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
+        Command::Check(args) => return check::run(args),
         Command::Spread {
             function,
             window,

@@ -85,7 +85,7 @@ impl Rule {
                 "More jobs start in one minute than --max-starts-per-minute allows. Where a scheduler draws delays at run time, the minute counts when it is over on at least 1 night in 10 across 20 draws."
             }
             Self::ConcurrentJobs => {
-                "More jobs run at once than --max-concurrent allows, counting each job with a known duration (Duration=, a `stampede: duration` comment, or [durations] in stampede.toml) for as long as it runs."
+                "More jobs run at once than --max-concurrent allows, counting each job with a known duration (Duration=, a `stampede: duration` comment, or [durations] in stampede.toml) for as long as it runs, and any other job in its start minute."
             }
             Self::GithubTopOfHour => {
                 "GitHub delays scheduled workflow runs at busy times, the start of every hour most of all, and may drop queued runs; GitHub's docs advise another minute of the hour."

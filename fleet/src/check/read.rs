@@ -163,7 +163,10 @@ pub struct Hit {
 }
 
 /// Every file's fleet lines as one fleet, each line numbered past the
-/// files before it, so that one expansion holds them all.
+/// files before it, so that one expansion holds them all. Prometheus'
+/// scrapes are left out: a server scrapes every target every interval,
+/// already spread by its own hash, and they are not jobs a budget of
+/// starts or of jobs at once is about.
 pub struct Fleet {
     pub lines: Vec<FleetLine>,
     /// Where each file's numbers begin.
@@ -177,10 +180,14 @@ impl Fleet {
         let mut base = 0;
         for read in reads {
             bases.push(base);
-            lines.extend(read.imported.file.lines.iter().map(|line| FleetLine {
-                line: base + line.line,
-                ..line.clone()
-            }));
+            let jobs = read.imported.file.lines.iter();
+            lines.extend(
+                jobs.filter(|line| line.system != System::Prometheus)
+                    .map(|line| FleetLine {
+                        line: base + line.line,
+                        ..line.clone()
+                    }),
+            );
             base += read.imported.lines_in + 1;
         }
         Self { lines, bases }

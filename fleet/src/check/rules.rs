@@ -33,8 +33,9 @@ use crate::time::MICROS_PER_SECOND;
 pub struct Load {
     starts: Vec<f64>,
     running: Option<Vec<f64>>,
-    /// Whether the figures are percentiles across draws.
-    drawn: bool,
+    /// Where delays are drawn, the 10th percentiles of starts and
+    /// running, to tell the minutes the draws move from those they do not.
+    least: Option<(Vec<f64>, Option<Vec<f64>>)>,
 }
 
 impl Load {
@@ -43,7 +44,10 @@ impl Load {
             Some(range) => Self {
                 starts: range.starts.p90.clone(),
                 running: range.running.as_ref().map(|band| band.p90.clone()),
-                drawn: true,
+                least: Some((
+                    range.starts.p10.clone(),
+                    range.running.as_ref().map(|band| band.p10.clone()),
+                )),
             },
             None => Self {
                 starts: expansion
@@ -52,7 +56,7 @@ impl Load {
                     .map(|&n| n.into())
                     .collect(),
                 running: expansion.running_per_minute.clone(),
-                drawn: false,
+                least: None,
             },
         }
     }
@@ -77,13 +81,15 @@ impl Load {
             .collect()
     }
 
-    /// " (its 90th percentile across 20 draws of the delays schedulers
-    /// draw at run time)" where that is what the figures are.
-    fn across_draws(&self) -> &'static str {
-        if self.drawn {
-            " on 1 night in 10 (the 90th percentile across 20 draws of the delays schedulers draw at run time)"
-        } else {
-            ""
+    /// " on 1 night in 10" for a minute whose figure `most` (a 90th
+    /// percentile) is above its 10th percentile `least`: the delays drawn
+    /// at run time move it.
+    fn across_draws(least: Option<&Vec<f64>>, minute: usize, most: f64) -> &'static str {
+        match least.and_then(|least| least.get(minute)) {
+            Some(&least) if least < most => {
+                " on 1 night in 10 (across 20 draws of the delays drawn at run time)"
+            }
+            _ => "",
         }
     }
 }
@@ -302,7 +308,11 @@ pub fn starts_over(
                 "starts in {}, a minute with {} starts{}, over the budget of {budget} a minute",
                 minute_name(from + 60 * minute as i64),
                 figure(starts),
-                load.across_draws()
+                Load::across_draws(
+                    load.least.as_ref().map(|(starts, _)| starts),
+                    minute,
+                    starts
+                )
             ),
             value: Some(starts),
             fixable: true,
@@ -367,7 +377,11 @@ pub fn running_over(
                 duration(seconds as f64),
                 minute_name(from + 60 * minute as i64),
                 figure(jobs),
-                load.across_draws(),
+                Load::across_draws(
+                    load.least.as_ref().and_then(|(_, running)| running.as_ref()),
+                    minute,
+                    jobs
+                ),
                 figure(budget)
             ),
             value: Some(jobs),

@@ -98,9 +98,11 @@ fn suggest(
     let ops = capture_diff_slices(Algorithm::Patience, &old, &new);
     let mut changed: BTreeMap<usize, (Range<usize>, Range<usize>)> = BTreeMap::new();
     for hunk in group_diff_ops(ops, 0) {
-        let changes = hunk.iter().filter(|op| !matches!(op, DiffOp::Equal { .. }));
-        for op in changes {
-            let (_, before, after) = op.as_tag_tuple();
+        let changes = hunk
+            .iter()
+            .filter(|op| !matches!(op, DiffOp::Equal { .. }))
+            .flat_map(line_by_line);
+        for (before, after) in changes {
             let Some(owner) = owner(lines, &before) else {
                 continue;
             };
@@ -125,6 +127,21 @@ fn suggest(
             (line, suggestion)
         })
         .collect()
+}
+
+/// A change as the old and new lines it spans; a change of as many lines
+/// as it replaces, one change a line, since the fix rewrites lines in
+/// place and neighbouring lines are separate findings.
+fn line_by_line(op: &DiffOp) -> Vec<(Range<usize>, Range<usize>)> {
+    let (_, before, after) = op.as_tag_tuple();
+    if before.len() == after.len() {
+        before
+            .zip(after)
+            .map(|(b, a)| (b..b + 1, a..a + 1))
+            .collect()
+    } else {
+        vec![(before, after)]
+    }
 }
 
 /// The fixable line a change of the lines `before` (0-based, of the text
