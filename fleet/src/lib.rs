@@ -50,6 +50,7 @@ pub mod quartz;
 #[cfg(test)]
 mod reference;
 pub mod sidekiq;
+pub mod span_cache;
 pub mod spring;
 pub mod stability;
 pub mod systemd;

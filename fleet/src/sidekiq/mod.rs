@@ -36,11 +36,13 @@
 pub mod fugit;
 mod grammar;
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use rand::RngExt;
 use stampede_core::field::shorten;
 use stampede_core::rng::{Purpose, seeded};
+
+use crate::span_cache::SpanCache;
 
 use crate::line::{FleetLine, Refusal};
 use crate::time::{MICROS_PER_SECOND, Window};
@@ -76,17 +78,10 @@ pub struct SidekiqJob {
     /// The hash of the process whose poller enqueues it.
     process: u64,
     seed: u64,
-    /// The cron's times over the last span asked for: they do not depend
-    /// on the seed, so the job redrawn under other seeds shares them.
-    times: Arc<OnceLock<CronTimes>>,
-}
-
-/// A cron's times in `(after, until]`, Unix seconds, ascending.
-#[derive(Debug, PartialEq)]
-struct CronTimes {
-    after: i64,
-    until: i64,
-    times: Vec<i64>,
+    /// The cron's times in `(after, until]` (Unix seconds, ascending)
+    /// for the first span asked for: they do not depend on the seed, so
+    /// the job redrawn under other seeds shares them.
+    times: SpanCache<Vec<i64>>,
 }
 
 impl SidekiqJob {
@@ -103,7 +98,7 @@ impl SidekiqJob {
                 line.options.own("Process").unwrap_or_default().as_bytes(),
             ),
             seed,
-            times: Arc::default(),
+            times: SpanCache::default(),
         })
     }
 
@@ -165,25 +160,11 @@ impl SidekiqJob {
         let first = window.from.div_euclid(MICROS_PER_SECOND) - self.reach();
         let last = (window.end - 1).div_euclid(MICROS_PER_SECOND);
         // The first stretch's polls look back a warm-up and a minute.
-        let computed;
-        let times = match self.times.get() {
-            Some(cached)
-                if cached.after == first - 3 * self.reach() - LATEST_ENQUEUE - 1
-                    && cached.until == last =>
-            {
-                &cached.times
-            }
-            _ => {
-                computed = CronTimes {
-                    after: first - 3 * self.reach() - LATEST_ENQUEUE - 1,
-                    until: last,
-                    times: self
-                        .cron
-                        .times_between(first - 3 * self.reach() - LATEST_ENQUEUE - 1, last),
-                };
-                &self.times.get_or_init(|| computed).times
-            }
-        };
+        let after = first - 3 * self.reach() - LATEST_ENQUEUE - 1;
+        let times = self
+            .times
+            .get((after, last), || self.cron.times_between(after, last));
+        let times = &times[..];
         let mut next = times.partition_point(|&time| time < first);
         let mut stop = None;
         while let Some(&time) = times.get(next) {

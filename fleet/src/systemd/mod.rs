@@ -51,12 +51,15 @@ pub mod calendar;
 pub mod elapse;
 pub mod timespan;
 
+use std::borrow::Cow;
+
 use rand::Rng;
 use siphasher::sip::SipHasher24;
 use std::hash::Hasher;
 
 use self::calendar::CalendarSpec;
 use crate::line::{FleetLine, Refusal};
+use crate::span_cache::SpanCache;
 use crate::time::{MICROS_PER_SECOND, Window};
 use stampede_core::rng::{Purpose, SeededRng, seeded};
 
@@ -128,7 +131,16 @@ pub struct SystemdTimer {
     accuracy: u64,
     /// The boot's perturbation, from `BootID=`; `None` when not given.
     perturb: Option<u64>,
+    /// For a timer whose delays are drawn, its calendar times over the
+    /// span a draw can reach, shared by the timer redrawn under other
+    /// seeds; `None` when there are more than [`MOST_CACHED_TIMES`].
+    calendar_times: SpanCache<Option<Vec<i64>>>,
 }
+
+/// The most calendar times a timer keeps for its redraws (a week of
+/// elapses every five minutes): the times of 10,000 such lines take
+/// 160 MB at most, and a denser calendar is searched at every draw.
+const MOST_CACHED_TIMES: usize = 2_016;
 
 impl SystemdTimer {
     /// Reads a systemd line: the ID is the unit's name, the spec its
@@ -208,6 +220,7 @@ impl SystemdTimer {
                 .map_or(0, |seconds| seconds * MICROS_PER_SECOND as u64),
             accuracy: accuracy::event_accuracy(accuracy),
             perturb,
+            calendar_times: SpanCache::default(),
         })
     }
 
@@ -279,11 +292,32 @@ impl SystemdTimer {
         // Sums in i128: a span may be as long as a u64 holds.
         let (offset, duration) = (i128::from(self.offset), i128::from(self.duration));
         let mut delay = next_delay();
-        let first_base = i128::from(window.from) - 1 - i128::from(delay) - offset;
-        let mut base = first_base.clamp(0, i128::from(i64::MAX)) as i64;
+        let base_at = |delay: u64| {
+            let base = i128::from(window.from) - 1 - i128::from(delay) - offset;
+            base.clamp(0, i128::from(i64::MAX)) as i64
+        };
+        let mut base = base_at(delay);
+        let cached = match self.delay {
+            Delay::Drawn { span, .. } => {
+                let lowest = base_at(span - 1);
+                self.calendar_times.get((lowest, window.end), || {
+                    self.calendar_times(lowest, window.end)
+                })
+            }
+            _ => Cow::Owned(None),
+        };
+        // The first calendar time after `base`; from the cached times
+        // when there are any, which hold every time before the window's
+        // end that a draw can reach.
+        let next_elapse = |base: i64| match cached.as_deref() {
+            Some(times) => times
+                .get(times.partition_point(|&time| time <= base))
+                .copied(),
+            None => self.calendar.next_elapse(base),
+        };
         let mut running_until = i128::MIN;
         let end = i128::from(window.end);
-        while let Some(calendar_time) = self.calendar.next_elapse(base) {
+        while let Some(calendar_time) = next_elapse(base) {
             let elapse = i128::from(calendar_time) + offset + i128::from(delay);
             if elapse >= end {
                 return false;
@@ -302,6 +336,23 @@ impl SystemdTimer {
             delay = next_delay();
         }
         false
+    }
+}
+
+impl SystemdTimer {
+    /// The calendar times in `(after, end)`, or `None` past
+    /// [`MOST_CACHED_TIMES`].
+    fn calendar_times(&self, after: i64, end: i64) -> Option<Vec<i64>> {
+        let mut times = Vec::new();
+        let mut base = after;
+        while let Some(time) = self.calendar.next_elapse(base).filter(|&time| time < end) {
+            if times.len() == MOST_CACHED_TIMES {
+                return None;
+            }
+            times.push(time);
+            base = time;
+        }
+        Some(times)
     }
 }
 
