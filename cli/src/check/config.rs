@@ -21,7 +21,7 @@
 //! file, line and key, as the `toml` crate reports them.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::Deserialize;
@@ -76,7 +76,7 @@ pub struct Settings {
 
 impl Settings {
     pub fn load(args: &CheckArgs) -> Result<Self, Stop> {
-        let (file, name) = read_file(args.config.as_deref())?;
+        let (file, name) = read_file(args.config.as_deref(), &args.paths)?;
         let at = |key: &str| format!("{name}: {key}");
         let fail_on = match &file.fail_on {
             Some(text) => Some(level(text).map_err(|e| format!("{}: {e}", at("fail-on")))?),
@@ -143,13 +143,20 @@ impl Settings {
 }
 
 /// The settings file and its name as messages give it: `--config`'s
-/// file, else `stampede.toml` when there is one, else no settings.
-fn read_file(given: Option<&Path>) -> Result<(File, String), Stop> {
+/// file, else `stampede.toml` in the current folder, else in the one
+/// folder `paths` names, else no settings.
+fn read_file(given: Option<&Path>, paths: &[PathBuf]) -> Result<(File, String), Stop> {
+    let in_folder = match paths {
+        [folder] => folder.join(DEFAULT_FILE),
+        _ => PathBuf::from(DEFAULT_FILE),
+    };
     let path = match given {
-        Some(path) => path,
-        None if Path::new(DEFAULT_FILE).is_file() => Path::new(DEFAULT_FILE),
+        Some(path) => path.to_path_buf(),
+        None if Path::new(DEFAULT_FILE).is_file() => PathBuf::from(DEFAULT_FILE),
+        None if in_folder.is_file() => in_folder,
         None => return Ok((File::default(), DEFAULT_FILE.into())),
     };
+    let path = path.as_path();
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| format!("--config {name}: {e}"))?;
     let file = toml::from_str(&text).map_err(|e| format!("{name}: {e}"))?;

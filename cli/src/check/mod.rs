@@ -43,7 +43,8 @@ pub struct CheckArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_starts_per_minute: Option<u32>,
     /// The most jobs, by weight, that may run at once (the concurrent-jobs
-    /// rule; only jobs with a known duration count as running).
+    /// rule): a job with a known duration counts for its whole run, any
+    /// other in its start minute.
     #[arg(long, value_name = "N", value_parser = config::positive)]
     pub max_concurrent: Option<f64>,
     /// Exit with 1 when a finding at or above this level is new or worse
@@ -55,7 +56,7 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
     /// The settings file; by default stampede.toml in the current folder,
-    /// when there is one.
+    /// or else in the one folder given, when there is one.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// The zone of the machines that run crontabs, Quartz, Spring and

@@ -95,25 +95,19 @@ fn shown(path: &Path) -> String {
     parts.join("/").replace("//", "/")
 }
 
+/// The extensions of files that may hold schedules.
+const EXTENSIONS: [&str; 12] = [
+    "yml", "yaml", "json", "template", "timer", "xml", "java", "kt", "py", "cron", "crontab",
+    "fleet",
+];
+
 /// Whether a file of this name could hold schedules, so that a walk
 /// opens only those.
 fn maybe_schedules(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     let extension = name.rsplit_once('.').map_or("", |(_, extension)| extension);
-    matches!(
-        extension,
-        "yml"
-            | "yaml"
-            | "json"
-            | "timer"
-            | "xml"
-            | "java"
-            | "kt"
-            | "py"
-            | "cron"
-            | "crontab"
-            | "fleet"
-    ) || name.starts_with("Jenkinsfile")
+    EXTENSIONS.contains(&extension)
+        || name.starts_with("Jenkinsfile")
         || name.ends_with(".jenkinsfile")
         || matches!(name, "crontab" | "anacrontab")
         || path.contains("cron.d/")

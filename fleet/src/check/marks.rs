@@ -26,18 +26,15 @@ pub const ANNOTATION: &str = "stampede/ignore:";
 /// Whether the file marks line `line` (of the text read) to be left out
 /// of `rule`.
 pub fn ignores(read: &FileRead, line: usize, rule: Rule) -> bool {
-    let names = |words: &str| {
-        let rules = rule_words(words);
-        rules.is_empty() || rules.contains(&rule.slug())
+    let names = |words: &str| match named(words) {
+        Named::All => true,
+        Named::Rules(rules) => rules.contains(&rule),
+        Named::Unknown(_) => false,
     };
     let marked = mark_lines(read, line).any(|text| mark_after(text, "ignore").is_some_and(&names));
     marked
         || (read.source.format == FleetFormat::Kubernetes
-            && document_lines(read, line).any(|text| {
-                text.trim_start()
-                    .strip_prefix(ANNOTATION)
-                    .is_some_and(|words| names(words.trim().trim_matches(['"', '\''])))
-            }))
+            && document_lines(read, line).any(|text| annotation(text).is_some_and(&names)))
 }
 
 /// The duration a `stampede: duration` mark gives line `line`, in seconds.
@@ -46,6 +43,61 @@ pub fn duration(read: &FileRead, line: usize) -> Option<u64> {
         let words = mark_after(text, "duration")?;
         parse_duration(words.split_whitespace().next()?).ok()
     })
+}
+
+/// Each mark of the file that cannot be read, by line of the text read,
+/// with why: an unknown verb, an unknown rule, a duration that is none.
+/// Such a mark changes nothing, so a misspelt ignore leaves its findings
+/// in place.
+pub fn mistakes(read: &FileRead) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    for line in 1..=read.imported.lines_in {
+        let text = read.read_line(line);
+        if let Some(words) =
+            annotation(text).filter(|_| read.source.format == FleetFormat::Kubernetes)
+        {
+            if let Named::Unknown(word) = named(words) {
+                found.push((line, unknown_rule(word)));
+            }
+            continue;
+        }
+        let Some((_, rest)) = text.split_once(MARK) else {
+            continue;
+        };
+        let verb = rest.split_whitespace().next().unwrap_or_default();
+        let words = mark_after(text, verb).unwrap_or_default();
+        let mistake = match verb {
+            "ignore" => match named(words) {
+                Named::Unknown(word) => Some(unknown_rule(word)),
+                _ => None,
+            },
+            "duration" => {
+                let given = words.split_whitespace().next().unwrap_or_default();
+                parse_duration(given).err().map(|why| {
+                    format!("`stampede: duration {given}`: {why}; the line's job gets no duration")
+                })
+            }
+            _ => Some(format!(
+                "`stampede: {verb}` is not a mark: write `stampede: ignore RULE` or `stampede: duration 45m`"
+            )),
+        };
+        found.extend(mistake.map(|why| (line, why)));
+    }
+    found
+}
+
+fn unknown_rule(word: &str) -> String {
+    let rules: Vec<&str> = Rule::OPTIONS.iter().map(|option| option.slug).collect();
+    format!(
+        "\"{word}\" is not a rule, so this ignores nothing; the rules are {}",
+        rules.join(", ")
+    )
+}
+
+/// The rules a Kubernetes annotation `stampede/ignore: …` names.
+fn annotation(text: &str) -> Option<&str> {
+    let words = text.trim_start().strip_prefix(ANNOTATION)?;
+    Some(words.trim().trim_matches(['"', '\'']))
 }
 
 /// Line `line` and the comment lines just above it.
@@ -84,12 +136,41 @@ fn mark_after<'t>(text: &'t str, verb: &str) -> Option<&'t str> {
     (rest.is_empty() || rest.starts_with([' ', '\t', ','])).then_some(rest)
 }
 
-/// The rule ids among `words`, up to the first word that is none (such
-/// as a comment's `-->`).
-fn rule_words(words: &str) -> Vec<&str> {
-    words
+/// What an ignore names.
+enum Named<'w> {
+    /// No rule: every rule.
+    All,
+    Rules(Vec<Rule>),
+    /// A word in the list that looks like a rule id and is none.
+    Unknown(&'w str),
+}
+
+/// The rules `words` name, up to the first word that is not written as
+/// a rule id is (such as a comment's `-->`, or a reason after `--`).
+fn named(words: &str) -> Named<'_> {
+    let mut rules = Vec::new();
+    for word in words
         .split([',', ' ', '\t'])
         .filter(|word| !word.is_empty())
-        .map_while(|word| Rule::from_slug(word).map(|rule| rule.slug()))
-        .collect()
+    {
+        match Rule::from_slug(word) {
+            Some(rule) => rules.push(rule),
+            None if written_as_rule(word) => return Named::Unknown(word),
+            None => break,
+        }
+    }
+    if rules.is_empty() {
+        Named::All
+    } else {
+        Named::Rules(rules)
+    }
+}
+
+/// Whether `word` is written as rule ids are: lower-case words joined by
+/// hyphens.
+fn written_as_rule(word: &str) -> bool {
+    word.bytes().any(|b| b.is_ascii_lowercase())
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }

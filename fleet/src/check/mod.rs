@@ -51,6 +51,7 @@ choice_enum! {
         DelayOverPeriod = ("delay-over-period", "A random delay longer than the time between runs"),
         NeverRuns = ("never-runs", "A schedule that never runs"),
         NotRead = ("not-read", "A schedule line that could not be read"),
+        BadMark = ("bad-mark", "A stampede: comment that cannot be read"),
     }
 }
 
@@ -75,6 +76,7 @@ impl Rule {
             | Self::DayFieldsOr
             | Self::DelayOverPeriod
             | Self::NotRead => Level::Warning,
+            Self::BadMark => Level::Note,
         }
     }
 
@@ -101,6 +103,9 @@ impl Rule {
             }
             Self::NeverRuns => {
                 "No date the scheduler searches matches the schedule, so the job never starts."
+            }
+            Self::BadMark => {
+                "A `stampede:` comment or a `stampede/ignore` annotation naming a rule that does not exist, a duration that is none, or an unknown word: it changes nothing, so the findings it meant to ignore stay."
             }
             Self::NotRead => {
                 "A line that holds a schedule, or looks like one, that its scheduler would refuse or that Stampede cannot read; it is left out of every other rule."
@@ -146,6 +151,9 @@ pub struct Finding {
     pub path: String,
     /// 1-based, as an editor numbers it.
     pub line: usize,
+    /// The id of the job the line gives, as `[durations]` names it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job: Option<String>,
     pub message: String,
     /// The quantity over a budget (starts in the minute, jobs at once),
     /// which a baseline compares to tell a worse finding.
@@ -186,7 +194,13 @@ pub struct CheckReport {
     pub drawn: bool,
     /// By file, then line, then rule.
     pub findings: Vec<Finding>,
+    /// What the check could not do as asked, such as a concurrency budget
+    /// with no duration known.
+    pub notices: Vec<String>,
 }
+
+/// Why a concurrency budget found nothing to count.
+const NO_DURATIONS: &str = "--max-concurrent: no schedule has a known duration (Duration= in a fleet file, a `stampede: duration` comment, or [durations] in stampede.toml), so no job was counted as running and the budget was not checked";
 
 /// Reads every file, expands all their schedules together over the
 /// options' horizon and returns what breaks a rule. Fails only on a
@@ -203,11 +217,27 @@ pub fn check(files: &[SourceFile], options: &CheckOptions) -> Result<CheckReport
     let mut hits = Vec::new();
     for (index, read) in reads.iter().enumerate() {
         rules::per_line(index, read, options, &mut hits);
+        hits.extend(
+            marks::mistakes(read)
+                .into_iter()
+                .map(|(line, message)| read::Hit {
+                    file: index,
+                    line,
+                    rule: Rule::BadMark,
+                    message,
+                    value: None,
+                    fixable: false,
+                }),
+        );
     }
     if let Some(budget) = options.max_starts_per_minute {
         rules::starts_over(&fleet, &expansion, &load, budget, &mut hits);
     }
+    let mut notices = Vec::new();
     if let Some(budget) = options.max_concurrent {
+        if expansion.running_per_minute.is_none() {
+            notices.push(NO_DURATIONS.to_string());
+        }
         rules::running_over(&fleet, &expansion, &load, budget, &mut hits);
     }
     hits.retain(|hit| !marks::ignores(&reads[hit.file], hit.line, hit.rule));
@@ -224,6 +254,7 @@ pub fn check(files: &[SourceFile], options: &CheckOptions) -> Result<CheckReport
         busiest_by_hour: load.busiest_by_hour(),
         drawn: drawn.is_some(),
         findings,
+        notices,
     })
 }
 

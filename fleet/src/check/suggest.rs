@@ -56,6 +56,7 @@ pub(super) fn findings(
                 level: hit.rule.level(),
                 path: read.path().to_string(),
                 line: read.file_line(hit.line),
+                job: read.lines_at(hit.line).next().map(|line| line.id.clone()),
                 message: hit.message,
                 value: hit.value,
                 fingerprint: String::new(),
@@ -87,10 +88,42 @@ fn suggest(
         })
         .filter(|fix| matches!(fix.change, FixChange::Rewritten { .. }))
         .collect();
+    let mut found = changes(read, &fixes, |before| owner(lines, before));
+    // A change away from its line (a template's window below its
+    // expression) has no owner above; each line left without a change is
+    // rewritten alone, up to MOST_ALONE a file.
+    let alone: BTreeSet<usize> = fixes
+        .iter()
+        .map(|fix| fix.line)
+        .filter(|line| !found.contains_key(line))
+        .take(MOST_ALONE)
+        .collect();
+    for line in alone {
+        let own: Vec<LineFix> = fixes
+            .iter()
+            .filter(|fix| fix.line == line)
+            .cloned()
+            .collect();
+        found.extend(changes(read, &own, |_| Some(line)));
+    }
+    found
+}
+
+/// The most lines of one file rewritten alone for their suggestion: each
+/// is a rewrite and a diff of the whole file.
+const MOST_ALONE: usize = 100;
+
+/// The suggestion each line gets from the file rewritten with `fixes`,
+/// every changed stretch given to the line `owner` names, if any.
+fn changes(
+    read: &FileRead,
+    fixes: &[LineFix],
+    owner: impl Fn(&Range<usize>) -> Option<usize>,
+) -> BTreeMap<usize, Suggestion> {
     if fixes.is_empty() {
         return BTreeMap::new();
     }
-    let Ok(fixed) = native::rewrite(&read.text, read.source.format, &fixes) else {
+    let Ok(fixed) = native::rewrite(&read.text, read.source.format, fixes) else {
         return BTreeMap::new();
     };
     let old: Vec<&str> = read.text.lines().collect();
@@ -103,7 +136,7 @@ fn suggest(
             .filter(|op| !matches!(op, DiffOp::Equal { .. }))
             .flat_map(line_by_line);
         for (before, after) in changes {
-            let Some(owner) = owner(lines, &before) else {
+            let Some(owner) = owner(&before) else {
                 continue;
             };
             changed

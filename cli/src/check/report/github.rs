@@ -43,6 +43,9 @@ pub fn render(reported: &Reported) -> Result<String, Stop> {
             "stampede: {left_out} more findings are not annotated (GitHub shows {MOST_A_LEVEL} of each level a step); the job summary lists them all"
         );
     }
+    for notice in &reported.report.notices {
+        let _ = writeln!(out, "::warning title=stampede check::{}", data(notice));
+    }
     let _ = writeln!(out, "stampede: {}", reported.tally());
     if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|path| !path.is_empty()) {
         let mut file = std::fs::OpenOptions::new()
@@ -66,7 +69,10 @@ fn annotation(finding: &Finding) -> String {
     };
     let mut message = finding.message.clone();
     if let Some(change) = &finding.suggestion {
-        message.push_str("\nSuggested change:");
+        message.push_str(&format!(
+            "\nSuggested change at line {}:",
+            change.first_line
+        ));
         for line in &change.removed {
             message.push_str(&format!("\n- {line}"));
         }

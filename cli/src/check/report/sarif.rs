@@ -48,6 +48,12 @@ pub fn render(reported: &Reported) -> Result<String, Stop> {
                 "rules": rules,
             }},
             "columnKind": "utf16CodeUnits",
+            "invocations": [{
+                "executionSuccessful": true,
+                "toolExecutionNotifications": reported.report.notices.iter()
+                    .map(|notice| json!({ "level": "warning", "message": { "text": notice } }))
+                    .collect::<Vec<_>>(),
+            }],
             "results": results,
         }],
     });
@@ -69,8 +75,15 @@ fn result(finding: &Finding, state: Option<State>) -> Value {
         }}],
         "partialFingerprints": { FINGERPRINT_KEY: finding.fingerprint },
     });
+    let mut properties = serde_json::Map::new();
     if let Some(value) = finding.value {
-        result["properties"] = json!({ "value": value });
+        properties.insert("value".into(), json!(value));
+    }
+    if let Some(job) = &finding.job {
+        properties.insert("job".into(), json!(job));
+    }
+    if !properties.is_empty() {
+        result["properties"] = Value::Object(properties);
     }
     if let Some(state) = state {
         result["baselineState"] = json!(match state {

@@ -29,7 +29,7 @@ pub fn render(reported: &Reported) -> String {
             finding.message
         );
         if let Some(change) = &finding.suggestion {
-            let _ = writeln!(out, "  suggested change:");
+            let _ = writeln!(out, "  suggested change at line {}:", change.first_line);
             for line in &change.removed {
                 let _ = writeln!(out, "  - {line}");
             }
@@ -65,6 +65,9 @@ pub fn render(reported: &Reported) -> String {
             );
         }
         None => out.push_str(": nothing starts.\n"),
+    }
+    for notice in &report.notices {
+        let _ = writeln!(out, "note: {notice}.");
     }
     let _ = writeln!(out, "{}.", reported.tally());
     out
