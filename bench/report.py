@@ -45,6 +45,8 @@ FLEET_PASTE_BUDGET_MS = 200.0
 REPLICATE_BUDGET_MS = 1500.0
 # A million arrivals read in the Queue's worker.
 ARRIVALS_READ_BUDGET_MS = 1000.0
+# `stampede check` of a repository of 10,000 schedules in 500 files, natively.
+CHECK_BUDGET_MS = 1000.0
 
 
 def load(path):
@@ -146,9 +148,18 @@ def budgets(report):
         if figure:
             median = figure["median_ms"]
             checks.append((what(figure), f"{median:.0f} ms", f"≤ {limit:g} ms", median <= limit))
+    check = report.get("check")
+    if check:
+        median = check["median_ms"]
+        checks.append((check_name(check), f"{median:.0f} ms", f"≤ {CHECK_BUDGET_MS:g} ms", median <= CHECK_BUDGET_MS))
     if not browser:
         checks.append(("browser benchmark", "did not run", "runs", False))
     return checks
+
+
+def check_name(check):
+    return f"stampede check of {check['schedules']:,} schedules in {check['files']} files"
+
 
 
 def markdown(report, checks):
@@ -247,6 +258,13 @@ def markdown(report, checks):
             f"| Queue: {read['rows']:,} arrivals read in the worker (median of {len(read['samples_ms'])}) "
             f"| {read['median_ms']:.0f} ms | {limit} {'pass' if passed else '**FAIL**'} |"
         )
+    check = report.get("check")
+    if check:
+        _, limit, passed = by_name[check_name(check)]
+        lines.append(
+            f"| {check_name(check)}, {check['findings']:,} findings, native (median of {len(check['samples_ms'])}) "
+            f"| {check['median_ms']:.0f} ms | {limit} {'pass' if passed else '**FAIL**'} |"
+        )
     simpy = report.get("simpy")
     if simpy:
         ours, theirs = simpy["stampede"], simpy["simpy"]
@@ -287,6 +305,7 @@ def main():
         "browser": load(work / "browser.json"),
         "simpy": load(work / "simpy.json"),
         "hashes": load(work / "hashes.json"),
+        "check": load(work / "check.json"),
         "criterion": criterion_estimates(criterion_dir, stamp),
     }
     checks = budgets(report)
