@@ -234,6 +234,15 @@ pub fn check(files: &[SourceFile], options: &CheckOptions) -> Result<CheckReport
         rules::starts_over(&fleet, &expansion, &load, budget, &mut hits);
     }
     let mut notices = Vec::new();
+    if let Some(stopped) = expansion.stopped_at_line {
+        let (file, line) = fleet.origin(stopped);
+        notices.push(format!(
+            "the schedules reach {} starts at {}:{}: it and the lines after it are not counted in full, so the budgets are judged on part of the load",
+            stampede_core::units::count(crate::MOST_STARTS as u64),
+            reads[file].path(),
+            reads[file].file_line(line)
+        ));
+    }
     if let Some(budget) = options.max_concurrent {
         if expansion.running_per_minute.is_none() {
             notices.push(NO_DURATIONS.to_string());
