@@ -52,6 +52,7 @@
 //! and the CSV reaches its path by a rename, whole or not at all.
 
 mod check;
+mod whole_file;
 
 use std::collections::HashSet;
 use std::ffi::{OsStr, OsString};
@@ -87,6 +88,8 @@ use stampede_fleet::level;
 use stampede_fleet::link as fleet_link;
 use stampede_fleet::panel::FleetReport;
 use stampede_fleet::time;
+
+use self::whole_file::WriteFailure;
 
 #[derive(Parser)]
 #[command(
@@ -865,44 +868,11 @@ fn names_a_parameter(query: &str) -> bool {
 /// Writes `series` as CSV to a temporary file in the destination's directory,
 /// then renames it over `path`.
 fn write_csv(path: &Path, series: &TimeSeries) -> Result<(), Failure> {
-    let shown = path.display();
-    let directory = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    match fs::metadata(directory) {
-        Ok(found) if found.is_dir() => {}
-        Ok(_) => {
-            return Err(input(format!(
-                "--csv {shown}: {} is not a directory",
-                directory.display()
-            )));
+    let shown = format!("--csv {}", path.display());
+    whole_file::write_whole(path, |mut out| series.write_csv(&mut out)).map_err(|failure| {
+        match failure {
+            WriteFailure::Place(why) => input(format!("{shown}: {why}")),
+            WriteFailure::Write(error) => output(shown)(error),
         }
-        Err(e) => {
-            return Err(input(format!(
-                "--csv {shown}: {}: {e}",
-                directory.display()
-            )));
-        }
-    }
-    if fs::metadata(path).is_ok_and(|m| m.is_dir()) {
-        return Err(input(format!("--csv {shown}: is a directory")));
-    }
-    let mut builder = tempfile::Builder::new();
-    // A CSV is an ordinary file: readable as the umask allows, not the
-    // owner-only mode a temporary file gets by default.
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    let mut file = builder
-        .tempfile_in(directory)
-        .map_err(|e| input(format!("--csv {shown}: cannot write there: {e}")))?;
-    let mut out = BufWriter::new(&mut file);
-    series
-        .write_csv(&mut out)
-        .and_then(|()| out.flush())
-        .map_err(output(format!("--csv {shown}")))?;
-    drop(out);
-    file.persist(path)
-        .map_err(|e| input(format!("--csv {shown}: {}", e.error)))?;
-    Ok(())
+    })
 }

@@ -231,24 +231,10 @@ fn json(reported: &Reported) -> Result<String, Stop> {
     Ok(text)
 }
 
-/// Writes `text` to `path` through a temporary file beside it.
+/// Writes `text` to `path`, whole or not at all.
 fn write_file(path: &Path, text: &str) -> Result<(), Stop> {
-    let shown = path.display();
-    let directory = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    let mut builder = tempfile::Builder::new();
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    let mut file = builder
-        .tempfile_in(directory)
-        .map_err(|e| format!("--output {shown}: cannot write there: {e}"))?;
-    file.write_all(text.as_bytes())
-        .map_err(|e| format!("--output {shown}: {e}"))?;
-    file.persist(path)
-        .map_err(|e| format!("--output {shown}: {}", e.error))?;
-    Ok(())
+    crate::whole_file::write_whole(path, |out| out.write_all(text.as_bytes()))
+        .map_err(|failure| format!("--output {}: {failure}", path.display()).into())
 }
 
 /// The busiest minute of each hour as a week's heatmap: a row a day, a
