@@ -109,7 +109,16 @@ pub fn per_line(file: usize, read: &FileRead, options: &CheckOptions, hits: &mut
             });
         }
     };
+    // In a program's source, the code around its schedules is not a
+    // schedule in another format, whatever it looks like.
+    let source_code = matches!(
+        read.source.format,
+        FleetFormat::SpringScheduled | FleetFormat::Apscheduler
+    );
     for skipped in &read.imported.file.skipped {
+        if source_code && skipped.field == "format" {
+            continue;
+        }
         hit(
             skipped.line,
             Rule::NotRead,
