@@ -1,1 +1,280 @@
+//! The check's parts held to what they claim to follow: `jenkins_hashify`
+//! to Jenkins' own test cases, the marks to the comments a file can hold,
+//! each suggestion to the finding whose line it changes, and the budget
+//! judged across draws to the binomial law its draws follow.
 
+use std::collections::BTreeMap;
+
+use stampede_core::fleet_format::FleetFormat;
+
+use super::read::FileRead;
+use super::rules::jenkins_hashify;
+use super::suggest::Suggestion;
+use super::{CheckOptions, Finding, Rule, SourceFile, check, marks};
+use crate::cron::Horizon;
+
+/// 2026-11-23T00:00:00Z, a Monday.
+const FROM: i64 = 1_795_392_000;
+
+fn options() -> CheckOptions {
+    CheckOptions {
+        from: FROM,
+        horizon: Horizon::hours(168).unwrap(),
+        seed: 1,
+        max_starts_per_minute: None,
+        max_concurrent: None,
+        zone: None,
+        durations: BTreeMap::new(),
+        night: None,
+    }
+}
+
+fn budget(starts: u32) -> CheckOptions {
+    CheckOptions {
+        max_starts_per_minute: Some(starts),
+        ..options()
+    }
+}
+
+fn source(path: &str, format: FleetFormat, text: &str) -> SourceFile {
+    SourceFile {
+        path: path.into(),
+        text: text.into(),
+        format,
+    }
+}
+
+fn findings(files: &[SourceFile], options: &CheckOptions) -> Vec<Finding> {
+    check(files, options).unwrap().findings
+}
+
+// --- Jenkins' hashify -------------------------------------------------------
+
+/// The specs of Jenkins' `CronTabTest.checkSanity` (jenkinsci/jenkins,
+/// core/src/test/java/hudson/scheduler/CronTabTest.java at commit
+/// f9ad8fabdc44ad52b3515dde78d409c0c90ffda3): each one it expects
+/// "Spread load evenly by using ‘A’ rather than ‘B’" for, with the A it
+/// expects, and each one it expects no such advice for that `hashify`
+/// itself leaves alone.
+#[test]
+fn hashify_gives_what_jenkins_tests_expect() {
+    for (spec, hashed) in [
+        ("*/15 * * * *", "H/15 * * * *"),
+        ("0,15,30,45 * * * *", "H/15 * * * *"),
+        ("0 * * * *", "H * * * *"),
+        ("5 * * * *", "H * * * *"),
+        ("0 3 * * *", "H 3 * * *"),
+        ("00 22 * * 6", "H 22 * * 6"),
+    ] {
+        assert_eq!(jenkins_hashify(spec).as_deref(), Some(hashed), "{spec}");
+    }
+    for spec in [
+        "@hourly",
+        "H H(0-2) * * *",
+        "H/15 * 1 1 *",
+        "0 3 H/15 * *",
+        "0 3 H/3 * *",
+        "* * * * *",
+        "* 0 * * *",
+        "* 6,18 * * *",
+        "* * 3 * *",
+    ] {
+        assert_eq!(jenkins_hashify(spec), None, "{spec}");
+    }
+}
+
+// --- Marks ------------------------------------------------------------------
+
+/// Whether line `line` of `text` (read as `format`) is marked to be left
+/// out of `rule`.
+fn ignored(format: FleetFormat, text: &str, line: usize, rule: Rule) -> bool {
+    let file = source("marked", format, text);
+    let read = FileRead::new(&file, &options());
+    marks::ignores(&read, line + read.shift, rule)
+}
+
+#[test]
+fn a_mark_names_rules_or_all_of_them() {
+    let crontab = FleetFormat::Crontab;
+    let two = "0 0 30 2 * /opt/report # stampede: ignore never-runs, day-fields-or\n";
+    assert!(ignored(crontab, two, 1, Rule::NeverRuns));
+    assert!(ignored(crontab, two, 1, Rule::DayFieldsOr));
+    assert!(!ignored(crontab, two, 1, Rule::StartsPerMinute));
+    let all = "# stampede: ignore\n0 * * * * /opt/sync\n";
+    for &rule in Rule::ALL {
+        assert!(ignored(crontab, all, 2, rule), "{rule:?}");
+    }
+}
+
+#[test]
+fn a_mark_is_read_in_any_comment_syntax() {
+    let jenkinsfile = "pipeline {\n  triggers {\n    // stampede: ignore jenkins-spread\n    cron('0 * * * *')\n  }\n}\n";
+    assert!(ignored(
+        FleetFormat::Jenkins,
+        jenkinsfile,
+        4,
+        Rule::JenkinsSpread
+    ));
+    let xml = "<project>\n  <triggers>\n    <hudson.triggers.TimerTrigger>\n      <!-- stampede: ignore starts-per-minute -->\n      <spec>0 * * * *</spec>\n    </hudson.triggers.TimerTrigger>\n  </triggers>\n</project>\n";
+    // `-->` ends the list of rules, rather than making it name none (all).
+    assert!(ignored(
+        FleetFormat::JenkinsXml,
+        xml,
+        5,
+        Rule::StartsPerMinute
+    ));
+    assert!(!ignored(
+        FleetFormat::JenkinsXml,
+        xml,
+        5,
+        Rule::JenkinsSpread
+    ));
+    let java = "class Tasks {\n    /*\n     * stampede: ignore starts-per-minute\n     */\n    @Scheduled(cron = \"0 0 * * * *\")\n    void sync() {}\n}\n";
+    assert!(ignored(
+        FleetFormat::SpringScheduled,
+        java,
+        5,
+        Rule::StartsPerMinute
+    ));
+}
+
+#[test]
+fn a_mark_reaches_down_through_its_comment_block_and_no_further() {
+    let crontab = FleetFormat::Crontab;
+    let block = "# stampede: ignore never-runs because\n# it runs in leap years only\n0 0 30 2 * /opt/report\n";
+    assert!(ignored(crontab, block, 3, Rule::NeverRuns));
+    // "because" is no rule: the list ends there instead of naming all.
+    assert!(!ignored(crontab, block, 3, Rule::DayFieldsOr));
+    let gap = "# stampede: ignore\n\n0 0 30 2 * /opt/report\n";
+    assert!(!ignored(crontab, gap, 3, Rule::NeverRuns));
+}
+
+#[test]
+fn the_annotation_covers_its_document_only() {
+    let yaml = "apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: a\n  annotations:\n    stampede/ignore: \"starts-per-minute\"\nspec:\n  schedule: \"0 * * * *\"\n---\napiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: b\nspec:\n  schedule: \"0 * * * *\"\n";
+    assert!(ignored(
+        FleetFormat::Kubernetes,
+        yaml,
+        8,
+        Rule::StartsPerMinute
+    ));
+    assert!(!ignored(FleetFormat::Kubernetes, yaml, 8, Rule::NeverRuns));
+    assert!(!ignored(
+        FleetFormat::Kubernetes,
+        yaml,
+        15,
+        Rule::StartsPerMinute
+    ));
+}
+
+#[test]
+fn a_duration_mark_gives_the_line_its_run_time() {
+    let file = source(
+        "ops/crontab",
+        FleetFormat::Crontab,
+        "# stampede: duration 45m\n0 2 * * * /opt/backup\n0 3 * * * /opt/other\n",
+    );
+    let read = FileRead::new(&file, &options());
+    assert_eq!(marks::duration(&read, 2), Some(45 * 60));
+    assert_eq!(marks::duration(&read, 3), None);
+}
+
+// --- Suggestions ------------------------------------------------------------
+
+/// The suggestion of the finding of `rule` at `line` of `path`.
+fn suggestion(found: &[Finding], path: &str, line: usize, rule: Rule) -> Option<Suggestion> {
+    found
+        .iter()
+        .find(|f| f.path == path && f.line == line && f.rule == rule)
+        .unwrap_or_else(|| panic!("no {rule:?} at {path}:{line} in {found:#?}"))
+        .suggestion
+        .clone()
+}
+
+fn lines(texts: &[&str]) -> Vec<String> {
+    texts.iter().map(|text| text.to_string()).collect()
+}
+
+#[test]
+fn lines_a_fix_adds_belong_to_the_timers_line() {
+    let crowd = source("ops/crontab", FleetFormat::Crontab, "0 * * * * /opt/sync\n");
+    let bare = source(
+        "systemd/bare.timer",
+        FleetFormat::Systemd,
+        "[Timer]\nOnCalendar=hourly\n\n[Install]\nWantedBy=timers.target\n",
+    );
+    let delayed = source(
+        "systemd/delayed.timer",
+        FleetFormat::Systemd,
+        "[Timer]\nOnCalendar=hourly\nRandomizedDelaySec=1m\n",
+    );
+    let found = findings(&[crowd, bare, delayed], &budget(1));
+    let rule = Rule::StartsPerMinute;
+    assert_eq!(
+        suggestion(&found, "systemd/bare.timer", 2, rule),
+        Some(Suggestion {
+            first_line: 3,
+            last_line: 2,
+            removed: vec![],
+            added: lines(&["RandomizedDelaySec=1h", "FixedRandomDelay=yes"]),
+        })
+    );
+    assert_eq!(
+        suggestion(&found, "systemd/delayed.timer", 2, rule),
+        Some(Suggestion {
+            first_line: 3,
+            last_line: 2,
+            removed: vec![],
+            added: lines(&["FixedRandomDelay=yes"]),
+        })
+    );
+}
+
+#[test]
+fn neighbouring_lines_get_a_suggestion_each() {
+    let crontab = source(
+        "ops/crontab",
+        FleetFormat::Crontab,
+        "0 * * * * /opt/sync\n0 * * * * /opt/export\n",
+    );
+    let found = findings(&[crontab], &budget(1));
+    for (line, command) in [(1, "/opt/sync"), (2, "/opt/export")] {
+        let change = suggestion(&found, "ops/crontab", line, Rule::StartsPerMinute).unwrap();
+        assert_eq!((change.first_line, change.last_line), (line, line));
+        assert_eq!(change.removed, [format!("0 * * * * {command}")]);
+        assert_eq!(change.added.len(), 1);
+        assert!(change.added[0].ends_with(command), "{change:?}");
+        assert!(!change.added[0].starts_with("0 "), "{change:?}");
+    }
+}
+
+// --- Budgets across draws ---------------------------------------------------
+
+/// 100 timers `daily` with `RandomizedDelaySec=10m` and no fixed delay,
+/// each drawing its delay anew: every night each starts in one of the ten
+/// minutes after midnight, each minute with p = 1/10, so a minute's starts
+/// in one draw are X ~ Binomial(100, 0.1) (mean 10, sd 3).
+///
+/// The 90th percentile of 20 draws (type 7) lies between the 18th and
+/// 19th smallest draw: it is at most 8 only when 18 of the 20 draws are,
+/// and above 25 only when 2 of them are.
+///
+/// - Budget 8: P(X ≤ 8) = 0.3209, so P(18 of 20 draws ≤ 8) = 1.2e-7 per
+///   minute, 8.4e-6 over the week's 70 minutes: every minute after
+///   midnight is over, and every timer starts in one.
+/// - Budget 25: P(X > 25) = 4.1e-6, so P(2 of 20 draws > 25) = 3.2e-9 per
+///   minute, 2.2e-7 over the 70: none is over.
+#[test]
+fn a_drawn_budget_follows_the_binomial_law() {
+    let fleet: String = (0..100)
+        .map(|i| format!("systemd\tjob-{i:03}.timer\tdaily\tRandomizedDelaySec=10m\n"))
+        .collect();
+    let files = [source("timers.fleet", FleetFormat::Fleet, &fleet)];
+    let over = |starts: u32| {
+        let found = findings(&files, &budget(starts));
+        assert!(found.iter().all(|f| f.rule == Rule::StartsPerMinute));
+        found.len()
+    };
+    assert_eq!(over(8), 100);
+    assert_eq!(over(25), 0);
+}
