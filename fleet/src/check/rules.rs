@@ -199,13 +199,15 @@ pub fn jenkins_hashify(spec: &str) -> Option<String> {
         return Some(format!("H {rest}"));
     }
     let steps = minute.strip_prefix("0,")?;
-    let period: u32 = steps.split(',').next()?.parse().ok()?;
+    // Jenkins skips a period of 0 (`0,0`) before listing its multiples,
+    // which would never reach 60.
+    let period: u32 = steps.split(',').next()?.parse().ok().filter(|&p| p > 0)?;
     let expected: Vec<String> = (1..)
         .map(|k| k * period)
         .take_while(|&m| m < 60)
         .map(|m| m.to_string())
         .collect();
-    (period > 0 && steps == expected.join(",")).then(|| format!("H/{period} {rest}"))
+    (steps == expected.join(",")).then(|| format!("H/{period} {rest}"))
 }
 
 /// The message for a systemd `RandomizedDelaySec=` or a Temporal

@@ -83,6 +83,27 @@ fn hashify_gives_what_jenkins_tests_expect() {
     }
 }
 
+/// The branches of `CronTab.hashify` itself (same file's CronTab.java):
+/// `0,n,2n,…` only when it lists every multiple of n below 60, a fixed
+/// minute only with fields after it, `*/n` whatever follows.
+#[test]
+fn hashify_takes_only_a_whole_list_of_multiples() {
+    for (spec, hashed) in [
+        ("0,30 * * * *", Some("H/30 * * * *")),
+        ("0,20,40 * * * *", Some("H/20 * * * *")),
+        ("0,15,30 * * * *", None),
+        ("0,15,30,45,60 * * * *", None),
+        ("0,015,030,045 * * * *", None),
+        ("0,00 * * * *", None),
+        ("10-20 * * * *", None),
+        ("0", None),
+        ("*/5", Some("H/5")),
+        ("*/1 * * * *", Some("H/1 * * * *")),
+    ] {
+        assert_eq!(jenkins_hashify(spec).as_deref(), hashed, "{spec}");
+    }
+}
+
 // --- Marks ------------------------------------------------------------------
 
 /// Whether line `line` of `text` (read as `format`) is marked to be left
