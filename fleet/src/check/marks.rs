@@ -48,13 +48,27 @@ pub fn duration(read: &FileRead, line: usize) -> Option<u64> {
     })
 }
 
-/// Line `line` and the comment lines just above it.
+/// Line `line` and the comment lines just above it. A line that holds a
+/// schedule ends the comments, though it may start as one of a comment
+/// block does (`*/5 * * * *`): a mark above it is its own, not the next
+/// line's.
 fn mark_lines<'r>(read: &'r FileRead, line: usize) -> impl Iterator<Item = &'r str> {
     let above = (1..line)
         .rev()
-        .map(|above| read.read_line(above))
-        .take_while(|text| is_comment(text));
+        .take_while(|&above| is_comment(read.read_line(above)) && !holds_schedule(read, above))
+        .map(|above| read.read_line(above));
     std::iter::once(read.read_line(line)).chain(above)
+}
+
+/// Whether the importer read a schedule from line `line`, or refused one.
+fn holds_schedule(read: &FileRead, line: usize) -> bool {
+    read.lines_at(line).next().is_some()
+        || read
+            .imported
+            .file
+            .skipped
+            .iter()
+            .any(|skipped| skipped.line == line)
 }
 
 /// The lines of the YAML document holding line `line`.

@@ -48,6 +48,18 @@ fn findings(files: &[SourceFile], options: &CheckOptions) -> Vec<Finding> {
     check(files, options).unwrap().findings
 }
 
+/// (path, line, rule) of each finding.
+fn places(files: &[SourceFile], options: &CheckOptions) -> Vec<(String, usize, Rule)> {
+    findings(files, options)
+        .into_iter()
+        .map(|f| (f.path, f.line, f.rule))
+        .collect()
+}
+
+fn place(path: &str, line: usize, rule: Rule) -> (String, usize, Rule) {
+    (path.into(), line, rule)
+}
+
 // --- Jenkins' hashify -------------------------------------------------------
 
 /// The specs of Jenkins' `CronTabTest.checkSanity` (jenkinsci/jenkins,
@@ -168,6 +180,20 @@ fn a_mark_reaches_down_through_its_comment_block_and_no_further() {
     assert!(!ignored(crontab, block, 3, Rule::DayFieldsOr));
     let gap = "# stampede: ignore\n\n0 0 30 2 * /opt/report\n";
     assert!(!ignored(crontab, gap, 3, Rule::NeverRuns));
+}
+
+/// A schedule line ends a comment block, though it starts as a line of a
+/// Java comment block does (`*`).
+#[test]
+fn a_mark_on_the_line_above_leaves_the_next_schedule_its_findings() {
+    let text = "# stampede: ignore never-runs\n*/5 * * * * /opt/poll\n0 0 30 2 * /opt/report\n";
+    assert!(ignored(FleetFormat::Crontab, text, 2, Rule::NeverRuns));
+    assert!(!ignored(FleetFormat::Crontab, text, 3, Rule::NeverRuns));
+    let files = [source("ops/crontab", FleetFormat::Crontab, text)];
+    assert_eq!(
+        places(&files, &options()),
+        [place("ops/crontab", 3, Rule::NeverRuns)]
+    );
 }
 
 #[test]
