@@ -1,16 +1,15 @@
 //! The change a finding suggests: the fix ([`crate::fix`]) of the
 //! finding's line, written into its file by the file's own writer
 //! ([`crate::fix::native`]) and cut out of the file as the lines it
-//! replaces. One rewrite a file: every fixable line's change is written
-//! at once, the file diffed against it, and each changed stretch given to
-//! the finding whose line it changes, or adds lines beside (a unit's
-//! `FixedRandomDelay=yes`, a template's new window).
+//! replaces. One rewrite a fixable line, with its fix alone, so that
+//! every line the fix changes or adds is that finding's: beside its line
+//! (a unit's `FixedRandomDelay=yes`) or a few lines away, above or below
+//! (a template's new window).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
-use similar::{Algorithm, DiffOp, capture_diff_slices, group_diff_ops};
 
 use super::read::{FileRead, Hit};
 use super::{Finding, Rule};
@@ -69,91 +68,69 @@ pub(super) fn findings(
 }
 
 /// The suggestion for each of `lines` (of the text read) that the fix
-/// changes, by line.
+/// changes, by line. Each line's fix is written alone, so every line it
+/// touches is its own, however far from the schedule (a template's window)
+/// or near another fixed line (a crontab's next line) it is.
 fn suggest(
     read: &FileRead,
     lines: &BTreeSet<usize>,
     night: Option<NightHours>,
 ) -> BTreeMap<usize, Suggestion> {
-    let fixes: Vec<LineFix> = read
-        .imported
-        .file
-        .lines
-        .iter()
-        .filter(|line| lines.contains(&line.line))
-        .map(|line| LineFix {
-            line: line.line,
-            change: fix_line(line, night),
-        })
-        .filter(|fix| matches!(fix.change, FixChange::Rewritten { .. }))
-        .collect();
-    if fixes.is_empty() {
-        return BTreeMap::new();
-    }
-    let Ok(fixed) = native::rewrite(&read.text, read.source.format, &fixes) else {
-        return BTreeMap::new();
-    };
-    let old: Vec<&str> = read.text.lines().collect();
-    let new: Vec<&str> = fixed.lines().collect();
-    let ops = capture_diff_slices(Algorithm::Patience, &old, &new);
-    let mut changed: BTreeMap<usize, (Range<usize>, Range<usize>)> = BTreeMap::new();
-    for hunk in group_diff_ops(ops, 0) {
-        let changes = hunk
-            .iter()
-            .filter(|op| !matches!(op, DiffOp::Equal { .. }))
-            .flat_map(line_by_line);
-        for (before, after) in changes {
-            let Some(owner) = owner(lines, &before) else {
-                continue;
-            };
-            changed
-                .entry(owner)
-                .and_modify(|(b, a)| {
-                    b.end = before.end.max(b.end);
-                    a.end = after.end.max(a.end);
-                })
-                .or_insert((before, after));
+    // All of a native line's fixes go together, since the writer gives the
+    // k-th fix of a line to the k-th schedule read from it.
+    let mut fixes: BTreeMap<usize, Vec<LineFix>> = BTreeMap::new();
+    for line in &read.imported.file.lines {
+        if lines.contains(&line.line) {
+            fixes.entry(line.line).or_default().push(LineFix {
+                line: line.line,
+                change: fix_line(line, night),
+            });
         }
     }
-    changed
+    let old: Vec<&str> = read.text.lines().collect();
+    fixes
         .into_iter()
-        .map(|(line, (before, after))| {
+        .filter(|(_, fixes)| {
+            fixes
+                .iter()
+                .any(|fix| matches!(fix.change, FixChange::Rewritten { .. }))
+        })
+        .filter_map(|(line, fixes)| {
+            let fixed = native::rewrite(&read.text, read.source.format, &fixes).ok()?;
+            let new: Vec<&str> = fixed.lines().collect();
+            let (before, after) = changed(&old, &new)?;
+            let first_line = read.file_line(before.start + 1);
             let suggestion = Suggestion {
-                first_line: read.file_line(before.start + 1),
-                last_line: read.file_line(before.start + 1) + before.len() - 1,
+                first_line,
+                last_line: first_line + before.len() - 1,
                 removed: old[before].iter().map(|text| text.to_string()).collect(),
                 added: new[after].iter().map(|text| text.to_string()).collect(),
             };
-            (line, suggestion)
+            Some((line, suggestion))
         })
         .collect()
 }
 
-/// A change as the old and new lines it spans; a change of as many lines
-/// as it replaces, one change a line, since the fix rewrites lines in
-/// place and neighbouring lines are separate findings.
-fn line_by_line(op: &DiffOp) -> Vec<(Range<usize>, Range<usize>)> {
-    let (_, before, after) = op.as_tag_tuple();
-    if before.len() == after.len() {
-        before
-            .zip(after)
-            .map(|(b, a)| (b..b + 1, a..a + 1))
-            .collect()
-    } else {
-        vec![(before, after)]
+/// The lines of `old` (0-based) that `new` replaces, from the first that
+/// differs to the last, and the lines of `new` that replace them; `None`
+/// when nothing differs.
+fn changed(old: &[&str], new: &[&str]) -> Option<(Range<usize>, Range<usize>)> {
+    let same_start = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    if same_start == old.len() && same_start == new.len() {
+        return None;
     }
-}
-
-/// The fixable line a change of the lines `before` (0-based, of the text
-/// read) belongs to: one it replaces, else the line just above the lines
-/// it adds, else the one just below.
-fn owner(lines: &BTreeSet<usize>, before: &Range<usize>) -> Option<usize> {
-    if !before.is_empty() {
-        return lines.range(before.start + 1..=before.end).next().copied();
-    }
-    [before.start, before.start + 1]
-        .into_iter()
-        .find(|line| lines.contains(line))
+    let most_end = old.len().min(new.len()) - same_start;
+    let same_end = old
+        .iter()
+        .rev()
+        .zip(new.iter().rev())
+        .take(most_end)
+        .take_while(|(a, b)| a == b)
+        .count();
+    Some((
+        same_start..old.len() - same_end,
+        same_start..new.len() - same_end,
+    ))
 }
 
 /// The rules whose findings carry the fix's change: those a spread line

@@ -295,6 +295,33 @@ fn neighbouring_lines_get_a_suggestion_each() {
     }
 }
 
+/// A template's window is set a few lines away from the schedule's
+/// expression, above it or below it as the template orders its keys; the
+/// change still goes to that schedule's finding.
+#[test]
+fn a_templates_new_window_belongs_to_its_schedule() {
+    let template = "Resources:\n  Ledger:\n    Type: AWS::Scheduler::Schedule\n    Properties:\n      ScheduleExpression: \"cron(0 * * * ? *)\"\n      FlexibleTimeWindow:\n        Mode: \"OFF\"\n  Payouts:\n    Type: AWS::Scheduler::Schedule\n    Properties:\n      FlexibleTimeWindow:\n        Mode: \"OFF\"\n      ScheduleExpression: \"cron(0 * * * ? *)\"\n";
+    let files = [source(
+        "infra/scheduler.yaml",
+        FleetFormat::EventBridge,
+        template,
+    )];
+    let found = findings(&files, &budget(1));
+    let window = |line: usize| Suggestion {
+        first_line: line,
+        last_line: line,
+        removed: lines(&["        Mode: \"OFF\""]),
+        added: lines(&[
+            "        Mode: \"FLEXIBLE\"",
+            "        MaximumWindowInMinutes: 60",
+        ]),
+    };
+    let path = "infra/scheduler.yaml";
+    let rule = Rule::StartsPerMinute;
+    assert_eq!(suggestion(&found, path, 5, rule), Some(window(7)));
+    assert_eq!(suggestion(&found, path, 13, rule), Some(window(12)));
+}
+
 // --- Budgets across draws ---------------------------------------------------
 
 /// 100 timers `daily` with `RandomizedDelaySec=10m` and no fixed delay,
