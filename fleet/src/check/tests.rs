@@ -116,6 +116,22 @@ fn hashify_takes_only_a_whole_list_of_multiples() {
     }
 }
 
+/// Jenkins' `checkSanity` asks "every minute?" of a spec that runs every
+/// minute and warns of short day-of-month cycles before it ever hashes
+/// (`*/1` hashes to `H/1`, the same every minute): the rule gives Jenkins'
+/// advice only where Jenkins gives it.
+#[test]
+fn jenkins_spread_only_where_jenkins_advises_it() {
+    let text =
+        "pipeline {\n  triggers {\n    cron('''*/1 * * * *\n0 3 */5 * *\n0 3 * * *''')\n  }\n}\n";
+    let files = [source("ci/Jenkinsfile", FleetFormat::Jenkins, text)];
+    let spread: Vec<_> = places(&files, &options())
+        .into_iter()
+        .filter(|(_, _, rule)| *rule == Rule::JenkinsSpread)
+        .collect();
+    assert_eq!(spread, [place("ci/Jenkinsfile", 5, Rule::JenkinsSpread)]);
+}
+
 // --- Marks ------------------------------------------------------------------
 
 /// Whether line `line` of `text` (read as `format`) is marked to be left
