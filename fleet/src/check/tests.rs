@@ -368,3 +368,35 @@ fn a_drawn_budget_follows_the_binomial_law() {
     assert_eq!(over(8), 100);
     assert_eq!(over(25), 0);
 }
+
+/// A timer's delays are drawn from a stream of its own line, not of where
+/// the line falls among every file's lines: comments added to another
+/// file leave its draws, and so the load and the findings, as they were.
+#[test]
+fn a_lines_draws_do_not_hang_on_other_files() {
+    let crontab = "0 * * * * /opt/sync\n";
+    // 60 timers over the hour: about one a minute, more on some draws.
+    let timers: String = (0..60)
+        .map(|i| format!("systemd\tjob-{i:02}.timer\thourly\tRandomizedDelaySec=1h\n"))
+        .collect();
+    let run = |crontab: &str| {
+        let files = [
+            source("ops/crontab", FleetFormat::Crontab, crontab),
+            source("timers.fleet", FleetFormat::Fleet, &timers),
+        ];
+        let day = CheckOptions {
+            horizon: Horizon::hours(24).unwrap(),
+            ..budget(2)
+        };
+        let report = check(&files, &day).unwrap();
+        let timers: Vec<Finding> = report
+            .findings
+            .into_iter()
+            .filter(|f| f.path == "timers.fleet")
+            .collect();
+        (report.busiest_by_hour, timers)
+    };
+    let (load, found) = run(crontab);
+    assert!(!found.is_empty());
+    assert_eq!(run(&format!("# moved\n\n# down\n{crontab}")), (load, found));
+}
