@@ -83,7 +83,7 @@ fn assert_stops(dir: &Path, args: &[&str], named: &[&str]) {
 #[test]
 fn usage_errors_exit_2_naming_the_argument() {
     let dir = copy();
-    let cases: [(&[&str], &[&str]); 8] = [
+    let cases: [(&[&str], &[&str]); 9] = [
         (&["--frobnicate"], &["'--frobnicate'"]),
         (
             &["-o", "xml"],
@@ -99,6 +99,7 @@ fn usage_errors_exit_2_naming_the_argument() {
             &["--fail-on", "fatal"],
             &["--fail-on", "\"fatal\" is not one of error, warning, note"],
         ),
+        (&["--zone", "Mars/Olympus"], &["--zone", "Mars/Olympus"]),
         (&["--config", "missing.toml"], &["--config missing.toml"]),
         (
             &["--baseline", "missing.json"],
@@ -113,7 +114,7 @@ fn usage_errors_exit_2_naming_the_argument() {
 #[test]
 fn a_bad_stampede_toml_exits_2_naming_its_key_or_line() {
     let dir = copy();
-    let cases: [(&str, &[&str]); 5] = [
+    let cases: [(&str, &[&str]); 7] = [
         (
             "max-starts-per-minute = 10\nmax-concurent = 2\n",
             &["stampede.toml", "line 2", "unknown field `max-concurent`"],
@@ -123,11 +124,19 @@ fn a_bad_stampede_toml_exits_2_naming_its_key_or_line() {
             &["stampede.toml", "line 1", "max-starts-per-minute"],
         ),
         (
+            "max-starts-per-minute = 0\n",
+            &["stampede.toml: max-starts-per-minute"],
+        ),
+        (
             "[[ignore]]\nrule = \"github-top-of-hour\"\n\n[[ignore]]\nrule = \"start-per-minute\"\n",
             &[
                 "stampede.toml: ignore[1]",
                 "\"start-per-minute\" is not one of",
             ],
+        ),
+        (
+            "zone = \"Mars/Olympus\"\n",
+            &["stampede.toml: zone", "Mars/Olympus"],
         ),
         (
             "[durations]\nnightly-backup = \"forever\"\n",
