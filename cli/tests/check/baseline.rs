@@ -69,14 +69,14 @@ fn the_same_repository_passes_against_its_baseline() {
         );
         let text = check(dir.path(), &[&BUDGETS[..], &["--baseline", &base]].concat());
         assert_eq!(text.code, Some(0));
-        let heads = text
+        let heads: Vec<&str> = text
             .stdout
             .lines()
-            .filter(|line| line.contains(": error[") || line.contains(": warning["));
-        assert!(
-            heads.clone().count() == 27
-                && heads.into_iter().all(|l| l.ends_with(" (in the baseline)"))
-        );
+            .filter(|line| line.contains(": error[") || line.contains(": warning["))
+            .collect();
+        assert_eq!(heads.len(), 27, "{}", text.stdout);
+        let known = |head: &&str| head.ends_with(" (in the baseline)");
+        assert!(heads.iter().all(known), "{}", text.stdout);
         assert!(
             text.stdout
                 .ends_with("; 0 fail (at error and above, new or worse than the baseline).\n")

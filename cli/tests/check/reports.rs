@@ -31,6 +31,8 @@ fn text_names_each_finding_as_a_compiler_does() {
         .lines()
         .filter(|line| !line.starts_with(' '))
         .collect();
+    // A line a finding, then a blank line, what was read and the tally.
+    assert_eq!(heads.len(), findings_of(&json).len() + 3, "{}", run.stdout);
     for (finding, head) in findings_of(&json).iter().zip(&heads) {
         let start = format!(
             "{}:{}: {}[{}] ",
@@ -97,6 +99,46 @@ fn sarif_holds_to_the_schema_and_to_code_scannings_fields() {
         );
         assert!(result.get("baselineState").is_none());
     }
+    // A fix replaces whole lines up to the end of the last one's text, or
+    // inserts before a line's first column.
+    let replacement = |path: &str, line: u64| {
+        let result = results
+            .iter()
+            .find(|r| {
+                let location = &r["locations"][0]["physicalLocation"];
+                location["artifactLocation"]["uri"] == path
+                    && location["region"]["startLine"] == line
+            })
+            .unwrap();
+        result["fixes"][0]["artifactChanges"][0]["replacements"][0].clone()
+    };
+    let crontab = replacement("ops/crontab", 3);
+    let region = &crontab["deletedRegion"];
+    let replaced = "0 * * * * /opt/jobs/sync-inventory";
+    assert_eq!(
+        (&region["startLine"], &region["startColumn"]),
+        (&3.into(), &1.into())
+    );
+    assert_eq!(
+        (&region["endLine"], &region["endColumn"]),
+        (&3.into(), &(replaced.len() + 1).into())
+    );
+    let inserted = crontab["insertedContent"]["text"].as_str().unwrap();
+    assert!(inserted.ends_with(" * * * * /opt/jobs/sync-inventory") && !inserted.contains('\n'));
+    let jitter = replacement("temporal/schedules.json", 6);
+    let region = &jitter["deletedRegion"];
+    assert_eq!(
+        (&region["startLine"], &region["endLine"]),
+        (&6.into(), &6.into())
+    );
+    assert_eq!(
+        (&region["startColumn"], &region["endColumn"]),
+        (&1.into(), &1.into())
+    );
+    assert_eq!(
+        jitter["insertedContent"]["text"],
+        "      \"jitter\": \"3600s\",\n"
+    );
 }
 
 /// With a baseline every result has a state: the new line is `new`, the
