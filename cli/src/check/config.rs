@@ -88,6 +88,9 @@ impl Settings {
             }
             None => None,
         };
+        if file.max_starts_per_minute == Some(0) {
+            return Err(format!("{}: 0 is not 1 or more", at("max-starts-per-minute")).into());
+        }
         if let Some(max) = file.max_concurrent {
             positive(&max.to_string()).map_err(|e| format!("{}: {e}", at("max-concurrent")))?;
         }
@@ -112,10 +115,15 @@ impl Settings {
                 .transpose()?;
             ignores.push((rule, paths));
         }
+        let zone_key = if args.zone.is_some() {
+            "--zone".to_string()
+        } else {
+            at("zone")
+        };
         let zone = args.zone.clone().or(file.zone);
         if let Some(zone) = &zone {
             stampede_fleet::zoned::time_zone(zone, "zone")
-                .map_err(|refusal| format!("zone: {}", refusal.reason))?;
+                .map_err(|refusal| format!("{zone_key}: {}", refusal.reason))?;
         }
         let hours = args.hours.or(file.hours).unwrap_or(168);
         if !(1..=744).contains(&hours) {

@@ -100,12 +100,15 @@ fn annotation(text: &str) -> Option<&str> {
     Some(words.trim().trim_matches(['"', '\'']))
 }
 
-/// Line `line` and the comment lines just above it.
+/// Line `line` and the comment lines just above it. A line that holds a
+/// schedule ends the comments, though it may start as one of a comment
+/// block does (`*/5 * * * *`): a mark above it is its own, not the next
+/// line's.
 fn mark_lines<'r>(read: &'r FileRead, line: usize) -> impl Iterator<Item = &'r str> {
     let above = (1..line)
         .rev()
-        .map(|above| read.read_line(above))
-        .take_while(|text| is_comment(text));
+        .take_while(|&above| is_comment(read.read_line(above)) && !read.holds_schedule(above))
+        .map(|above| read.read_line(above));
     std::iter::once(read.read_line(line)).chain(above)
 }
 
@@ -146,7 +149,7 @@ enum Named<'w> {
 }
 
 /// The rules `words` name, up to the first word that is not written as
-/// a rule id is (such as a comment's `-->`, or a reason after `--`).
+/// a rule id is (such as a comment's `-->`, or a reason after the ids).
 fn named(words: &str) -> Named<'_> {
     let mut rules = Vec::new();
     for word in words
@@ -167,9 +170,11 @@ fn named(words: &str) -> Named<'_> {
 }
 
 /// Whether `word` is written as rule ids are: lower-case words joined by
-/// hyphens.
+/// hyphens, so a reason after the ids (`because …`) ends the list.
 fn written_as_rule(word: &str) -> bool {
     word.bytes().any(|b| b.is_ascii_lowercase())
+        && word.contains('-')
+        && !word.starts_with('-')
         && word
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')

@@ -4,8 +4,11 @@
 //! fleet, numbered so that every line finds its file again.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use stampede_core::fleet_format::FleetFormat;
+use stampede_core::hash::farm_fingerprint32;
 
 use super::{CheckOptions, FileChecked, Rule, SourceFile, marks};
 use crate::file::{FleetLine, System};
@@ -24,6 +27,10 @@ pub struct FileRead<'a> {
     pub imported: Imported,
     /// Where each line of `text` begins.
     line_starts: Vec<usize>,
+    /// The lines that gave fleet lines, each with the indices of those.
+    by_line: BTreeMap<usize, Vec<usize>>,
+    /// The lines skipped, with a reason.
+    skipped_lines: BTreeSet<usize>,
 }
 
 impl<'a> FileRead<'a> {
@@ -43,8 +50,14 @@ impl<'a> FileRead<'a> {
             shift,
             imported,
             line_starts,
+            by_line: BTreeMap::new(),
+            skipped_lines: BTreeSet::new(),
         };
         read.complete(options);
+        for (index, line) in read.imported.file.lines.iter().enumerate() {
+            read.by_line.entry(line.line).or_default().push(index);
+        }
+        read.skipped_lines = read.imported.file.skipped.iter().map(|s| s.line).collect();
         read
     }
 
@@ -78,11 +91,15 @@ impl<'a> FileRead<'a> {
 
     /// The fleet lines read from line `line` of the text read.
     pub fn lines_at(&self, line: usize) -> impl Iterator<Item = &FleetLine> {
-        self.imported
-            .file
-            .lines
+        let indices = self.by_line.get(&line).map_or(&[][..], Vec::as_slice);
+        indices
             .iter()
-            .filter(move |fleet| fleet.line == line)
+            .map(|&index| &self.imported.file.lines[index])
+    }
+
+    /// Whether the importer read a schedule from line `line`, or refused one.
+    pub fn holds_schedule(&self, line: usize) -> bool {
+        self.by_line.contains_key(&line) || self.skipped_lines.contains(&line)
     }
 
     pub fn checked(&self) -> FileChecked {
@@ -162,41 +179,55 @@ pub struct Hit {
     pub fixable: bool,
 }
 
-/// Every file's fleet lines as one fleet, each line numbered past the
-/// files before it, so that one expansion holds them all. Prometheus'
-/// scrapes are left out: a server scrapes every target every interval,
-/// already spread by its own hash, and they are not jobs a budget of
-/// starts or of jobs at once is about.
+/// Every file's fleet lines as one fleet, so that one expansion holds
+/// them all. Each native line is numbered by what it says, its file, its
+/// text and which of its file's lines with that text it is, as its
+/// fingerprint is: a scheduler's delays are drawn from its line's number,
+/// and a number of its place among all files' lines would draw them anew
+/// whenever another file grew a comment. Prometheus' scrapes are left
+/// out: a server scrapes every target every interval, already spread by
+/// its own hash, and they are not jobs a budget of starts or of jobs at
+/// once is about.
 pub struct Fleet {
     pub lines: Vec<FleetLine>,
-    /// Where each file's numbers begin.
-    bases: Vec<usize>,
+    /// The file, and its line of the text read, of each number.
+    origins: HashMap<usize, (usize, usize)>,
 }
 
 impl Fleet {
     pub fn of(reads: &[FileRead]) -> Self {
         let mut lines = Vec::new();
-        let mut bases = Vec::with_capacity(reads.len());
-        let mut base = 0;
-        for read in reads {
-            bases.push(base);
+        let mut origins = HashMap::new();
+        for (file, read) in reads.iter().enumerate() {
+            let mut numbers: HashMap<usize, usize> = HashMap::new();
+            let mut seen: HashMap<&str, u32> = HashMap::new();
             let jobs = read.imported.file.lines.iter();
-            lines.extend(
-                jobs.filter(|line| line.system != System::Prometheus)
-                    .map(|line| FleetLine {
-                        line: base + line.line,
-                        ..line.clone()
-                    }),
-            );
-            base += read.imported.lines_in + 1;
+            for line in jobs.filter(|line| line.system != System::Prometheus) {
+                let number = *numbers.entry(line.line).or_insert_with(|| {
+                    let text = read.read_line(line.line).trim();
+                    let occurrence = seen.entry(text).or_default();
+                    let identity = format!("{}\u{1f}{text}\u{1f}{occurrence}", read.path());
+                    *occurrence += 1;
+                    // A u32, which wasm32's usize holds too; 0 is no line.
+                    let mut number = farm_fingerprint32(identity.as_bytes()).max(1);
+                    while origins.contains_key(&(number as usize)) {
+                        number = number.checked_add(1).unwrap_or(1);
+                    }
+                    origins.insert(number as usize, (file, line.line));
+                    number as usize
+                });
+                lines.push(FleetLine {
+                    line: number,
+                    ..line.clone()
+                });
+            }
         }
-        Self { lines, bases }
+        Self { lines, origins }
     }
 
     /// The file and the line of its text read that fleet line number
     /// `line` came from.
     pub fn origin(&self, line: usize) -> (usize, usize) {
-        let file = self.bases.partition_point(|&base| base < line) - 1;
-        (file, line - self.bases[file])
+        self.origins[&line]
     }
 }

@@ -3,8 +3,8 @@
 //! - **A line on its own** ([`per_line`]): a line its scheduler refuses
 //!   (`not-read`), one that never runs, cron's OR of the two day fields, a
 //!   workflow at minute 0 (GitHub's busy time), a Jenkins trigger Jenkins
-//!   itself would ask to hash ([`jenkins_hashify`], `CronTab.hashify` as
-//!   Jenkins writes it), a random delay longer than the gap between runs.
+//!   itself would ask to hash (`CronTab.checkSanity`, which ends in
+//!   [`jenkins_hashify`]), a random delay longer than the gap between runs.
 //! - **The fleet's load** ([`starts_over`], [`running_over`]): every line
 //!   starting in a minute over the starts budget, and every line with a
 //!   duration running in a minute over the concurrency budget, each named
@@ -20,7 +20,7 @@ use super::read::{FileRead, Fleet, Hit};
 use super::{CheckOptions, Rule, suggest};
 use crate::Expansion;
 use crate::chance::DrawnRange;
-use crate::cron::{DayRule, Horizon};
+use crate::cron::{DayRule, Horizon, Schedule};
 use crate::file::{FleetLine, System};
 use crate::plan::LinePlan;
 use crate::systemd::timespan::parse_span;
@@ -174,7 +174,7 @@ fn line_rules(
         ));
     }
     if line.system == System::Jenkins
-        && let Some(hashed) = jenkins_hashify(&line.spec)
+        && let Some(hashed) = jenkins_spread(&line.spec, schedule)
     {
         broken.push((
             Rule::JenkinsSpread,
@@ -188,6 +188,23 @@ fn line_rules(
         broken.push((Rule::DelayOverPeriod, message));
     }
     broken
+}
+
+/// The spec Jenkins' `CronTab.checkSanity` advises hashing to, if any:
+/// it asks whether "every minute" is meant of a spec that starts every
+/// minute, and warns of short day-of-month cycles (6 to 27 of the days 1
+/// to 30), before it ever hashes, so it gives no such advice then.
+fn jenkins_spread(spec: &str, schedule: Option<&Schedule>) -> Option<String> {
+    if let Some(schedule) = schedule {
+        let every_minute = schedule.minutes == (1 << 60) - 1;
+        let days = (1..31)
+            .filter(|day| schedule.days_of_month >> day & 1 == 1)
+            .count();
+        if every_minute || (6..28).contains(&days) {
+            return None;
+        }
+    }
+    jenkins_hashify(spec)
 }
 
 /// Jenkins' `CronTab.hashify`: the spec with `H` for its fixed minute,
@@ -208,13 +225,15 @@ pub fn jenkins_hashify(spec: &str) -> Option<String> {
         return Some(format!("H {rest}"));
     }
     let steps = minute.strip_prefix("0,")?;
-    let period: u32 = steps.split(',').next()?.parse().ok()?;
+    // Jenkins skips a period of 0 (`0,0`) before listing its multiples,
+    // which would never reach 60.
+    let period: u32 = steps.split(',').next()?.parse().ok().filter(|&p| p > 0)?;
     let expected: Vec<String> = (1..)
         .map(|k| k * period)
         .take_while(|&m| m < 60)
         .map(|m| m.to_string())
         .collect();
-    (period > 0 && steps == expected.join(",")).then(|| format!("H/{period} {rest}"))
+    (steps == expected.join(",")).then(|| format!("H/{period} {rest}"))
 }
 
 /// The message for a systemd `RandomizedDelaySec=` or a Temporal

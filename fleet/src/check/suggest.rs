@@ -76,6 +76,8 @@ fn suggest(
     lines: &BTreeSet<usize>,
     night: Option<NightHours>,
 ) -> BTreeMap<usize, Suggestion> {
+    // A native line's fixes all go to the writer, kept ones too, since it
+    // gives the k-th fix of a line to the k-th schedule read from it.
     let fixes: Vec<LineFix> = read
         .imported
         .file
@@ -86,7 +88,6 @@ fn suggest(
             line: line.line,
             change: fix_line(line, night),
         })
-        .filter(|fix| matches!(fix.change, FixChange::Rewritten { .. }))
         .collect();
     let mut found = changes(read, &fixes, |before| owner(lines, before));
     // A change away from its line (a template's window below its
@@ -120,7 +121,8 @@ fn changes(
     fixes: &[LineFix],
     owner: impl Fn(&Range<usize>) -> Option<usize>,
 ) -> BTreeMap<usize, Suggestion> {
-    if fixes.is_empty() {
+    let rewritten = |fix: &LineFix| matches!(fix.change, FixChange::Rewritten { .. });
+    if !fixes.iter().any(rewritten) {
         return BTreeMap::new();
     }
     let Ok(fixed) = native::rewrite(&read.text, read.source.format, fixes) else {
