@@ -102,7 +102,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
 /// Whether a finding fails the check.
 fn check(args: CheckArgs) -> Result<bool, Stop> {
     let settings = config::Settings::load(&args)?;
-    let files = scan::files(&args.paths, &settings.exclude)?;
+    let (files, unread) = scan::files(&args.paths, &settings.exclude)?;
     let options = CheckOptions {
         from: args.from.unwrap_or_else(start_of_week),
         horizon: Horizon::hours(settings.hours).map_err(|e| e.to_string())?,
@@ -114,6 +114,7 @@ fn check(args: CheckArgs) -> Result<bool, Stop> {
         night: settings.night,
     };
     let mut found = check::check(&files, &options).map_err(|e| e.to_string())?;
+    found.notices.extend(unread);
     found
         .findings
         .retain(|finding| !settings.ignores(finding.rule, &finding.path));

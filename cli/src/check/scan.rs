@@ -24,9 +24,10 @@ use super::Stop;
 /// The largest file read: larger ones are not schedules.
 const MOST_BYTES: u64 = 16 << 20;
 
-/// The schedule files under `paths` (the current folder when empty),
-/// by path.
-pub fn files(paths: &[PathBuf], exclude: &GlobSet) -> Result<Vec<SourceFile>, Stop> {
+/// The schedule files under `paths` (the current folder when empty), by
+/// path, and a notice for each file left unread for its size.
+pub fn files(paths: &[PathBuf], exclude: &GlobSet) -> Result<(Vec<SourceFile>, Vec<String>), Stop> {
+    let mut too_large = Vec::new();
     let here = [PathBuf::from(".")];
     let roots = if paths.is_empty() { &here[..] } else { paths };
     let mut files = Vec::new();
@@ -57,7 +58,13 @@ pub fn files(paths: &[PathBuf], exclude: &GlobSet) -> Result<Vec<SourceFile>, St
             if exclude.is_match(&name) || !maybe_schedules(&name) {
                 continue;
             }
-            if entry.metadata().map_or(0, |m| m.len()) > MOST_BYTES {
+            let bytes = entry.metadata().map_or(0, |m| m.len());
+            if bytes > MOST_BYTES {
+                too_large.push(format!(
+                    "{name}: not read, since it holds {} MiB, past the {} MiB a file of schedules is read to",
+                    bytes >> 20,
+                    MOST_BYTES >> 20
+                ));
                 continue;
             }
             let text = read(entry.path())?;
@@ -72,7 +79,7 @@ pub fn files(paths: &[PathBuf], exclude: &GlobSet) -> Result<Vec<SourceFile>, St
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     files.dedup_by(|a, b| a.path == b.path);
-    Ok(files)
+    Ok((files, too_large))
 }
 
 fn read(path: &Path) -> Result<String, Stop> {

@@ -166,3 +166,90 @@ fn a_bad_baseline_exits_2() {
         ],
     );
 }
+
+/// Files a repository should not hold, found by a walk: bytes that are not
+/// UTF-8 in a crontab, NULs in a timer, a file past the size read, a
+/// symbolic link that loops, a workflow that is not YAML. The check reads
+/// what it can, names what it cannot, and ends with its usual codes.
+#[test]
+fn hostile_files_are_read_or_named_and_never_stop_the_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::create_dir_all(root.join("etc/cron.d")).unwrap();
+    fs::create_dir_all(root.join(".github/workflows")).unwrap();
+    fs::create_dir_all(root.join("units")).unwrap();
+    fs::write(
+        root.join("etc/cron.d/binary"),
+        b"\xff\xfe0 * * * * /a\n\x00\x01\x02\n0 1 * * * /b\n",
+    )
+    .unwrap();
+    fs::write(
+        root.join("units/nul.timer"),
+        b"[Timer]\nOnCalendar=\x00daily\n",
+    )
+    .unwrap();
+    let huge = "# padding\n".repeat(2_000_000);
+    fs::write(
+        root.join("units/huge.timer"),
+        format!("[Timer]\nOnCalendar=hourly\n{huge}"),
+    )
+    .unwrap();
+    fs::write(
+        root.join(".github/workflows/broken.yml"),
+        "on:\n  schedule:\n    - cron: [unclosed\n",
+    )
+    .unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(root.join("etc"), root.join("etc/cron.d/loop")).unwrap();
+    let run = check(root, &[&BUDGETS[..], &["-o", "json"]].concat());
+    assert!(matches!(run.code, Some(0 | 1)), "{}", run.stderr);
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    let report = run.json();
+    let read: Vec<&str> = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|file| file["path"].as_str().unwrap())
+        .collect();
+    // The 20 MB timer is past the 16 MiB read, and named; the rest are read.
+    let notices = report["notices"].as_array().unwrap();
+    assert!(
+        notices.iter().any(|n| n
+            .as_str()
+            .unwrap()
+            .starts_with("units/huge.timer: not read")),
+        "{notices:?}"
+    );
+    assert_eq!(
+        read,
+        [
+            ".github/workflows/broken.yml",
+            "etc/cron.d/binary",
+            "units/nul.timer"
+        ]
+    );
+    let rules: Vec<(String, String)> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap().into(),
+                f["rule"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    for path in [
+        ".github/workflows/broken.yml",
+        "etc/cron.d/binary",
+        "units/nul.timer",
+    ] {
+        assert!(
+            rules.contains(&(path.into(), "not-read".into())),
+            "{path}: {rules:?}"
+        );
+    }
+    // The crontab's first line starts with bytes that are not UTF-8, so it
+    // is named, not read; its last line is read.
+    assert_eq!(report["schedules"], 1);
+}
