@@ -362,3 +362,26 @@ fn reports_go_to_files_and_one_to_stdout() {
         findings_of(&report(dir.path(), &BUDGETS)).len()
     );
 }
+
+/// The book's example (docs/src/check.md) shows lines of the fixture's
+/// real output, so a change to a message or a figure changes it too.
+#[test]
+fn the_books_example_is_the_fixtures_output() {
+    let book = fs::read_to_string(fixture().join("../../../../docs/src/check.md")).unwrap();
+    let example = book
+        .split("```sh\n$ cd cli/tests/check/repo")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("the example in docs/src/check.md");
+    let run = check(&fixture(), &BUDGETS);
+    let shown = example
+        .lines()
+        .skip(2)
+        .filter(|line| !line.is_empty() && *line != "…");
+    for line in shown {
+        assert!(
+            run.stdout.lines().any(|out| out == line),
+            "not in the output: {line}"
+        );
+    }
+}
