@@ -208,9 +208,13 @@ const NO_DURATIONS: &str = "--max-concurrent: no schedule has a known duration (
 pub fn check(files: &[SourceFile], options: &CheckOptions) -> Result<CheckReport, InvalidInput> {
     let reads: Vec<FileRead> = files
         .iter()
-        .map(|file| FileRead::new(file, options))
+        .map(|file| {
+            let mut read = FileRead::new(file, options);
+            read.add_durations(marks::duration);
+            read
+        })
         .collect();
-    let fleet = read::Fleet::of(&reads);
+    let fleet = read::RepositoryFleet::of(&reads);
     let expansion = crate::expand(&fleet.lines, options.from, options.horizon, options.seed)?;
     let drawn = DrawnRange::of(&fleet.lines, options.from, options.horizon, options.seed);
     let load = rules::Load::new(&expansion, drawn.as_ref());

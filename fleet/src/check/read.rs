@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use stampede_core::fleet_format::FleetFormat;
 use stampede_core::hash::farm_fingerprint32;
 
-use super::{CheckOptions, FileChecked, Rule, SourceFile, marks};
+use super::{CheckOptions, FileChecked, Rule, SourceFile};
 use crate::file::{FleetLine, System};
 use crate::import::{self, Imported, github_actions, jenkins, jenkins_xml, systemd};
 
@@ -97,6 +97,18 @@ impl<'a> FileRead<'a> {
             .map(|&index| &self.imported.file.lines[index])
     }
 
+    /// Gives each line that has no duration yet the one `duration_at`
+    /// finds for its line of the text read.
+    pub fn add_durations(&mut self, duration_at: impl Fn(&Self, usize) -> Option<u64>) {
+        let found: Vec<(usize, u64)> = (self.imported.file.lines.iter().enumerate())
+            .filter(|(_, line)| line.options.duration_seconds.is_none())
+            .filter_map(|(index, line)| Some((index, duration_at(self, line.line)?)))
+            .collect();
+        for (index, seconds) in found {
+            self.imported.file.lines[index].options.duration_seconds = Some(seconds);
+        }
+    }
+
     /// Whether the importer read a schedule from line `line`, or refused one.
     pub fn holds_schedule(&self, line: usize) -> bool {
         self.by_line.contains_key(&line) || self.skipped_lines.contains(&line)
@@ -133,11 +145,7 @@ impl<'a> FileRead<'a> {
                 }
             }
             if line.options.duration_seconds.is_none() {
-                line.options.duration_seconds = options
-                    .durations
-                    .get(&line.id)
-                    .copied()
-                    .or_else(|| marks::duration(self, line.line));
+                line.options.duration_seconds = options.durations.get(&line.id).copied();
             }
         }
         self.imported.file.lines = lines;
@@ -188,13 +196,13 @@ pub struct Hit {
 /// out: a server scrapes every target every interval, already spread by
 /// its own hash, and they are not jobs a budget of starts or of jobs at
 /// once is about.
-pub struct Fleet {
+pub struct RepositoryFleet {
     pub lines: Vec<FleetLine>,
     /// The file, and its line of the text read, of each number.
     origins: HashMap<usize, (usize, usize)>,
 }
 
-impl Fleet {
+impl RepositoryFleet {
     pub fn of(reads: &[FileRead]) -> Self {
         let mut lines = Vec::new();
         let mut origins = HashMap::new();

@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use stampede_core::fleet_format::FleetFormat;
 use stampede_core::units::duration;
 
-use super::read::{FileRead, Fleet, Hit};
+use super::read::{FileRead, Hit, RepositoryFleet};
 use super::{CheckOptions, Rule, suggest};
 use crate::Expansion;
 use crate::chance::DrawnRange;
@@ -303,7 +303,7 @@ fn minute_name(at: i64) -> String {
 /// Every line that starts in a minute over `budget`, with its busiest
 /// such minute.
 pub fn starts_over(
-    fleet: &Fleet,
+    fleet: &RepositoryFleet,
     expansion: &Expansion,
     load: &Load,
     budget: u32,
@@ -351,7 +351,7 @@ pub fn starts_over(
 /// Every line with a duration that runs in a minute over `budget` jobs
 /// at once, with its busiest such minute.
 pub fn running_over(
-    fleet: &Fleet,
+    fleet: &RepositoryFleet,
     expansion: &Expansion,
     load: &Load,
     budget: f64,
