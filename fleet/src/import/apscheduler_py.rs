@@ -25,6 +25,7 @@ use std::ops::Range;
 use stampede_core::field::shorten;
 
 use super::NativeTranslation;
+use super::source_code::{SourceCode, quoted_len};
 use crate::line::System;
 use crate::time::UTC_NAMES;
 
@@ -484,18 +485,21 @@ fn start_instant(text: &str, zone: Option<&str>) -> Result<String, String> {
     Ok(crate::time::format(seconds))
 }
 
-/// A Python source, and which of its bytes are code: not in a comment
-/// or inside a string.
-struct Python<'a> {
-    text: &'a str,
-    is_code: Vec<bool>,
-    line_starts: Vec<usize>,
-    /// Where each bracket of code that opens is closed, found in one
-    /// pass, so a paste of unclosed calls costs no more than its length.
-    closes: HashMap<usize, usize>,
+/// A Python source ([`SourceCode`]) with what reading Python's values
+/// adds to it.
+struct Python<'a>(SourceCode<'a>);
+
+impl<'a> std::ops::Deref for Python<'a> {
+    type Target = SourceCode<'a>;
+
+    fn deref(&self) -> &SourceCode<'a> {
+        &self.0
+    }
 }
 
 impl<'a> Python<'a> {
+    /// `text`, its comments (`#` to the line's end) and the insides of its
+    /// strings (quoted once on a line, or thrice across lines) not code.
     fn new(text: &'a str) -> Self {
         let bytes = text.as_bytes();
         let mut is_code = vec![true; bytes.len()];
@@ -508,109 +512,30 @@ impl<'a> Python<'a> {
                 at = end;
             } else if matches!(rest[0], b'"' | b'\'') {
                 let quote = rest[0];
-                let triple = rest.starts_with(&[quote; 3]);
-                let open = if triple { 3 } else { 1 };
-                let inner = &rest[open..];
-                let (length, closed) = if triple {
-                    match inner.windows(3).position(|w| w == [quote; 3]) {
-                        Some(length) => (length, true),
-                        None => (inner.len(), false),
+                let (open, inner_end, end) = if rest.starts_with(&[quote; 3]) {
+                    match rest[3..].windows(3).position(|w| w == [quote; 3]) {
+                        Some(length) => (3, at + 3 + length, at + 6 + length),
+                        None => (3, bytes.len(), bytes.len()),
                     }
                 } else {
-                    string_end(inner, quote)
+                    let (length, closed) = quoted_len(rest);
+                    (1, at + length - usize::from(closed), at + length)
                 };
-                let inner_end = at + open + length;
                 is_code[at + open..inner_end].fill(false);
-                at = inner_end + if closed { open } else { 0 };
+                at = end;
             } else {
                 at += 1;
             }
         }
-        let line_starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
-        let (mut closes, mut open) = (HashMap::new(), Vec::new());
-        for (at, &byte) in bytes.iter().enumerate().filter(|(at, _)| is_code[*at]) {
-            match byte {
-                b'(' | b'[' | b'{' => open.push(at),
-                b')' | b']' | b'}' => {
-                    if let Some(start) = open.pop() {
-                        closes.insert(start, at);
-                    }
-                }
-                _ => {}
-            }
-        }
-        Self {
-            text,
-            is_code,
-            line_starts,
-            closes,
-        }
-    }
-
-    fn line_at(&self, at: usize) -> usize {
-        self.line_starts.partition_point(|&start| start <= at)
-    }
-
-    /// The next identifier of code from byte `from`.
-    fn next_word(&self, from: usize) -> Option<Range<usize>> {
-        let bytes = self.text.as_bytes();
-        let is_word =
-            |i: usize| self.is_code[i] && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_');
-        let start = (from..bytes.len()).find(|&i| is_word(i))?;
-        let end = (start..bytes.len())
-            .find(|&i| !is_word(i))
-            .unwrap_or(bytes.len());
-        Some(start..end)
-    }
-
-    /// The bytes inside the parentheses that open at the next mark of
-    /// code from `from`, if it is `(`.
-    fn arguments(&self, from: usize) -> Option<Range<usize>> {
-        let bytes = self.text.as_bytes();
-        let open = (from..bytes.len())
-            .find(|&i| self.is_code[i] && !bytes[i].is_ascii_whitespace())
-            .filter(|&i| bytes[i] == b'(')?;
-        self.closes.get(&open).map(|&close| open + 1..close)
-    }
-
-    /// `arguments` cut at its commas outside brackets.
-    fn split_arguments(&self, arguments: Range<usize>) -> Vec<Range<usize>> {
-        let bytes = self.text.as_bytes();
-        let (mut parts, mut depth, mut start) = (Vec::new(), 0u32, arguments.start);
-        for i in arguments.clone() {
-            if !self.is_code[i] {
-                continue;
-            }
-            match bytes[i] {
-                b'(' | b'[' | b'{' => depth += 1,
-                b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-                b',' if depth == 0 => {
-                    parts.push(start..i);
-                    start = i + 1;
-                }
-                _ => {}
-            }
-        }
-        parts.push(start..arguments.end);
-        parts
+        Self(SourceCode::new(text, is_code, b"_"))
     }
 
     /// The inside of the one plain string literal `value` is (`'…'`,
     /// `"…"`, an `r` or `u` prefix allowed), without escapes.
     fn string(&self, value: Range<usize>) -> Option<Range<usize>> {
-        let text = &self.text[value.clone()];
-        let start = value.start + (text.len() - text.trim_start().len());
-        let end = value.start + text.trim_end().len();
+        let inside = self.0.string(value, b"\"'", b"rRuU")?;
         let bytes = self.text.as_bytes();
-        let start =
-            start + usize::from(matches!(bytes.get(start), Some(b'r' | b'R' | b'u' | b'U')));
-        let quoted = end > start + 1
-            && matches!(bytes[start], b'"' | b'\'')
-            && bytes[end - 1] == bytes[start]
-            && (start + 1..end - 1).all(|i| !self.is_code[i] && bytes[i] != b'\\');
-        quoted.then_some(start + 1..end - 1)
+        (!inside.clone().any(|i| bytes[i] == b'\\')).then_some(inside)
     }
 
     /// A string's text, or an integer or decimal number as written.
@@ -640,19 +565,4 @@ impl<'a> Python<'a> {
         }
         None
     }
-}
-
-/// How long the inside of the one-line string `inner` is, and whether
-/// it closes: at its quote past escapes, or not before the line's end.
-fn string_end(inner: &[u8], quote: u8) -> (usize, bool) {
-    let mut at = 0;
-    while at < inner.len() {
-        match inner[at] {
-            b'\\' => at += 2,
-            b'\n' => return (at, false),
-            byte if byte == quote => return (at, true),
-            _ => at += 1,
-        }
-    }
-    (inner.len(), false)
 }

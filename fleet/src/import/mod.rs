@@ -58,6 +58,7 @@ pub mod parts;
 pub mod prometheus;
 pub mod quartz_xml;
 pub mod sidekiq_schedule;
+mod source_code;
 pub mod spring_scheduled;
 pub mod systemd;
 pub mod temporal;

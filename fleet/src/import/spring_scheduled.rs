@@ -20,6 +20,7 @@ use std::ops::Range;
 use stampede_core::field::shorten;
 
 use super::NativeTranslation;
+use super::source_code::{SourceCode, quoted_len};
 use crate::line::System;
 use crate::time::UTC_NAMES;
 
@@ -195,16 +196,21 @@ fn placeholder(written: &str) -> Option<(&str, Option<&str>)> {
     })
 }
 
-/// A source, and which of its bytes are code: not in a comment, a string
-/// or a character literal.
-struct Code<'a> {
-    text: &'a str,
-    is_code: Vec<bool>,
-    /// Where each line starts.
-    line_starts: Vec<usize>,
+/// A Java or Kotlin source ([`SourceCode`]) with what reading an
+/// annotation adds to it.
+struct Code<'a>(SourceCode<'a>);
+
+impl<'a> std::ops::Deref for Code<'a> {
+    type Target = SourceCode<'a>;
+
+    fn deref(&self) -> &SourceCode<'a> {
+        &self.0
+    }
 }
 
 impl<'a> Code<'a> {
+    /// `text`, its comments (`//`, `/* */`), text blocks (`"""`) and the
+    /// insides of its string and character literals not code.
     fn new(text: &'a str) -> Self {
         let bytes = text.as_bytes();
         let mut is_code = vec![true; bytes.len()];
@@ -218,7 +224,7 @@ impl<'a> Code<'a> {
             } else if rest.starts_with(b"\"\"\"") {
                 at + 3 + find(&rest[3..], b"\"\"\"").map_or(rest.len() - 3, |i| i + 3)
             } else if matches!(rest[0], b'"' | b'\'') {
-                at + quoted_len(rest)
+                at + quoted_len(rest).0
             } else {
                 at += 1;
                 continue;
@@ -235,111 +241,31 @@ impl<'a> Code<'a> {
             is_code[from..to.max(from)].fill(false);
             at = end;
         }
-        let line_starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
-        Self {
-            text,
-            is_code,
-            line_starts,
-        }
+        Self(SourceCode::new(text, is_code, b"_$"))
     }
 
-    /// The line, from 1, byte `at` is on.
-    fn line_at(&self, at: usize) -> usize {
-        self.line_starts.partition_point(|&start| start <= at)
-    }
-
-    /// The next word of code (a Java identifier) from byte `from`.
-    fn next_word(&self, from: usize) -> Option<Range<usize>> {
-        let bytes = self.text.as_bytes();
-        let is_word = |i: usize| {
-            self.is_code[i] && (bytes[i].is_ascii_alphanumeric() || matches!(bytes[i], b'_' | b'$'))
-        };
-        let start = (from..bytes.len()).find(|&i| is_word(i))?;
-        let end = (start..bytes.len())
-            .find(|&i| !is_word(i))
-            .unwrap_or(bytes.len());
-        Some(start..end)
-    }
-
-    /// The next byte of code from `from` that is not blank.
-    fn next_mark(&self, from: usize) -> Option<usize> {
-        let bytes = self.text.as_bytes();
-        (from..bytes.len()).find(|&i| self.is_code[i] && !bytes[i].is_ascii_whitespace())
-    }
-
-    /// The bytes between the parentheses that open next at `from`, if the
-    /// next mark is one, up to the one that closes them.
-    fn arguments(&self, from: usize) -> Option<Range<usize>> {
-        let open = self
-            .next_mark(from)
-            .filter(|&i| self.text.as_bytes()[i] == b'(')?;
-        let mut depth = 0u32;
-        for i in open..self.text.len() {
-            if !self.is_code[i] {
-                continue;
-            }
-            match self.text.as_bytes()[i] {
-                b'(' | b'{' | b'[' => depth += 1,
-                b')' | b'}' | b']' => {
-                    depth = depth.saturating_sub(1);
-                    if depth == 0 {
-                        return Some(open + 1..i);
-                    }
-                }
-                _ => {}
-            }
-        }
-        None
+    /// The inside of the one string literal `value` is, if it is one.
+    fn string(&self, value: Range<usize>) -> Option<Range<usize>> {
+        self.0.string(value, b"\"", b"")
     }
 
     /// The arguments `name = value`, split at the commas between them, each
     /// value's bytes. A lone value is `value`'s.
     fn attributes(&self, arguments: Range<usize>) -> Vec<(&'a str, Range<usize>)> {
-        let bytes = self.text.as_bytes();
-        let mut parts = Vec::new();
-        let (mut depth, mut start) = (0u32, arguments.start);
-        for i in arguments.clone().chain([arguments.end]) {
-            let at_end = i == arguments.end;
-            if !at_end && self.is_code[i] {
-                match bytes[i] {
-                    b'(' | b'{' | b'[' => depth += 1,
-                    b')' | b'}' | b']' => depth = depth.saturating_sub(1),
-                    _ => {}
-                }
-            }
-            if at_end || (self.is_code[i] && bytes[i] == b',' && depth == 0) {
-                parts.push(start..i);
-                start = i + 1;
-            }
-        }
-        parts
+        let text = self.text;
+        self.split_arguments(arguments)
             .into_iter()
             .filter_map(|part| {
-                let text = &self.text[part.clone()];
+                let written = &text[part.clone()];
                 let is_assignment =
-                    |i: &usize| self.is_code[part.start + i] && text[*i..].starts_with('=');
-                match (0..text.len()).find(is_assignment) {
-                    Some(eq) => Some((text[..eq].trim(), part.start + eq + 1..part.end)),
-                    None if !text.trim().is_empty() => Some(("value", part)),
+                    |i: &usize| self.is_code(part.start + i) && written[*i..].starts_with('=');
+                match (0..written.len()).find(is_assignment) {
+                    Some(eq) => Some((written[..eq].trim(), part.start + eq + 1..part.end)),
+                    None if !written.trim().is_empty() => Some(("value", part)),
                     None => None,
                 }
             })
             .collect()
-    }
-
-    /// The inside of the one string literal `value` is, if it is one.
-    fn string(&self, value: Range<usize>) -> Option<Range<usize>> {
-        let text = &self.text[value.clone()];
-        let start = value.start + (text.len() - text.trim_start().len());
-        let end = value.start + text.trim_end().len();
-        let bytes = self.text.as_bytes();
-        let is_literal = end > start + 1
-            && bytes[start] == b'"'
-            && bytes[end - 1] == b'"'
-            && (start + 1..end - 1).all(|i| !self.is_code[i]);
-        is_literal.then_some(start + 1..end - 1)
     }
 
     /// The name of the method declared after byte `from`: the first word
@@ -364,21 +290,4 @@ impl<'a> Code<'a> {
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
-}
-
-/// The length of the string or character literal `rest` starts with,
-/// its quotes included: to the closing quote, past escapes, or to the
-/// line's end when it is not closed.
-fn quoted_len(rest: &[u8]) -> usize {
-    let quote = rest[0];
-    let mut at = 1;
-    while at < rest.len() {
-        match rest[at] {
-            b'\\' => at += 2,
-            b'\n' => return at,
-            byte if byte == quote => return at + 1,
-            _ => at += 1,
-        }
-    }
-    rest.len()
 }
