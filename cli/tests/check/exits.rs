@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::Path;
 
-use super::{BUDGETS, check, copy, fixture};
+use super::{BUDGETS, check, copy, files_read, fixture};
 
 #[test]
 fn a_repository_without_findings_exits_0() {
@@ -205,12 +205,7 @@ fn hostile_files_are_read_or_named_and_never_stop_the_check() {
     assert!(matches!(run.code, Some(0 | 1)), "{}", run.stderr);
     assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
     let report = run.json();
-    let read: Vec<&str> = report["files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|file| file["path"].as_str().unwrap())
-        .collect();
+    let read = files_read(&report);
     // The 20 MB timer is past the 16 MiB read, and named; the rest are read.
     let notices = report["notices"].as_array().unwrap();
     assert!(

@@ -6,7 +6,7 @@ use std::fs;
 
 use serde_json::Value;
 
-use super::{BUDGETS, append, copy, findings_of, fixture, places, report};
+use super::{BUDGETS, append, copy, files_read, findings_of, fixture, places, report};
 
 /// Every finding of the fixture under 10 starts a minute and 2 jobs at
 /// once: (path, line, rule, the starts or jobs over the budget).
@@ -134,12 +134,7 @@ fn the_fixture_gives_its_findings_at_their_lines() {
         .map(|&(path, line, rule, value)| (path.into(), line, rule.into(), value))
         .collect();
     assert_eq!(found, expected);
-    let read: Vec<&str> = report["files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|file| file["path"].as_str().unwrap())
-        .collect();
+    let read = files_read(&report);
     assert_eq!(read, READ);
     assert_eq!(
         report["busiest_minute"],

@@ -116,6 +116,16 @@ fn findings_of(report: &Value) -> &Vec<Value> {
     report["findings"].as_array().expect("findings")
 }
 
+/// The paths of the files a report read, in its order.
+fn files_read(report: &Value) -> Vec<&str> {
+    report["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .map(|file| file["path"].as_str().unwrap())
+        .collect()
+}
+
 /// Appends `text` to the file at `path` under `dir`.
 fn append(dir: &Path, path: &str, text: &str) {
     let path = dir.join(path);
