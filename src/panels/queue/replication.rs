@@ -58,6 +58,8 @@ type Request = (QueueParams, u64, Option<TraceRequest>);
 pub struct Replicator {
     pub shown: RwSignal<Option<Arc<Replicated>>>,
     status: RwSignal<Status>,
+    /// The workers the latest replications run on.
+    workers: RwSignal<usize>,
     background: Background,
     /// The last request, for "Replicate again".
     last: StoredValue<Option<Request>>,
@@ -68,6 +70,7 @@ impl Replicator {
         Self {
             shown: RwSignal::new(None),
             status: RwSignal::new(Status::Off),
+            workers: RwSignal::new(0),
             background: Background::new(),
             last: StoredValue::new(None),
         }
@@ -87,6 +90,7 @@ impl Replicator {
         }
         self.status.set(Status::Running);
         let ranges = split_runs(params.replications, workers());
+        self.workers.set(ranges.len());
         let runs = f64::from(params.replications);
         let query = State {
             seed,
@@ -246,7 +250,8 @@ const PANEL_IDS: StatusIds = StatusIds {
 
 /// The button that starts replications (by setting `repl` in the URL),
 /// their progress and cancel, or what went wrong.
-/// `data-replication-status` says which, for tests.
+/// `data-replication-status` says which, and `data-replication-workers`
+/// on how many workers the latest ran, for tests.
 #[component]
 pub fn ReplicationStatus(replicator: Replicator, ids: StatusIds) -> impl IntoView {
     let store = Store::get();
@@ -301,7 +306,12 @@ pub fn ReplicationStatus(replicator: Replicator, ids: StatusIds) -> impl IntoVie
     }
     };
     view! {
-        <div class="queue-status" data-replication-status=state_name aria-live="polite">
+        <div
+            class="queue-status"
+            data-replication-status=state_name
+            data-replication-workers=move || replicator.workers.get()
+            aria-live="polite"
+        >
             {body}
         </div>
     }
