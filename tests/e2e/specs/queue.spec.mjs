@@ -136,6 +136,9 @@ test('queue: cancel stops a run mid-way and keeps the last finished one on scree
   await page.evaluate(() => window.holdReplies(true));
   await page.fill('#f-n', '1000000');
   await page.press('#f-n', 'Enter');
+  // The worker has said something (it is ready, or how far it is) before
+  // the cancel, however slowly it started on a busy machine.
+  await page.waitForFunction(() => window.heldReplies() > 0);
   await page.click('#queue-cancel');
   await page.waitForSelector('[data-run-status="cancelled"]', { state: 'attached' });
   expect(await page.evaluate(() => window.holdReplies(false)), 'replies held while running').toBeGreaterThan(0);
@@ -150,8 +153,8 @@ test('queue: cancel stops a run mid-way and keeps the last finished one on scree
 
 /**
  * Lets the page hold what its workers send: `holdReplies(true)` keeps each
- * reply; `holdReplies(false)` hands the kept ones to the handlers still
- * listening and says how many were kept.
+ * reply; `heldReplies()` says how many are kept; `holdReplies(false)` hands
+ * the kept ones to the handlers still listening and says how many were kept.
  */
 async function holdWorkerReplies(page) {
   await page.addInitScript(() => {
@@ -173,6 +176,7 @@ async function holdWorkerReplies(page) {
         onmessage.set.call(this, wrapped);
       },
     });
+    window.heldReplies = () => held?.length ?? 0;
     window.holdReplies = (hold) => {
       const kept = held ?? [];
       held = hold ? [] : null;
