@@ -190,6 +190,19 @@ pub fn remove_skeleton() {
     }
 }
 
+/// Ends the page's opening: index.html marks the root `data-opening`, and
+/// until then the style sheet leaves the blocks below the first screen
+/// unrendered. Called once the app is mounted, it waits for the first idle
+/// moment, which comes after the first picture is on screen; from then the
+/// whole page renders, so a print or a capture of the full page has it all.
+pub fn end_opening() {
+    leptos::prelude::request_idle_callback(|| {
+        if let Some(root) = window().document().and_then(|d| d.document_element()) {
+            let _ = root.remove_attribute("data-opening");
+        }
+    });
+}
+
 /// Shows a visible error with a way back to the defaults. Used by the panic
 /// hook, when the app can no longer draw, so it writes the DOM directly.
 pub fn show_error_banner(message: &str) {

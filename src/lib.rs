@@ -36,5 +36,6 @@ pub fn start() {
         panels::load(opening.panel).await;
         leptos::mount::mount_to_body(App);
         browser::remove_skeleton();
+        browser::end_opening();
     });
 }
