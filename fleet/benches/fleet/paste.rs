@@ -73,7 +73,8 @@ fn big_mixed() -> (String, usize) {
 }
 
 /// The panel's read of each paste, as the fleet worker runs it, and the
-/// range across draws alone.
+/// range across draws alone (`DrawnRange::of`, with no expansion to take
+/// the fixed lines' counts from).
 fn the_worker_reads_a_paste(c: &mut Criterion) {
     let params = FleetParams {
         sample: Sample::Own,
