@@ -148,8 +148,7 @@ pub struct Expansion<'a> {
     pub stopped_at_line: Option<usize>,
     /// The load across draws of the delays real schedulers draw at run
     /// time, when a line draws any: the figures above are one draw.
-    /// [`import::Imported::expand_with_draws`] gives it; [`expand`] alone
-    /// does not.
+    /// [`expand_with_draws`] gives it; [`expand`] alone does not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub drawn: Option<chance::DrawnRange>,
 }
@@ -162,10 +161,39 @@ pub fn expand(
     horizon: Horizon,
     seed: u64,
 ) -> Result<Expansion<'_>, InvalidInput> {
+    Ok(expand_read(lines, from, horizon, seed)?.0)
+}
+
+/// [`expand`] with the range across draws of the delays drawn at run time
+/// ([`chance::DrawnRange`]), taken from the same read of the lines: the
+/// lines that draw nothing are neither read nor placed again.
+pub fn expand_with_draws(
+    lines: &[FleetLine],
+    from: i64,
+    horizon: Horizon,
+    seed: u64,
+) -> Result<Expansion<'_>, InvalidInput> {
+    let (mut expansion, read) = expand_read(lines, from, horizon, seed)?;
+    expansion.drawn = match read.stopped_at_line {
+        None => chance::DrawnRange::from_read(lines, &read, from, horizon, seed),
+        // Past the cap, the range counts the fixed lines, and each draw,
+        // up to a cap of their own, which this read did not reach.
+        Some(_) => chance::DrawnRange::of(lines, from, horizon, seed),
+    };
+    Ok(expansion)
+}
+
+/// [`expand`], and the read it was made from.
+fn expand_read(
+    lines: &[FleetLine],
+    from: i64,
+    horizon: Horizon,
+    seed: u64,
+) -> Result<(Expansion<'_>, ReadStarts), InvalidInput> {
     time::check_from(from)?;
     let minutes = horizon.in_minutes() as usize;
     let mut notices = Vec::new();
-    let read = read_starts(lines, from, horizon, seed, &mut notices);
+    let mut read = read_starts(lines, from, horizon, seed, &mut notices);
     if let Some(stopped) = read.stopped_at_line {
         notices.push(FleetNotice {
             line: stopped,
@@ -178,19 +206,19 @@ pub fn expand(
     // Where each minute's starts begin in `starts`, and where the last ends.
     let mut first_of_minute = Vec::with_capacity(minutes + 1);
     first_of_minute.push(0);
-    for &count in &read.starts_per_minute {
+    for &count in &read.tally.starts_per_minute {
         first_of_minute.push(first_of_minute.last().copied().unwrap_or(0) + count as usize);
     }
     let starts = place_starts(lines, &read, &first_of_minute);
-    let starts_per_minute = read.starts_per_minute;
+    let starts_per_minute = std::mem::take(&mut read.tally.starts_per_minute);
     let running_per_minute = read
         .any_duration
-        .then(|| running_sums(&read.running_changes, minutes));
+        .then(|| running_sums(&read.tally.running_changes, minutes));
     let running_peak = running_per_minute
         .as_deref()
         .and_then(|running| running_peak(running, from));
     let crowded = crowded_minutes(&starts, &starts_per_minute, &first_of_minute, from);
-    Ok(Expansion {
+    let expansion = Expansion {
         from,
         horizon_minutes: horizon.in_minutes(),
         shared: shared_starts(&starts_per_minute),
@@ -203,7 +231,8 @@ pub fn expand(
         notices,
         stopped_at_line: read.stopped_at_line,
         drawn: None,
-    })
+    };
+    Ok((expansion, read))
 }
 
 /// The starts of a fleet, line by line, before they are put in order.
@@ -216,17 +245,58 @@ struct ReadStarts {
     /// The lines with starts: the line's index in the fleet, and the end
     /// of its starts in `starts` (each begins where the one before ends).
     spans: Vec<(usize, usize)>,
+    tally: Tally,
+    any_duration: bool,
+    stopped_at_line: Option<usize>,
+    /// The lines that draw delays at run time, in fleet order, with their
+    /// plans, which the draws redraw.
+    drawing: Vec<chance::Drawing>,
+}
+
+/// Starts and runs counted by minute.
+struct Tally {
     /// Runs begin (+weight) and end (−weight) by minute; a running sum
     /// turns these into jobs running per minute, one step per start
     /// whatever the duration.
     running_changes: Vec<f64>,
     starts_per_minute: Vec<u32>,
-    any_duration: bool,
-    stopped_at_line: Option<usize>,
+}
+
+impl Tally {
+    fn new(minutes: usize) -> Self {
+        Self {
+            running_changes: vec![0.0; minutes + 1],
+            starts_per_minute: vec![0; minutes],
+        }
+    }
+
+    /// Counts `starts`, `line`'s in Unix microseconds from `window_from`
+    /// on, and their runs.
+    fn count(&mut self, window_from: i64, line: &FleetLine, starts: &[i64]) {
+        let minutes = self.starts_per_minute.len();
+        let duration = line
+            .options
+            .duration_seconds
+            .map(|seconds| seconds as i64 * MICROS_PER_SECOND);
+        let weight = line.options.weight;
+        for &at in starts {
+            let since_from = at - window_from;
+            let first = (since_from / MICROS_PER_MINUTE) as usize;
+            // A run `[at, at + duration)` reaches into the minute holding
+            // its last microsecond, and no further.
+            let after_last = match duration {
+                Some(duration) => ((since_from + duration - 1) / MICROS_PER_MINUTE + 1) as usize,
+                None => first + 1,
+            };
+            self.starts_per_minute[first] += 1;
+            self.running_changes[first] += weight;
+            self.running_changes[after_last.min(minutes)] -= weight;
+        }
+    }
 }
 
 /// Every line's starts, up to [`MOST_STARTS`], with their runs added to
-/// the running changes.
+/// the running changes, and the plans of the lines that draw.
 fn read_starts(
     lines: &[FleetLine],
     from: i64,
@@ -247,10 +317,8 @@ fn read_starts(
                 continue;
             }
         };
-        for message in [plan.drawn_delays(), plan.assumption()]
-            .into_iter()
-            .flatten()
-        {
+        let law = plan.drawn_delays();
+        for message in [law.clone(), plan.assumption()].into_iter().flatten() {
             notices.push(FleetNotice {
                 line: line.line,
                 message,
@@ -271,6 +339,9 @@ fn read_starts(
         if stopped {
             break;
         }
+        if let Some(law) = law {
+            read.drawing.push(chance::Drawing { index, law, plan });
+        }
     }
     read
 }
@@ -289,38 +360,21 @@ impl ReadStarts {
             window,
             starts: Vec::new(),
             spans: Vec::new(),
-            running_changes: vec![0.0; minutes + 1],
-            starts_per_minute: vec![0; minutes],
+            tally: Tally::new(minutes),
             any_duration: false,
             stopped_at_line: None,
+            drawing: Vec::new(),
         }
     }
 
     /// Adds the starts `plan` places for `line`, the `index`-th of the
     /// fleet, and their runs. Returns whether [`MOST_STARTS`] stopped it.
     fn add(&mut self, index: usize, line: &FleetLine, plan: &LinePlan) -> bool {
-        let minutes = self.starts_per_minute.len();
         let before = self.starts.len();
         let stopped = plan.push_starts(self.window, &mut self.starts, MOST_STARTS);
         self.any_duration |= line.options.duration_seconds.is_some();
-        let duration = line
-            .options
-            .duration_seconds
-            .map(|seconds| seconds as i64 * MICROS_PER_SECOND);
-        let weight = line.options.weight;
-        for &at in &self.starts[before..] {
-            let since_from = at - self.window.from;
-            let first = (since_from / MICROS_PER_MINUTE) as usize;
-            // A run `[at, at + duration)` reaches into the minute holding
-            // its last microsecond, and no further.
-            let after_last = match duration {
-                Some(duration) => ((since_from + duration - 1) / MICROS_PER_MINUTE + 1) as usize,
-                None => first + 1,
-            };
-            self.starts_per_minute[first] += 1;
-            self.running_changes[first] += weight;
-            self.running_changes[after_last.min(minutes)] -= weight;
-        }
+        self.tally
+            .count(self.window.from, line, &self.starts[before..]);
         if self.starts.len() > before {
             self.spans.push((index, self.starts.len()));
         }

@@ -3,5 +3,6 @@
 
 mod expand;
 mod linear;
+mod paste;
 
-criterion::criterion_main!(expand::benches, linear::benches);
+criterion::criterion_main!(expand::benches, linear::benches, paste::benches);

@@ -30,7 +30,6 @@ use stampede_core::error::InvalidInput;
 use stampede_core::fleet_format::FleetFormat;
 use stampede_core::hash::farm_fingerprint32;
 
-use crate::chance::DrawnRange;
 use crate::cron::Horizon;
 use crate::fix::NightHours;
 use crate::import::InputAccount;
@@ -215,9 +214,9 @@ pub fn check(files: &[SourceFile], options: &CheckOptions) -> Result<CheckReport
         })
         .collect();
     let fleet = read::RepositoryFleet::of(&reads);
-    let expansion = crate::expand(&fleet.lines, options.from, options.horizon, options.seed)?;
-    let drawn = DrawnRange::of(&fleet.lines, options.from, options.horizon, options.seed);
-    let load = rules::Load::new(&expansion, drawn.as_ref());
+    let expansion =
+        crate::expand_with_draws(&fleet.lines, options.from, options.horizon, options.seed)?;
+    let load = rules::Load::new(&expansion, expansion.drawn.as_ref());
     let mut hits = Vec::new();
     for (index, read) in reads.iter().enumerate() {
         rules::per_line(index, read, options, &mut hits);
@@ -265,7 +264,7 @@ pub fn check(files: &[SourceFile], options: &CheckOptions) -> Result<CheckReport
         starts: expansion.starts.len(),
         busiest_minute: load.busiest(options.from),
         busiest_by_hour: load.busiest_by_hour(),
-        drawn: drawn.is_some(),
+        drawn: expansion.drawn.is_some(),
         findings,
         notices,
     })

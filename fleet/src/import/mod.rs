@@ -133,10 +133,7 @@ impl Imported {
         horizon: Horizon,
         seed: u64,
     ) -> Result<Expansion<'_>, InvalidInput> {
-        let mut expansion = crate::expand(&self.file.lines, from, horizon, seed)?;
-        expansion.notices.extend(self.notes.iter().cloned());
-        expansion.notices.sort_by_key(|notice| notice.line);
-        Ok(expansion)
+        Ok(self.with_notes(crate::expand(&self.file.lines, from, horizon, seed)?))
     }
 
     /// [`Self::expand`] with its range across draws of the delays drawn
@@ -148,9 +145,15 @@ impl Imported {
         horizon: Horizon,
         seed: u64,
     ) -> Result<Expansion<'_>, InvalidInput> {
-        let mut expansion = self.expand(from, horizon, seed)?;
-        expansion.drawn = crate::chance::DrawnRange::of(&self.file.lines, from, horizon, seed);
-        Ok(expansion)
+        let expansion = crate::expand_with_draws(&self.file.lines, from, horizon, seed)?;
+        Ok(self.with_notes(expansion))
+    }
+
+    /// `expansion` with the importer's notes among its notices, by line.
+    fn with_notes<'a>(&self, mut expansion: Expansion<'a>) -> Expansion<'a> {
+        expansion.notices.extend(self.notes.iter().cloned());
+        expansion.notices.sort_by_key(|notice| notice.line);
+        expansion
     }
 }
 

@@ -1,9 +1,11 @@
 //! The load across draws of random delays, held to the binomial law the
 //! draws follow, computed here without the crate.
 
+use proptest::prelude::*;
 use stampede_fleet::chance::{DRAWS, DrawnRange};
 use stampede_fleet::cron::Horizon;
 use stampede_fleet::file;
+use stampede_fleet::line::{FleetLine, LineOptions, System};
 
 /// Monday 2024-01-01 00:00 UTC.
 const MONDAY: i64 = 1_704_067_200;
@@ -128,4 +130,106 @@ fn apschedulers_jitter_is_drawn_anew_in_every_draw() {
         "{:?}",
         range.busiest
     );
+}
+
+/// Crontab lines and systemd timers, some drawing delays at run time and
+/// some not, and a line that does not read: system, spec and own option
+/// (`key=value`, or none).
+const KINDS: [(System, &str, &str); 8] = [
+    (System::Cron, "0 * * * *", ""),
+    (System::Cron, "*/20 2-4 * * *", ""),
+    (System::Cron, "30 3 * * *", "RANDOM_DELAY=90"),
+    (System::Jenkins, "H H * * *", ""),
+    (System::Systemd, "*-*-* 03:00:00", ""),
+    (System::Systemd, "*-*-* 03:00:00", "RandomizedDelaySec=5m"),
+    (System::Systemd, "hourly", "RandomizedDelaySec=20min"),
+    (System::Cron, "not cron", ""),
+];
+
+/// A line of [`KINDS`]: line numbers repeat and come out of order, as a
+/// timer on several machines gives them; durations and weights vary.
+fn fleet_line() -> impl Strategy<Value = FleetLine> {
+    (
+        1usize..8,
+        0..KINDS.len(),
+        prop::option::of(1u64..20_000),
+        prop_oneof![Just(1.0), 0.0f64..5.0],
+    )
+        .prop_map(|(line, kind, duration_seconds, weight)| {
+            kind_line(line, kind, duration_seconds, weight)
+        })
+}
+
+/// Line `line` of the fleet, of kind `kind` of [`KINDS`].
+fn kind_line(line: usize, kind: usize, duration_seconds: Option<u64>, weight: f64) -> FleetLine {
+    let (system, spec, own) = KINDS[kind];
+    FleetLine {
+        line,
+        system,
+        id: format!("job-{line}-{kind}.timer"),
+        spec: spec.to_string(),
+        options: LineOptions {
+            duration_seconds,
+            weight,
+            own: own
+                .split_once('=')
+                .map(|(key, value)| (key.to_string(), value.to_string()))
+                .into_iter()
+                .collect(),
+        },
+    }
+}
+
+/// A range's figures to the bit, so a sum taken in another order shows.
+fn bits(range: &Option<DrawnRange>) -> Vec<u64> {
+    let bands = range
+        .iter()
+        .flat_map(|range| std::iter::once(&range.starts).chain(&range.running));
+    bands
+        .flat_map(|band| [&band.p10, &band.p50, &band.p90])
+        .flatten()
+        .map(|value| value.to_bits())
+        .collect()
+}
+
+proptest! {
+    /// The range an expansion gives from the starts it placed, with only
+    /// the drawing lines placed again, is the range the lines give alone,
+    /// each line read afresh; and the expansion is the one without it.
+    #[test]
+    fn the_range_from_an_expansion_is_the_range_of_its_lines_alone(
+        lines in prop::collection::vec(fleet_line(), 0..12),
+        from in MONDAY..MONDAY + 7 * 86_400,
+        hours in 1u32..72,
+        seed in any::<u64>(),
+    ) {
+        let horizon = Horizon::hours(hours).unwrap();
+        let mut expansion = stampede_fleet::expand_with_draws(&lines, from, horizon, seed).unwrap();
+        let alone = DrawnRange::of(&lines, from, horizon, seed);
+        prop_assert_eq!(bits(&expansion.drawn), bits(&alone));
+        prop_assert_eq!(&expansion.drawn, &alone);
+        expansion.drawn = None;
+        prop_assert_eq!(expansion, stampede_fleet::expand(&lines, from, horizon, seed).unwrap());
+    }
+}
+
+#[test]
+fn the_kinds_draw_as_the_property_needs() {
+    // The property above compares something only if some kinds draw and
+    // some do not, and every kind but the last reads.
+    let lines: Vec<FleetLine> = (0..KINDS.len())
+        .map(|kind| kind_line(kind + 1, kind, None, 1.0))
+        .collect();
+    let day = Horizon::hours(24).unwrap();
+    let range = DrawnRange::of(&lines, MONDAY, day, 1).unwrap();
+    let drawing: Vec<usize> = range.lines.iter().map(|line| line.line).collect();
+    assert_eq!(drawing, [3, 6, 7]);
+    let expansion = stampede_fleet::expand(&lines, MONDAY, day, 1).unwrap();
+    let not_read: Vec<usize> = expansion
+        .notices
+        .iter()
+        .filter(|notice| notice.message.starts_with("not expanded"))
+        .map(|notice| notice.line)
+        .collect();
+    assert_eq!(not_read, [8]);
 }
