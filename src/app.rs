@@ -102,17 +102,11 @@ pub fn App() -> impl IntoView {
 #[component]
 fn NavLink(panel: Panel, current: Memo<Panel>, learning: Memo<Option<usize>>) -> impl IntoView {
     let store = Store::get();
-    let href = move || {
-        let mut state = store.state.get();
-        if state.learn_step.is_some() {
-            state = State {
-                seed: state.seed,
-                ..State::new(panel)
-            };
-        }
-        state.panel = panel;
-        format!("?{}", state.to_query())
-    };
+    let href = Memo::new(move |_| {
+        store
+            .state
+            .with(|state| format!("?{}", state.to_query_on(panel)))
+    });
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let new_tab = ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.button() != 0;
         if !new_tab {
@@ -138,10 +132,9 @@ fn NavLink(panel: Panel, current: Memo<Panel>, learning: Memo<Option<usize>>) ->
 fn LearnLink(current: Memo<Option<usize>>) -> impl IntoView {
     let store = Store::get();
     let first = &learn::STEPS[0];
-    let href = move || {
-        let seed = store.state.with(|state| state.seed);
-        format!("?{}", first.state(seed).to_query())
-    };
+    // Read again only when the seed changes, not at every step of a drag.
+    let seed = Memo::new(move |_| store.state.with(|state| state.seed));
+    let href = move || format!("?{}", first.state(seed.get()).to_query());
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let new_tab = ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.button() != 0;
         if !new_tab && current.get_untracked().is_none() {

@@ -279,26 +279,42 @@ impl State {
     /// The query string (without `?`) of a link to this state: every value,
     /// a long list cut to the first items that fit a link.
     pub fn to_query(&self) -> String {
-        self.query(false)
+        self.query(self.panel, self.learn_step, false)
     }
 
     /// The query string (without `?`) that restores this state exactly,
     /// lists whole, however long.
     pub fn to_full_query(&self) -> String {
-        self.query(true)
+        self.query(self.panel, self.learn_step, true)
     }
 
-    fn query(&self, whole_lists: bool) -> String {
+    /// The query string (without `?`) of a link from this state to `panel`:
+    /// its parameters as this state holds them, with the seed and the view
+    /// kept (but for a figure of another panel); from a Learn step, the
+    /// panel's defaults. Nothing of the state is copied, so
+    /// a page can keep a link to every panel current.
+    pub fn to_query_on(&self, panel: Panel) -> String {
+        if self.learn_step.is_some() {
+            return State {
+                seed: self.seed,
+                ..State::new(panel)
+            }
+            .to_query();
+        }
+        self.query(panel, None, false)
+    }
+
+    fn query(&self, panel: Panel, learn_step: Option<usize>, whole_lists: bool) -> String {
         let mut pairs: Vec<(&str, String)> = vec![(VERSION_KEY, VERSION.to_string())];
-        match self.learn_step {
+        match learn_step {
             Some(step) => pairs.extend([
                 (PANEL_KEY, LEARN_SLUG.to_string()),
                 (STEP_KEY, step.to_string()),
             ]),
-            None => pairs.push((PANEL_KEY, self.panel.slug().to_string())),
+            None => pairs.push((PANEL_KEY, panel.slug().to_string())),
         }
         pairs.push((SEED_KEY, self.seed.to_string()));
-        let params = self.params(self.panel);
+        let params = self.params(panel);
         for field in params.fields() {
             pairs.extend(params.value(field.key).map(|value| {
                 let value = if whole_lists {
@@ -315,7 +331,8 @@ impl State {
         if self.view.controls {
             pairs.push((CONTROLS_KEY, "1".into()));
         }
-        if let Some(figure) = self.view.figure {
+        // A figure is one panel's: a link to another shows all of its own.
+        if let Some(figure) = self.view.figure.filter(|_| panel == self.panel) {
             pairs.push((FIGURE_KEY, figure.slug.into()));
         }
         if self.view.theme != Theme::Auto {

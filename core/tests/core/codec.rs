@@ -88,6 +88,29 @@ proptest! {
     }
 
     #[test]
+    fn a_link_to_a_panel_keeps_its_values_and_the_seed(
+        state in any_state(),
+        to in any_panel(),
+        step in prop::option::of(1usize..4),
+    ) {
+        let mut state = state;
+        state.learn_step = step;
+        let query = state.to_query_on(to);
+        let (decoded, notices) = State::from_query(&query);
+        prop_assert!(notices.is_empty(), "{query}: {notices:?}");
+        prop_assert_eq!((decoded.panel, decoded.seed, decoded.learn_step), (to, state.seed, None));
+        // Out of Learn the panel's values are the state's; from a step, its defaults.
+        let expected = if step.is_some() { State::new(to) } else { state.clone() };
+        for field in decoded.params(to).fields() {
+            prop_assert_eq!(
+                decoded.params(to).value(field.key),
+                expected.params(to).value(field.key),
+                "{}", field.key
+            );
+        }
+    }
+
+    #[test]
     fn any_real_number_survives_the_round_trip(panel in any_panel(), index in 0usize..8, x in -1e7..1e7f64) {
         let mut state = State::new(panel);
         let Some(field) = state.params(panel).fields().get(index).copied() else { return Ok(()) };
