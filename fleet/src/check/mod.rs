@@ -216,7 +216,7 @@ pub fn check(files: &[SourceFile], options: &CheckOptions) -> Result<CheckReport
     let fleet = read::RepositoryFleet::of(&reads);
     let expansion =
         crate::expand_with_draws(&fleet.lines, options.from, options.horizon, options.seed)?;
-    let load = rules::Load::new(&expansion, expansion.drawn.as_ref());
+    let load = rules::Load::new(&expansion);
     let mut hits = Vec::new();
     for (index, read) in reads.iter().enumerate() {
         rules::per_line(index, read, options, &mut hits);

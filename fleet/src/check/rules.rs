@@ -19,7 +19,6 @@ use stampede_core::units::duration;
 use super::read::{FileRead, Hit, RepositoryFleet};
 use super::{CheckOptions, Rule, suggest};
 use crate::Expansion;
-use crate::chance::DrawnRange;
 use crate::cron::{DayRule, Horizon, Schedule};
 use crate::file::{FleetLine, System};
 use crate::plan::LinePlan;
@@ -39,8 +38,8 @@ pub struct Load {
 }
 
 impl Load {
-    pub fn new(expansion: &Expansion, drawn: Option<&DrawnRange>) -> Self {
-        match drawn {
+    pub fn new(expansion: &Expansion) -> Self {
+        match &expansion.drawn {
             Some(range) => Self {
                 starts: range.starts.p90.clone(),
                 running: range.running.as_ref().map(|band| band.p90.clone()),
