@@ -10,7 +10,7 @@
 use std::cell::{Cell, RefCell};
 use std::time::Duration;
 
-use leptos::prelude::set_timeout;
+use leptos::prelude::{ArcRwSignal, Get, GetUntracked, Set, set_timeout};
 use wasm_bindgen::prelude::*;
 
 /// How long the address bar waits after the last change: a dragged slider
@@ -190,17 +190,40 @@ pub fn remove_skeleton() {
     }
 }
 
+/// How long the opening waits at most for an idle moment: a page kept busy
+/// (a run playing) still renders its lower blocks within this.
+const OPENING_LIMIT: Duration = Duration::from_millis(1000);
+
+thread_local! {
+    /// Whether the opening has ended ([`end_opening`]).
+    static OPENED: ArcRwSignal<bool> = ArcRwSignal::new(false);
+}
+
 /// Ends the page's opening: index.html marks the root `data-opening`, and
 /// until then the style sheet leaves the blocks below the first screen
-/// unrendered. Called once the app is mounted, it waits for the first idle
-/// moment, which comes after the first picture is on screen; from then the
-/// whole page renders, so a print or a capture of the full page has it all.
+/// unrendered, and the parts a panel builds [`opened`] wait. Called once
+/// the app is mounted, it waits for the first idle moment, which comes
+/// after the first picture is on screen, or [`OPENING_LIMIT`]; from then
+/// the whole page renders, so a print or a capture of the full page has
+/// it all.
 pub fn end_opening() {
-    leptos::prelude::request_idle_callback(|| {
+    let end = || {
+        if OPENED.with(|opened| opened.get_untracked()) {
+            return;
+        }
         if let Some(root) = window().document().and_then(|d| d.document_element()) {
             let _ = root.remove_attribute("data-opening");
         }
-    });
+        OPENED.with(|opened| opened.set(true));
+    };
+    leptos::prelude::request_idle_callback(end);
+    set_timeout(end, OPENING_LIMIT);
+}
+
+/// Whether the page's opening has ended, tracked: the parts below the
+/// first screen are built once it has.
+pub fn opened() -> bool {
+    OPENED.with(|opened| opened.get())
 }
 
 /// Shows a visible error with a way back to the defaults. Used by the panic

@@ -14,7 +14,7 @@ use stampede_core::panels::backoff::BackoffPanel;
 use stampede_core::panels::snippet;
 use stampede_core::units::{count, duration, significant};
 
-use super::{Caption, ChartBlock, Computed, PanelUi, ready_when_idle, use_it};
+use super::{Caption, ChartBlock, Computed, PanelUi, below_first_screen, ready_when_idle, use_it};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
 use crate::store::Store;
 
@@ -110,7 +110,7 @@ fn figure() -> impl IntoView {
         {verdict(computed)}
         {computed.key_numbers(numbers_beside_the_verdict)}
         {waits_block(params, waits)}
-        {totals_block(run)}
+        {below_first_screen(move || totals_block(run))}
         {use_it(move || params.with(snippet::backoff::snippets))}
     }
 }

@@ -22,7 +22,7 @@ use stampede_fleet::panel::{CapacityLoad, FleetFix, FleetProbe, FleetRead};
 
 use self::heat_canvas::HeatCanvas;
 use self::heatmap::Grid;
-use super::{Caption, ChartBlock, PanelUi, Showing, with_code};
+use super::{Caption, ChartBlock, PanelUi, Showing, below_first_screen, with_code};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
 use crate::fleet_worker::{self, Reply, Source};
 use crate::store::{Arrivals, Store};
@@ -365,7 +365,7 @@ fn figure() -> impl IntoView {
         {heatmap_block(fleet, heat)}
         {key_numbers(fleet)}
         {concurrency_block(fleet, concurrency)}
-        {fix::fix_block(fleet, before_canvas, after_canvas)}
+        {below_first_screen(move || fix::fix_block(fleet, before_canvas, after_canvas))}
     }
 }
 

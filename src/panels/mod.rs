@@ -14,6 +14,7 @@ mod queue;
 mod slots;
 mod upload;
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -39,6 +40,7 @@ use stampede_core::panels::{Figure, KEY_NUMBERS, Panel};
 use stampede_core::speedup::Speedup;
 
 use self::chart_block::{Caption, ChartBlock};
+use crate::browser;
 use crate::controls::{Controls, ControlsSheet};
 use crate::notices::NoticeSummary;
 use crate::share::Toolbar;
@@ -83,12 +85,12 @@ pub fn PanelView(panel: Panel) -> impl IntoView {
                 <ControlsSheet panel leave_out />
                 {figures(figure)}
             </div>
-            {explanation.map(|explanation| view! {
+            {explanation.map(|explanation| below_first_screen(move || view! {
                 <details class="how-it-works" open>
                     <summary>"How it works"</summary>
                     <div class="explain-block">{explanation}</div>
                 </details>
-            })}
+            }))}
         }
     });
     view! {
@@ -103,6 +105,32 @@ pub fn PanelView(panel: Panel) -> impl IntoView {
         </section>
     }
     .into_any()
+}
+
+/// A part of the full panel below its first screen, built once the page's
+/// opening has ended ([`after_opening`]); at once where it is the page's
+/// figure (an embed of one figure, a Learn step).
+fn below_first_screen<V: IntoView + 'static>(part: impl FnOnce() -> V + 'static) -> AnyView {
+    if Showing::get().single() {
+        part().into_any()
+    } else {
+        after_opening(part).into_any()
+    }
+}
+
+/// `part`, built once the page's opening has ended ([`browser::opened`]):
+/// a part below the first screen stays out of the work before the first
+/// picture, and its code is not compiled until then. Later pages of the
+/// same visit build it at once.
+fn after_opening<V: IntoView + 'static>(part: impl FnOnce() -> V + 'static) -> impl IntoView {
+    let part = SendWrapper::new(Cell::new(Some(part)));
+    // `opened` turns true once, so this runs at most twice; the part reads
+    // the store as its own views do, not as this closure's dependencies.
+    move || {
+        browser::opened()
+            .then(|| Cell::take(&part).map(|part| untrack(|| part().into_any())))
+            .flatten()
+    }
 }
 
 /// What a panel shows while its code is fetched: the skeleton's figures,
@@ -541,7 +569,9 @@ fn Presets(panel: Panel) -> impl IntoView {
 /// "Use it in your stack": the snippets core writes for the current
 /// parameters, one system at a time, each with its note and a copy button.
 fn use_it(snippets: impl Fn() -> Vec<Snippet> + Copy + Send + Sync + 'static) -> impl IntoView {
-    Showing::get().tools().then(|| snippets_view(snippets))
+    Showing::get()
+        .tools()
+        .then(|| below_first_screen(move || snippets_view(snippets)))
 }
 
 fn snippets_view(

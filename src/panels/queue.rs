@@ -25,7 +25,9 @@ use stampede_core::queue::{self, Lane, QueueParams, QueueRun};
 use stampede_core::sim::SimRun;
 use stampede_core::units::{count, duration};
 
-use super::{Caption, ChartBlock, PanelUi, Showing, key_numbers, ready_when_idle};
+use super::{
+    Caption, ChartBlock, PanelUi, Showing, below_first_screen, key_numbers, ready_when_idle,
+};
 use crate::browser;
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot};
 use crate::playback::{PlaybackControls, Playhead};
@@ -273,8 +275,8 @@ fn figure() -> impl IntoView {
             label=|s| describe_lanes(s, "the most jobs waiting at once", |r| count(r.summary.max_queue_depth))
         />
         {numbers(shown, params)}
-        {showing.tools().then(|| view! { <SummaryTable shown /> })}
-        {replications.then(|| view! { <replication::ReplicationView /> })}
+        {showing.tools().then(|| below_first_screen(move || view! { <SummaryTable shown /> }))}
+        {replications.then(|| below_first_screen(|| view! { <replication::ReplicationView /> }))}
         <LaneChart
             figure=panels::queue::BUSY
             canvas_id="queue-busy"
@@ -312,8 +314,8 @@ fn figure() -> impl IntoView {
                 "Download the series (CSV)"
             </button>
         </div>
-        {showing.tools().then(|| view! { <scheduler::EventSchedulerView /> })}
-        {imported::view()}
+        {showing.tools().then(|| below_first_screen(|| view! { <scheduler::EventSchedulerView /> }))}
+        {below_first_screen(imported::view)}
     }
 }
 
