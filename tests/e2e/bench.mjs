@@ -9,8 +9,9 @@
 //   with the worst p95 (each run's p95 is listed beside it).
 // - first chart: per panel, from navigation (performance.now() counts
 //   from it) to the first frame in which a chart of #figure is not blank;
-//   the median of LOADS fresh loads. The server sends no-store, so every
-//   load downloads and compiles the wasm again. The page itself reports
+//   the median of LOADS fresh loads (9), one of each panel in turn. The
+//   server sends no-store, so every load downloads and compiles the wasm
+//   again. The page itself reports
 //   the frame (helpers.mjs, firstPaintTimes), so no script of Playwright's
 //   runs in it while it loads.
 // - first paint: the first contentful paint (index.html's skeleton) over
@@ -67,7 +68,7 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const DIST = path.resolve(process.argv[2] ?? path.join(REPO, 'dist'));
 const MOVES = Number(process.env.BENCH_MOVES ?? 50);
 const DRAG_RUNS = Math.max(1, Number(process.env.BENCH_DRAG_RUNS ?? 1));
-const LOADS = Number(process.env.BENCH_LOADS ?? 3);
+const LOADS = Number(process.env.BENCH_LOADS ?? 9);
 const WEEK_RUNS = Number(process.env.BENCH_WEEK_RUNS ?? 3);
 const SLOW_LOADS = Number(process.env.BENCH_SLOW_LOADS ?? 3);
 const FLEET_PASTES = Number(process.env.BENCH_FLEET_PASTES ?? 3);
@@ -147,6 +148,29 @@ async function main() {
 
   const result = { moves: MOVES, loads: LOADS, drag: {}, first_chart_ms: {}, week_run: null, errors };
 
+  // The loads come first, in the browser as launched: after the drags it
+  // still winds down their pages and workers. Round by round, one load of
+  // each panel, so a slow spell of the machine weighs on every panel alike
+  // rather than on whichever loaded then.
+  const firstPaints = [];
+  const firstCharts = new Map(DRAGGED.map(([slug]) => [slug, []]));
+  for (let i = 0; i < LOADS; i++) {
+    for (const [slug, samples] of firstCharts) {
+      const times = await firstPaintTimes(browser, `${BASE}?v=1&p=${slug}&s=1`);
+      samples.push(times.firstChart);
+      firstPaints.push(times.firstPaint);
+    }
+  }
+  for (const [slug, samples] of firstCharts) {
+    if (!samples.length) continue;
+    result.first_chart_ms[slug] = { median: median(samples), samples };
+    console.error(`bench: ${slug} first chart: ${JSON.stringify(result.first_chart_ms[slug])}`);
+  }
+  if (firstPaints.length) {
+    result.first_paint_ms = { median: median(firstPaints), samples: firstPaints };
+    console.error(`bench: first paint: ${JSON.stringify(result.first_paint_ms)}`);
+  }
+
   for (const [slug, key] of DRAGGED) {
     // DRAG_RUNS drags, each on a fresh page; the one with the worst p95 is kept.
     const runs = [];
@@ -171,22 +195,6 @@ async function main() {
   }
 
 
-  const firstPaints = [];
-  for (const [slug] of DRAGGED) {
-    const samples = [];
-    for (let i = 0; i < LOADS; i++) {
-      const times = await firstPaintTimes(browser, `${BASE}?v=1&p=${slug}&s=1`);
-      samples.push(times.firstChart);
-      firstPaints.push(times.firstPaint);
-    }
-    if (!samples.length) continue;
-    result.first_chart_ms[slug] = { median: median(samples), samples };
-    console.error(`bench: ${slug} first chart: ${JSON.stringify(result.first_chart_ms[slug])}`);
-  }
-  if (firstPaints.length) {
-    result.first_paint_ms = { median: median(firstPaints), samples: firstPaints };
-    console.error(`bench: first paint: ${JSON.stringify(result.first_paint_ms)}`);
-  }
   const slowSamples = [];
   for (let i = 0; i < SLOW_LOADS; i++) {
     slowSamples.push((await firstPaintTimes(browser, `${BASE}?v=1&p=jitter&s=1`, { slow: true })).firstChart);
