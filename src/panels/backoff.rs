@@ -109,8 +109,10 @@ fn figure() -> impl IntoView {
         {calls_block(computed, calls)}
         {verdict(computed)}
         {computed.key_numbers(numbers_beside_the_verdict)}
-        {waits_block(params, waits)}
-        {below_first_screen(move || totals_block(run))}
+        {below_first_screen(move || view! {
+            {waits_block(params, waits)}
+            {totals_block(run)}
+        })}
         {use_it(move || params.with(snippet::backoff::snippets))}
     }
 }

@@ -364,8 +364,10 @@ fn figure() -> impl IntoView {
         {status_line(fleet)}
         {heatmap_block(fleet, heat)}
         {key_numbers(fleet)}
-        {concurrency_block(fleet, concurrency)}
-        {below_first_screen(move || fix::fix_block(fleet, before_canvas, after_canvas))}
+        {below_first_screen(move || view! {
+            {concurrency_block(fleet, concurrency)}
+            {fix::fix_block(fleet, before_canvas, after_canvas)}
+        })}
     }
 }
 

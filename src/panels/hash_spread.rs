@@ -7,7 +7,7 @@ use stampede_core::panels::hash_spread::HashSpreadPanel;
 use stampede_core::panels::snippet;
 use stampede_core::units::{count, significant};
 
-use super::{Caption, ChartBlock, Computed, PanelUi, use_it};
+use super::{Caption, ChartBlock, Computed, PanelUi, below_first_screen, use_it};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot, number_tick};
 
 impl PanelUi for HashSpreadPanel {
@@ -90,7 +90,7 @@ fn figure() -> impl IntoView {
     view! {
         {strip_block(computed, strips)}
         {computed.key_numbers(panels::hash_spread::key_numbers)}
-        {buckets_block(computed, [buckets, buckets2])}
+        {below_first_screen(move || buckets_block(computed, [buckets, buckets2]))}
         {use_it(move || params.with(snippet::hash::snippets))}
     }
 }

@@ -7,7 +7,7 @@ use stampede_core::panels::jitter::JitterPanel;
 use stampede_core::panels::snippet;
 use stampede_core::units::{count, significant};
 
-use super::{Caption, ChartBlock, Computed, PanelUi, use_it};
+use super::{Caption, ChartBlock, Computed, PanelUi, below_first_screen, use_it};
 use crate::chart::{self, Area, ChartCanvas, Drawn, Ink, Layer, Pen, Plot};
 use crate::store::Store;
 
@@ -104,7 +104,7 @@ fn figure() -> impl IntoView {
         {arrivals_block(computed, arrivals)}
         {window_answer(computed)}
         {computed.key_numbers(panels::jitter::key_numbers)}
-        {completion_block(params, completion)}
+        {below_first_screen(move || completion_block(params, completion))}
         {use_it(move || params.with(snippet::jitter::snippets))}
     }
 }

@@ -6,7 +6,7 @@ use stampede_core::panels::poisson::PoissonPanel;
 use stampede_core::poisson::{self, BucketOutcome, PoissonParams, PoissonRun, Tenant};
 use stampede_core::units::{self, SECONDS_PER_DAY, clock, count, duration, rate};
 
-use super::{Caption, ChartBlock, Computed, PanelUi};
+use super::{Caption, ChartBlock, Computed, PanelUi, below_first_screen};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot, number_tick};
 
 impl PanelUi for PoissonPanel {
@@ -83,9 +83,11 @@ fn figure() -> impl IntoView {
     view! {
         {timeline_block(computed, timeline)}
         {computed.key_numbers(panels::poisson::key_numbers)}
-        {gaps_block(computed, gaps)}
-        {hours_block(computed, hours)}
-        {move || bucket().map(bucket_block)}
+        {below_first_screen(move || view! {
+            {gaps_block(computed, gaps)}
+            {hours_block(computed, hours)}
+            {move || bucket().map(bucket_block)}
+        })}
     }
 }
 

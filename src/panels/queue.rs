@@ -275,47 +275,49 @@ fn figure() -> impl IntoView {
             label=|s| describe_lanes(s, "the most jobs waiting at once", |r| count(r.summary.max_queue_depth))
         />
         {numbers(shown, params)}
-        {showing.tools().then(|| below_first_screen(move || view! { <SummaryTable shown /> }))}
-        {replications.then(|| below_first_screen(|| view! { <replication::ReplicationView /> }))}
-        <LaneChart
-            figure=panels::queue::BUSY
-            canvas_id="queue-busy"
-            caption="Busy workers averaged over each bin, one strip per lane; the thin line is the workers ready."
-            canvas=charts.busy
-            shown
-            label=|s| describe_lanes(s, "utilization", |r| percent(r.summary.utilization))
-        />
-        <LaneChart
-            figure=panels::queue::INGRESS
-            canvas_id="queue-ingress"
-            caption="Jobs enqueued in each bin, one strip per lane, each on its own scale."
-            canvas=charts.ingress
-            shown
-            label=|s| describe_lanes(s, "jobs enqueued", |r| count(r.summary.jobs_enqueued))
-        />
-        <LaneChart
-            figure=panels::queue::WAITS
-            canvas_id="queue-waits"
-            caption="How long jobs waited from falling due to starting, over the whole run, or to its end for a job never started; each strip on its own scale."
-            canvas=charts.waits
-            shown
-            label=|s| describe_lanes(s, "p95 wait", |r| percentile_value(&r.summary, r.summary.p95_wait_s))
-        />
-        <LaneChart
-            figure=panels::queue::GAPS
-            canvas_id="queue-gaps"
-            caption="From one finished sync of an account to its next, over the whole run; a lane that keeps its cycle peaks at C."
-            canvas=charts.gaps
-            shown
-            label=|s| describe_lanes(s, "longest time between syncs", |r| duration(r.summary.max_sync_interval_s))
-        />
-        <div class="queue-export">
-            <button type="button" id="queue-csv" on:click=move |_| save_csv(shown)>
-                "Download the series (CSV)"
-            </button>
-        </div>
-        {showing.tools().then(|| below_first_screen(|| view! { <scheduler::EventSchedulerView /> }))}
-        {below_first_screen(imported::view)}
+        {below_first_screen(move || view! {
+            {showing.tools().then(|| view! { <SummaryTable shown /> })}
+            {replications.then(|| view! { <replication::ReplicationView /> })}
+            <LaneChart
+                figure=panels::queue::BUSY
+                canvas_id="queue-busy"
+                caption="Busy workers averaged over each bin, one strip per lane; the thin line is the workers ready."
+                canvas=charts.busy
+                shown
+                label=|s| describe_lanes(s, "utilization", |r| percent(r.summary.utilization))
+            />
+            <LaneChart
+                figure=panels::queue::INGRESS
+                canvas_id="queue-ingress"
+                caption="Jobs enqueued in each bin, one strip per lane, each on its own scale."
+                canvas=charts.ingress
+                shown
+                label=|s| describe_lanes(s, "jobs enqueued", |r| count(r.summary.jobs_enqueued))
+            />
+            <LaneChart
+                figure=panels::queue::WAITS
+                canvas_id="queue-waits"
+                caption="How long jobs waited from falling due to starting, over the whole run, or to its end for a job never started; each strip on its own scale."
+                canvas=charts.waits
+                shown
+                label=|s| describe_lanes(s, "p95 wait", |r| percentile_value(&r.summary, r.summary.p95_wait_s))
+            />
+            <LaneChart
+                figure=panels::queue::GAPS
+                canvas_id="queue-gaps"
+                caption="From one finished sync of an account to its next, over the whole run; a lane that keeps its cycle peaks at C."
+                canvas=charts.gaps
+                shown
+                label=|s| describe_lanes(s, "longest time between syncs", |r| duration(r.summary.max_sync_interval_s))
+            />
+            <div class="queue-export">
+                <button type="button" id="queue-csv" on:click=move |_| save_csv(shown)>
+                    "Download the series (CSV)"
+                </button>
+            </div>
+            {showing.tools().then(|| view! { <scheduler::EventSchedulerView /> })}
+            {imported::view()}
+        })}
     }
 }
 

@@ -12,7 +12,7 @@ use stampede_core::panels::snippet;
 use stampede_core::slots::{self, SlotRun};
 use stampede_core::units::{count, counted, duration, significant};
 
-use super::{Caption, ChartBlock, Computed, PanelUi, use_it};
+use super::{Caption, ChartBlock, Computed, PanelUi, below_first_screen, use_it};
 use crate::chart::{self, ChartCanvas, Ink, Layer, Plot, number_tick};
 use crate::playback::{PlaybackControls, Playhead};
 
@@ -119,8 +119,10 @@ fn figure() -> impl IntoView {
     view! {
         {ring_block(ring)}
         {computed.key_numbers(panels::slots::key_numbers)}
-        {ingress_block(run, ingress)}
-        {costs_block(run, costs)}
+        {below_first_screen(move || view! {
+            {ingress_block(run, ingress)}
+            {costs_block(run, costs)}
+        })}
         {use_it(move || computed.params.with(snippet::slots::snippets))}
     }
 }
