@@ -292,7 +292,7 @@ pub fn key_numbers(params: &JitterParams, run: &JitterRun) -> Vec<KeyNumber> {
 fn fit_number(fit: &WindowFit, min_delay: f64) -> KeyNumber {
     let value = match (fit.window_seconds, fit.max_delay) {
         (Some(window), Some(max_delay)) => format!(
-            "{} on {} of nights (min {} to max {} min)",
+            "{} on {} of nights (delays from {} to {} min)",
             duration(window),
             percent(fit.confidence),
             min_delay,

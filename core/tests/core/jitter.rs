@@ -321,7 +321,7 @@ fn the_fit_card_states_the_window_the_floor_and_one_night() {
     let window = result.window_fit;
     assert_eq!(
         fit.value,
-        "2 min 48 s on 95 % of nights (min 0 to max 2.8 min)"
+        "2 min 48 s on 95 % of nights (delays from 0 to 2.8 min)"
     );
     assert_eq!(window.window_seconds, Some(168.0));
     assert_eq!(
