@@ -30,9 +30,9 @@ use crate::store::{Arrivals, Store};
 use explain::explanation;
 
 impl PanelUi for FleetPanel {
-    /// The sample (above the paste box) and the change (in the stability
-    /// figure).
-    const OWN_CONTROLS: &'static [&'static str] = &["smp", "chg"];
+    /// The sample and the format (above the paste box), and the change (in
+    /// the stability figure).
+    const OWN_CONTROLS: &'static [&'static str] = &["smp", "fmt", "chg"];
 
     fn explanation() -> impl IntoView + 'static {
         explanation()

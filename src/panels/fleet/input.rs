@@ -250,8 +250,10 @@ fn format_picker() -> impl IntoView {
     view! {
         <label class="fleet-format">
             "Read as "
+            // The id the controls' sheet gives a field, so that a notice
+            // about the format links here.
             <select
-                id="fleet-format"
+                id="f-fmt"
                 on:change=move |ev| {
                     crate::chart::mark_change();
                     store.set("fmt", &event_target_value(&ev));
