@@ -108,29 +108,23 @@ pub fn PanelView(panel: Panel) -> impl IntoView {
 }
 
 /// A part of the full panel below its first screen, built once the page's
-/// opening has ended ([`after_opening`]); at once where it is the page's
-/// figure (an embed of one figure, a Learn step).
+/// opening has ended ([`browser::opened`]), so that it stays out of the
+/// work before the first picture and its code is not compiled until then;
+/// later pages of the same visit build it at once. Where it is the page's
+/// figure (an embed of one figure, a Learn step) it is built at once.
 fn below_first_screen<V: IntoView + 'static>(part: impl FnOnce() -> V + 'static) -> AnyView {
     if Showing::get().single() {
-        part().into_any()
-    } else {
-        after_opening(part).into_any()
+        return part().into_any();
     }
-}
-
-/// `part`, built once the page's opening has ended ([`browser::opened`]):
-/// a part below the first screen stays out of the work before the first
-/// picture, and its code is not compiled until then. Later pages of the
-/// same visit build it at once.
-fn after_opening<V: IntoView + 'static>(part: impl FnOnce() -> V + 'static) -> impl IntoView {
     let part = SendWrapper::new(Cell::new(Some(part)));
     // `opened` turns true once, so this runs at most twice; the part reads
     // the store as its own views do, not as this closure's dependencies.
-    move || {
+    (move || {
         browser::opened()
             .then(|| Cell::take(&part).map(|part| untrack(|| part().into_any())))
             .flatten()
-    }
+    })
+    .into_any()
 }
 
 /// What a panel shows while its code is fetched: the skeleton's figures,
