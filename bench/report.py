@@ -41,6 +41,12 @@ SLOW_FIRST_CHART_BUDGET_MS = 4000.0
 # drawn: a crontab, and a paste mixing a crontab, Jenkinsfiles, timers and
 # CronJobs.
 FLEET_PASTE_BUDGET_MS = 200.0
+# A sample picked while the Fleet's worker is busy: a fresh worker answers.
+FLEET_BUSY_SAMPLE_BUDGET_MS = 1000.0
+# 100,000 garbage lines pasted into the Fleet: the tab never stalls for
+# more than a quarter second, and answers at once when the paste is read.
+GARBAGE_FRAME_BUDGET_MS = 250.0
+GARBAGE_ANSWER_BUDGET_MS = 100.0
 # The Queue's defaults run under 20 seeds in its worker (1.9M jobs).
 REPLICATE_BUDGET_MS = 1500.0
 # A million arrivals read in the Queue's worker.
@@ -141,6 +147,7 @@ def budgets(report):
             lambda f: f"mixed fleet paste of {f['lines']:,} lines to drawn",
             FLEET_PASTE_BUDGET_MS,
         ),
+        ("fleet_busy_sample", lambda f: "fleet sample picked while its worker is busy", FLEET_BUSY_SAMPLE_BUDGET_MS),
         ("replicate", lambda f: f"Queue replicate ×{f['runs']} to done", REPLICATE_BUDGET_MS),
         ("arrivals_read", lambda f: f"{f['rows']:,} arrivals read in the worker", ARRIVALS_READ_BUDGET_MS),
     ):
@@ -148,6 +155,19 @@ def budgets(report):
         if figure:
             median = figure["median_ms"]
             checks.append((what(figure), f"{median:.0f} ms", f"≤ {limit:g} ms", median <= limit))
+    garbage = browser.get("fleet_garbage_paste")
+    if garbage:
+        for key, what, limit in (
+            ("longest_frame_ms", "longest frame", GARBAGE_FRAME_BUDGET_MS),
+            ("answer_ms", "page's answer after it", GARBAGE_ANSWER_BUDGET_MS),
+            ("paging_longest_frame_ms", "longest frame listing more skipped lines", GARBAGE_FRAME_BUDGET_MS),
+        ):
+            checks.append((
+                f"fleet paste of {garbage['lines']:,} garbage lines, {what}",
+                f"{garbage[key]:.0f} ms",
+                f"≤ {limit:g} ms",
+                garbage[key] <= limit,
+            ))
     check = report.get("check")
     if check:
         median = check["median_ms"]
@@ -233,6 +253,24 @@ def markdown(report, checks):
             lines.append(
                 f"| Fleet: {paste['lines']:,}-line {words} to drawn (median of {len(paste['samples_ms'])}) "
                 f"| {paste['median_ms']:.0f} ms | {limit} {'pass' if passed else '**FAIL**'} |"
+            )
+    busy = browser.get("fleet_busy_sample")
+    if busy:
+        _, limit, passed = by_name["fleet sample picked while its worker is busy"]
+        lines.append(
+            f"| Fleet: a sample picked while its worker is busy, click to drawn "
+            f"(median of {len(busy['samples_ms'])}) | {busy['median_ms']:.0f} ms | {limit} {'pass' if passed else '**FAIL**'} |"
+        )
+    if garbage := browser.get("fleet_garbage_paste"):
+        for key, what in (
+            ("longest_frame_ms", "longest frame"),
+            ("answer_ms", "page's answer after it"),
+            ("paging_longest_frame_ms", "longest frame listing more skipped lines"),
+        ):
+            _, limit, passed = by_name[f"fleet paste of {garbage['lines']:,} garbage lines, {what}"]
+            lines.append(
+                f"| Fleet: {garbage['lines']:,} garbage lines pasted, {what} (worst of {len(garbage['runs'])}) "
+                f"| {garbage[key]:.0f} ms | {limit} {'pass' if passed else '**FAIL**'} |"
             )
     replicate = browser.get("replicate")
     if replicate:

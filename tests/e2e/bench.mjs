@@ -38,6 +38,14 @@
 //   in the fleet worker, then drawn); the median of FLEET_PASTES pastes,
 //   each of a different text so the worker's cache cannot answer.
 //
+// - fleet busy: a sample picked while the Fleet's worker is held on the
+//   reader's own fleet (`debug=stall`), from the click to the sample's
+//   figures (a fresh worker answers); the median of FLEET_PASTES. And a
+//   paste of 100,000 garbage lines: the longest gap between frames from
+//   the paste until its skipped lines are listed, the time the page then
+//   takes to answer a script, and the longest gap while the next page of
+//   skipped lines is shown; the worst of FLEET_PASTES.
+//
 // - arrivals read: a million arrivals chosen as a file in the Queue panel,
 //   read in the Queue's worker (tests/e2e/arrivals.mjs); the median of
 //   ARRIVAL_READS reads. Then "Replicate ×20" of a bursty day of about
@@ -58,10 +66,16 @@ import {
   DRAGGED as E2E_DRAGGED,
   PREFIX,
   SLOW_DEVICE,
+  countTakenRequests,
   dragSlider,
   firstPaintTimes,
+  fleetSettled,
+  fragmentOf,
+  pasteInto,
   percentile,
+  serviceWorkerReady,
   startServer,
+  watchFrames,
 } from './helpers.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -349,6 +363,26 @@ async function main() {
     result.fleet_mixed_paste = { lines: mixedLines, median_ms: median(mixedSamples), samples_ms: mixedSamples };
   }
 
+  const busySamples = [];
+  const garbage = [];
+  for (let i = 0; i < FLEET_PASTES; i++) {
+    busySamples.push(await busySampleMs(newPage, BASE));
+    console.error(`bench: a sample picked while the fleet worker is busy answered in ${busySamples.at(-1).toFixed(0)} ms`);
+    garbage.push(await garbagePaste(newPage, BASE));
+    console.error(`bench: 100,000 garbage lines pasted: ${JSON.stringify(garbage.at(-1))}`);
+  }
+  if (busySamples.length) {
+    result.fleet_busy_sample = { median_ms: median(busySamples), samples_ms: busySamples };
+    const worst = (key) => Math.max(...garbage.map((run) => run[key]));
+    result.fleet_garbage_paste = {
+      lines: GARBAGE_LINES,
+      longest_frame_ms: worst('longestFrame'),
+      answer_ms: worst('answer'),
+      paging_longest_frame_ms: worst('pagingLongestFrame'),
+      runs: garbage,
+    };
+  }
+
   const arrivalSamples = await arrivalsParseMs(browser, BASE, ARRIVAL_READS);
   if (arrivalSamples.length) {
     result.arrivals_read = { rows: ARRIVAL_ROWS, median_ms: median(arrivalSamples), samples_ms: arrivalSamples };
@@ -364,6 +398,67 @@ async function main() {
   await browser.close();
   server.close();
   console.log(JSON.stringify(result));
+}
+
+/**
+ * From the click on a sample, while the Fleet's worker is held on the
+ * reader's own fleet, to the frame after the sample's summary: the page
+ * starts a fresh worker rather than wait.
+ */
+async function busySampleMs(newPage, base) {
+  const page = await newPage();
+  await countTakenRequests(page);
+  const fragment = fragmentOf('cron\tnightly\t0 2 * * *\n');
+  await page.goto(`${base}?v=1&p=fleet&smp=own&debug=stall#${fragment}`);
+  await page.waitForFunction(() => window.__fleetTaken > 0);
+  await page.waitForSelector('#fleet-status[data-status="working"]', { state: 'attached' });
+  const ms = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        let clicked;
+        const observer = new MutationObserver(() => {
+          if (document.getElementById('fleet-status')?.dataset.status === 'idle') {
+            observer.disconnect();
+            requestAnimationFrame(() => resolve(performance.now() - clicked));
+          }
+        });
+        observer.observe(document.body, { attributes: true, subtree: true, attributeFilter: ['data-status'] });
+        clicked = performance.now();
+        document.querySelector('button[data-sample="jenkins-h"]').click();
+      }),
+  );
+  await page.context().close();
+  return ms;
+}
+
+const GARBAGE_LINES = 100_000;
+
+/**
+ * A paste of GARBAGE_LINES short lines none of which is a schedule: the
+ * longest frame until the skipped lines are listed, how long the page then
+ * takes to answer, and the longest frame while it shows the next page of them.
+ */
+async function garbagePaste(newPage, base) {
+  const page = await newPage();
+  await page.goto(`${base}?v=1&p=fleet`);
+  await fleetSettled(page);
+  // The service worker's download of the build ends first, so the frames are the paste's.
+  await serviceWorkerReady(page);
+  const text = Array.from({ length: GARBAGE_LINES }, (_, i) => `x ${i}`).join('\n');
+  const stop = await watchFrames(page);
+  await pasteInto(page, '#fleet-text', text);
+  await fleetSettled(page, 30_000);
+  await page.waitForSelector('#skipped-lines li');
+  const asked = Date.now();
+  await page.evaluate(() => 1);
+  const answer = Date.now() - asked;
+  const { longest: longestFrame } = await stop();
+  const stopPaging = await watchFrames(page);
+  await page.click('#show-skipped');
+  await page.waitForFunction(() => document.querySelectorAll('#skipped-lines li').length > 20);
+  const { longest: pagingLongestFrame } = await stopPaging();
+  await page.context().close();
+  return { longestFrame, answer, pagingLongestFrame };
 }
 
 await main();

@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { deflateRawSync } from 'node:zlib';
 import { startStaticServer } from '../../scripts/static-server.mjs';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -240,6 +241,56 @@ export async function dragSlider(page, key, { moves, span }) {
   await chartsCaughtUp(page);
   const updates = await page.evaluate(() => window.__updates.filter(Number.isFinite));
   return updates.sort((a, b) => a - b);
+}
+
+// --- The Fleet's worker ----------------------------------------------------------
+
+/** The link fragment (without `#`) that carries `text`, as core's `link::encode` writes it. */
+export const fragmentOf = (text) => `1${deflateRawSync(text, { level: 9 }).toString('base64url')}`;
+
+/**
+ * Counts, in `window.__fleetTaken`, the requests the page's fleet workers
+ * say they took: once a request is taken, the worker is on it.
+ */
+export const countTakenRequests = (page) =>
+  page.addInitScript(() => {
+    window.__fleetTaken = 0;
+    const Native = window.Worker;
+    window.Worker = class extends Native {
+      constructor(...args) {
+        super(...args);
+        // The worker's `Message::Taken` (src/messages/fleet.rs), whose
+        // postcard bytes start with its variant's index, 1.
+        this.addEventListener('message', (event) => {
+          if (event.data instanceof Uint8Array && event.data[0] === 1) window.__fleetTaken++;
+        });
+      }
+    };
+  });
+
+/**
+ * Starts recording the gaps between animation frames in the page; the
+ * returned function stops and gives the longest gap in ms and how many
+ * frames were drawn.
+ */
+export async function watchFrames(page) {
+  await page.evaluate(() => {
+    window.__frames = { longest: 0, count: 0, last: performance.now(), on: true };
+    const tick = (now) => {
+      const frames = window.__frames;
+      frames.longest = Math.max(frames.longest, now - frames.last);
+      frames.last = now;
+      frames.count++;
+      if (frames.on) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  return () =>
+    page.evaluate(() => {
+      window.__frames.on = false;
+      const { longest, count } = window.__frames;
+      return { longest, count };
+    });
 }
 
 // --- Figures ----------------------------------------------------------------------

@@ -19,7 +19,8 @@ export default defineConfig({
   globalSetup: './global-setup.mjs',
   outputDir: `${REPO}/target/playwright`,
   // The machine has 2 cores; each test opens its own contexts, so any two
-  // may run side by side, except those tagged @timed (see projects).
+  // may run side by side. Tests time nothing: speed is measured by
+  // tests/e2e/bench.mjs, in scripts/bench-report.
   workers: 2,
   fullyParallel: true,
   // A flaky test is fixed, not retried.
@@ -37,10 +38,6 @@ export default defineConfig({
   },
   projects: [
     { name: 'smoke', testMatch: 'smoke.spec.mjs' },
-    { name: 'e2e', testIgnore: 'smoke.spec.mjs', grepInvert: /@timed/ },
-    // Tests that hold the page to a time or a frame budget run once the
-    // others are done, one at a time, so no other browser shares the cores
-    // with them (and do not run if another test failed).
-    { name: 'timed', testIgnore: 'smoke.spec.mjs', grep: /@timed/, dependencies: ['e2e'], workers: 1 },
+    { name: 'e2e', testIgnore: 'smoke.spec.mjs' },
   ],
 });

@@ -1,7 +1,7 @@
 // The Fleet panel: each sample's key numbers against `stampede fleet` on
 // the same text, a 300-line fleet through a shared link, a hostile link
-// named and a sample answered within 1 s while the worker is busy, a
-// 100,000-line garbage paste within the frame budget, a too-long fleet
+// named and a sample answered by a fresh worker while the old one is busy,
+// a 100,000-line garbage paste listed in pages, a too-long fleet
 // kept on the page, bad lines named, CR-only and BOM'd files, a paste that
 // mixes formats and files uploaded together read whole, the fix's copied
 // text read back in, Quartz lines, Spring's @Scheduled methods and
@@ -10,9 +10,17 @@
 // without the worker.
 
 import fs from 'node:fs';
-import { deflateRawSync } from 'node:zlib';
 import { expect, test, until } from '../fixtures.mjs';
-import { blankCanvases, canvasPixels, fleetSettled, keyNumberMap, pasteInto, serviceWorkerReady, stampedeJson } from '../helpers.mjs';
+import {
+  blankCanvases,
+  canvasPixels,
+  countTakenRequests,
+  fleetSettled,
+  fragmentOf,
+  keyNumberMap,
+  pasteInto,
+  stampedeJson,
+} from '../helpers.mjs';
 
 // The week the panel shows by default, as `stampede fleet` takes it.
 const WEEK = ['--from', '2026-01-05T00:00:00Z', '--hours', '168', '--seed', '1'];
@@ -47,54 +55,6 @@ function expectFigures(shown, core, what) {
     sharedStarts: core.shared.starts,
     sharedMinutes: core.shared.minutes,
   });
-}
-
-/** The link fragment (without `#`) that carries `text`, as core's `link::encode` writes it. */
-const fragmentOf = (text) => `1${deflateRawSync(text, { level: 9 }).toString('base64url')}`;
-
-/**
- * Counts, in `window.__fleetTaken`, the requests the page's fleet workers
- * say they took: once a request is taken, the worker is on it.
- */
-const countTakenRequests = (page) =>
-  page.addInitScript(() => {
-    window.__fleetTaken = 0;
-    const Native = window.Worker;
-    window.Worker = class extends Native {
-      constructor(...args) {
-        super(...args);
-        // The worker's `Message::Taken` (src/messages/fleet.rs), whose
-        // postcard bytes start with its variant's index, 1.
-        this.addEventListener('message', (event) => {
-          if (event.data instanceof Uint8Array && event.data[0] === 1) window.__fleetTaken++;
-        });
-      }
-    };
-  });
-
-/**
- * Starts recording the gaps between animation frames in the page; the
- * returned function stops and gives the longest gap in ms and how many
- * frames were drawn.
- */
-async function watchFrames(page) {
-  await page.evaluate(() => {
-    window.__frames = { longest: 0, count: 0, last: performance.now(), on: true };
-    const tick = (now) => {
-      const frames = window.__frames;
-      frames.longest = Math.max(frames.longest, now - frames.last);
-      frames.last = now;
-      frames.count++;
-      if (frames.on) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
-  return () =>
-    page.evaluate(() => {
-      window.__frames.on = false;
-      const { longest, count } = window.__frames;
-      return { longest, count };
-    });
 }
 
 /** A crontab of `n` distinct lines, most of them on the hour. */
@@ -150,55 +110,36 @@ test('fleet: a link holding a megabyte of digits is named, not read, until the r
   await expect(page.locator('#fleet-summary')).toContainText('1 line skipped');
 });
 
-test('fleet: a sample picked while the worker is busy answers within 1 s, from a fresh worker', { tag: '@timed' }, async ({ app }) => {
+test('fleet: a sample picked while the worker is busy is answered by a fresh worker', async ({ app }) => {
   const page = await app.newPage({ viewport: { width: 1280, height: 1000 } });
   await countTakenRequests(page);
-  // `debug=stall` holds the reader's own fleet for a minute in the worker.
+  // `debug=stall` holds the reader's own fleet for a minute in the worker,
+  // three times as long as fleetSettled waits: only a fresh worker answers
+  // in time. (How soon it answers is a figure of scripts/bench-report.)
   const fragment = fragmentOf('cron\tnightly\t0 2 * * *\n');
   await app.open(page, `?v=1&p=fleet&smp=own&debug=stall#${fragment}`);
   await expect.poll(() => page.evaluate(() => window.__fleetTaken), { message: 'the worker to take the request' }).toBeGreaterThan(0);
   await page.waitForSelector('#fleet-status[data-status="working"]', { state: 'attached' });
-  const clicked = Date.now();
   await page.click('button[data-sample="jenkins-h"]');
-  await fleetSettled(page, 5000);
-  const took = Date.now() - clicked;
-  console.log(`# figure: a sample picked while the worker is busy answers in ${took} ms`);
-  expect(took, 'ms for the sample to answer').toBeLessThanOrEqual(1000);
+  await fleetSettled(page);
   await expect(page.locator('#fleet-text'), 'the box shows the sample').toHaveValue(/\tH H \* \* \*/);
   await expect(page.locator('#fleet-summary'), 'the summary says what was read').toHaveText(/^\d[\d,]* jobs? from /);
   await expect(page.locator('#fleet-status.failed'), 'the replaced worker reported as failed').toHaveCount(0);
 });
 
-test('fleet: a paste of 100,000 garbage lines keeps the frame rate and lists the skipped lines in pages', { tag: '@timed' }, async ({ app }) => {
+test('fleet: a paste of 100,000 garbage lines is named, and its skipped lines listed in pages', async ({ app }) => {
   const page = await app.newPage({ viewport: { width: 1280, height: 1000 } });
   await app.open(page, '?v=1&p=fleet');
-  // The frame budget is the paste's, so the service worker's download of the build ends first.
-  await serviceWorkerReady(page);
   // Short lines, so the paste stays within what the page reads without asking (1 MiB).
   const text = Array.from({ length: 100_000 }, (_, i) => `x ${i}`).join('\n');
-  const stop = await watchFrames(page);
-  const pasted = Date.now();
   await pasteInto(page, '#fleet-text', text);
   await fleetSettled(page, 30_000);
-  await page.waitForSelector('#skipped-lines li');
-  const settled = Date.now() - pasted;
-  const answered = Date.now();
-  await page.evaluate(() => 1);
-  const answer = Date.now() - answered;
-  const frames = await stop();
-  console.log(`# figure: 100,000 garbage lines pasted, read and listed in ${settled} ms; longest frame ${Math.round(frames.longest)} ms of ${frames.count}`);
-  expect(frames.longest, 'the longest frame, ms').toBeLessThanOrEqual(250);
-  expect(answer, 'ms for the page to answer after the paste').toBeLessThanOrEqual(100);
   await expect(page.locator('#fleet-summary')).toContainText('100,000 lines skipped');
   await expect(page.locator('#skipped-lines li'), 'skipped lines at first').toHaveCount(20);
   // The next page of skipped lines, never all of them at once.
-  const stopPaging = await watchFrames(page);
   await page.click('#show-skipped');
   await expect.poll(() => page.locator('#skipped-lines li').count(), { message: 'more skipped lines' }).toBeGreaterThan(20);
-  const shown = await page.locator('#skipped-lines li').count();
-  const paging = await stopPaging();
-  expect(shown, 'skipped lines rendered at once').toBeLessThanOrEqual(500);
-  expect(paging.longest, 'the longest frame showing more skipped lines, ms').toBeLessThanOrEqual(250);
+  expect(await page.locator('#skipped-lines li').count(), 'skipped lines rendered at once').toBeLessThanOrEqual(500);
   await app.shot(page, 'fleet-100k-garbage');
 });
 

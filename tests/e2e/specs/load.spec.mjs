@@ -1,10 +1,10 @@
 // Loading: the build under /docs/stampede/, each panel's code fetched when
 // the panel first opens (and a panel whose code cannot come says so), the
-// skeleton index.html paints before the wasm, the first-paint figures, and
-// the app working offline after one visit.
+// skeleton index.html paints before the wasm, and the app working offline
+// after one visit.
 
 import { expect, test } from '../fixtures.mjs';
-import { SLOW_DEVICE, SLUGS, blankCanvases, firstPaintTimes } from '../helpers.mjs';
+import { SLUGS, blankCanvases } from '../helpers.mjs';
 
 test('the app loads under /docs/stampede/', async ({ app }) => {
   const page = await app.newPage();
@@ -105,17 +105,6 @@ test('skeleton: index.html paints the header, the panel links and a loading line
   for (const selector of ['#skeleton', '.skeleton-loading']) await expect(page.locator(selector), `${selector} after mount`).toHaveCount(0);
   for (const selector of ['h1', 'header', 'nav', 'main']) await expect(page.locator(selector), `${selector} elements after mount`).toHaveCount(1);
   expect(await header(page), 'the app header against the skeleton').toEqual(skeleton);
-});
-
-test('first paint: the skeleton, and the first figure on a slow device (figures)', { tag: '@timed' }, async ({ browser, app }) => {
-  const plain = await firstPaintTimes(browser, `${app.base}?v=1&p=jitter&s=1`);
-  const slow = await firstPaintTimes(browser, `${app.base}?v=1&p=jitter&s=1`, { slow: true });
-  const ms = (value) => `${Math.round(value)} ms`;
-  console.log(`# figure: first paint ${ms(plain.firstPaint)}, first figure ${ms(plain.firstChart)} after navigation`);
-  console.log(
-    `# figure: with ${SLOW_DEVICE.cpuRate}× CPU slowdown and ${SLOW_DEVICE.downloadBitsPerSecond / 1e6} Mbit/s: ` +
-      `first paint ${ms(slow.firstPaint)}, first figure ${ms(slow.firstChart)}`,
-  );
 });
 
 test('offline: after one visit the app opens and works with the network off', async ({ app }) => {
