@@ -64,6 +64,19 @@ pub struct ChartCanvas {
     /// How much larger than written the last drawing's text was, for
     /// drawings that map the pointer through their text's room.
     text_scale: StoredValue<f64>,
+    /// What the last drawing showed, and how, for [`Self::draw_unless_drawn`].
+    last_drawn: StoredValue<Option<(Look, u64)>>,
+}
+
+/// How a drawing looked besides what it showed: its size, pixel ratio,
+/// colour scheme and text size.
+#[derive(Clone, Copy, PartialEq)]
+struct Look {
+    css_width: f64,
+    css_height: f64,
+    ratio: f64,
+    dark: bool,
+    presenting: bool,
 }
 
 thread_local! {
@@ -97,6 +110,7 @@ impl ChartCanvas {
             readout: Readout::new(),
             deferred: Deferred::new(),
             text_scale: StoredValue::new(1.0),
+            last_drawn: StoredValue::new(None),
         }
     }
 
@@ -205,6 +219,17 @@ impl ChartCanvas {
     /// canvas is out of view ([`deferred`]). Called inside an effect, it
     /// runs again when the canvas's size changes or it comes into view.
     pub fn draw(self, paint: impl FnOnce(&Area, &Pen) -> Drawn) {
+        self.draw_showing(None, paint);
+    }
+
+    /// Draws as [`Self::draw`] does, unless the canvas already shows
+    /// `shown` (a fingerprint of what `paint` draws) as it would now: for
+    /// a costly chart whose effect also redraws others.
+    pub fn draw_unless_drawn(self, shown: u64, paint: impl FnOnce(&Area, &Pen) -> Drawn) {
+        self.draw_showing(Some(shown), paint);
+    }
+
+    fn draw_showing(self, shown: Option<u64>, paint: impl FnOnce(&Area, &Pen) -> Drawn) {
         let (css_width, css_height) = (self.width.get(), self.measured_height.get());
         // Tracked, so that a change of colour scheme or of presenter mode
         // redraws the chart.
@@ -223,13 +248,27 @@ impl ChartCanvas {
         if !self.deferred.should_draw(&canvas, export_ratio.is_some()) {
             return;
         }
+        let look = Look {
+            css_width,
+            css_height,
+            ratio,
+            dark,
+            presenting,
+        };
         // Setting a size, even the same one, gives the canvas a new
         // bitmap; the background's fill below clears the old one anyway.
         let (width, height) = (
             (css_width * ratio).round() as u32,
             (css_height * ratio).round() as u32,
         );
-        if (canvas.width(), canvas.height()) != (width, height) {
+        let sized = (canvas.width(), canvas.height()) == (width, height);
+        let drawn_as = shown.map(|shown| (look, shown));
+        // A canvas of another size is new, or was cleared: it shows nothing.
+        if sized && drawn_as.is_some() && self.last_drawn.get_value() == drawn_as {
+            return;
+        }
+        self.last_drawn.set_value(drawn_as);
+        if !sized {
             canvas.set_width(width);
             canvas.set_height(height);
         }

@@ -4,6 +4,10 @@
 //!
 //! Every request gets a larger id, and a reply to any but the newest is
 //! dropped, so a slow answer never overwrites a newer one. The worker
+//! index.html starts takes up the page's first request before it is made
+//! ([`Request::ahead_of`]) and stops after the read; when the app makes
+//! that request, what the worker has replied answers it at once, and the
+//! worker goes on with the same job rather than start it again. The worker
 //! takes a new request between two stages of the one under way and says
 //! so at once; a worker silent for [`TAKE_MS`] is deep in a long stage,
 //! and a fresh worker takes its place, so no request waits on an older
@@ -19,7 +23,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use web_sys::{Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-use crate::messages::fleet::{Message, Request};
+use crate::messages::fleet::{AHEAD_ID, Message, Request};
 pub use crate::messages::fleet::{Reply, Source};
 use crate::worker::{describe, error_detail};
 
@@ -69,8 +73,19 @@ struct Newest {
     on_reply: OnReply,
 }
 
+/// The request the worker index.html started took up by itself, and what
+/// it replied before the page's first request adopted or replaced it.
+struct Ahead {
+    request: Request,
+    replies: Vec<Reply>,
+}
+
 struct Connection {
     worker: Worker,
+    ahead: RefCell<Option<Ahead>>,
+    /// Whether the newest request is the one the worker took up by
+    /// itself, whose replies may still come under [`AHEAD_ID`].
+    newest_was_ahead: Cell<bool>,
     ready: Cell<bool>,
     newest: RefCell<Newest>,
     /// Whether the worker works on the newest request.
@@ -149,18 +164,23 @@ fn start_with(newest: Newest) {
 fn start() -> Result<Rc<Connection>, String> {
     let cannot_start =
         |error: JsValue| format!("the fleet's worker could not start: {}", describe(&error));
-    let (worker, heard) = match take_early_worker() {
+    let (worker, heard, ahead) = match take_early_worker() {
         Some(early) => early,
         None => {
             let options = WorkerOptions::new();
             options.set_type(WorkerType::Module);
             let url = crate::browser::named_asset(WORKER_META, WORKER_SCRIPT);
             let worker = Worker::new_with_options(&url, &options).map_err(cannot_start)?;
-            (worker, Vec::new())
+            (worker, Vec::new(), None)
         }
     };
     let connection = Rc::new(Connection {
         worker,
+        ahead: RefCell::new(ahead.map(|request| Ahead {
+            request,
+            replies: Vec::new(),
+        })),
+        newest_was_ahead: Cell::new(false),
         ready: Cell::new(false),
         newest: RefCell::new(Newest {
             request: Request {
@@ -213,9 +233,10 @@ fn start() -> Result<Rc<Connection>, String> {
 }
 
 /// The worker index.html started with a page that opened on the Fleet
-/// panel, and what it posted before this took it over; none if there is
-/// no such worker, or it failed to load (a fresh one then says why).
-fn take_early_worker() -> Option<(Worker, Vec<JsValue>)> {
+/// panel, what it posted before this took it over, and the request it took
+/// up by itself; none if there is no such worker, or it failed to load (a
+/// fresh one then says why).
+fn take_early_worker() -> Option<(Worker, Vec<JsValue>, Option<Request>)> {
     let window = web_sys::window()?;
     let key = JsValue::from_str(EARLY_WORKER);
     let early = js_sys::Reflect::get(&window, &key)
@@ -230,7 +251,10 @@ fn take_early_worker() -> Option<(Worker, Vec<JsValue>)> {
         return None;
     }
     let heard: js_sys::Array = field("heard")?.dyn_into().ok()?;
-    Some((worker, heard.iter().collect()))
+    let ahead = field("name")?
+        .as_string()
+        .and_then(|name| Request::ahead_of(&name));
+    Some((worker, heard.iter().collect(), ahead))
 }
 
 impl Connection {
@@ -238,6 +262,11 @@ impl Connection {
     /// ready, or sent to a fresh worker when this one is stuck in a long
     /// stage.
     fn take(&self, newest: Newest) {
+        let ahead = self
+            .ahead
+            .take()
+            .filter(|ahead| ahead.request.asks_as(&newest.request));
+        self.newest_was_ahead.set(ahead.is_some());
         let stuck = self.busy.get() && js_sys::Date::now() - self.heard.get() >= TAKE_MS;
         if stuck && self.ready.get() {
             self.forget();
@@ -249,7 +278,10 @@ impl Connection {
         }
         *self.newest.borrow_mut() = newest;
         self.busy.set(true);
-        if self.ready.get() {
+        for reply in ahead.into_iter().flat_map(|ahead| ahead.replies) {
+            self.answer(reply);
+        }
+        if self.busy.get() && self.ready.get() {
             self.send();
         }
     }
@@ -260,7 +292,15 @@ impl Connection {
             Ok(message) => message,
             Err(why) => return self.fail(why),
         };
+        // Until the page's first request, what the worker says of the one
+        // it took up by itself is kept for that request.
+        let message = match (self.ahead.borrow_mut().as_mut(), message) {
+            (Some(ahead), Message::Reply(AHEAD_ID, reply)) => return ahead.replies.push(reply),
+            (Some(_), Message::Taken(AHEAD_ID)) => return,
+            (_, message) => message,
+        };
         let newest = self.newest.borrow().request.id;
+        let is_newest = |id| id == newest || (id == AHEAD_ID && self.newest_was_ahead.get());
         match message {
             Message::Ready => {
                 self.ready.set(true);
@@ -271,20 +311,23 @@ impl Connection {
                 }
             }
             Message::Taken(id) if id == newest => self.wait_for(Awaiting::Stage),
-            Message::Reply(id, reply) if id == newest => {
-                if reply.is_last() {
-                    self.busy.set(false);
-                    self.wait_for(Awaiting::Nothing);
-                } else {
-                    self.wait_for(Awaiting::Stage);
-                }
-                self.reply(reply);
-            }
+            Message::Reply(id, reply) if is_newest(id) => self.answer(reply),
             Message::Taken(_) | Message::Reply(..) => {}
             Message::Unreadable(why) => self.fail(format!(
                 "the fleet's worker could not read the request: {why}"
             )),
         }
+    }
+
+    /// Passes on one reply about the newest request.
+    fn answer(&self, reply: Reply) {
+        if reply.is_last() {
+            self.busy.set(false);
+            self.wait_for(Awaiting::Nothing);
+        } else {
+            self.wait_for(Awaiting::Stage);
+        }
+        self.reply(reply);
     }
 
     /// Sends the newest request, in postcard with its buffer transferred.

@@ -17,19 +17,19 @@
 //! through a MessageChannel, so a request that arrives meanwhile replaces
 //! the one under way before its next stage. Each stage's last result is
 //! kept with its inputs, so a change of the probe alone recomputes only
-//! the probe. A worker named by a page's query reads the sample it names
-//! ahead of any request ([`read_ahead`]), into those same caches.
+//! the probe. A worker named by a page's query takes up the request that
+//! page will make first ([`read_ahead`]), before it is made.
 
 #[path = "messages/fleet.rs"]
 mod messages;
 
 use std::cell::RefCell;
 
-use messages::{Message, Reply, Request, Source};
+use messages::{AHEAD_ID, Message, Reply, Request, Source};
 use serde::de::DeserializeOwned;
 use stampede_core::error::InvalidInput;
+use stampede_core::panels::State;
 use stampede_core::panels::fleet::{FixMethod, FleetParams, Probe, Sample, WeekStart};
-use stampede_core::panels::{Panel, State};
 use stampede_fleet::link;
 use stampede_fleet::panel::{budget, report};
 use wasm_bindgen::prelude::*;
@@ -44,9 +44,6 @@ struct Job {
     stage: Stage,
     /// The day whose starts an arrivals request asks for.
     day: Option<u32>,
-    /// Read ahead of any request ([`read_ahead`]): its results go to the
-    /// stages' caches only.
-    ahead: bool,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -92,6 +89,9 @@ type Kept = Option<(Inputs, Reply)>;
 #[derive(Default)]
 struct Worker {
     job: Option<Job>,
+    /// The request this worker took up by itself ([`read_ahead`]), until
+    /// the page's first request claims its job or replaces it.
+    ahead: Option<Request>,
     /// Whether a step is already on its way through the channel.
     step_posted: bool,
     kept: [Kept; 5],
@@ -133,32 +133,37 @@ fn main() {
     read_ahead(&scope, &ahead_step);
 }
 
-/// Starts on the sample a page opening on the Fleet panel will ask for.
-/// index.html starts this worker beside the app's own download and names
-/// it by the page's query, so the stages' caches hold the answers by the
-/// time the app, mounted, asks. The reader's own fleet waits for the
-/// app's request, which brings its text.
+/// Takes up the request a page opening on the Fleet panel makes first
+/// ([`Request::ahead_of`]), as far as the read: the first picture needs no
+/// more, and later stages would share the machine's cores with the page's
+/// own start. index.html starts this worker beside the app's download and
+/// names it by the page's query; the replies it keeps answer the app's
+/// request as soon as the app makes it (`src/fleet_worker.rs`), and that
+/// request carries on the same job ([`claim_ahead`]).
 fn read_ahead(scope: &DedicatedWorkerGlobalScope, next_step: &MessagePort) {
-    let query = scope.name();
-    if query.is_empty() {
-        return;
+    if let Some(request) = Request::ahead_of(&scope.name()) {
+        accept(request.clone(), scope, next_step);
+        WORKER.with_borrow_mut(|worker| worker.ahead = Some(request));
     }
-    let (state, _notices) = State::from_query(&query);
-    if state.panel != Panel::Fleet || state.fleet.sample == Sample::Own {
-        return;
-    }
+}
+
+/// Gives the job taken up by [`read_ahead`] to the page's `request` when it
+/// asks the same, and lets it go on past the read; whether it did.
+fn claim_ahead(request: &Request, next_step: &MessagePort) -> bool {
     WORKER.with_borrow_mut(|worker| {
-        worker.job = Some(Job {
-            id: 0,
-            text: state.fleet.sample.text(),
-            params: state.fleet,
-            seed: state.seed,
-            stage: Stage::Read,
-            day: None,
-            ahead: true,
-        });
-        worker.step_posted = next_step.post_message(&JsValue::NULL).is_ok();
-    });
+        let same = worker
+            .ahead
+            .take()
+            .is_some_and(|ahead| ahead.asks_as(request));
+        let Some(job) = worker.job.as_mut().filter(|job| same && job.id == AHEAD_ID) else {
+            return false;
+        };
+        job.id = request.id;
+        if !worker.step_posted {
+            worker.step_posted = next_step.post_message(&JsValue::NULL).is_ok();
+        }
+        true
+    })
 }
 
 /// Takes a request from the page in place of any under way, and asks for
@@ -166,6 +171,9 @@ fn read_ahead(scope: &DedicatedWorkerGlobalScope, next_step: &MessagePort) {
 fn accept(request: Request, scope: &DedicatedWorkerGlobalScope, next_step: &MessagePort) {
     let id = request.id;
     post(scope, &Message::Taken(id));
+    if claim_ahead(&request, next_step) {
+        return;
+    }
     // The page decodes the same query and shows its notices itself.
     let (state, _notices) = State::from_query(&request.query);
     let from_page = matches!(request.source, Source::Text(_));
@@ -208,7 +216,6 @@ fn accept(request: Request, scope: &DedicatedWorkerGlobalScope, next_step: &Mess
                 Stage::Read
             },
             day,
-            ahead: false,
         });
         if !worker.step_posted {
             worker.step_posted = next_step.post_message(&JsValue::NULL).is_ok();
@@ -239,15 +246,16 @@ fn step(scope: &DedicatedWorkerGlobalScope, next_step: &MessagePort) {
                 reply
             }
         };
-        let (id, ahead) = (job.id, job.ahead);
+        let id = job.id;
         match stage.next() {
             Some(next) if !reply.is_last() => job.stage = next,
             _ => worker.job = None,
         }
-        if worker.job.is_some() {
+        // The job taken up by itself waits after its read for the page.
+        if worker.job.as_ref().is_some_and(|job| job.id != AHEAD_ID) {
             worker.step_posted = next_step.post_message(&JsValue::NULL).is_ok();
         }
-        (!ahead).then_some(Message::Reply(id, reply))
+        Some(Message::Reply(id, reply))
     });
     if let Some(message) = done {
         post(scope, &message);

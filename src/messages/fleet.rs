@@ -8,7 +8,13 @@
 //! the app's library, which would cost it 7.8 KB gzipped.
 
 use serde::{Deserialize, Serialize};
+use stampede_core::panels::fleet::Sample;
+use stampede_core::panels::{Panel, State};
 use stampede_fleet::panel::{FleetFix, FleetProbe, FleetRead};
+
+/// The id of the request a worker takes up by itself ([`Request::ahead_of`])
+/// until the page makes it; the page's own requests count from 1.
+pub const AHEAD_ID: u32 = 0;
 
 /// What the page asks: one request, which takes the place of any the
 /// worker is still on.
@@ -27,6 +33,37 @@ pub struct Request {
     /// Holds the reader's own fleet for a minute first, as no fleet within
     /// the budget takes: the end-to-end test's busy worker (`debug=stall`).
     pub stall: bool,
+}
+
+impl Request {
+    /// The request a worker named by a page's `query` takes up before the
+    /// page asks anything: index.html starts a worker so named with a page
+    /// that opens on the Fleet panel. It asks for the sample the query
+    /// names; the reader's own fleet waits for the page, which has its text.
+    pub fn ahead_of(query: &str) -> Option<Request> {
+        let (state, _notices) = State::from_query(query);
+        (state.panel == Panel::Fleet && state.fleet.sample != Sample::Own).then(|| Request {
+            id: AHEAD_ID,
+            query: query.to_string(),
+            source: Source::Sample,
+            day: None,
+            patient: false,
+            stall: false,
+        })
+    }
+
+    /// Whether the worker answers `self` and `other` alike: the same
+    /// source and options, and the same Fleet settings and seed however
+    /// the queries write them.
+    pub fn asks_as(&self, other: &Request) -> bool {
+        let settings = |request: &Request| {
+            let (state, _notices) = State::from_query(&request.query);
+            (state.fleet, state.seed)
+        };
+        (&self.source, self.day, self.patient, self.stall)
+            == (&other.source, other.day, other.patient, other.stall)
+            && settings(self) == settings(other)
+    }
 }
 
 /// Where the fleet's text comes from.

@@ -404,7 +404,7 @@ fn stability(fleet: Fleet) -> impl IntoView {
         )
     };
     view! {
-        <div class="stability" role="group" aria-label="Change the fleet a little">
+        <div id="f-chg" tabindex="-1" class="stability" role="group" aria-label="Change the fleet a little">
             <h4>"Does the fix hold when the fleet changes?"</h4>
             {button(Probe::Rename, "Rename a job")}
             {button(Probe::Grow, "Add 10 % more jobs")}

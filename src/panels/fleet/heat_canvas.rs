@@ -50,9 +50,13 @@ impl HeatCanvas {
     fn paint(self, max: f64) {
         let focus = self.focus.get_untracked();
         self.grid.with_untracked(|grid| {
+            // The figure's effect redraws every chart when any one's data
+            // arrives; this one, the costliest, only when it changed.
             if let Some(grid) = grid {
                 self.canvas
-                    .draw(|area, pen| heatmap::draw(area, pen, grid, max, focus));
+                    .draw_unless_drawn(grid.fingerprint(max, focus), |area, pen| {
+                        heatmap::draw(area, pen, grid, max, focus)
+                    });
             }
         });
     }

@@ -10,6 +10,8 @@
 //! and the keyboard find the cell under them with the same numbers the
 //! drawing used.
 
+use std::hash::{Hash, Hasher};
+
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use stampede_core::panels::fleet::{CellMeasure, HeatView, ShownDay};
@@ -108,6 +110,24 @@ impl Grid {
             grid.reached = grid.cells_of(&drawn.reached);
         }
         grid
+    }
+
+    /// A fingerprint of all [`draw`] shows of the grid with `max` and `focus`.
+    pub fn fingerprint(&self, max: f64, focus: Option<usize>) -> u64 {
+        let mut hasher = std::hash::DefaultHasher::new();
+        let shape = (
+            self.rows,
+            self.cols,
+            self.running,
+            self.first_minute,
+            self.from,
+        );
+        (self.view.slug(), shape, &self.marks, &self.reached).hash(&mut hasher);
+        for value in &self.values {
+            value.to_bits().hash(&mut hasher);
+        }
+        (max.to_bits(), focus).hash(&mut hasher);
+        hasher.finish()
     }
 
     /// Marks the cells holding any of the week's `minutes`.

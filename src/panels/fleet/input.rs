@@ -229,8 +229,10 @@ fn samples(fleet: Fleet) -> impl IntoView {
             }
         })
         .collect_view();
+    // The id and tabindex let a notice about the sample (`smp`) bring
+    // these into view and focus, as the other fields' notices do.
     view! {
-        <div class="samples" role="group" aria-label="Sample fleets">
+        <div id="f-smp" tabindex="-1" class="samples" role="group" aria-label="Sample fleets">
             {buttons}
         </div>
     }

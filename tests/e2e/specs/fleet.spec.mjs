@@ -143,6 +143,22 @@ test('fleet: a paste of 100,000 garbage lines is named, and its skipped lines li
   await app.shot(page, 'fleet-100k-garbage');
 });
 
+test("fleet: a notice about the sample or the change links to the panel's own buttons for them", async ({ app }) => {
+  const page = await app.newPage({ viewport: { width: 1280, height: 1000 } });
+  await app.open(page, '?v=1&p=fleet&smp=nope&chg=nope');
+  await fleetSettled(page);
+  for (const [key, group] of [
+    ['smp', 'Sample fleets'],
+    ['chg', 'Change the fleet a little'],
+  ]) {
+    const link = page.locator(`#notices li.notice a[href="#f-${key}"]`);
+    await expect(link, `the summary's link for ${key}`).toHaveCount(1);
+    await link.click();
+    await expect(page.locator(`#f-${key}`), `what the ${key} link focuses`).toBeFocused();
+    await expect(page.locator(`#f-${key}`)).toHaveAttribute('aria-label', group);
+  }
+});
+
 test("fleet: a sample's text pasted back as the reader's own gets a link", async ({ app }) => {
   const page = await app.newPage();
   await app.open(page, '?v=1&p=fleet&smp=cron-minute-0');
@@ -459,15 +475,26 @@ test('fleet: EventBridge schedules are invoked within their windows, shown acros
   expect((await pageFigures(page)).peak, 'the peak of the fixed template read back').toBe(shown.peakAfter);
 });
 
-/** Counts, in `window.__fleetWorkersStarted`, the fleet workers the page starts. */
+/**
+ * Counts, in `window.__fleetWorkersStarted`, the fleet workers the page
+ * starts, and in `window.__fleetTexts` the texts they reply with: the
+ * postcard bytes of `Message::Reply(id, Reply::Text(…))` start with the
+ * variants' indexes 2, then the id, then 0 (src/messages/fleet.rs).
+ */
 const countFleetWorkers = (page) =>
   page.addInitScript(() => {
     window.__fleetWorkersStarted = 0;
+    window.__fleetTexts = 0;
     const Native = window.Worker;
     window.Worker = class extends Native {
       constructor(url, ...rest) {
         super(url, ...rest);
-        if (String(url).includes('fleet-worker')) window.__fleetWorkersStarted++;
+        if (!String(url).includes('fleet-worker')) return;
+        window.__fleetWorkersStarted++;
+        this.addEventListener('message', (event) => {
+          const bytes = event.data;
+          if (bytes instanceof Uint8Array && bytes[0] === 2 && bytes[1] < 0x80 && bytes[2] === 0) window.__fleetTexts++;
+        });
       }
     };
   });
@@ -479,6 +506,9 @@ test('fleet: a page that opens on the panel starts its worker with the page, and
   await fleetSettled(page);
   await expect(page.locator('#fleet-summary')).toHaveText(/^\d[\d,]* jobs? from /);
   expect(await page.evaluate(() => window.__fleetWorkersStarted), 'fleet workers started').toBe(1);
+  // The worker took up the app's first request before it was made, and
+  // carried on with it when it came rather than start it again.
+  expect(await page.evaluate(() => window.__fleetTexts), "the sample's text sent to the page").toBe(1);
   expect(await page.evaluate(() => 'stampedeEarlyFleetWorker' in window), 'the early worker left for the taking').toBe(false);
 });
 
