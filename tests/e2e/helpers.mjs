@@ -340,20 +340,13 @@ export async function firstPaintTimes(browser, url, { slow = false } = {}) {
       }).observe({ type: 'paint', buffered: true });
       // Only canvases the app has drawn on are read: reading a blank one
       // costs the frame several ms, and opening its context first would
-      // take the app's choice of context attributes. The frames are watched
-      // from the first drawing on: a page that asks for every frame from
-      // its start has Chromium parse its HTML a frame later.
+      // take the app's choice of context attributes.
       const drawn = new WeakSet();
-      let watching = false;
       const proto = CanvasRenderingContext2D.prototype;
       for (const name of ['fill', 'fillRect', 'fillText', 'stroke', 'strokeRect', 'strokeText', 'drawImage', 'putImageData']) {
         const draw = proto[name];
         proto[name] = function (...args) {
           drawn.add(this.canvas);
-          if (!watching) {
-            watching = true;
-            requestAnimationFrame(look);
-          }
           return draw.apply(this, args);
         };
       }
@@ -374,6 +367,7 @@ export async function firstPaintTimes(browser, url, { slow = false } = {}) {
           requestAnimationFrame(look);
         }
       };
+      requestAnimationFrame(look);
     });
     const reported = page.waitForEvent('console', {
       predicate: (message) => message.text().startsWith('stampede-first-chart '),
