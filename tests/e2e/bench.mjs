@@ -66,7 +66,7 @@ import {
   DRAGGED as E2E_DRAGGED,
   PREFIX,
   SLOW_DEVICE,
-  countTakenRequests,
+  countFleetMessages,
   dragSlider,
   firstPaintTimes,
   fleetSettled,
@@ -407,10 +407,10 @@ async function main() {
  */
 async function busySampleMs(newPage, base) {
   const page = await newPage();
-  await countTakenRequests(page);
+  await countFleetMessages(page);
   const fragment = fragmentOf('cron\tnightly\t0 2 * * *\n');
   await page.goto(`${base}?v=1&p=fleet&smp=own&debug=stall#${fragment}`);
-  await page.waitForFunction(() => window.__fleetTaken > 0);
+  await page.waitForFunction(() => window.__fleet.taken > 0);
   await page.waitForSelector('#fleet-status[data-status="working"]', { state: 'attached' });
   const ms = await page.evaluate(
     () =>

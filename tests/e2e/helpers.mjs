@@ -249,20 +249,26 @@ export async function dragSlider(page, key, { moves, span }) {
 export const fragmentOf = (text) => `1${deflateRawSync(text, { level: 9 }).toString('base64url')}`;
 
 /**
- * Counts, in `window.__fleetTaken`, the requests the page's fleet workers
- * say they took: once a request is taken, the worker is on it.
+ * Counts what the page's fleet workers do, in `window.__fleet`: `started`,
+ * the workers started; `taken`, the requests they say they took (once a
+ * request is taken, the worker is on it); `texts`, the texts they reply
+ * with. Each message is postcard bytes starting with its variants'
+ * indexes (src/messages/fleet.rs): `Message::Taken` is 1;
+ * `Message::Reply(id, Reply::Text(…))` is 2, the id, then 0.
  */
-export const countTakenRequests = (page) =>
+export const countFleetMessages = (page) =>
   page.addInitScript(() => {
-    window.__fleetTaken = 0;
+    const counts = (window.__fleet = { started: 0, taken: 0, texts: 0 });
     const Native = window.Worker;
     window.Worker = class extends Native {
-      constructor(...args) {
-        super(...args);
-        // The worker's `Message::Taken` (src/messages/fleet.rs), whose
-        // postcard bytes start with its variant's index, 1.
-        this.addEventListener('message', (event) => {
-          if (event.data instanceof Uint8Array && event.data[0] === 1) window.__fleetTaken++;
+      constructor(url, ...rest) {
+        super(url, ...rest);
+        if (!String(url).includes('fleet-worker')) return;
+        counts.started++;
+        this.addEventListener('message', ({ data }) => {
+          if (!(data instanceof Uint8Array)) return;
+          if (data[0] === 1) counts.taken++;
+          if (data[0] === 2 && data[1] < 0x80 && data[2] === 0) counts.texts++;
         });
       }
     };

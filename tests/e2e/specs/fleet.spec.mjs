@@ -14,7 +14,7 @@ import { expect, test, until } from '../fixtures.mjs';
 import {
   blankCanvases,
   canvasPixels,
-  countTakenRequests,
+  countFleetMessages,
   fleetSettled,
   fragmentOf,
   keyNumberMap,
@@ -112,13 +112,13 @@ test('fleet: a link holding a megabyte of digits is named, not read, until the r
 
 test('fleet: a sample picked while the worker is busy is answered by a fresh worker', async ({ app }) => {
   const page = await app.newPage({ viewport: { width: 1280, height: 1000 } });
-  await countTakenRequests(page);
+  await countFleetMessages(page);
   // `debug=stall` holds the reader's own fleet for a minute in the worker,
   // three times as long as fleetSettled waits: only a fresh worker answers
   // in time. (How soon it answers is a figure of scripts/bench-report.)
   const fragment = fragmentOf('cron\tnightly\t0 2 * * *\n');
   await app.open(page, `?v=1&p=fleet&smp=own&debug=stall#${fragment}`);
-  await expect.poll(() => page.evaluate(() => window.__fleetTaken), { message: 'the worker to take the request' }).toBeGreaterThan(0);
+  await expect.poll(() => page.evaluate(() => window.__fleet.taken), { message: 'the worker to take the request' }).toBeGreaterThan(0);
   await page.waitForSelector('#fleet-status[data-status="working"]', { state: 'attached' });
   await page.click('button[data-sample="jenkins-h"]');
   await fleetSettled(page);
@@ -475,40 +475,16 @@ test('fleet: EventBridge schedules are invoked within their windows, shown acros
   expect((await pageFigures(page)).peak, 'the peak of the fixed template read back').toBe(shown.peakAfter);
 });
 
-/**
- * Counts, in `window.__fleetWorkersStarted`, the fleet workers the page
- * starts, and in `window.__fleetTexts` the texts they reply with: the
- * postcard bytes of `Message::Reply(id, Reply::Text(…))` start with the
- * variants' indexes 2, then the id, then 0 (src/messages/fleet.rs).
- */
-const countFleetWorkers = (page) =>
-  page.addInitScript(() => {
-    window.__fleetWorkersStarted = 0;
-    window.__fleetTexts = 0;
-    const Native = window.Worker;
-    window.Worker = class extends Native {
-      constructor(url, ...rest) {
-        super(url, ...rest);
-        if (!String(url).includes('fleet-worker')) return;
-        window.__fleetWorkersStarted++;
-        this.addEventListener('message', (event) => {
-          const bytes = event.data;
-          if (bytes instanceof Uint8Array && bytes[0] === 2 && bytes[1] < 0x80 && bytes[2] === 0) window.__fleetTexts++;
-        });
-      }
-    };
-  });
-
 test('fleet: a page that opens on the panel starts its worker with the page, and the app takes that one over', async ({ app }) => {
   const page = await app.newPage();
-  await countFleetWorkers(page);
+  await countFleetMessages(page);
   await app.open(page, '?v=1&p=fleet&s=1');
   await fleetSettled(page);
   await expect(page.locator('#fleet-summary')).toHaveText(/^\d[\d,]* jobs? from /);
-  expect(await page.evaluate(() => window.__fleetWorkersStarted), 'fleet workers started').toBe(1);
+  expect(await page.evaluate(() => window.__fleet.started), 'fleet workers started').toBe(1);
   // The worker took up the app's first request before it was made, and
   // carried on with it when it came rather than start it again.
-  expect(await page.evaluate(() => window.__fleetTexts), "the sample's text sent to the page").toBe(1);
+  expect(await page.evaluate(() => window.__fleet.texts), "the sample's text sent to the page").toBe(1);
   expect(await page.evaluate(() => 'stampedeEarlyFleetWorker' in window), 'the early worker left for the taking').toBe(false);
 });
 
