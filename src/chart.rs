@@ -33,11 +33,13 @@ use wasm_bindgen::closure::Closure;
 use crate::browser;
 
 mod canvas;
+mod cells;
 mod deferred;
 mod export;
 mod pen;
 mod readout;
 
+pub use cells::Cells;
 use deferred::Deferred;
 pub use export::save_block_png;
 use pen::css_rgb;

@@ -4,8 +4,9 @@
 //! Every value crossing from wasm to the canvas as a string is encoded,
 //! then decoded into a JS string: plotters-canvas sends the colour, and
 //! for a label also the font, alignment and baseline, with every shape
-//! and label, so a heat map's thousand cells or a chart's tick labels spent
-//! more time passing strings than drawing. This backend remembers what the
+//! and label, so a chart's bars and tick labels spent more time passing
+//! strings than drawing. A grid of many cells comes as one image instead
+//! ([`super::Cells`]). This backend remembers what the
 //! canvas holds and keeps each colour it has made as a JS string, so a
 //! redraw sends each distinct style once. It draws as plotters-canvas 0.3
 //! does (the same calls, colours and half-pixel offsets), and sizes a label
@@ -25,8 +26,9 @@ use plotters_backend::{
     FontTransform,
 };
 use stampede_core::polyline::corners;
+use wasm_bindgen::Clamped;
 use wasm_bindgen::prelude::*;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 
 #[wasm_bindgen]
 extern "C" {
@@ -92,6 +94,49 @@ impl Canvas {
             context,
             state: RefCell::new(State::default()),
         })
+    }
+
+    /// Puts `rgba`, `size` pixels, stretched over `from` to `to` (exclusive)
+    /// without smoothing, so each pixel becomes a crisp block.
+    pub fn stretch_pixels(
+        &self,
+        rgba: &[u8],
+        (width, height): (u32, u32),
+        from: BackendCoord,
+        to: BackendCoord,
+    ) -> Drawn {
+        let image = ImageData::new_with_u8_clamped_array_and_sh(Clamped(rgba), width, height)
+            .map_err(failed)?;
+        let bitmap: HtmlCanvasElement = self
+            .canvas
+            .owner_document()
+            .ok_or_else(|| failed(JsValue::from_str("the canvas has no document")))?
+            .create_element("canvas")
+            .map_err(failed)?
+            .unchecked_into();
+        bitmap.set_width(width);
+        bitmap.set_height(height);
+        let bitmap_context = bitmap
+            .get_context("2d")
+            .map_err(failed)?
+            .ok_or_else(|| failed(JsValue::from_str("no 2D context")))?
+            .unchecked_into::<CanvasRenderingContext2d>();
+        bitmap_context
+            .put_image_data(&image, 0.0, 0.0)
+            .map_err(failed)?;
+        self.context.set_image_smoothing_enabled(false);
+        let drawn = self
+            .context
+            .draw_image_with_html_canvas_element_and_dw_and_dh(
+                &bitmap,
+                f64::from(from.0),
+                f64::from(from.1),
+                f64::from(to.0 - from.0),
+                f64::from(to.1 - from.1),
+            )
+            .map_err(failed);
+        self.context.set_image_smoothing_enabled(true);
+        drawn
     }
 
     fn styles(&self) -> &Styles {
@@ -182,7 +227,7 @@ impl std::fmt::Display for CanvasError {
 
 impl std::error::Error for CanvasError {}
 
-type Drawn = Result<(), DrawingErrorKind<CanvasError>>;
+pub(super) type Drawn = Result<(), DrawingErrorKind<CanvasError>>;
 
 fn failed(error: JsValue) -> DrawingErrorKind<CanvasError> {
     DrawingErrorKind::DrawingError(CanvasError(format!("{error:?}")))

@@ -19,7 +19,7 @@ use stampede_core::units::{count, significant};
 use stampede_fleet::panel::{CellJobs, FleetRead, WeekLoad};
 use stampede_fleet::time;
 
-use crate::chart::{self, Area, Drawn, Ink, Pen};
+use crate::chart::{self, Area, Cells, Drawn, Ink, Pen};
 
 const WEEKDAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
 const MONTHS: [&str; 12] = [
@@ -388,13 +388,15 @@ pub fn draw(area: &Area, pen: &Pen, grid: &Grid, max: f64, focus: Option<usize>)
     let (css_w, css_h) = (f64::from(width) / ratio, f64::from(height) / ratio);
     let layout = Layout::of(grid, css_w, css_h, pen.text_scale());
     let empty = pen.tint(pen.ink(Ink::Muted), 0.08);
-    for (cell, &value) in grid.values.iter().enumerate() {
-        let color = if value > 0.0 {
-            shade(pen, value, max)
-        } else {
-            empty
-        };
-        area.draw(&Rectangle::new(layout.rect(cell, ratio), color.filled()))?;
+    if let Some(last) = grid.values.len().checked_sub(1) {
+        let (from, to) = (layout.rect(0, ratio)[0], layout.rect(last, ratio)[1]);
+        let mut cells = Cells::new(from, to, grid.cols, grid.rows, empty);
+        for (cell, &value) in grid.values.iter().enumerate() {
+            if value > 0.0 {
+                cells.paint(cell, shade(pen, value, max));
+            }
+        }
+        area.draw(&cells)?;
     }
     draw_axes(area, pen, grid, &layout, ratio)?;
     let rule = pen.px(2.0) as i32;
