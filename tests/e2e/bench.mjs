@@ -71,6 +71,7 @@ import {
   firstPaintTimes,
   fleetSettled,
   fragmentOf,
+  median,
   pasteInto,
   percentile,
   serviceWorkerReady,
@@ -138,7 +139,6 @@ const WEEK_RUN = '?v=1&p=queue&s=1&n=100000&w=15&cyc=780&hz=168&dm=5.6&d90=11&vs
 const WEEK_HOURS = '168';
 const WEEK_RUN_SHORT = WEEK_RUN.replace(`hz=${WEEK_HOURS}`, 'hz=1');
 
-const median = (values) => percentile([...values].sort((a, b) => a - b), 0.5);
 
 async function main() {
   const server = await startServer(DIST, PREFIX);

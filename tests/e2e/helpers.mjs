@@ -392,3 +392,6 @@ export function percentile(sorted, p) {
   const low = Math.floor(at);
   return sorted[low] + (sorted[Math.min(low + 1, sorted.length - 1)] - sorted[low]) * (at - low);
 }
+
+/** The median of `values`, in any order. */
+export const median = (values) => percentile([...values].sort((a, b) => a - b), 0.5);
