@@ -11,6 +11,11 @@
 // Usage: node tests/e2e/compare-builds.mjs DIST_A DIST_B [PANELS] [ROUNDS]
 //   PANELS  comma-separated slugs (default: every panel the bench loads)
 //   ROUNDS  pairs of loads a panel (default 11)
+// BROWSER_ARGS_B (space-separated) starts B's loads in a browser of their
+// own with those Chromium arguments: the same build twice then shows what
+// a change in the browser would make, such as V8's flags
+// (BROWSER_ARGS_B=--js-flags=--wasm-tiering-budget=1000000000 keeps every
+// wasm function in its first, unoptimised tier).
 
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -28,7 +33,9 @@ const servers = {
   A: await startServer(path.resolve(distA), PREFIX),
   B: await startServer(path.resolve(distB), PREFIX),
 };
-const browser = await chromium.launch(CHROMIUM);
+const argsB = process.env.BROWSER_ARGS_B?.split(' ').filter(Boolean) ?? [];
+const browsers = { A: await chromium.launch(CHROMIUM) };
+browsers.B = argsB.length ? await chromium.launch({ ...CHROMIUM, args: [...CHROMIUM.args, ...argsB] }) : browsers.A;
 try {
   const pairs = new Map(panels.map((panel) => [panel, []]));
   for (let round = 0; round < rounds; round++) {
@@ -36,12 +43,12 @@ try {
       const pair = {};
       for (const build of round % 2 ? ['A', 'B'] : ['B', 'A']) {
         const port = servers[build].address().port;
-        pair[build] = await firstPaintTimes(browser, `http://127.0.0.1:${port}${PREFIX}?v=1&p=${panel}&s=1`);
+        pair[build] = await firstPaintTimes(browsers[build], `http://127.0.0.1:${port}${PREFIX}?v=1&p=${panel}&s=1`);
       }
       pairs.get(panel).push(pair);
     }
   }
-  console.log(`A = ${distA}\nB = ${distB}\n${rounds} pairs of loads a panel; times in ms from navigation\n`);
+  console.log(`A = ${distA}\nB = ${distB}${argsB.length ? ` (Chromium with ${argsB.join(' ')})` : ''}\n${rounds} pairs of loads a panel; times in ms from navigation\n`);
   const columns = ['chart A', 'chart B', 'B − A', 'paint A', 'paint B', 'B − A'];
   const row = (first, cells) => console.log(first.padEnd(8) + cells.map((cell) => String(cell).padStart(9)).join(''));
   row('panel', columns);
@@ -54,6 +61,6 @@ try {
     row(panel, cells);
   }
 } finally {
-  await browser.close();
+  await Promise.all(Object.values(browsers).map((browser) => browser.close()));
   Object.values(servers).forEach((server) => server.close());
 }

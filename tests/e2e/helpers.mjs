@@ -308,9 +308,10 @@ export const SLOW_DEVICE = { cpuRate: 4, downloadBitsPerSecond: 1.6e6, uploadBit
  * Loads `url` in a fresh context of `browser` (throttled as SLOW_DEVICE
  * when `slow`) and returns, in ms from navigation: `firstPaint`, the first
  * contentful paint (the skeleton of index.html), and `firstChart`, the
- * first frame in which a chart of #figure is not blank.
+ * first frame in which a chart of #figure is not blank. With `trace`
+ * ({ path, categories }), Chromium traces the load into `path`.
  */
-export async function firstPaintTimes(browser, url, { slow = false } = {}) {
+export async function firstPaintTimes(browser, url, { slow = false, trace } = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   try {
     const page = await context.newPage();
@@ -379,8 +380,10 @@ export async function firstPaintTimes(browser, url, { slow = false } = {}) {
       predicate: (message) => message.text().startsWith('stampede-first-chart '),
       timeout: 60_000,
     });
+    if (trace) await browser.startTracing(page, trace);
     await page.goto(url, { waitUntil: 'commit' });
     const text = (await reported).text();
+    if (trace) await browser.stopTracing();
     return JSON.parse(text.slice(text.indexOf(' ') + 1));
   } finally {
     await context.close();
