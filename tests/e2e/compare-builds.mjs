@@ -61,6 +61,6 @@ try {
     row(panel, cells);
   }
 } finally {
-  await Promise.all(Object.values(browsers).map((browser) => browser.close()));
+  await Promise.all([...new Set(Object.values(browsers))].map((browser) => browser.close()));
   Object.values(servers).forEach((server) => server.close());
 }
